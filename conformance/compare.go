@@ -1,0 +1,192 @@
+package conformance
+
+import (
+	"encoding/json"
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/limitcheck/limitcheck/internal/eval"
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+)
+
+// Mine runs one document through limitcheck's engine.
+func Mine(e *eval.Engine, doc []byte) (eval.Result, error) {
+	var tm metav1.TypeMeta
+	if err := json.Unmarshal(doc, &tm); err != nil {
+		return eval.Result{}, err
+	}
+	obj := eval.NewObject(tm.APIVersion, tm.Kind)
+	if obj == nil {
+		return eval.Result{}, fmt.Errorf("engine does not evaluate %s", tm.Kind)
+	}
+	if err := json.Unmarshal(doc, obj); err != nil {
+		return eval.Result{}, err
+	}
+	return e.Admit(obj), nil
+}
+
+// Diff compares upstream's outcome with limitcheck's result and returns the
+// differences (empty when they agree).
+func Diff(up Outcome, mine eval.Result) []string {
+	var d []string
+	if up.Allowed != mine.Allowed {
+		d = append(d, fmt.Sprintf("allowed: upstream %v, limitcheck %v", up.Allowed, mine.Allowed))
+	}
+	if !up.Allowed && mine.Denial != nil {
+		m := mine.Denial
+		if up.Code != m.Code || up.Reason != m.Reason || up.Stage != string(m.Stage) {
+			d = append(d, fmt.Sprintf("status: upstream %d %q %s, limitcheck %d %q %s", up.Code, up.Reason, up.Stage, m.Code, m.Reason, m.Stage))
+		}
+		if !samePermutation(up.Message, m.Message, m.Parts) {
+			d = append(d, fmt.Sprintf("message:\n  upstream:   %s\n  limitcheck: %s", up.Message, m.Message))
+		}
+	}
+	if up.Allowed != mine.Allowed && mine.Denial != nil {
+		d = append(d, "limitcheck message: "+mine.Denial.Message)
+	}
+	if !up.Allowed && mine.Allowed {
+		d = append(d, "upstream message: "+up.Message)
+	}
+	d = append(d, diffObjects(up.Object, mine.Object)...)
+	return d
+}
+
+// samePermutation: identical, or the same prefix and the same distinct parts in
+// another order inside the brackets (upstream orders some parts by map iteration).
+func samePermutation(up, mine string, parts []string) bool {
+	if up == mine {
+		return true
+	}
+	if len(up) != len(mine) || len(parts) < 2 || !strings.HasSuffix(mine, "]") {
+		return false
+	}
+	for k := strings.Index(mine, "["); k >= 0; {
+		prefix := mine[:k]
+		if strings.HasPrefix(up, prefix+"[") && strings.HasSuffix(up, "]") && splitsInto(up[k+1:len(up)-1], parts, make([]bool, len(parts))) {
+			return true
+		}
+		next := strings.Index(mine[k+1:], "[")
+		if next < 0 {
+			break
+		}
+		k += next + 1
+	}
+	return false
+}
+
+func splitsInto(s string, parts []string, used []bool) bool {
+	all := true
+	for _, u := range used {
+		all = all && u
+	}
+	if all {
+		return s == ""
+	}
+	for i, p := range parts {
+		if used[i] || !strings.HasPrefix(s, p) {
+			continue
+		}
+		rest := s[len(p):]
+		if rest != "" {
+			if !strings.HasPrefix(rest, ", ") {
+				continue
+			}
+			rest = rest[2:]
+		}
+		used[i] = true
+		if splitsInto(rest, parts, used) {
+			return true
+		}
+		used[i] = false
+	}
+	return false
+}
+
+func diffObjects(up, mine runtime.Object) []string {
+	switch u := up.(type) {
+	case *corev1.Pod:
+		m, ok := mine.(*corev1.Pod)
+		if !ok {
+			return []string{"limitcheck returned no Pod"}
+		}
+		return diffPods(u, m)
+	case *corev1.LimitRange:
+		m, ok := mine.(*corev1.LimitRange)
+		if !ok {
+			return []string{"limitcheck returned no LimitRange"}
+		}
+		var d []string
+		if len(u.Spec.Limits) != len(m.Spec.Limits) {
+			return []string{"limit item count differs"}
+		}
+		for i := range u.Spec.Limits {
+			a, b := &u.Spec.Limits[i], &m.Spec.Limits[i]
+			for _, f := range []struct {
+				name string
+				a, b corev1.ResourceList
+			}{{"max", a.Max, b.Max}, {"min", a.Min, b.Min}, {"default", a.Default, b.Default}, {"defaultRequest", a.DefaultRequest, b.DefaultRequest}, {"maxLimitRequestRatio", a.MaxLimitRequestRatio, b.MaxLimitRequestRatio}} {
+				if x, y := listString(f.a), listString(f.b); x != y {
+					d = append(d, fmt.Sprintf("limits[%d].%s: upstream %s, limitcheck %s", i, f.name, x, y))
+				}
+			}
+		}
+		return d
+	}
+	return nil
+}
+
+func diffPods(u, m *corev1.Pod) []string {
+	var d []string
+	cmp := func(what string, a, b corev1.ResourceList) {
+		if x, y := listString(a), listString(b); x != y {
+			d = append(d, fmt.Sprintf("%s: upstream %s, limitcheck %s", what, x, y))
+		}
+	}
+	if len(u.Spec.Containers) != len(m.Spec.Containers) || len(u.Spec.InitContainers) != len(m.Spec.InitContainers) {
+		return []string{"container count differs"}
+	}
+	for i := range u.Spec.Containers {
+		cmp(fmt.Sprintf("containers[%d].requests", i), u.Spec.Containers[i].Resources.Requests, m.Spec.Containers[i].Resources.Requests)
+		cmp(fmt.Sprintf("containers[%d].limits", i), u.Spec.Containers[i].Resources.Limits, m.Spec.Containers[i].Resources.Limits)
+	}
+	for i := range u.Spec.InitContainers {
+		cmp(fmt.Sprintf("initContainers[%d].requests", i), u.Spec.InitContainers[i].Resources.Requests, m.Spec.InitContainers[i].Resources.Requests)
+		cmp(fmt.Sprintf("initContainers[%d].limits", i), u.Spec.InitContainers[i].Resources.Limits, m.Spec.InitContainers[i].Resources.Limits)
+	}
+	if (u.Spec.Resources == nil) != (m.Spec.Resources == nil) {
+		d = append(d, fmt.Sprintf("spec.resources: upstream set=%v, limitcheck set=%v", u.Spec.Resources != nil, m.Spec.Resources != nil))
+	} else if u.Spec.Resources != nil {
+		cmp("spec.resources.requests", u.Spec.Resources.Requests, m.Spec.Resources.Requests)
+		cmp("spec.resources.limits", u.Spec.Resources.Limits, m.Spec.Resources.Limits)
+	}
+	if a, b := u.Annotations[eval.LimitRangerAnnotation], m.Annotations[eval.LimitRangerAnnotation]; a != b {
+		d = append(d, fmt.Sprintf("annotation: upstream %q, limitcheck %q", a, b))
+	}
+	if u.Name != m.Name {
+		d = append(d, fmt.Sprintf("name: upstream %q, limitcheck %q", u.Name, m.Name))
+	}
+	return d
+}
+
+// listString renders a ResourceList canonically: sorted keys, Quantity.String().
+func listString(l corev1.ResourceList) string {
+	keys := make([]string, 0, len(l))
+	for k := range l {
+		keys = append(keys, string(k))
+	}
+	sort.Strings(keys)
+	var b strings.Builder
+	b.WriteByte('{')
+	for i, k := range keys {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		q := l[corev1.ResourceName(k)]
+		b.WriteString(k + "=" + q.String())
+	}
+	b.WriteByte('}')
+	return b.String()
+}

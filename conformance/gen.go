@@ -1,0 +1,244 @@
+package conformance
+
+import (
+	"encoding/json"
+	"fmt"
+	"math/rand/v2"
+)
+
+// Case is one generated scenario: documents in input order, created in one
+// namespace (some name another), with a feature-gate setting.
+type Case struct {
+	PodLevelResources bool
+	Docs              [][]byte
+}
+
+// Generator makes random but realistic cases from a seed.
+type Generator struct {
+	r *rand.Rand
+	n int
+}
+
+// NewGenerator returns a generator; the same seed gives the same cases.
+func NewGenerator(seed uint64) *Generator {
+	return &Generator{r: rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15))}
+}
+
+type obj = map[string]any
+
+var ladders = map[string][]any{
+	"cpu":               {"50m", "100m", "0.1", "200m", "250m", "0.25", "500m", "0.5", "1", "1000m", "1.5", "2", "2000m", "4", "0.0001", "1e3", 1, 0.5, 2, "100u"},
+	"memory":            {"32Mi", "64Mi", "100Mi", "128Mi", "0.125Gi", "256Mi", "512Mi", "1Gi", "1024Mi", "1.5Gi", "2Gi", "1G", "500M", "1e9", "134217728", 268435456, "4Gi"},
+	"ephemeral-storage": {"100Mi", "500Mi", "1Gi", "2Gi", "5Gi"},
+	"hugepages-2Mi":     {"2Mi", "4Mi", "3Mi", "8Mi", "0"},
+	"example.com/gpu":   {"1", "2", "0", "0.5", 1},
+	"storage":           {"500Mi", "1Gi", "2Gi", "5Gi", "10Gi", "1G", "0.0001"},
+	"foo":               {"1", "2"},
+	"huge":              {"10Ei", "8Ei", "9223372036854775807", "5e18"},
+	"negative":          {"-1", "-100m"},
+}
+
+var ratioLadder = []any{"1", "1.5", "2", "3", "4", "10", "0.5", "1100m", 2}
+
+func (g *Generator) pick(xs []any) any { return xs[g.r.IntN(len(xs))] }
+func (g *Generator) chance(p float64) bool { return g.r.Float64() < p }
+
+// quantity picks a value for a resource name, sometimes an extreme one.
+func (g *Generator) quantity(name string) any {
+	switch {
+	case g.chance(0.01):
+		return g.pick(ladders["huge"])
+	case g.chance(0.01):
+		return g.pick(ladders["negative"])
+	}
+	if l, ok := ladders[name]; ok {
+		return g.pick(l)
+	}
+	return g.pick(ladders["foo"])
+}
+
+// containerResourceName: mostly cpu and memory, sometimes the others.
+func (g *Generator) resourceNames() []string {
+	var names []string
+	if g.chance(0.75) {
+		names = append(names, "cpu")
+	}
+	if g.chance(0.7) {
+		names = append(names, "memory")
+	}
+	for _, rare := range []struct {
+		name string
+		p    float64
+	}{{"ephemeral-storage", 0.1}, {"hugepages-2Mi", 0.04}, {"example.com/gpu", 0.06}, {"storage", 0.02}, {"foo", 0.02}} {
+		if g.chance(rare.p) {
+			names = append(names, rare.name)
+		}
+	}
+	return names
+}
+
+func (g *Generator) resourceList(names []string, p float64) obj {
+	l := obj{}
+	for _, n := range names {
+		if g.chance(p) {
+			l[n] = g.quantity(n)
+		}
+	}
+	return l
+}
+
+func (g *Generator) limitRange(name string) obj {
+	types := []string{"Container", "Pod", "PersistentVolumeClaim"}
+	g.r.Shuffle(len(types), func(i, j int) { types[i], types[j] = types[j], types[i] })
+	types = types[:1+g.r.IntN(len(types))]
+	if g.chance(0.03) {
+		types = append(types, g.pick([]any{"Foo", "example.com/custom", "Container", "bad type!"}).(string))
+	}
+	var items []any
+	for _, t := range types {
+		item := obj{"type": t}
+		switch t {
+		case "PersistentVolumeClaim":
+			if g.chance(0.7) {
+				item["min"] = obj{"storage": g.quantity("storage")}
+			}
+			if g.chance(0.7) {
+				item["max"] = obj{"storage": g.quantity("storage")}
+			}
+		default:
+			names := g.resourceNames()
+			for _, field := range []string{"min", "max", "default", "defaultRequest"} {
+				if t == "Pod" && (field == "default" || field == "defaultRequest") && !g.chance(0.03) {
+					continue
+				}
+				if l := g.resourceList(names, 0.45); len(l) > 0 {
+					item[field] = l
+				}
+			}
+			if g.chance(0.3) {
+				ratios := obj{}
+				for _, n := range names {
+					if g.chance(0.6) {
+						ratios[n] = g.pick(ratioLadder)
+					}
+				}
+				if len(ratios) > 0 {
+					item["maxLimitRequestRatio"] = ratios
+				}
+			}
+		}
+		items = append(items, item)
+	}
+	if g.chance(0.02) {
+		name = "Bad_Name"
+	}
+	return obj{"apiVersion": "v1", "kind": "LimitRange", "metadata": obj{"name": name}, "spec": obj{"limits": items}}
+}
+
+func (g *Generator) container(name string, sidecar bool) obj {
+	c := obj{"name": name, "image": "registry.example/app:1"}
+	names := g.resourceNames()
+	res := obj{}
+	if l := g.resourceList(names, 0.5); len(l) > 0 {
+		res["requests"] = l
+	}
+	if l := g.resourceList(names, 0.5); len(l) > 0 {
+		res["limits"] = l
+	}
+	if len(res) > 0 {
+		c["resources"] = res
+	}
+	if sidecar {
+		c["restartPolicy"] = "Always"
+	}
+	return c
+}
+
+func (g *Generator) pod(name string) obj {
+	meta := obj{"name": name}
+	if g.chance(0.05) {
+		meta = obj{"generateName": name + "-"}
+	}
+	if g.chance(0.1) {
+		meta["annotations"] = obj{"kubernetes.io/limit-ranger": "stale", "team": "a"}
+	}
+	var containers, inits []any
+	for i := 0; i < 1+g.r.IntN(3); i++ {
+		containers = append(containers, g.container(fmt.Sprintf("c%d", i), false))
+	}
+	for i := 0; i < g.r.IntN(3); i++ {
+		inits = append(inits, g.container(fmt.Sprintf("i%d", i), g.chance(0.5)))
+	}
+	spec := obj{"containers": containers}
+	if len(inits) > 0 {
+		spec["initContainers"] = inits
+	}
+	if g.chance(0.15) {
+		names := []string{"cpu", "memory"}
+		if g.chance(0.1) {
+			names = append(names, g.pick([]any{"hugepages-2Mi", "ephemeral-storage"}).(string))
+		}
+		res := obj{}
+		if l := g.resourceList(names, 0.6); len(l) > 0 {
+			res["requests"] = l
+		}
+		if l := g.resourceList(names, 0.6); len(l) > 0 {
+			res["limits"] = l
+		}
+		spec["resources"] = res
+	}
+	return obj{"apiVersion": "v1", "kind": "Pod", "metadata": meta, "spec": spec}
+}
+
+func (g *Generator) claim(name string) obj {
+	spec := obj{"accessModes": []any{"ReadWriteOnce"}}
+	if g.chance(0.03) {
+		spec["accessModes"] = []any{}
+	}
+	res := obj{}
+	if g.chance(0.95) {
+		res["requests"] = obj{"storage": g.quantity("storage")}
+	}
+	if g.chance(0.1) {
+		res["limits"] = obj{"storage": g.quantity("storage")}
+	}
+	spec["resources"] = res
+	if g.chance(0.2) {
+		spec["storageClassName"] = g.pick([]any{"fast", "standard", "Bad_Class"})
+	}
+	return obj{"apiVersion": "v1", "kind": "PersistentVolumeClaim", "metadata": obj{"name": name}, "spec": spec}
+}
+
+// Next returns the next case.
+func (g *Generator) Next() Case {
+	g.n++
+	c := Case{PodLevelResources: !g.chance(0.1)}
+	var docs []obj
+	nLR := g.r.IntN(4)
+	nObj := 1 + g.r.IntN(6)
+	for i := 0; i < nLR; i++ {
+		docs = append(docs, g.limitRange(fmt.Sprintf("lr-%d", i)))
+	}
+	for i := 0; i < nObj; i++ {
+		var o obj
+		if g.chance(0.75) {
+			o = g.pod(fmt.Sprintf("p-%d", i))
+		} else {
+			o = g.claim(fmt.Sprintf("claim-%d", i))
+		}
+		// Sometimes an object comes before some LimitRanges.
+		pos := len(docs)
+		if g.chance(0.15) {
+			pos = g.r.IntN(len(docs) + 1)
+		}
+		docs = append(docs[:pos], append([]obj{o}, docs[pos:]...)...)
+	}
+	for _, d := range docs {
+		b, err := json.Marshal(d)
+		if err != nil {
+			panic(err)
+		}
+		c.Docs = append(c.Docs, b)
+	}
+	return c
+}

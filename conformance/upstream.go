@@ -1,0 +1,239 @@
+// Package conformance runs kube-apiserver's own code (k8s.io/kubernetes v1.36.3 as a
+// library) on generated cases and compares it with limitcheck's engine. It is a
+// separate module so the limitcheck binary never links k8s.io/kubernetes.
+package conformance
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+
+	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/labels"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apiserver/pkg/admission"
+	genericapirequest "k8s.io/apiserver/pkg/endpoints/request"
+	"k8s.io/apiserver/pkg/registry/rest"
+	utilfeature "k8s.io/apiserver/pkg/util/feature"
+	"k8s.io/client-go/informers"
+	coreinformers "k8s.io/client-go/informers/core"
+	corev1informers "k8s.io/client-go/informers/core/v1"
+	"k8s.io/client-go/kubernetes/fake"
+	corev1listers "k8s.io/client-go/listers/core/v1"
+	"k8s.io/client-go/tools/cache"
+	"k8s.io/kubernetes/pkg/api/legacyscheme"
+	api "k8s.io/kubernetes/pkg/apis/core"
+	_ "k8s.io/kubernetes/pkg/apis/core/install"
+	"k8s.io/kubernetes/pkg/registry/core/limitrange"
+	"k8s.io/kubernetes/pkg/registry/core/persistentvolumeclaim"
+	"k8s.io/kubernetes/pkg/registry/core/pod"
+	"k8s.io/kubernetes/plugin/pkg/admission/limitranger"
+)
+
+// Outcome is what kube-apiserver answered for one object.
+type Outcome struct {
+	Allowed bool
+	Code    int32
+	Reason  metav1.StatusReason
+	Message string
+	Stage   string
+	// Object is the object as it would be stored (v1), for Pods, PVCs and LimitRanges.
+	Object runtime.Object
+}
+
+// Upstream is a simulated kube-apiserver for one case: the real REST strategies
+// and the real LimitRanger plugin, fed LimitRanges in a fixed (input) order.
+type Upstream struct {
+	limitRanges map[string][]*corev1.LimitRange
+	plugin      *limitranger.LimitRanger
+}
+
+// SetGates sets feature gates of the upstream code (process-wide).
+func SetGates(gates map[string]bool) error {
+	return utilfeature.DefaultMutableFeatureGate.SetFromMap(gates)
+}
+
+// NewUpstream returns a fresh apiserver with no objects.
+func NewUpstream() (*Upstream, error) {
+	u := &Upstream{limitRanges: map[string][]*corev1.LimitRange{}}
+	p, err := limitranger.NewLimitRanger(&limitranger.DefaultLimitRangerActions{})
+	if err != nil {
+		return nil, err
+	}
+	client := fake.NewSimpleClientset()
+	real := informers.NewSharedInformerFactory(client, 0)
+	p.SetExternalKubeClientSet(client)
+	p.SetExternalKubeInformerFactory(orderedFactory{SharedInformerFactory: real, u: u})
+	if err := p.ValidateInitialization(); err != nil {
+		return nil, err
+	}
+	u.plugin = p
+	return u, nil
+}
+
+// Create runs one JSON document through decode+defaulting, mutating admission,
+// the REST strategy (PrepareForCreate, validation) and validating admission.
+func (u *Upstream) Create(doc []byte, namespace string) (Outcome, error) {
+	var tm metav1.TypeMeta
+	if err := json.Unmarshal(doc, &tm); err != nil {
+		return Outcome{}, err
+	}
+	var (
+		ext      runtime.Object
+		internal runtime.Object
+		strategy rest.RESTCreateStrategy
+		resource string
+	)
+	switch tm.Kind {
+	case "Pod":
+		ext, internal, strategy, resource = &corev1.Pod{}, &api.Pod{}, pod.Strategy, "pods"
+	case "LimitRange":
+		ext, internal, strategy, resource = &corev1.LimitRange{}, &api.LimitRange{}, limitrange.Strategy, "limitranges"
+	case "PersistentVolumeClaim":
+		ext, internal, strategy, resource = &corev1.PersistentVolumeClaim{}, &api.PersistentVolumeClaim{}, persistentvolumeclaim.Strategy, "persistentvolumeclaims"
+	default:
+		return Outcome{}, fmt.Errorf("unsupported kind %q", tm.Kind)
+	}
+	if err := json.Unmarshal(doc, ext); err != nil {
+		return Outcome{}, err
+	}
+	legacyscheme.Scheme.Default(ext)
+	if err := legacyscheme.Scheme.Convert(ext, internal, nil); err != nil {
+		return Outcome{}, err
+	}
+	meta := internal.(metav1.Object)
+	if meta.GetNamespace() == "" {
+		meta.SetNamespace(namespace)
+	}
+	ns := meta.GetNamespace()
+	ctx := genericapirequest.WithNamespace(context.Background(), ns)
+	attrs := func() admission.Attributes {
+		return admission.NewAttributesRecord(internal, nil, api.Kind(tm.Kind).WithVersion("v1"), ns, meta.GetName(),
+			api.Resource(resource).WithVersion("v1"), "", admission.Create, &metav1.CreateOptions{}, false, nil)
+	}
+	out := Outcome{}
+	deny := func(err error, stage string) (Outcome, error) {
+		st, ok := err.(apierrors.APIStatus)
+		if ok {
+			s := st.Status()
+			out.Code, out.Reason, out.Message = s.Code, s.Reason, s.Message
+		} else {
+			out.Code, out.Message = 500, err.Error()
+		}
+		out.Stage = stage
+		return out, nil
+	}
+
+	// Mutating admission.
+	if err := u.plugin.Admit(ctx, attrs(), nil); err != nil {
+		return deny(err, "limitranger")
+	}
+	// Store.Create: name generation, system fields, BeforeCreate (PrepareForCreate + Validate).
+	if meta.GetGenerateName() != "" && meta.GetName() == "" {
+		meta.SetName(meta.GetGenerateName() + "xxxxx")
+	}
+	rest.FillObjectMetaSystemFields(meta)
+	err := rest.BeforeCreate(strategy, ctx, internal)
+	out.Object, _ = toV1(internal, tm.Kind)
+	if err != nil {
+		return deny(err, "validation")
+	}
+	// Validating admission.
+	if err := u.plugin.Validate(ctx, attrs(), nil); err != nil {
+		return deny(err, "limitranger")
+	}
+	out.Allowed = true
+	if tm.Kind == "LimitRange" {
+		lr := out.Object.(*corev1.LimitRange)
+		u.limitRanges[ns] = append(u.limitRanges[ns], lr)
+	}
+	return out, nil
+}
+
+func toV1(internal runtime.Object, kind string) (runtime.Object, error) {
+	var ext runtime.Object
+	switch kind {
+	case "Pod":
+		ext = &corev1.Pod{}
+	case "LimitRange":
+		ext = &corev1.LimitRange{}
+	case "PersistentVolumeClaim":
+		ext = &corev1.PersistentVolumeClaim{}
+	}
+	err := legacyscheme.Scheme.Convert(internal, ext, nil)
+	return ext, err
+}
+
+// orderedFactory hands the plugin a LimitRange lister that lists in input order
+// (upstream's informer index is a map, so its order is random: LR-22).
+type orderedFactory struct {
+	informers.SharedInformerFactory
+	u *Upstream
+}
+
+func (f orderedFactory) Core() coreinformers.Interface {
+	return orderedCore{Interface: f.SharedInformerFactory.Core(), u: f.u}
+}
+
+type orderedCore struct {
+	coreinformers.Interface
+	u *Upstream
+}
+
+func (c orderedCore) V1() corev1informers.Interface {
+	return orderedCoreV1{Interface: c.Interface.V1(), u: c.u}
+}
+
+type orderedCoreV1 struct {
+	corev1informers.Interface
+	u *Upstream
+}
+
+func (c orderedCoreV1) LimitRanges() corev1informers.LimitRangeInformer {
+	return orderedInformer{real: c.Interface.LimitRanges(), u: c.u}
+}
+
+type orderedInformer struct {
+	real corev1informers.LimitRangeInformer
+	u    *Upstream
+}
+
+func (i orderedInformer) Informer() cache.SharedIndexInformer { return i.real.Informer() }
+func (i orderedInformer) Lister() corev1listers.LimitRangeLister {
+	return orderedLister{u: i.u}
+}
+
+type orderedLister struct{ u *Upstream }
+
+func (l orderedLister) List(labels.Selector) ([]*corev1.LimitRange, error) {
+	var all []*corev1.LimitRange
+	for _, lrs := range l.u.limitRanges {
+		all = append(all, lrs...)
+	}
+	return all, nil
+}
+
+func (l orderedLister) LimitRanges(ns string) corev1listers.LimitRangeNamespaceLister {
+	return nsLister{u: l.u, ns: ns}
+}
+
+// nsLister lists one namespace's LimitRanges in the order they were created.
+type nsLister struct {
+	u  *Upstream
+	ns string
+}
+
+func (l nsLister) List(labels.Selector) ([]*corev1.LimitRange, error) {
+	return append([]*corev1.LimitRange(nil), l.u.limitRanges[l.ns]...), nil
+}
+
+func (l nsLister) Get(name string) (*corev1.LimitRange, error) {
+	for _, lr := range l.u.limitRanges[l.ns] {
+		if lr.Name == name {
+			return lr, nil
+		}
+	}
+	return nil, apierrors.NewNotFound(corev1.Resource("limitranges"), name)
+}

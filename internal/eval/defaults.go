@@ -1,0 +1,164 @@
+package eval
+
+import (
+	corev1 "k8s.io/api/core/v1"
+	resourcehelper "k8s.io/component-helpers/resource"
+)
+
+// API defaulting applied at decode time, before any admission plugin
+// (SetObjectDefaults_* in kubernetes/pkg/apis/core/v1; SEMANTICS.md §1, PL-01..03, LR-01).
+
+// DefaultPod applies the resource-related v1 defaulting of a Pod, in upstream order:
+// SetDefaults_Pod first (requests := limits, then pod-level defaulting on unrounded
+// values), then rounding of every ResourceList.
+func DefaultPod(pod *corev1.Pod, gates FeatureGates) {
+	defaultRequestsFromLimits(pod.Spec.Containers)
+	defaultRequestsFromLimits(pod.Spec.InitContainers)
+	if gates.Enabled(GatePodLevelResources) {
+		defaultHugePagePodLimits(pod)
+		defaultPodRequests(pod)
+	}
+	for i := range pod.Spec.InitContainers {
+		roundRequirements(&pod.Spec.InitContainers[i].Resources)
+	}
+	for i := range pod.Spec.Containers {
+		roundRequirements(&pod.Spec.Containers[i].Resources)
+	}
+	for i := range pod.Spec.EphemeralContainers {
+		roundRequirements(&pod.Spec.EphemeralContainers[i].Resources)
+	}
+	roundResourceList(pod.Spec.Overhead)
+	if pod.Spec.Resources != nil {
+		roundRequirements(pod.Spec.Resources)
+	}
+}
+
+func roundRequirements(r *corev1.ResourceRequirements) {
+	roundResourceList(r.Limits)
+	roundResourceList(r.Requests)
+}
+
+// defaultRequestsFromLimits: for containers with limits, every limit missing from
+// requests is copied (PL-02).
+func defaultRequestsFromLimits(containers []corev1.Container) {
+	for i := range containers {
+		res := &containers[i].Resources
+		if res.Limits == nil {
+			continue
+		}
+		if res.Requests == nil {
+			res.Requests = corev1.ResourceList{}
+		}
+		for k, v := range res.Limits {
+			if _, ok := res.Requests[k]; !ok {
+				res.Requests[k] = v.DeepCopy()
+			}
+		}
+	}
+}
+
+// defaultPodRequests fills pod-level requests when pod-level limits are set (PL-03).
+func defaultPodRequests(pod *corev1.Pod) {
+	if pod.Spec.Resources == nil || len(pod.Spec.Resources.Limits) == 0 {
+		return
+	}
+	podReqs := pod.Spec.Resources.Requests
+	if podReqs == nil {
+		podReqs = corev1.ResourceList{}
+	}
+	for k, v := range resourcehelper.AggregateContainerRequests(pod, resourcehelper.PodResourcesOptions{}) {
+		if _, ok := podReqs[k]; !ok && resourcehelper.IsSupportedPodLevelResource(k) && isOvercommitAllowed(k) {
+			podReqs[k] = v.DeepCopy()
+		}
+	}
+	for k, v := range pod.Spec.Resources.Limits {
+		if _, ok := podReqs[k]; !ok && resourcehelper.IsSupportedPodLevelResource(k) {
+			podReqs[k] = v.DeepCopy()
+		}
+	}
+	if len(podReqs) > 0 {
+		pod.Spec.Resources.Requests = podReqs
+	}
+}
+
+// defaultHugePagePodLimits fills missing pod-level hugepage limits from the
+// containers' aggregate, unless a pod-level request for it exists (PL-03).
+func defaultHugePagePodLimits(pod *corev1.Pod) {
+	r := pod.Spec.Resources
+	if r == nil || (len(r.Limits) == 0 && len(r.Requests) == 0) {
+		return
+	}
+	podLims := r.Limits
+	if podLims == nil {
+		podLims = corev1.ResourceList{}
+	}
+	for k, v := range resourcehelper.AggregateContainerLimits(pod, resourcehelper.PodResourcesOptions{}) {
+		if !resourcehelper.IsSupportedPodLevelResource(k) || !isHugePageResourceName(k) {
+			continue
+		}
+		if _, ok := r.Requests[k]; ok {
+			continue
+		}
+		if _, ok := podLims[k]; !ok {
+			podLims[k] = v.DeepCopy()
+		}
+	}
+	if len(podLims) > 0 {
+		r.Limits = podLims
+	}
+}
+
+// DefaultLimitRange applies SetDefaults_LimitRangeItem to every item and rounds all
+// five maps (LR-01, PL-01).
+func DefaultLimitRange(lr *corev1.LimitRange) {
+	for i := range lr.Spec.Limits {
+		item := &lr.Spec.Limits[i]
+		if item.Type == corev1.LimitTypeContainer {
+			if item.Default == nil {
+				item.Default = corev1.ResourceList{}
+			}
+			if item.DefaultRequest == nil {
+				item.DefaultRequest = corev1.ResourceList{}
+			}
+			copyMissing(item.Default, item.Max)
+			copyMissing(item.DefaultRequest, item.Default)
+			copyMissing(item.DefaultRequest, item.Min)
+		}
+		roundResourceList(item.Max)
+		roundResourceList(item.Min)
+		roundResourceList(item.Default)
+		roundResourceList(item.DefaultRequest)
+		roundResourceList(item.MaxLimitRequestRatio)
+	}
+}
+
+func copyMissing(dst, src corev1.ResourceList) {
+	for k, v := range src {
+		if _, ok := dst[k]; !ok {
+			dst[k] = v.DeepCopy()
+		}
+	}
+}
+
+// DefaultPersistentVolumeClaim rounds the claim's resource lists (PL-01).
+func DefaultPersistentVolumeClaim(pvc *corev1.PersistentVolumeClaim) {
+	if pvc.Spec.VolumeMode == nil {
+		mode := corev1.PersistentVolumeFilesystem
+		pvc.Spec.VolumeMode = &mode
+	}
+	roundRequirementsVolume(&pvc.Spec.Resources)
+	roundResourceList(pvc.Status.Capacity)
+	roundResourceList(pvc.Status.AllocatedResources)
+}
+
+func roundRequirementsVolume(r *corev1.VolumeResourceRequirements) {
+	roundResourceList(r.Limits)
+	roundResourceList(r.Requests)
+}
+
+// DefaultResourceQuota rounds spec.hard, status.hard and status.used (PL-01).
+func DefaultResourceQuota(q *corev1.ResourceQuota) {
+	roundResourceList(q.Spec.Hard)
+	roundResourceList(q.Status.Hard)
+	roundResourceList(q.Status.Used)
+}

@@ -1,0 +1,206 @@
+// Package eval simulates what kube-apiserver runs on a create request for the
+// objects limitcheck reads: API defaulting, object validation, and the LimitRanger
+// admission plugin (SEMANTICS.md §1–2). It knows nothing of files, flags or terminals:
+// callers hand it decoded objects in input order and get one Result per object.
+package eval
+
+import (
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+)
+
+// Placeholders for names the apiserver would generate at random (PL-04). They are
+// valid names, so validation treats them as it would the real ones.
+const (
+	// GeneratedNameSuffix stands for the 5 random characters appended to metadata.generateName.
+	GeneratedNameSuffix = "xxxxx"
+	// UnnamedLimitRange stands for the UUID an unnamed LimitRange is given.
+	UnnamedLimitRange = "00000000-0000-0000-0000-000000000000"
+)
+
+// Options configure an Engine.
+type Options struct {
+	// DefaultNamespace is given to namespaced objects without metadata.namespace
+	// (kubectl's -n; "default" when empty).
+	DefaultNamespace string
+	// Gates are the feature gates to evaluate with; zero value = Kubernetes 1.36 defaults.
+	Gates FeatureGates
+}
+
+// Result is the outcome of one object.
+type Result struct {
+	APIVersion string
+	Kind       string
+	Namespace  string // "" for cluster-scoped objects
+	Name       string // the name the object is stored under (generated names use placeholders)
+
+	Allowed    bool
+	Skipped    bool
+	SkipReason string
+	// Denial is set when the object was refused.
+	Denial *Denial
+
+	// Object is the object after API defaulting and admission mutation, for the
+	// kinds limitcheck evaluates (*corev1.Pod, *corev1.LimitRange,
+	// *corev1.PersistentVolumeClaim); nil otherwise.
+	Object runtime.Object
+}
+
+// Engine evaluates objects one after another; state (the active LimitRanges of each
+// namespace) accumulates across calls, as in a cluster receiving `kubectl create -f`.
+type Engine struct {
+	opts       Options
+	namespaces map[string]*namespaceState
+}
+
+type namespaceState struct {
+	limitRanges []*corev1.LimitRange // admitted LimitRanges, in input order (LR-21, LR-22)
+}
+
+// New returns an Engine with no objects admitted yet.
+func New(opts Options) *Engine {
+	if opts.DefaultNamespace == "" {
+		opts.DefaultNamespace = metav1.NamespaceDefault
+	}
+	if opts.Gates.values == nil {
+		opts.Gates = DefaultFeatureGates()
+	}
+	return &Engine{opts: opts, namespaces: map[string]*namespaceState{}}
+}
+
+// NewObject returns an empty typed object for the kinds the engine evaluates, so a
+// loader can decode them strictly; nil for every other kind.
+func NewObject(apiVersion, kind string) runtime.Object {
+	if apiVersion != "v1" {
+		return nil
+	}
+	switch kind {
+	case "Pod":
+		return &corev1.Pod{}
+	case "LimitRange":
+		return &corev1.LimitRange{}
+	case "PersistentVolumeClaim":
+		return &corev1.PersistentVolumeClaim{}
+	}
+	return nil
+}
+
+// Admit runs one object through the pipeline. obj is a typed object from NewObject,
+// or any runtime.Object exposing metav1.Object (e.g. *metav1.PartialObjectMetadata)
+// for other kinds. The engine takes ownership of obj and may mutate it.
+func (e *Engine) Admit(obj runtime.Object) Result {
+	gvk := obj.GetObjectKind().GroupVersionKind()
+	apiVersion, kind := gvk.GroupVersion().String(), gvk.Kind
+	res := Result{APIVersion: apiVersion, Kind: kind}
+	meta, ok := obj.(metav1.Object)
+	if !ok {
+		res.Skipped, res.SkipReason = true, "object has no metadata"
+		return res
+	}
+	res.Name = meta.GetName()
+	if isClusterScoped(gvk.GroupKind()) {
+		res.Skipped, res.SkipReason = true, "cluster-scoped kind: LimitRanges and quotas do not apply"
+		return res
+	}
+	if meta.GetNamespace() == "" {
+		meta.SetNamespace(e.opts.DefaultNamespace)
+	}
+	res.Namespace = meta.GetNamespace()
+	ns := e.namespace(res.Namespace)
+
+	switch o := obj.(type) {
+	case *corev1.Pod:
+		res.Object = o
+		res.Denial = e.admitPod(ns, o)
+	case *corev1.PersistentVolumeClaim:
+		res.Object = o
+		res.Denial = e.admitClaim(ns, o)
+	case *corev1.LimitRange:
+		res.Object = o
+		res.Denial = e.admitLimitRange(ns, o)
+	default:
+		res.Skipped, res.SkipReason = true, skipReason(gvk)
+		return res
+	}
+	res.Name = meta.GetName()
+	res.Allowed = res.Denial == nil
+	return res
+}
+
+func skipReason(gvk schema.GroupVersionKind) string {
+	switch {
+	case gvk.Group == "" && gvk.Version == "v1" && gvk.Kind == "ResourceQuota":
+		return "ResourceQuota admission is not simulated yet"
+	default:
+		return "no LimitRange applies to this kind; quota admission is not simulated yet"
+	}
+}
+
+func (e *Engine) namespace(name string) *namespaceState {
+	ns := e.namespaces[name]
+	if ns == nil {
+		ns = &namespaceState{}
+		e.namespaces[name] = ns
+	}
+	return ns
+}
+
+// assignName performs the generic registry's name generation (placeholder suffix).
+func assignName(meta *metav1.ObjectMeta) {
+	if meta.Name == "" && meta.GenerateName != "" {
+		meta.Name = meta.GenerateName + GeneratedNameSuffix
+	}
+}
+
+// admitPod: defaulting → LimitRanger mutate → PrepareForCreate → validation →
+// LimitRanger validate (SEMANTICS.md §1).
+func (e *Engine) admitPod(ns *namespaceState, pod *corev1.Pod) *Denial {
+	gates := e.opts.Gates
+	DefaultPod(pod, gates)
+	for _, lr := range ns.limitRanges {
+		mutatePod(lr, pod)
+	}
+	if !gates.Enabled(GatePodLevelResources) {
+		pod.Spec.Resources = nil // dropped by PrepareForCreate when the gate is off
+	}
+	assignName(&pod.ObjectMeta)
+	if errs := validatePodResources(pod, gates); len(errs) > 0 {
+		return invalid("Pod", pod.Name, errs)
+	}
+	for _, lr := range ns.limitRanges {
+		if errs := validatePodLimits(lr, pod, gates); len(errs) > 0 {
+			return forbidden(StageLimitRanger, corev1.Resource("pods"), pod.Name, errs)
+		}
+	}
+	return nil
+}
+
+func (e *Engine) admitClaim(ns *namespaceState, pvc *corev1.PersistentVolumeClaim) *Denial {
+	DefaultPersistentVolumeClaim(pvc)
+	assignName(&pvc.ObjectMeta)
+	if errs := validatePersistentVolumeClaim(pvc); len(errs) > 0 {
+		return invalid("PersistentVolumeClaim", pvc.Name, errs)
+	}
+	for _, lr := range ns.limitRanges {
+		if errs := validateClaimLimits(lr, pvc); len(errs) > 0 {
+			return forbidden(StageLimitRanger, corev1.Resource("persistentvolumeclaims"), pvc.Name, errs)
+		}
+	}
+	return nil
+}
+
+// admitLimitRange defaults and validates a LimitRange; a valid one governs every
+// later object of its namespace.
+func (e *Engine) admitLimitRange(ns *namespaceState, lr *corev1.LimitRange) *Denial {
+	DefaultLimitRange(lr)
+	if lr.Name == "" {
+		lr.Name = UnnamedLimitRange // LimitRange PrepareForCreate, before generateName
+	}
+	if errs := ValidateLimitRange(lr); len(errs) > 0 {
+		return invalid("LimitRange", lr.Name, errs)
+	}
+	ns.limitRanges = append(ns.limitRanges, lr)
+	return nil
+}

@@ -1,0 +1,52 @@
+package eval
+
+import (
+	"sort"
+
+	corev1 "k8s.io/api/core/v1"
+)
+
+// addResourceList adds every quantity of add into list (keys missing in list are
+// copied), as upstream's addResourceList does.
+func addResourceList(list, add corev1.ResourceList) {
+	for name, q := range add {
+		if cur, ok := list[name]; ok {
+			cur.Add(q)
+			list[name] = cur
+		} else {
+			list[name] = q.DeepCopy()
+		}
+	}
+}
+
+// maxResourceList sets list[k] to the greater of list[k] and other[k] for every k in other.
+func maxResourceList(list, other corev1.ResourceList) {
+	for name, q := range other {
+		if cur, ok := list[name]; !ok || q.Cmp(cur) > 0 {
+			list[name] = q.DeepCopy()
+		}
+	}
+}
+
+// roundResourceList rounds every value up to milli precision (SetDefaults_ResourceList, PL-01).
+func roundResourceList(list corev1.ResourceList) {
+	for k, v := range list {
+		v.RoundUp(-3)
+		list[k] = v
+	}
+}
+
+// sortedNames returns the keys of a ResourceList in lexical order. Upstream iterates
+// these maps in random order; limitcheck always sorts (LR-22).
+func sortedNames(list corev1.ResourceList) []corev1.ResourceName {
+	names := make([]corev1.ResourceName, 0, len(list))
+	for k := range list {
+		names = append(names, k)
+	}
+	sort.Slice(names, func(i, j int) bool { return names[i] < names[j] })
+	return names
+}
+
+func isSidecar(c *corev1.Container) bool {
+	return c.RestartPolicy != nil && *c.RestartPolicy == corev1.ContainerRestartPolicyAlways
+}

@@ -1,0 +1,78 @@
+package eval
+
+import (
+	"errors"
+	"sort"
+
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	utilerrors "k8s.io/apimachinery/pkg/util/errors"
+	"k8s.io/apimachinery/pkg/util/validation/field"
+)
+
+// Denial is how kube-apiserver would refuse a request: the metav1.Status it would
+// return, the stage that refused it, and the distinct reasons (sorted).
+type Denial struct {
+	Code    int32
+	Reason  metav1.StatusReason
+	Stage   Stage
+	Message string
+	Parts   []string
+}
+
+// Stage names the step of the pipeline that refused an object.
+type Stage string
+
+const (
+	StageValidation  Stage = "validation"
+	StageLimitRanger Stage = "limitranger"
+	StageQuota       Stage = "quota"
+)
+
+// invalid builds the 422 of a failed object validation:
+// `<Kind> "<name>" is invalid: <aggregate>` (PL-08).
+func invalid(kind, name string, errs field.ErrorList) *Denial {
+	st := apierrors.NewInvalid(schema.GroupKind{Kind: kind}, name, errs).Status()
+	parts := make([]string, 0, len(errs))
+	for _, e := range errs {
+		parts = append(parts, e.Error())
+	}
+	return &Denial{Code: st.Code, Reason: st.Reason, Stage: StageValidation, Message: st.Message, Parts: distinctSorted(parts)}
+}
+
+// forbidden builds the 403 of an admission plugin, wrapping its errors as
+// admission.NewForbidden does: `<resource> "<name>" is forbidden: <aggregate>`
+// (PL-06, PL-07). An inner Forbidden status is not wrapped again.
+func forbidden(stage Stage, gr schema.GroupResource, name string, errs []error) *Denial {
+	agg := utilerrors.NewAggregate(errs)
+	var st metav1.Status
+	var inner apierrors.APIStatus
+	if len(errs) == 1 && errors.As(errs[0], &inner) && apierrors.IsForbidden(errs[0]) {
+		st = inner.Status()
+	} else {
+		st = apierrors.NewForbidden(gr, name, agg).Status()
+	}
+	parts := make([]string, 0, len(errs))
+	for _, e := range errs {
+		parts = append(parts, e.Error())
+	}
+	return &Denial{Code: st.Code, Reason: st.Reason, Stage: stage, Message: st.Message, Parts: distinctSorted(parts)}
+}
+
+// internalError is a plain error returned by an admission plugin: HTTP 500, no
+// reason, the message unchanged (PL-09).
+func internalError(stage Stage, err error) *Denial {
+	return &Denial{Code: 500, Stage: stage, Message: err.Error(), Parts: []string{err.Error()}}
+}
+
+func distinctSorted(in []string) []string {
+	sort.Strings(in)
+	out := in[:0]
+	for i, s := range in {
+		if i == 0 || s != in[i-1] {
+			out = append(out, s)
+		}
+	}
+	return out
+}

@@ -1,0 +1,385 @@
+package eval
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/resource"
+	apivalidation "k8s.io/apimachinery/pkg/api/validation"
+	"k8s.io/apimachinery/pkg/util/validation"
+	"k8s.io/apimachinery/pkg/util/validation/field"
+	resourcehelper "k8s.io/component-helpers/resource"
+)
+
+// Object validation as kube-apiserver's REST strategies run it between mutating and
+// validating admission (VAL in SEMANTICS.md; PL-05, PL-08, LR-02..09). Map keys are
+// visited in sorted order where upstream's order is random.
+
+const (
+	msgNegative   = "must be greater than or equal to 0"
+	msgNotInteger = "must be an integer"
+	msgNotPos     = "must be greater than zero"
+)
+
+// validateResourceName: qualified name; unqualified names must be standard resources.
+func validateResourceName(name corev1.ResourceName, p *field.Path) field.ErrorList {
+	var errs field.ErrorList
+	for _, msg := range validation.IsQualifiedName(string(name)) {
+		errs = append(errs, field.Invalid(p, name, msg))
+	}
+	if len(errs) != 0 {
+		return errs
+	}
+	if isUnqualified(name) && !isStandardResourceName(name) {
+		errs = append(errs, field.Invalid(p, name, "must be a standard resource type or fully qualified"))
+	}
+	return errs
+}
+
+// validateContainerResourceName adds the container rules to validateResourceName
+// without short-circuiting, so an unknown name yields two errors (LR-03).
+func validateContainerResourceName(name corev1.ResourceName, p *field.Path) field.ErrorList {
+	errs := validateResourceName(name, p)
+	if isUnqualified(name) {
+		if !isStandardContainerResourceName(name) {
+			errs = append(errs, field.Invalid(p, name, "must be a standard resource for containers"))
+		}
+	} else if !isNativeResource(name) && !isExtendedResourceName(name) {
+		errs = append(errs, field.Invalid(p, name, "doesn't follow extended resource name standard"))
+	}
+	return errs
+}
+
+// validatePodLevelResourceName: a valid resource name supported at pod level.
+func validatePodLevelResourceName(name corev1.ResourceName, p *field.Path) field.ErrorList {
+	errs := validateResourceName(name, p)
+	if len(errs) != 0 {
+		return errs
+	}
+	if !resourcehelper.IsSupportedPodLevelResource(name) {
+		supported := resourcehelper.SupportedPodLevelResources().UnsortedList()
+		vals := make([]string, 0, len(supported))
+		for _, s := range supported {
+			vals = append(vals, string(s))
+		}
+		sort.Strings(vals)
+		errs = append(errs, field.NotSupported(p, name, vals))
+	}
+	return errs
+}
+
+// validateQuotaResourceName: validateResourceName plus the quota list (RQ-01).
+func validateQuotaResourceName(name corev1.ResourceName, p *field.Path) field.ErrorList {
+	errs := validateResourceName(name, p)
+	if isUnqualified(name) && !isStandardQuotaResourceName(name) {
+		errs = append(errs, field.Invalid(p, name, "must be a standard resource for quota"))
+	}
+	return errs
+}
+
+// validateResourceQuantityValue: non-negative, and integral for integer resources (RQ-02).
+func validateResourceQuantityValue(name corev1.ResourceName, q resource.Quantity, p *field.Path) field.ErrorList {
+	var errs field.ErrorList
+	if q.Cmp(resource.Quantity{}) < 0 {
+		errs = append(errs, field.Invalid(p, q.String(), msgNegative))
+	}
+	if isIntegerResourceName(name) && q.MilliValue()%1000 != 0 {
+		errs = append(errs, field.Invalid(p, q, msgNotInteger))
+	}
+	return errs
+}
+
+// ValidateLimitRange validates a defaulted LimitRange (LR-02..09).
+func ValidateLimitRange(lr *corev1.LimitRange) field.ErrorList {
+	errs := apivalidation.ValidateObjectMeta(&lr.ObjectMeta, true, apivalidation.NameIsDNSSubdomain, field.NewPath("metadata"))
+	seenTypes := map[corev1.LimitType]bool{}
+	base := field.NewPath("spec", "limits")
+	for i := range lr.Spec.Limits {
+		p := base.Index(i)
+		item := &lr.Spec.Limits[i]
+		errs = append(errs, validateLimitRangeTypeName(item.Type, p.Child("type"))...)
+		if seenTypes[item.Type] {
+			errs = append(errs, field.Duplicate(p.Child("type"), item.Type))
+		}
+		seenTypes[item.Type] = true
+
+		keys := corev1.ResourceList{}
+		checkNames := func(list corev1.ResourceList, child string) {
+			for _, k := range sortedNames(list) {
+				errs = append(errs, validateLimitRangeResourceName(item.Type, k, p.Child(child).Key(string(k)))...)
+				keys[k] = resource.Quantity{}
+			}
+		}
+		checkNames(item.Max, "max")
+		checkNames(item.Min, "min")
+		defaults, defaultRequests := item.Default, item.DefaultRequest
+		if item.Type == corev1.LimitTypePod {
+			if len(item.Default) > 0 {
+				errs = append(errs, field.Forbidden(p.Child("default"), "may not be specified when `type` is 'Pod'"))
+			}
+			if len(item.DefaultRequest) > 0 {
+				errs = append(errs, field.Forbidden(p.Child("defaultRequest"), "may not be specified when `type` is 'Pod'"))
+			}
+			defaults, defaultRequests = nil, nil
+		} else {
+			checkNames(item.Default, "default")
+			checkNames(item.DefaultRequest, "defaultRequest")
+		}
+		if item.Type == corev1.LimitTypePersistentVolumeClaim {
+			_, hasMin := item.Min[corev1.ResourceStorage]
+			_, hasMax := item.Max[corev1.ResourceStorage]
+			if !hasMin && !hasMax {
+				errs = append(errs, field.Required(p.Child("limits"), "either minimum or maximum storage value is required, but neither was provided"))
+			}
+		}
+		checkNames(item.MaxLimitRequestRatio, "maxLimitRequestRatio")
+
+		for _, k := range sortedNames(keys) {
+			errs = append(errs, validateLimitRangeKey(p, k, item.Min, item.Max, defaults, defaultRequests, item.MaxLimitRequestRatio)...)
+		}
+	}
+	return errs
+}
+
+func validateLimitRangeTypeName(t corev1.LimitType, p *field.Path) field.ErrorList {
+	var errs field.ErrorList
+	for _, msg := range validation.IsQualifiedName(string(t)) {
+		errs = append(errs, field.Invalid(p, t, msg))
+	}
+	if len(errs) != 0 {
+		return errs
+	}
+	if !strings.Contains(string(t), "/") && !standardLimitTypes[t] {
+		errs = append(errs, field.Invalid(p, t, "must be a standard limit type or fully qualified"))
+	}
+	return errs
+}
+
+func validateLimitRangeResourceName(t corev1.LimitType, name corev1.ResourceName, p *field.Path) field.ErrorList {
+	if t == corev1.LimitTypePod || t == corev1.LimitTypeContainer {
+		return validateContainerResourceName(name, p)
+	}
+	return validateResourceName(name, p)
+}
+
+// validateLimitRangeKey runs the cross checks of one resource key, in upstream order (LR-06..08).
+func validateLimitRangeKey(p *field.Path, k corev1.ResourceName, minL, maxL, defL, defReqL, ratioL corev1.ResourceList) field.ErrorList {
+	var errs field.ErrorList
+	key := string(k)
+	minQ, hasMin := minL[k]
+	maxQ, hasMax := maxL[k]
+	defQ, hasDef := defL[k]
+	reqQ, hasReq := defReqL[k]
+	ratio, hasRatio := ratioL[k]
+
+	if hasMin && hasMax && minQ.Cmp(maxQ) > 0 {
+		errs = append(errs, field.Invalid(p.Child("min").Key(key), minQ, fmt.Sprintf("min value %s is greater than max value %s", minQ.String(), maxQ.String())))
+	}
+	if hasReq && hasMin && minQ.Cmp(reqQ) > 0 {
+		errs = append(errs, field.Invalid(p.Child("defaultRequest").Key(key), reqQ, fmt.Sprintf("min value %s is greater than default request value %s", minQ.String(), reqQ.String())))
+	}
+	if hasReq && hasMax && reqQ.Cmp(maxQ) > 0 {
+		errs = append(errs, field.Invalid(p.Child("defaultRequest").Key(key), reqQ, fmt.Sprintf("default request value %s is greater than max value %s", reqQ.String(), maxQ.String())))
+	}
+	if hasReq && hasDef && reqQ.Cmp(defQ) > 0 {
+		errs = append(errs, field.Invalid(p.Child("defaultRequest").Key(key), reqQ, fmt.Sprintf("default request value %s is greater than default limit value %s", reqQ.String(), defQ.String())))
+	}
+	if hasDef && hasMin && minQ.Cmp(defQ) > 0 {
+		errs = append(errs, field.Invalid(p.Child("default").Key(key), minQ, fmt.Sprintf("min value %s is greater than default value %s", minQ.String(), defQ.String())))
+	}
+	if hasDef && hasMax && defQ.Cmp(maxQ) > 0 {
+		errs = append(errs, field.Invalid(p.Child("default").Key(key), maxQ, fmt.Sprintf("default value %s is greater than max value %s", defQ.String(), maxQ.String())))
+	}
+	if hasRatio && ratio.Cmp(*resource.NewQuantity(1, resource.DecimalSI)) < 0 {
+		errs = append(errs, field.Invalid(p.Child("maxLimitRequestRatio").Key(key), ratio, fmt.Sprintf("ratio %s is less than 1", ratio.String())))
+	}
+	if hasRatio && hasMin && hasMax {
+		ratioV := float64(ratio.Value())
+		minV, maxV := minQ.Value(), maxQ.Value()
+		if ratio.Value() < resource.MaxMilliValue && minV < resource.MaxMilliValue && maxV < resource.MaxMilliValue {
+			ratioV = float64(ratio.MilliValue()) / 1000
+			minV, maxV = minQ.MilliValue(), maxQ.MilliValue()
+		}
+		lim := float64(maxV) / float64(minV)
+		if ratioV > lim {
+			errs = append(errs, field.Invalid(p.Child("maxLimitRequestRatio").Key(key), ratio, fmt.Sprintf("ratio %s is greater than max/min = %f", ratio.String(), lim)))
+		}
+	}
+	if !isOvercommitAllowed(k) && hasDef && hasReq && defQ.Cmp(reqQ) != 0 {
+		errs = append(errs, field.Invalid(p.Child("defaultRequest").Key(key), reqQ, fmt.Sprintf("default value %s must equal to defaultRequest value %s in %s", defQ.String(), reqQ.String(), key)))
+	}
+	return errs
+}
+
+// validatePodResources is the resource part of Pod create validation (PL-05): per
+// container (containers, then init containers) the requirements, ephemeral
+// containers forbidden on create, then pod-level resources when the gate is on.
+func validatePodResources(pod *corev1.Pod, gates FeatureGates) field.ErrorList {
+	errs := apivalidation.ValidateObjectMeta(&pod.ObjectMeta, true, apivalidation.NameIsDNSSubdomain, field.NewPath("metadata"))
+	spec := field.NewPath("spec")
+	for i := range pod.Spec.Containers {
+		errs = append(errs, validateResourceRequirements(&pod.Spec.Containers[i].Resources, validateContainerResourceName, spec.Child("containers").Index(i).Child("resources"))...)
+	}
+	for i := range pod.Spec.InitContainers {
+		errs = append(errs, validateResourceRequirements(&pod.Spec.InitContainers[i].Resources, validateContainerResourceName, spec.Child("initContainers").Index(i).Child("resources"))...)
+	}
+	if gates.Enabled(GatePodLevelResources) && pod.Spec.Resources != nil {
+		errs = append(errs, validatePodLevelResources(pod, spec.Child("resources"))...)
+	}
+	if len(pod.Spec.EphemeralContainers) > 0 {
+		errs = append(errs, field.Forbidden(spec.Child("ephemeralContainers"), "cannot be set on create"))
+	}
+	return errs
+}
+
+type nameValidator func(corev1.ResourceName, *field.Path) field.ErrorList
+
+// validateResourceRequirements mirrors upstream's validateResourceRequirements for
+// one container or the pod level.
+func validateResourceRequirements(r *corev1.ResourceRequirements, nameFn nameValidator, p *field.Path) field.ErrorList {
+	var errs field.ErrorList
+	limPath, reqPath := p.Child("limits"), p.Child("requests")
+	limCPUOrMem, reqCPUOrMem, limHuge, reqHuge := false, false, false, false
+	for _, k := range sortedNames(r.Limits) {
+		q := r.Limits[k]
+		kp := limPath.Key(string(k))
+		errs = append(errs, nameFn(k, kp)...)
+		errs = append(errs, validateResourceQuantityValue(k, q, kp)...)
+		if isHugePageResourceName(k) {
+			limHuge = true
+			if !isHugePageResourceValueDivisible(k, q) {
+				errs = append(errs, field.Invalid(kp, q.String(), fmt.Sprintf("%s is not positive integer multiple of %s", q.String(), k)))
+			}
+		}
+		if k == corev1.ResourceCPU || k == corev1.ResourceMemory {
+			limCPUOrMem = true
+		}
+	}
+	for _, k := range sortedNames(r.Requests) {
+		q := r.Requests[k]
+		kp := reqPath.Key(string(k))
+		errs = append(errs, nameFn(k, kp)...)
+		errs = append(errs, validateResourceQuantityValue(k, q, kp)...)
+		if lim, ok := r.Limits[k]; ok {
+			if q.Cmp(lim) != 0 && !isOvercommitAllowed(k) {
+				errs = append(errs, field.Invalid(reqPath, q.String(), fmt.Sprintf("must be equal to %s limit of %s", k, lim.String())))
+			} else if q.Cmp(lim) > 0 {
+				errs = append(errs, field.Invalid(reqPath, q.String(), fmt.Sprintf("must be less than or equal to %s limit of %s", k, lim.String())))
+			}
+		} else if !isOvercommitAllowed(k) {
+			errs = append(errs, field.Required(limPath, "Limit must be set for non overcommitable resources"))
+		}
+		if isHugePageResourceName(k) {
+			reqHuge = true
+			if !isHugePageResourceValueDivisible(k, q) {
+				errs = append(errs, field.Invalid(kp, q.String(), fmt.Sprintf("%s is not positive integer multiple of %s", q.String(), k)))
+			}
+		}
+		if k == corev1.ResourceCPU || k == corev1.ResourceMemory {
+			reqCPUOrMem = true
+		}
+	}
+	if !limCPUOrMem && !reqCPUOrMem && (reqHuge || limHuge) {
+		errs = append(errs, field.Forbidden(p, "HugePages require cpu or memory"))
+	}
+	return errs
+}
+
+// validatePodLevelResources mirrors validatePodResources + validatePodResourceConsistency.
+func validatePodLevelResources(pod *corev1.Pod, p *field.Path) field.ErrorList {
+	if pod.Spec.OS != nil && pod.Spec.OS.Name == corev1.Windows {
+		return field.ErrorList{field.Forbidden(p, "may not be set for a windows pod")}
+	}
+	var errs field.ErrorList
+	if pod.Spec.Resources.Claims != nil {
+		errs = append(errs, field.Forbidden(p.Child("claims"), "claims may not be set for Resources at pod-level"))
+	}
+	errs = append(errs, validateResourceRequirements(pod.Spec.Resources, validatePodLevelResourceName, p)...)
+
+	ctrOnly := &corev1.Pod{Spec: pod.Spec}
+	aggReqs := resourcehelper.AggregateContainerRequests(ctrOnly, resourcehelper.PodResourcesOptions{})
+	for _, k := range sortedNames(aggReqs) {
+		podReq, ok := pod.Spec.Resources.Requests[k]
+		if !ok {
+			continue
+		}
+		if agg := aggReqs[k]; agg.Cmp(podReq) > 0 {
+			errs = append(errs, field.Invalid(p.Child("requests").Key(string(k)), podReq.String(), fmt.Sprintf("must be greater than or equal to aggregate container requests of %s", agg.String())))
+		}
+	}
+	aggLims := resourcehelper.AggregateContainerLimits(ctrOnly, resourcehelper.PodResourcesOptions{})
+	for _, k := range sortedNames(aggLims) {
+		if !isHugePageResourceName(k) {
+			continue
+		}
+		podLim, ok := pod.Spec.Resources.Limits[k]
+		if !ok {
+			continue
+		}
+		if agg := aggLims[k]; agg.Cmp(podLim) > 0 {
+			errs = append(errs, field.Invalid(p.Child("limits").Key(string(k)), podLim.String(), fmt.Sprintf("must be greater than or equal to aggregate container limits of %s", agg.String())))
+		}
+	}
+	for i := range pod.Spec.Containers {
+		lims := pod.Spec.Containers[i].Resources.Limits
+		for _, k := range sortedNames(lims) {
+			podLim, ok := pod.Spec.Resources.Limits[k]
+			if !ok {
+				continue
+			}
+			if l := lims[k]; l.Cmp(podLim) > 0 {
+				errs = append(errs, field.Invalid(p.Child("containers").Index(i).Key(string(k)).Child("limits"), l.String(), fmt.Sprintf("must be less than or equal to pod limits of %s", podLim.String())))
+			}
+		}
+	}
+	return errs
+}
+
+var supportedAccessModes = []string{
+	string(corev1.ReadOnlyMany), string(corev1.ReadWriteMany), string(corev1.ReadWriteOnce), string(corev1.ReadWriteOncePod),
+}
+
+// validatePersistentVolumeClaim covers metadata, access modes, the storage request
+// and the class name of a claim (the rest of ValidatePersistentVolumeClaimSpec is
+// not simulated).
+func validatePersistentVolumeClaim(pvc *corev1.PersistentVolumeClaim) field.ErrorList {
+	errs := apivalidation.ValidateObjectMeta(&pvc.ObjectMeta, true, apivalidation.NameIsDNSSubdomain, field.NewPath("metadata"))
+	spec := field.NewPath("spec")
+	if len(pvc.Spec.AccessModes) == 0 {
+		errs = append(errs, field.Required(spec.Child("accessModes"), "at least 1 access mode is required"))
+	}
+	rwop, other := false, false
+	for _, m := range pvc.Spec.AccessModes {
+		known := false
+		for _, s := range supportedAccessModes {
+			known = known || string(m) == s
+		}
+		if !known {
+			errs = append(errs, field.NotSupported(spec.Child("accessModes"), m, supportedAccessModes))
+		}
+		if m == corev1.ReadWriteOncePod {
+			rwop = true
+		} else if known {
+			other = true
+		}
+	}
+	if rwop && other {
+		errs = append(errs, field.Forbidden(spec.Child("accessModes"), "may not use ReadWriteOncePod with other access modes"))
+	}
+	sp := spec.Child("resources").Key(string(corev1.ResourceStorage))
+	if q, ok := pvc.Spec.Resources.Requests[corev1.ResourceStorage]; !ok {
+		errs = append(errs, field.Required(sp, ""))
+	} else if q.Cmp(resource.Quantity{}) <= 0 {
+		errs = append(errs, field.Invalid(sp, q.String(), msgNotPos))
+	} else {
+		errs = append(errs, validateResourceQuantityValue(corev1.ResourceStorage, q, sp)...)
+	}
+	if sc := pvc.Spec.StorageClassName; sc != nil && *sc != "" {
+		for _, msg := range apivalidation.NameIsDNSSubdomain(*sc, false) {
+			errs = append(errs, field.Invalid(spec.Child("storageClassName"), *sc, msg))
+		}
+	}
+	return errs
+}
