@@ -4,6 +4,9 @@ import (
 	"encoding/json"
 	"fmt"
 	"math/rand/v2"
+	"sort"
+
+	"k8s.io/apimachinery/pkg/api/resource"
 )
 
 // Case is one generated scenario: documents in input order, created in one
@@ -40,15 +43,15 @@ var ladders = map[string][]any{
 
 var ratioLadder = []any{"1", "1.5", "2", "3", "4", "10", "0.5", "1100m", 2}
 
-func (g *Generator) pick(xs []any) any { return xs[g.r.IntN(len(xs))] }
+func (g *Generator) pick(xs []any) any     { return xs[g.r.IntN(len(xs))] }
 func (g *Generator) chance(p float64) bool { return g.r.Float64() < p }
 
 // quantity picks a value for a resource name, sometimes an extreme one.
 func (g *Generator) quantity(name string) any {
 	switch {
-	case g.chance(0.01):
+	case g.chance(0.006):
 		return g.pick(ladders["huge"])
-	case g.chance(0.01):
+	case g.chance(0.006):
 		return g.pick(ladders["negative"])
 	}
 	if l, ok := ladders[name]; ok {
@@ -69,7 +72,7 @@ func (g *Generator) resourceNames() []string {
 	for _, rare := range []struct {
 		name string
 		p    float64
-	}{{"ephemeral-storage", 0.1}, {"hugepages-2Mi", 0.04}, {"example.com/gpu", 0.06}, {"storage", 0.02}, {"foo", 0.02}} {
+	}{{"ephemeral-storage", 0.1}, {"hugepages-2Mi", 0.03}, {"example.com/gpu", 0.05}, {"storage", 0.01}, {"foo", 0.01}} {
 		if g.chance(rare.p) {
 			names = append(names, rare.name)
 		}
@@ -85,6 +88,48 @@ func (g *Generator) resourceList(names []string, p float64) obj {
 		}
 	}
 	return l
+}
+
+// ordered returns n values for a resource in ascending order, so that generated
+// objects are consistent (min <= default <= max, request <= limit) more often
+// than chance would make them.
+func (g *Generator) ordered(name string, n int) []any {
+	vals := make([]any, n)
+	for i := range vals {
+		vals[i] = g.quantity(name)
+	}
+	sort.SliceStable(vals, func(i, j int) bool {
+		a, b := toQuantity(vals[i]), toQuantity(vals[j])
+		return a.Cmp(b) < 0
+	})
+	return vals
+}
+
+func toQuantity(v any) resource.Quantity {
+	q, err := resource.ParseQuantity(fmt.Sprint(v))
+	if err != nil {
+		return resource.Quantity{}
+	}
+	return q
+}
+
+// consistentItem fills min <= defaultRequest <= default <= max for some names.
+func (g *Generator) consistentItem(item obj, names []string, withDefaults bool) {
+	fields := []string{"min", "defaultRequest", "default", "max"}
+	for _, n := range names {
+		vals := g.ordered(n, 4)
+		for i, f := range fields {
+			if (!withDefaults && (f == "default" || f == "defaultRequest")) || !g.chance(0.5) {
+				continue
+			}
+			l, _ := item[f].(obj)
+			if l == nil {
+				l = obj{}
+				item[f] = l
+			}
+			l[n] = vals[i]
+		}
+	}
 }
 
 func (g *Generator) limitRange(name string) obj {
@@ -107,6 +152,10 @@ func (g *Generator) limitRange(name string) obj {
 			}
 		default:
 			names := g.resourceNames()
+			if g.chance(0.6) {
+				g.consistentItem(item, names, t != "Pod")
+				goto ratios
+			}
 			for _, field := range []string{"min", "max", "default", "defaultRequest"} {
 				if t == "Pod" && (field == "default" || field == "defaultRequest") && !g.chance(0.03) {
 					continue
@@ -115,6 +164,7 @@ func (g *Generator) limitRange(name string) obj {
 					item[field] = l
 				}
 			}
+		ratios:
 			if g.chance(0.3) {
 				ratios := obj{}
 				for _, n := range names {
@@ -129,21 +179,35 @@ func (g *Generator) limitRange(name string) obj {
 		}
 		items = append(items, item)
 	}
-	if g.chance(0.02) {
-		name = "Bad_Name"
+	meta := obj{"name": name}
+	switch {
+	case g.chance(0.02):
+		meta["name"] = "Bad_Name"
+	case g.chance(0.03):
+		meta = obj{"generateName": name + "-"}
 	}
-	return obj{"apiVersion": "v1", "kind": "LimitRange", "metadata": obj{"name": name}, "spec": obj{"limits": items}}
+	g.namespace(meta)
+	return obj{"apiVersion": "v1", "kind": "LimitRange", "metadata": meta, "spec": obj{"limits": items}}
 }
 
 func (g *Generator) container(name string, sidecar bool) obj {
 	c := obj{"name": name, "image": "registry.example/app:1"}
 	names := g.resourceNames()
 	res := obj{}
-	if l := g.resourceList(names, 0.5); len(l) > 0 {
-		res["requests"] = l
+	req, lim := g.resourceList(names, 0.5), g.resourceList(names, 0.5)
+	if g.chance(0.7) {
+		for n := range req {
+			if _, ok := lim[n]; ok {
+				v := g.ordered(n, 2)
+				req[n], lim[n] = v[0], v[1]
+			}
+		}
 	}
-	if l := g.resourceList(names, 0.5); len(l) > 0 {
-		res["limits"] = l
+	if len(req) > 0 {
+		res["requests"] = req
+	}
+	if len(lim) > 0 {
+		res["limits"] = lim
 	}
 	if len(res) > 0 {
 		c["resources"] = res
@@ -187,6 +251,7 @@ func (g *Generator) pod(name string) obj {
 		}
 		spec["resources"] = res
 	}
+	g.namespace(meta)
 	return obj{"apiVersion": "v1", "kind": "Pod", "metadata": meta, "spec": spec}
 }
 
@@ -206,7 +271,20 @@ func (g *Generator) claim(name string) obj {
 	if g.chance(0.2) {
 		spec["storageClassName"] = g.pick([]any{"fast", "standard", "Bad_Class"})
 	}
-	return obj{"apiVersion": "v1", "kind": "PersistentVolumeClaim", "metadata": obj{"name": name}, "spec": spec}
+	meta := obj{"name": name}
+	g.namespace(meta)
+	return obj{"apiVersion": "v1", "kind": "PersistentVolumeClaim", "metadata": meta, "spec": spec}
+}
+
+// namespace sometimes names a namespace explicitly (the default is ns1), so
+// LimitRanges of one namespace must not govern another.
+func (g *Generator) namespace(meta obj) {
+	switch {
+	case g.chance(0.1):
+		meta["namespace"] = "ns2"
+	case g.chance(0.1):
+		meta["namespace"] = "ns1"
+	}
 }
 
 // Next returns the next case.

@@ -195,8 +195,9 @@ func (e *Engine) admitClaim(ns *namespaceState, pvc *corev1.PersistentVolumeClai
 // later object of its namespace.
 func (e *Engine) admitLimitRange(ns *namespaceState, lr *corev1.LimitRange) *Denial {
 	DefaultLimitRange(lr)
+	assignName(&lr.ObjectMeta)
 	if lr.Name == "" {
-		lr.Name = UnnamedLimitRange // LimitRange PrepareForCreate, before generateName
+		lr.Name = UnnamedLimitRange // what the LimitRange strategy's PrepareForCreate does
 	}
 	if errs := ValidateLimitRange(lr); len(errs) > 0 {
 		return invalid("LimitRange", lr.Name, errs)

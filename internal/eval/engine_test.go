@@ -1,0 +1,425 @@
+package eval
+
+import (
+	"strings"
+	"testing"
+
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	"sigs.k8s.io/yaml"
+)
+
+// decode turns a YAML document into the typed object the engine expects.
+func decode(t *testing.T, doc string) runtime.Object {
+	t.Helper()
+	var tm struct {
+		APIVersion string `json:"apiVersion"`
+		Kind       string `json:"kind"`
+	}
+	if err := yaml.Unmarshal([]byte(doc), &tm); err != nil {
+		t.Fatal(err)
+	}
+	obj := NewObject(tm.APIVersion, tm.Kind)
+	if obj == nil {
+		t.Fatalf("no typed object for %s %s", tm.APIVersion, tm.Kind)
+	}
+	if err := yaml.UnmarshalStrict([]byte(doc), obj); err != nil {
+		t.Fatal(err)
+	}
+	return obj
+}
+
+// run admits every document in order and returns the last result.
+func run(t *testing.T, gates FeatureGates, docs ...string) Result {
+	t.Helper()
+	e := New(Options{DefaultNamespace: "ns1", Gates: gates})
+	var last Result
+	for _, d := range docs {
+		last = e.Admit(decode(t, d))
+	}
+	return last
+}
+
+func TestDenials(t *testing.T) {
+	tests := []struct {
+		name    string
+		docs    []string
+		code    int32
+		stage   Stage
+		message string
+	}{
+		{
+			name: "LR-06 LR-07 LimitRange cross checks, value-field quirks",
+			docs: []string{`
+apiVersion: v1
+kind: LimitRange
+metadata: {name: lr-ratio}
+spec:
+  limits:
+  - type: Container
+    min: {cpu: 100m}
+    max: {cpu: 200m}
+    default: {cpu: 300m}
+    defaultRequest: {cpu: 50m}
+    maxLimitRequestRatio: {cpu: "3"}`},
+			code:    422,
+			stage:   StageValidation,
+			message: `LimitRange "lr-ratio" is invalid: [spec.limits[0].defaultRequest[cpu]: Invalid value: "50m": min value 100m is greater than default request value 50m, spec.limits[0].default[cpu]: Invalid value: "200m": default value 300m is greater than max value 200m, spec.limits[0].maxLimitRequestRatio[cpu]: Invalid value: "3": ratio 3 is greater than max/min = 2.000000]`,
+		},
+		{
+			name: "LR-02 LR-03 LR-05 type and resource names",
+			docs: []string{`
+apiVersion: v1
+kind: LimitRange
+metadata: {name: names}
+spec:
+  limits:
+  - type: Container
+    max: {foo: "1"}
+  - type: Bogus
+  - type: PersistentVolumeClaim`},
+			code:  422,
+			stage: StageValidation,
+			message: `LimitRange "names" is invalid: [spec.limits[0].max[foo]: Invalid value: "foo": must be a standard resource type or fully qualified, ` +
+				`spec.limits[0].max[foo]: Invalid value: "foo": must be a standard resource for containers, ` +
+				`spec.limits[0].default[foo]: Invalid value: "foo": must be a standard resource type or fully qualified, ` +
+				`spec.limits[0].default[foo]: Invalid value: "foo": must be a standard resource for containers, ` +
+				`spec.limits[0].defaultRequest[foo]: Invalid value: "foo": must be a standard resource type or fully qualified, ` +
+				`spec.limits[0].defaultRequest[foo]: Invalid value: "foo": must be a standard resource for containers, ` +
+				`spec.limits[1].type: Invalid value: "Bogus": must be a standard limit type or fully qualified, ` +
+				`spec.limits[2].limits: Required value: either minimum or maximum storage value is required, but neither was provided]`,
+		},
+		{
+			name: "LR-12 LR-13 LR-14 Pod item: two spaces before No, aggregate in spec order",
+			docs: []string{`
+apiVersion: v1
+kind: LimitRange
+metadata: {name: pod-limits}
+spec:
+  limits:
+  - type: Pod
+    min: {cpu: 100m, memory: 64Mi}
+    max: {memory: 1Gi}
+    maxLimitRequestRatio: {memory: "2"}`, `
+apiVersion: v1
+kind: Pod
+metadata: {name: p-none}
+spec:
+  containers: [{name: app, image: nginx}]`},
+			code:    403,
+			stage:   StageLimitRanger,
+			message: `pods "p-none" is forbidden: [minimum cpu usage per Pod is 100m.  No request is specified, minimum memory usage per Pod is 64Mi.  No request is specified, maximum memory usage per Pod is 1Gi.  No limit is specified, memory max limit to request ratio per Pod is 2, but no request is specified or request is 0]`,
+		},
+		{
+			name: "PL-05 a default limit below an explicit request makes the pod invalid",
+			docs: []string{`
+apiVersion: v1
+kind: LimitRange
+metadata: {name: defaults}
+spec:
+  limits:
+  - type: Container
+    default: {cpu: 500m}`, `
+apiVersion: v1
+kind: Pod
+metadata: {name: p-req-over}
+spec:
+  containers:
+  - name: app
+    image: nginx
+    resources: {requests: {cpu: "1"}}`},
+			code:    422,
+			stage:   StageValidation,
+			message: `Pod "p-req-over" is invalid: spec.containers[0].resources.requests: Invalid value: "1": must be less than or equal to cpu limit of 500m`,
+		},
+		{
+			name: "LR-13 Container max against limit, init containers included (LR-16)",
+			docs: []string{`
+apiVersion: v1
+kind: LimitRange
+metadata: {name: max}
+spec:
+  limits:
+  - type: Container
+    max: {cpu: "1"}`, `
+apiVersion: v1
+kind: Pod
+metadata: {name: web}
+spec:
+  initContainers:
+  - {name: init, image: busybox, resources: {limits: {cpu: "2"}}}
+  containers:
+  - {name: app, image: nginx}`},
+			code:    403,
+			stage:   StageLimitRanger,
+			message: `pods "web" is forbidden: maximum cpu usage per Container is 1, but limit is 2`,
+		},
+		{
+			name: "LR-19 PVC min and max on the storage request",
+			docs: []string{`
+apiVersion: v1
+kind: LimitRange
+metadata: {name: storage}
+spec:
+  limits:
+  - type: PersistentVolumeClaim
+    min: {storage: 1Gi}
+    max: {storage: 10Gi}`, `
+apiVersion: v1
+kind: PersistentVolumeClaim
+metadata: {name: data}
+spec:
+  accessModes: [ReadWriteOnce]
+  resources: {requests: {storage: 20Gi}}`},
+			code:    403,
+			stage:   StageLimitRanger,
+			message: `persistentvolumeclaims "data" is forbidden: maximum storage usage per PersistentVolumeClaim is 10Gi, but request is 20Gi`,
+		},
+		{
+			name: "LR-21 only the first failing LimitRange is reported",
+			docs: []string{`
+apiVersion: v1
+kind: LimitRange
+metadata: {name: b-first}
+spec: {limits: [{type: Container, max: {memory: 128Mi}}]}`, `
+apiVersion: v1
+kind: LimitRange
+metadata: {name: a-second}
+spec: {limits: [{type: Container, max: {memory: 64Mi}}]}`, `
+apiVersion: v1
+kind: Pod
+metadata: {name: web}
+spec:
+  containers: [{name: app, image: nginx, resources: {limits: {memory: 256Mi}}}]`},
+			code:    403,
+			stage:   StageLimitRanger,
+			message: `pods "web" is forbidden: maximum memory usage per Container is 128Mi, but limit is 256Mi`,
+		},
+		{
+			name: "PL-06 generated names use the placeholder suffix",
+			docs: []string{`
+apiVersion: v1
+kind: LimitRange
+metadata: {name: max}
+spec: {limits: [{type: Container, max: {cpu: 100m}}]}`, `
+apiVersion: v1
+kind: Pod
+metadata: {generateName: web-}
+spec:
+  containers: [{name: app, image: nginx, resources: {limits: {cpu: 200m}}}]`},
+			code:    403,
+			stage:   StageLimitRanger,
+			message: `pods "web-xxxxx" is forbidden: maximum cpu usage per Container is 100m, but limit is 200m`,
+		},
+		{
+			name: "PL-07 identical messages are de-duplicated, leaving no brackets",
+			docs: []string{`
+apiVersion: v1
+kind: LimitRange
+metadata: {name: min}
+spec: {limits: [{type: Container, min: {cpu: 100m}}]}`, `
+apiVersion: v1
+kind: Pod
+metadata: {name: twins}
+spec:
+  containers:
+  - {name: a, image: nginx, resources: {requests: {cpu: 10m}}}
+  - {name: b, image: nginx, resources: {requests: {cpu: 10m}}}`},
+			code:    403,
+			stage:   StageLimitRanger,
+			message: `pods "twins" is forbidden: minimum cpu usage per Container is 100m, but request is 10m`,
+		},
+		{
+			name: "LR-17 sidecar formula: sidecars add to the regular sum",
+			docs: []string{`
+apiVersion: v1
+kind: LimitRange
+metadata: {name: pod-max}
+spec: {limits: [{type: Pod, max: {cpu: "1"}}]}`, `
+apiVersion: v1
+kind: Pod
+metadata: {name: sidecar}
+spec:
+  initContainers:
+  - {name: proxy, image: envoy, restartPolicy: Always, resources: {limits: {cpu: 600m}}}
+  containers:
+  - {name: app, image: nginx, resources: {limits: {cpu: 600m}}}`},
+			code:    403,
+			stage:   StageLimitRanger,
+			message: `pods "sidecar" is forbidden: maximum cpu usage per Pod is 1, but limit is 1200m`,
+		},
+		{
+			name: "LR-15 LR-14 ratio printed with %f",
+			docs: []string{`
+apiVersion: v1
+kind: LimitRange
+metadata: {name: ratio}
+spec: {limits: [{type: Container, maxLimitRequestRatio: {memory: "2"}}]}`, `
+apiVersion: v1
+kind: Pod
+metadata: {name: bursty}
+spec:
+  containers: [{name: app, image: nginx, resources: {requests: {memory: 100Mi}, limits: {memory: 1Gi}}}]`},
+			code:    403,
+			stage:   StageLimitRanger,
+			message: `pods "bursty" is forbidden: memory max limit to request ratio per Container is 2, but provided ratio is 10.240000`,
+		},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			res := run(t, DefaultFeatureGates(), tc.docs...)
+			if res.Allowed || res.Denial == nil {
+				t.Fatalf("admitted, want denial %q", tc.message)
+			}
+			d := res.Denial
+			if d.Code != tc.code || d.Stage != tc.stage || d.Message != tc.message {
+				t.Errorf("got  %d %s %s\nwant %d %s %s", d.Code, d.Stage, d.Message, tc.code, tc.stage, tc.message)
+			}
+		})
+	}
+}
+
+func TestMutation(t *testing.T) {
+	lr := `
+apiVersion: v1
+kind: LimitRange
+metadata: {name: defaults}
+spec:
+  limits:
+  - type: Container
+    default: {cpu: 500m, memory: 256Mi}
+    defaultRequest: {cpu: 100m, memory: 128Mi}`
+	pod := `
+apiVersion: v1
+kind: Pod
+metadata: {name: web}
+spec:
+  initContainers:
+  - {name: init1, image: busybox}
+  - {name: side1, image: envoy, restartPolicy: Always, resources: {requests: {memory: 64Mi}}}
+  containers:
+  - {name: c1, image: nginx}
+  - {name: c2, image: nginx, resources: {requests: {cpu: 50m}, limits: {cpu: 200m}}}`
+	res := run(t, DefaultFeatureGates(), lr, pod)
+	if !res.Allowed {
+		t.Fatalf("denied: %s", res.Denial.Message)
+	}
+	p := res.Object.(*corev1.Pod)
+	// LR-11: per container in order, request part then limit part, keys sorted.
+	want := "LimitRanger plugin set: cpu, memory request for container c1; cpu, memory limit for container c1; " +
+		"memory request for container c2; memory limit for container c2; " +
+		"cpu, memory request for init container init1; cpu, memory limit for init container init1; " +
+		"cpu request for init container side1; cpu, memory limit for init container side1"
+	if got := p.Annotations[LimitRangerAnnotation]; got != want {
+		t.Errorf("annotation\n got %s\nwant %s", got, want)
+	}
+	// LR-10: defaults never overwrite.
+	c2 := p.Spec.Containers[1].Resources
+	if got := c2.Requests.Cpu().String() + " " + c2.Limits.Cpu().String() + " " + c2.Limits.Memory().String(); got != "50m 200m 256Mi" {
+		t.Errorf("c2 resources = %s, want 50m 200m 256Mi", got)
+	}
+}
+
+func TestLimitRangeDefaulting(t *testing.T) {
+	// LR-01: default := max; defaultRequest := default, else min.
+	res := run(t, DefaultFeatureGates(), `
+apiVersion: v1
+kind: LimitRange
+metadata: {name: d}
+spec:
+  limits:
+  - type: Container
+    max: {memory: 1Gi, cpu: "2"}
+    min: {memory: 128Mi, ephemeral-storage: 1Gi}`)
+	if !res.Allowed {
+		t.Fatal(res.Denial.Message)
+	}
+	item := res.Object.(*corev1.LimitRange).Spec.Limits[0]
+	got := []string{item.Default.Memory().String(), item.Default.Cpu().String(), item.DefaultRequest.Memory().String(), item.DefaultRequest.Cpu().String(), item.DefaultRequest.StorageEphemeral().String()}
+	if want := "1Gi 2 1Gi 2 1Gi"; strings.Join(got, " ") != want {
+		t.Errorf("defaults = %v, want %s", got, want)
+	}
+}
+
+func TestPodRounding(t *testing.T) {
+	// PL-01, PL-02: sub-milli values round up; requests default to limits.
+	res := run(t, DefaultFeatureGates(), `
+apiVersion: v1
+kind: Pod
+metadata: {name: tiny}
+spec:
+  containers: [{name: app, image: nginx, resources: {limits: {cpu: "0.0001"}}}]`)
+	c := res.Object.(*corev1.Pod).Spec.Containers[0].Resources
+	if c.Requests.Cpu().String() != "1m" || c.Limits.Cpu().String() != "1m" {
+		t.Errorf("requests %s limits %s, want 1m 1m", c.Requests.Cpu(), c.Limits.Cpu())
+	}
+}
+
+func TestPodLevelGate(t *testing.T) {
+	lr := `
+apiVersion: v1
+kind: LimitRange
+metadata: {name: pod-max}
+spec: {limits: [{type: Pod, max: {cpu: "1"}}]}`
+	pod := `
+apiVersion: v1
+kind: Pod
+metadata: {name: pl}
+spec:
+  resources: {limits: {cpu: 800m}}
+  containers:
+  - {name: a, image: nginx, resources: {requests: {cpu: 300m}, limits: {cpu: 600m}}}
+  - {name: b, image: nginx, resources: {requests: {cpu: 300m}, limits: {cpu: 600m}}}`
+	// LR-18: gate on, the pod-level limit overrides the 1200m aggregate.
+	if res := run(t, DefaultFeatureGates(), lr, pod); !res.Allowed {
+		t.Errorf("gate on: denied: %s", res.Denial.Message)
+	}
+	off, err := ParseFeatureGates("PodLevelResources=false,InPlacePodLevelResourcesVerticalScaling=false")
+	if err != nil {
+		t.Fatal(err)
+	}
+	res := run(t, off, lr, pod)
+	want := `pods "pl" is forbidden: maximum cpu usage per Pod is 1, but limit is 1200m`
+	if res.Allowed || res.Denial.Message != want {
+		t.Errorf("gate off: got %+v, want %s", res.Denial, want)
+	}
+	if res.Object.(*corev1.Pod).Spec.Resources != nil {
+		t.Error("gate off: pod-level resources must be dropped")
+	}
+}
+
+func TestParseFeatureGates(t *testing.T) {
+	tests := []struct{ spec, err string }{
+		{"", ""},
+		{"PodLevelResources=true", ""},
+		{"PodLevelResources=false", "InPlacePodLevelResourcesVerticalScaling is enabled, but depends on features that are disabled: [PodLevelResources]"},
+		{"SidecarContainers=false", "cannot set feature gate SidecarContainers to false, feature is locked to true"},
+		{"PodLevelResources", "missing bool value for PodLevelResources"},
+		{"PodLevelResources=maybe", `invalid value of PodLevelResources=maybe, err: strconv.ParseBool: parsing "maybe": invalid syntax`},
+		{"Nope=true", "unrecognized feature gate: Nope (limitcheck models DRAExtendedResource, DynamicResourceAllocation, InPlacePodLevelResourcesVerticalScaling, InPlacePodVerticalScaling, NodeDeclaredFeatures, PodLevelResourceManagers, PodLevelResources, RecoverVolumeExpansionFailure, SidecarContainers, VolumeAttributesClass)"},
+	}
+	for _, tc := range tests {
+		_, err := ParseFeatureGates(tc.spec)
+		got := ""
+		if err != nil {
+			got = err.Error()
+		}
+		if got != tc.err {
+			t.Errorf("ParseFeatureGates(%q) error = %q, want %q", tc.spec, got, tc.err)
+		}
+	}
+}
+
+func TestSkipped(t *testing.T) {
+	e := New(Options{})
+	ns := &corev1.Namespace{}
+	ns.APIVersion, ns.Kind, ns.Name = "v1", "Namespace", "team-a"
+	if res := e.Admit(ns); !res.Skipped || res.Namespace != "" {
+		t.Errorf("Namespace: %+v, want skipped cluster-scoped", res)
+	}
+	cm := &corev1.ConfigMap{}
+	cm.APIVersion, cm.Kind, cm.Name = "v1", "ConfigMap", "cfg"
+	if res := e.Admit(cm); !res.Skipped || res.Namespace != "default" || res.SkipReason == "" {
+		t.Errorf("ConfigMap: %+v, want skipped in namespace default", res)
+	}
+}
