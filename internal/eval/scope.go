@@ -43,3 +43,8 @@ var clusterScoped = map[schema.GroupKind]bool{
 }
 
 func isClusterScoped(gk schema.GroupKind) bool { return clusterScoped[gk] }
+
+// ClusterScoped reports whether a built-in kind is cluster-scoped.
+func ClusterScoped(apiVersion, kind string) bool {
+	return isClusterScoped(schema.FromAPIVersionAndKind(apiVersion, kind).GroupKind())
+}

@@ -1,0 +1,29 @@
+# One entry point for the whole test suite: `make test` (what .ci/run calls).
+GO ?= go
+
+.PHONY: test lint unit conformance golden build
+
+test: lint unit conformance
+
+lint:
+	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
+	  if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
+	$(GO) vet ./...
+	cd conformance && $(GO) vet ./...
+
+unit:
+	$(GO) test ./...
+
+# Differential tests against k8s.io/kubernetes v1.36.3 (separate module).
+# More cases or another seed: make conformance CASES=20000 SEED=42
+CASES ?= 2000
+SEED ?= 1
+conformance:
+	cd conformance && $(GO) test ./... -cases $(CASES) -seed $(SEED)
+
+# Rewrite golden files after an intended output change; read the diff before committing.
+golden:
+	$(GO) test ./internal/render/ ./cmd/limitcheck/ -update
+
+build:
+	CGO_ENABLED=0 $(GO) build -trimpath -o limitcheck ./cmd/limitcheck

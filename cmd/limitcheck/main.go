@@ -1,0 +1,11 @@
+// Command limitcheck simulates kube-apiserver admission (API defaulting, Pod
+// validation, the LimitRanger plugin) over Kubernetes manifests, offline, and
+// prints each denial as kube-apiserver words it.
+package main
+
+import (
+	"context"
+	"os"
+)
+
+func main() { os.Exit(run(context.Background(), os.Args[1:], os.Stdin, os.Stdout, os.Stderr)) }

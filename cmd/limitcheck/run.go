@@ -1,0 +1,141 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"runtime/debug"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/limitcheck/limitcheck/internal/load"
+)
+
+// Exit codes. When several apply, the highest wins.
+const (
+	exitAdmitted = 0 // every object admitted (skipped objects are fine)
+	exitDenied   = 1 // at least one object denied
+	exitBadInput = 2 // a document could not be read, a path is missing, or the command line is wrong
+	exitInternal = 3 // a bug in limitcheck
+)
+
+// kubectlPluginName is the binary name under which kubectl finds the plugin.
+const kubectlPluginName = "kubectl-limitcheck"
+
+// streams are the process's standard streams, injected so tests use buffers.
+type streams struct {
+	In          io.Reader
+	Out, ErrOut io.Writer
+}
+
+// inputError is a problem with the command line or the input as a whole: printed
+// as "Error: …", exit 2. A *load.Error (a missing path) is treated the same.
+type inputError struct{ err error }
+
+func (e *inputError) Error() string { return e.err.Error() }
+func (e *inputError) Unwrap() error { return e.err }
+
+func inputErrorf(format string, args ...any) error {
+	return &inputError{err: fmt.Errorf(format, args...)}
+}
+
+// findingsError says the report has been written and is not clean. Nothing more
+// is printed: the findings are on stdout.
+type findingsError struct{ denied, errors int }
+
+func (e *findingsError) Error() string {
+	return fmt.Sprintf("%d denied, %d could not be read", e.denied, e.errors)
+}
+
+// internalError is a failure that is not the input's fault (e.g. output could not
+// be written): printed as "internal error: …", exit 3.
+type internalError struct{ err error }
+
+func (e *internalError) Error() string { return e.err.Error() }
+func (e *internalError) Unwrap() error { return e.err }
+
+// run executes one command line and returns the process exit code. It is the only
+// place where errors become exit codes. The display name follows os.Args[0], so the
+// binary installed as kubectl-limitcheck speaks of `kubectl limitcheck`.
+func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
+	defer func() {
+		if r := recover(); r != nil {
+			fmt.Fprintf(stderr, "internal error: %v\n%s", r, debug.Stack())
+			code = exitInternal
+		}
+	}()
+	root := newCmdRoot(programName(os.Args[0]), streams{In: stdin, Out: stdout, ErrOut: stderr})
+	root.SetArgs(args)
+	err := root.ExecuteContext(ctx)
+	return exitCode(err, stderr)
+}
+
+// exitCode maps the error of a command to an exit code, printing what the user
+// has not seen yet.
+func exitCode(err error, stderr io.Writer) int {
+	var (
+		findings *findingsError
+		internal *internalError
+		loadErr  *load.Error
+		input    *inputError
+	)
+	switch {
+	case err == nil:
+		return exitAdmitted
+	case errors.As(err, &internal):
+		fmt.Fprintf(stderr, "internal error: %v\n", internal.err)
+		return exitInternal
+	case errors.As(err, &findings):
+		if findings.errors > 0 {
+			return exitBadInput
+		}
+		return exitDenied
+	case errors.As(err, &loadErr), errors.As(err, &input):
+		fmt.Fprintf(stderr, "Error: %v\n", err)
+		return exitBadInput
+	default:
+		// Every error limitcheck's own code returns is typed above; what remains
+		// comes from cobra's command-line handling (unknown command, bad args).
+		fmt.Fprintf(stderr, "Error: %v\n", err)
+		return exitBadInput
+	}
+}
+
+// programName is the base name the binary was started as.
+func programName(arg0 string) string {
+	return strings.TrimSuffix(filepath.Base(arg0), ".exe")
+}
+
+func newCmdRoot(name string, s streams) *cobra.Command {
+	root := &cobra.Command{
+		Use:   "limitcheck",
+		Short: "Simulate kube-apiserver admission of Kubernetes manifests, offline",
+		Long: `limitcheck reads Kubernetes manifests and runs them through what kube-apiserver
+does on create: API defaulting, Pod validation and the LimitRanger admission plugin.
+A LimitRange in the input governs every later object of its namespace. Each denial
+is printed exactly as kube-apiserver words it.
+
+Exit status: 0 every object admitted, 1 at least one denied, 2 bad input or usage,
+3 internal error.`,
+		Version:       versionString(),
+		SilenceUsage:  true,
+		SilenceErrors: true,
+	}
+	root.SetIn(s.In)
+	root.SetOut(s.Out)
+	root.SetErr(s.ErrOut)
+	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return &inputError{err: err} })
+	root.AddCommand(newCmdCheck(s, nil), newCmdVersion(s))
+	if name == kubectlPluginName {
+		const display = "kubectl limitcheck"
+		root.Annotations = map[string]string{cobra.CommandDisplayNameAnnotation: display}
+		for _, c := range root.Commands() {
+			c.Example = strings.ReplaceAll(c.Example, root.Name()+" ", display+" ")
+		}
+	}
+	return root
+}

@@ -1,0 +1,99 @@
+// Package check runs the loader and the engine over a set of inputs and collects
+// one Entry per input document, in input order.
+package check
+
+import (
+	"fmt"
+	"io"
+
+	"github.com/limitcheck/limitcheck/internal/eval"
+	"github.com/limitcheck/limitcheck/internal/load"
+)
+
+// Options of one run.
+type Options struct {
+	Paths     []string
+	Recursive bool
+	Stdin     io.Reader
+	Engine    eval.Options
+	// EnforceNamespace is kubectl's behaviour when -n is given explicitly: a
+	// namespaced object that names another namespace is an error.
+	EnforceNamespace bool
+}
+
+// Entry is one input document and what became of it: Err is set when the document
+// could not be read; otherwise Result says whether it was admitted, denied or skipped.
+type Entry struct {
+	Pos    load.Position
+	Err    *load.Error
+	Result eval.Result
+}
+
+// Report is the outcome of a run.
+type Report struct {
+	Entries []Entry
+}
+
+// Summary counts.
+type Summary struct {
+	Objects, Admitted, Denied, Skipped, Errors int
+}
+
+// Summary counts the entries by outcome.
+func (r *Report) Summary() Summary {
+	var s Summary
+	for i := range r.Entries {
+		e := &r.Entries[i]
+		s.Objects++
+		switch {
+		case e.Err != nil:
+			s.Errors++
+		case e.Result.Skipped:
+			s.Skipped++
+		case e.Result.Allowed:
+			s.Admitted++
+		default:
+			s.Denied++
+		}
+	}
+	return s
+}
+
+// Run loads every path and evaluates each document in input order. The error is
+// non-nil only when the input could not be read at all (a missing path); document
+// errors are entries of the report.
+func Run(opts Options) (*Report, error) {
+	engine := eval.New(opts.Engine)
+	rep := &Report{}
+	err := load.Walk(opts.Paths, opts.Stdin, load.Options{Recursive: opts.Recursive, NewObject: eval.NewObject}, func(d load.Document) bool {
+		entry := Entry{Pos: d.Pos, Err: d.Err}
+		if entry.Err == nil && opts.EnforceNamespace {
+			entry.Err = namespaceMismatch(d, opts.Engine.DefaultNamespace)
+		}
+		if entry.Err == nil {
+			entry.Result = engine.Admit(d.Object)
+		} else {
+			// Keep the identity of what could not be evaluated.
+			entry.Result = eval.Result{APIVersion: d.APIVersion, Kind: d.Kind, Namespace: d.Namespace, Name: d.Name}
+		}
+		rep.Entries = append(rep.Entries, entry)
+		return true
+	})
+	if err != nil {
+		return rep, err
+	}
+	if len(rep.Entries) == 0 {
+		return rep, &load.Error{Msg: "no objects passed to check: the input holds no Kubernetes objects"}
+	}
+	return rep, nil
+}
+
+// namespaceMismatch reproduces kubectl's refusal of an object whose namespace
+// differs from an explicit --namespace.
+func namespaceMismatch(d load.Document, ns string) *load.Error {
+	if d.Namespace == "" || d.Namespace == ns || eval.ClusterScoped(d.APIVersion, d.Kind) {
+		return nil
+	}
+	return &load.Error{File: d.Pos.File, Line: d.Pos.Line, Field: "metadata.namespace",
+		Msg: fmt.Sprintf("the namespace from the provided object %q does not match the namespace %q. You must pass '--namespace=%s' to perform this operation.", d.Namespace, ns, d.Namespace)}
+}

@@ -1,0 +1,284 @@
+package load
+
+import (
+	"fmt"
+	"reflect"
+	"strings"
+
+	yaml3 "go.yaml.in/yaml/v3"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	kjson "sigs.k8s.io/json"
+)
+
+// maxListDepth bounds the nesting of Lists inside Lists. Each level re-skims
+// its items, so the bound keeps the work linear in practice.
+const maxListDepth = 100
+
+// docSrc is one top-level, non-empty document of a stream, together with
+// what is needed to locate fields in it.
+type docSrc struct {
+	stream   *stream
+	index    int
+	source   string
+	text     []byte // the document's text (YAML chunk or JSON value)
+	lineBase int    // absolute line of text's first line
+
+	parsed bool
+	root   *yaml3.Node // text parsed with yaml v3; nil if that failed
+
+	items int // next Item number
+	out   []Document
+}
+
+// obj is one object inside a document: the document itself or a List item.
+type obj struct {
+	line     int         // absolute line of the object
+	isItem   bool        // the object is a List item
+	node     *yaml3.Node // the object's node, if known
+	nodeDone bool        // node has been looked up
+}
+
+// run processes the document whose JSON is js and returns the documents it
+// produces. It never panics: an unexpected panic (a bug) is reported as an
+// error document.
+func (d *docSrc) run(js []byte, line int) (docs []Document) {
+	defer func() {
+		if r := recover(); r != nil {
+			d.out = append(d.out, Document{
+				Pos: Position{File: d.stream.name, Line: line, Index: d.index, Item: -1, Source: d.source},
+				Err: &Error{File: d.stream.name, Line: line, Msg: fmt.Sprintf("internal error: %v", r)},
+			})
+			docs = d.out
+		}
+	}()
+	d.object(js, &obj{line: line}, 0)
+	return d.out
+}
+
+// pos returns the Position of a document about to be yielded for o. List
+// items are numbered in the order they are yielded, so nested Lists are
+// flattened.
+func (d *docSrc) pos(o *obj) Position {
+	item := -1
+	if o.isItem {
+		item = d.items
+		d.items++
+	}
+	return Position{File: d.stream.name, Line: o.line, Index: d.index, Item: item, Source: d.source}
+}
+
+// rootNode returns the document's yaml v3 node, parsing it on first use.
+func (d *docSrc) rootNode() *yaml3.Node {
+	if !d.parsed {
+		d.parsed = true
+		var n yaml3.Node
+		if err := yaml3.Unmarshal(d.text, &n); err == nil {
+			if n.Kind == yaml3.DocumentNode && len(n.Content) == 1 {
+				d.root = n.Content[0]
+			}
+		}
+	}
+	return d.root
+}
+
+func (o *obj) getNode(d *docSrc) *yaml3.Node {
+	if !o.nodeDone {
+		o.nodeDone = true
+		o.node = d.rootNode()
+	}
+	return o.node
+}
+
+// fieldLine returns the absolute line of the field at path within o, and the
+// name of the last key of the path if it was found.
+func (d *docSrc) fieldLine(o *obj, path string) (int, string) {
+	n := o.getNode(d)
+	if n == nil {
+		return o.line, ""
+	}
+	rel, key, _ := locate(n, path)
+	if rel <= 0 {
+		return o.line, key
+	}
+	return d.lineBase + rel - 1, key
+}
+
+func (d *docSrc) fail(o *obj, h *header, js []byte, e *Error) {
+	e.File = d.stream.name
+	if e.Line == 0 {
+		e.Line = o.line
+	}
+	doc := Document{Pos: d.pos(o), JSON: js, Err: e}
+	if h != nil {
+		doc.APIVersion, doc.Kind, doc.Name, doc.Namespace = h.apiVersion, h.kind, h.name, h.namespace
+	}
+	d.out = append(d.out, doc)
+}
+
+// object handles one object: the document itself or a List item.
+func (d *docSrc) object(js []byte, o *obj, depth int) {
+	h, ok := scanHeader(js)
+	if !ok {
+		d.fail(o, nil, js, &Error{Msg: "not a Kubernetes object: expected a mapping"})
+		return
+	}
+	if e := d.checkTypeField(o, &h, "kind", h.kindRaw, h.kind); e != nil {
+		d.fail(o, &h, js, e)
+		return
+	}
+	if e := d.checkTypeField(o, &h, "apiVersion", h.apiVersionRaw, h.apiVersion); e != nil {
+		d.fail(o, &h, js, e)
+		return
+	}
+	if strings.HasSuffix(h.kind, "List") {
+		t := jsonType(h.items)
+		if t == "array" {
+			d.list(js, o, &h, depth)
+			return
+		}
+		if h.kind == "List" {
+			if h.items == nil || t == "null" {
+				return // an empty List
+			}
+			line, _ := d.fieldLine(o, "items")
+			d.fail(o, &h, js, &Error{Line: line, Field: "items", Msg: "expected array, got " + describeJSON(h.items)})
+			return
+		}
+	}
+	d.decode(js, o, &h)
+}
+
+func (d *docSrc) checkTypeField(o *obj, h *header, field string, raw []byte, val string) *Error {
+	t := jsonType(raw)
+	if raw == nil || t == "null" || (t == "string" && val == "") {
+		return &Error{Field: field, Msg: "is required"}
+	}
+	if t != "string" {
+		line, _ := d.fieldLine(o, field)
+		return &Error{Line: line, Field: field, Msg: "expected string, got " + describeJSON(raw)}
+	}
+	return nil
+}
+
+// list expands a List's items (the list itself is not yielded).
+func (d *docSrc) list(js []byte, o *obj, h *header, depth int) {
+	if depth >= maxListDepth {
+		d.fail(o, h, js, &Error{Field: "items", Msg: fmt.Sprintf("Lists nested more than %d deep", maxListDepth)})
+		return
+	}
+	// Find the items' nodes for their lines.
+	var seq *yaml3.Node
+	if n := o.getNode(d); n != nil {
+		if v := mappingValue(n, "items"); v != nil && v.Kind == yaml3.SequenceNode {
+			seq = v
+		}
+	}
+	eachElement(h.items, func(i int, item []byte) bool {
+		c := &obj{line: o.line, isItem: true, nodeDone: true}
+		if seq != nil && i < len(seq.Content) {
+			c.node = resolveAlias(seq.Content[i])
+			if c.node != nil && c.node.Line > 0 {
+				c.line = d.lineBase + c.node.Line - 1
+			}
+		}
+		d.object(item, c, depth+1)
+		return true
+	})
+}
+
+var partialType = reflect.TypeOf(metav1.PartialObjectMetadata{})
+
+// decode decodes the object: strictly into the caller's type if it wants one,
+// otherwise leniently into PartialObjectMetadata.
+func (d *docSrc) decode(js []byte, o *obj, h *header) {
+	var into runtime.Object
+	if nf := d.stream.opts.NewObject; nf != nil {
+		into = nf(h.apiVersion, h.kind)
+	}
+	if into != nil {
+		strictErrs, err := kjson.UnmarshalStrict(js, into)
+		if err != nil {
+			d.fail(o, h, js, d.decodeError(o, js, reflect.TypeOf(into), err))
+			return
+		}
+		if len(strictErrs) > 0 {
+			d.fail(o, h, js, d.strictError(o, strictErrs))
+			return
+		}
+	} else {
+		pom := &metav1.PartialObjectMetadata{}
+		if err := kjson.UnmarshalCaseSensitivePreserveInts(js, pom); err != nil {
+			d.fail(o, h, js, d.decodeError(o, js, partialType, err))
+			return
+		}
+		into = pom
+	}
+	d.out = append(d.out, Document{
+		Pos:        d.pos(o),
+		APIVersion: h.apiVersion,
+		Kind:       h.kind,
+		Namespace:  h.namespace,
+		Name:       h.name,
+		JSON:       js,
+		Object:     into,
+	})
+}
+
+// decodeError turns a decode failure into an Error naming the field and its
+// line: the decoder's errors do not carry a usable path, so the JSON is
+// checked against the Go type to find the offending value(s); the one that
+// comes first in the file is reported.
+func (d *docSrc) decodeError(o *obj, js []byte, t reflect.Type, err error) *Error {
+	problems := checkJSON(t, js)
+	var best *Error
+	for _, p := range problems {
+		line, _ := d.fieldLine(o, p.path)
+		if best == nil || line < best.Line {
+			best = &Error{Line: line, Field: p.path, Msg: p.msg}
+		}
+	}
+	if best != nil {
+		return best
+	}
+	return &Error{Msg: strings.TrimPrefix(err.Error(), "json: ")}
+}
+
+// strictError reports the first (in file order) unknown or duplicate field.
+func (d *docSrc) strictError(o *obj, errs []error) *Error {
+	var best *Error
+	for _, err := range errs {
+		var path, what string
+		if fe, ok := err.(kjson.FieldError); ok {
+			path = fe.FieldPath()
+			what, _, _ = strings.Cut(err.Error(), " \"")
+		}
+		if path == "" {
+			if best == nil {
+				best = &Error{Msg: strings.TrimPrefix(err.Error(), "json: ")}
+			}
+			continue
+		}
+		line, key := d.fieldLine(o, path)
+		if key == "" {
+			key = lastPathKey(path)
+		}
+		e := &Error{Line: line, Field: path, Msg: fmt.Sprintf("%s %q", what, key)}
+		if best == nil || best.Line == 0 || line < best.Line {
+			best = e
+		}
+	}
+	if best == nil {
+		best = &Error{Msg: "strict decoding error"}
+	}
+	return best
+}
+
+// lastPathKey returns the last key of a path like a.b[0].c.
+func lastPathKey(path string) string {
+	path = strings.TrimRight(path, "]0123456789[")
+	if i := strings.LastIndexByte(path, '.'); i >= 0 {
+		return path[i+1:]
+	}
+	return path
+}

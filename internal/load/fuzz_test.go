@@ -1,0 +1,53 @@
+package load
+
+import (
+	"strings"
+	"testing"
+)
+
+func FuzzReadStream(f *testing.F) {
+	for _, tc := range streamCases {
+		f.Add([]byte(tc.in))
+	}
+	f.Add([]byte("apiVersion: v1\nkind: Pod\nspec:\n  containers:\n  - name: c\n    resources:\n      limits: {cpu: 1e3, memory: \"1e3\"}\n"))
+	f.Add([]byte("a: &a [*a]\n"))
+	f.Add([]byte("apiVersion: v1\nkind: List\nitems:\n- &x {apiVersion: v1, kind: Pod, metadata: {name: a}}\n- *x\n- <<: *x\n  spec: {nodeName: n}\n"))
+	f.Add([]byte("\xef\xbb\xbf{\"apiVersion\":\"v1\",\"kind\":\"Pod\",\"spec\":{\"containers\":[{\"ports\":[{\"containerPort\":\"x\"}]}]}}"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		lastIndex := -1
+		lastItem := -1
+		err := ReadStream("fuzz.yaml", strings.NewReader(string(data)), typedOpts, func(d Document) bool {
+			if d.Pos.File != "fuzz.yaml" {
+				t.Errorf("File = %q", d.Pos.File)
+			}
+			if d.Pos.Line < 1 {
+				t.Errorf("Line = %d < 1: %+v", d.Pos.Line, d.Pos)
+			}
+			if (d.Object == nil) == (d.Err == nil) {
+				t.Errorf("want exactly one of Object and Err: %+v object=%v err=%v", d.Pos, d.Object, d.Err)
+			}
+			if d.Err != nil {
+				if d.Err.Line < 1 || d.Err.File != "fuzz.yaml" {
+					t.Errorf("bad error location: %#v", d.Err)
+				}
+				if strings.HasPrefix(d.Err.Msg, "internal error") {
+					t.Errorf("recovered panic: %v", d.Err)
+				}
+			}
+			if d.Pos.Index < lastIndex {
+				t.Errorf("Index went from %d to %d", lastIndex, d.Pos.Index)
+			}
+			if d.Pos.Index != lastIndex {
+				lastItem = -1
+			}
+			if d.Pos.Item < -1 || (d.Pos.Item >= 0 && d.Pos.Item != lastItem+1) {
+				t.Errorf("Item %d after %d", d.Pos.Item, lastItem)
+			}
+			lastIndex, lastItem = d.Pos.Index, d.Pos.Item
+			return true
+		})
+		if err != nil {
+			t.Errorf("ReadStream: %v", err)
+		}
+	})
+}

@@ -1,0 +1,729 @@
+package load
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+
+	appsv1 "k8s.io/api/apps/v1"
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+)
+
+// typed decodes Pods and Deployments into Go types, everything else as
+// PartialObjectMetadata.
+func typed(apiVersion, kind string) runtime.Object {
+	switch {
+	case apiVersion == "v1" && kind == "Pod":
+		return &corev1.Pod{}
+	case apiVersion == "apps/v1" && kind == "Deployment":
+		return &appsv1.Deployment{}
+	}
+	return nil
+}
+
+var typedOpts = Options{NewObject: typed}
+
+// got is the comparable summary of a Document.
+type got struct {
+	Pos        Position
+	APIVersion string
+	Kind       string
+	Namespace  string
+	Name       string
+	Obj        string // %T of Object, "" if nil
+	Err        string // Err.Error(), "" if nil
+}
+
+func summarize(t *testing.T, d Document) got {
+	t.Helper()
+	g := got{Pos: d.Pos, APIVersion: d.APIVersion, Kind: d.Kind, Namespace: d.Namespace, Name: d.Name}
+	if d.Object != nil {
+		g.Obj = fmt.Sprintf("%T", d.Object)
+	}
+	if d.Err != nil {
+		g.Err = d.Err.Error()
+		if d.Object != nil {
+			t.Errorf("document %+v has both Err and Object", d.Pos)
+		}
+	} else if d.Object == nil {
+		t.Errorf("document %+v has neither Err nor Object", d.Pos)
+	}
+	return g
+}
+
+func readAll(t *testing.T, name, in string, opts Options) ([]got, []Document) {
+	t.Helper()
+	var gs []got
+	var ds []Document
+	err := ReadStream(name, strings.NewReader(in), opts, func(d Document) bool {
+		gs = append(gs, summarize(t, d))
+		ds = append(ds, d)
+		return true
+	})
+	if err != nil {
+		t.Fatalf("ReadStream: %v", err)
+	}
+	return gs, ds
+}
+
+func compare(t *testing.T, gs, want []got) {
+	t.Helper()
+	if reflect.DeepEqual(gs, want) {
+		return
+	}
+	for i := 0; i < len(gs) || i < len(want); i++ {
+		switch {
+		case i >= len(gs):
+			t.Errorf("doc %d: missing, want %+v", i, want[i])
+		case i >= len(want):
+			t.Errorf("doc %d: unexpected %+v", i, gs[i])
+		case !reflect.DeepEqual(gs[i], want[i]):
+			t.Errorf("doc %d:\n got  %+v\n want %+v", i, gs[i], want[i])
+		}
+	}
+}
+
+// pos builds a Position in file "f.yaml".
+func pos(line, index, item int) Position {
+	return Position{File: "f.yaml", Line: line, Index: index, Item: item}
+}
+
+func srcPos(line, index int, source string) Position {
+	p := pos(line, index, -1)
+	p.Source = source
+	return p
+}
+
+const (
+	partial   = "*v1.PartialObjectMetadata"
+	pod       = "*v1.Pod"
+	quantityR = `quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'`
+)
+
+func cm(p Position, name string) got {
+	return got{Pos: p, APIVersion: "v1", Kind: "ConfigMap", Name: name, Obj: partial}
+}
+
+var streamCases = []struct {
+	name string
+	in   string
+	want []got
+}{
+	{
+		name: "single document",
+		in:   "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\n  namespace: ns\n",
+		want: []got{{Pos: pos(1, 0, -1), APIVersion: "v1", Kind: "ConfigMap", Namespace: "ns", Name: "a", Obj: partial}},
+	},
+	{
+		name: "separators, comments and empty documents",
+		in: "# leading comment\n" + // 1
+			"\n" + // 2
+			"---\n" + // 3
+			"# comment\n" + // 4
+			"apiVersion: v1\n" + // 5
+			"kind: ConfigMap\n" + // 6
+			"metadata: {name: a}\n" + // 7
+			"---   \n" + // 8
+			"--- # only a comment\n" + // 9
+			"  # indented comment\n" + // 10
+			"---\n" + // 11
+			"null\n" + // 12
+			"---\t\n" + // 13
+			"~\n" + // 14
+			"---#tight comment\n" + // 15
+			"\n" + // 16
+			"  apiVersion: v1\n" + // 17
+			"  kind: ConfigMap\n" + // 18
+			"  metadata: {name: b}\n" + // 19
+			"...\n" + // 20
+			"---\n" + // 21
+			"apiVersion: v1\n" + // 22
+			"kind: ConfigMap\n" + // 23
+			"metadata: {name: c}\n" + // 24
+			"...  # end\n" + // 25
+			"# trailing\n" + // 26
+			"---\n", // 27
+		want: []got{cm(pos(5, 0, -1), "a"), cm(pos(17, 1, -1), "b"), cm(pos(22, 2, -1), "c")},
+	},
+	{
+		name: "content after ... starts a new document",
+		in:   "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: a}\n...\napiVersion: v1\nkind: ConfigMap\nmetadata: {name: b}\n",
+		want: []got{cm(pos(1, 0, -1), "a"), cm(pos(5, 1, -1), "b")},
+	},
+	{
+		name: "CRLF line endings",
+		in:   "---\r\n# c\r\napiVersion: v1\r\nkind: ConfigMap\r\nmetadata:\r\n  name: a\r\n--- \r\n\r\napiVersion: v1\r\nkind: ConfigMap\r\nmetadata:\r\n  name: b\r\n",
+		want: []got{cm(pos(3, 0, -1), "a"), cm(pos(9, 1, -1), "b")},
+	},
+	{
+		name: "CRLF syntax error line",
+		in:   "apiVersion: v1\r\nkind: ConfigMap\r\n---\r\napiVersion: v1\r\nkind: ConfigMap\r\nmetadata: x: y\r\n",
+		want: []got{
+			{Pos: pos(1, 0, -1), APIVersion: "v1", Kind: "ConfigMap", Obj: partial},
+			{Pos: pos(4, 1, -1), Err: "f.yaml:6: invalid YAML: mapping values are not allowed in this context"},
+		},
+	},
+	{
+		name: "UTF-8 BOM",
+		in:   "\ufeffapiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\n",
+		want: []got{cm(pos(1, 0, -1), "a")},
+	},
+	{
+		name: "UTF-8 BOM and JSON",
+		in:   "\ufeff{\"apiVersion\": \"v1\", \"kind\": \"ConfigMap\", \"metadata\": {\"name\": \"a\"}}",
+		want: []got{cm(pos(1, 0, -1), "a")},
+	},
+	{
+		name: "helm source comments",
+		in: "---\n# Source: mychart/templates/cm.yaml\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\n" +
+			"---\n# Source: mychart/templates/empty.yaml\n" +
+			"--- # Source: mychart/templates/b.yaml\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: b\n" +
+			"---\napiVersion: v1\nkind: ConfigMap\n# Source: not/leading.yaml\nmetadata:\n  name: c\n",
+		want: []got{
+			cm(srcPos(3, 0, "mychart/templates/cm.yaml"), "a"),
+			cm(srcPos(10, 1, "mychart/templates/b.yaml"), "b"),
+			cm(pos(15, 2, -1), "c"),
+		},
+	},
+	{
+		name: "scalar and sequence documents",
+		in:   "just a string\n---\n- a\n- b\n---\n42\n",
+		want: []got{
+			{Pos: pos(1, 0, -1), Err: "f.yaml:1: not a Kubernetes object: expected a mapping"},
+			{Pos: pos(3, 1, -1), Err: "f.yaml:3: not a Kubernetes object: expected a mapping"},
+			{Pos: pos(6, 2, -1), Err: "f.yaml:6: not a Kubernetes object: expected a mapping"},
+		},
+	},
+	{
+		name: "missing or invalid kind and apiVersion",
+		in: "apiVersion: v1\nmetadata:\n  name: a\n" + // 1-3
+			"---\n# c\nkind: ConfigMap\nmetadata:\n  name: b\n" + // 4-8
+			"---\napiVersion: v1\nkind: \"\"\n" + // 9-11
+			"---\nmetadata: {}\napiVersion: 1\nkind: ConfigMap\n" + // 12-15
+			"---\napiVersion: v1\nkind: [ConfigMap]\n" + // 16-18
+			"---\napiVersion: null\nkind: ConfigMap\n", // 19-21
+		want: []got{
+			{Pos: pos(1, 0, -1), APIVersion: "v1", Name: "a", Err: "f.yaml:1: kind: is required"},
+			{Pos: pos(6, 1, -1), Kind: "ConfigMap", Name: "b", Err: "f.yaml:6: apiVersion: is required"},
+			{Pos: pos(10, 2, -1), APIVersion: "v1", Err: "f.yaml:10: kind: is required"},
+			{Pos: pos(13, 3, -1), Kind: "ConfigMap", Err: "f.yaml:14: apiVersion: expected string, got number 1"},
+			{Pos: pos(17, 4, -1), APIVersion: "v1", Err: "f.yaml:18: kind: expected string, got array"},
+			{Pos: pos(20, 5, -1), Kind: "ConfigMap", Err: "f.yaml:20: apiVersion: is required"},
+		},
+	},
+	{
+		name: "YAML syntax errors report absolute lines",
+		in: "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: a}\n" + // 1-3
+			"---\n# comment\n\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: b\n   labels: x\n" + // 4-11
+			"---\napiVersion: v1\nkind: ConfigMap\ndata:\n  - a\n  b: c\n" + // 12-17
+			"---\napiVersion: v1\nkind: ConfigMap\ndata: [a, b\n" + // 18-21
+			"---\napiVersion: v1\nkind: ConfigMap\ndata:\n\tkey: x\n" + // 22-26
+			"---\napiVersion: v1\nkind: ConfigMap\nmetadata: {name: z}\n", // 27-30
+		want: []got{
+			cm(pos(1, 0, -1), "a"),
+			{Pos: pos(7, 1, -1), Err: "f.yaml:11: invalid YAML: mapping values are not allowed in this context"},
+			{Pos: pos(13, 2, -1), Err: "f.yaml:17: invalid YAML: did not find expected '-' indicator"},
+			{Pos: pos(19, 3, -1), Err: "f.yaml:21: invalid YAML: did not find expected ',' or ']'"},
+			{Pos: pos(23, 4, -1), Err: "f.yaml:26: invalid YAML: found character that cannot start any token"},
+			cm(pos(28, 5, -1), "z"),
+		},
+	},
+	{
+		name: "YAML errors without a line",
+		in:   "apiVersion: v1\nkind: ConfigMap\nmetadata: *nope\n---\napiVersion: v1\nkind: ConfigMap\ndata:\n  ? [a]\n  : b\n",
+		want: []got{
+			{Pos: pos(1, 0, -1), Err: "f.yaml:1: invalid YAML: unknown anchor 'nope' referenced"},
+			{Pos: pos(5, 1, -1), Err: "f.yaml:5: invalid YAML: invalid map key: []interface {}{\"a\"}"},
+		},
+	},
+	{
+		name: "invalid document separator",
+		in:   "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: a}\n--- {apiVersion: v1}\nkind: ConfigMap\n---\napiVersion: v1\nkind: ConfigMap\nmetadata: {name: b}\n",
+		want: []got{
+			cm(pos(1, 0, -1), "a"),
+			{Pos: pos(4, 1, -1), Err: `f.yaml:4: invalid YAML document separator: "---" may only be followed by a comment on its line (got "{apiVersion: v1}")`},
+			cm(pos(7, 2, -1), "b"),
+		},
+	},
+	{
+		name: "List with item lines",
+		in: "# kubectl get -o yaml\n" + // 1
+			"apiVersion: v1\n" + // 2
+			"kind: List\n" + // 3
+			"items:\n" + // 4
+			"- apiVersion: v1\n" + // 5
+			"  kind: ConfigMap\n" + // 6
+			"  metadata:\n" + // 7
+			"    name: a\n" + // 8
+			"-\n" + // 9
+			"  apiVersion: v1\n" + // 10
+			"  kind: ConfigMap\n" + // 11
+			"  metadata: {name: b, namespace: x}\n" + // 12
+			"- kind: ConfigMap\n" + // 13
+			"- 7\n" + // 14
+			"---\n" + // 15
+			"apiVersion: v1\n" + // 16
+			"kind: ConfigMap\n" + // 17
+			"metadata: {name: after}\n", // 18
+		want: []got{
+			cm(pos(5, 0, 0), "a"),
+			{Pos: pos(10, 0, 1), APIVersion: "v1", Kind: "ConfigMap", Namespace: "x", Name: "b", Obj: partial},
+			{Pos: pos(13, 0, 2), Kind: "ConfigMap", Err: "f.yaml:13: apiVersion: is required"},
+			{Pos: pos(14, 0, 3), Err: "f.yaml:14: not a Kubernetes object: expected a mapping"},
+			cm(pos(16, 1, -1), "after"),
+		},
+	},
+	{
+		name: "PodList and nested List",
+		in: "apiVersion: v1\n" + // 1
+			"kind: PodList\n" + // 2
+			"metadata: {resourceVersion: \"1\"}\n" + // 3
+			"items:\n" + // 4
+			"  - apiVersion: v1\n" + // 5
+			"    kind: Pod\n" + // 6
+			"    metadata: {name: p0}\n" + // 7
+			"  - apiVersion: v1\n" + // 8
+			"    kind: List\n" + // 9
+			"    items:\n" + // 10
+			"    - apiVersion: v1\n" + // 11
+			"      kind: Pod\n" + // 12
+			"      metadata: {name: p1}\n" + // 13
+			"    - {apiVersion: v1, kind: ConfigMap, metadata: {name: c2}}\n" + // 14
+			"  - apiVersion: v1\n" + // 15
+			"    kind: Pod\n" + // 16
+			"    metadata: {name: p3}\n" + // 17
+			"    spec: {bogus: 1}\n" + // 18
+			"---\n" + // 19
+			"apiVersion: v1\n" + // 20
+			"kind: List\n" + // 21
+			"items: []\n" + // 22
+			"---\n" + // 23
+			"apiVersion: v1\n" + // 24
+			"kind: List\n" + // 25
+			"---\n" + // 26
+			"apiVersion: v1\n" + // 27
+			"kind: List\n" + // 28
+			"items: {}\n" + // 29
+			"---\n" + // 30
+			"apiVersion: example.com/v1\n" + // 31
+			"kind: WidgetList\n" + // 32
+			"metadata: {name: not-a-list}\n", // 33
+		want: []got{
+			{Pos: pos(5, 0, 0), APIVersion: "v1", Kind: "Pod", Name: "p0", Obj: pod},
+			{Pos: pos(11, 0, 1), APIVersion: "v1", Kind: "Pod", Name: "p1", Obj: pod},
+			{Pos: pos(14, 0, 2), APIVersion: "v1", Kind: "ConfigMap", Name: "c2", Obj: partial},
+			{Pos: pos(15, 0, 3), APIVersion: "v1", Kind: "Pod", Name: "p3", Err: `f.yaml:18: spec.bogus: unknown field "bogus"`},
+			{Pos: pos(27, 3, -1), APIVersion: "v1", Kind: "List", Err: "f.yaml:29: items: expected array, got object"},
+			{Pos: pos(31, 4, -1), APIVersion: "example.com/v1", Kind: "WidgetList", Name: "not-a-list", Obj: partial},
+		},
+	},
+	{
+		name: "decode errors name the field and its line",
+		in: "apiVersion: apps/v1\n" + // 1
+			"kind: Deployment\n" + // 2
+			"metadata:\n" + // 3
+			"  name: web\n" + // 4
+			"spec:\n" + // 5
+			"  template:\n" + // 6
+			"    spec:\n" + // 7
+			"      containers:\n" + // 8
+			"      - name: a\n" + // 9
+			"        image: x\n" + // 10
+			"      - name: b\n" + // 11
+			"        resources:\n" + // 12
+			"          limits:\n" + // 13
+			"            cpu: 1.5.Gi\n" + // 14
+			"            nvidia.com/gpu: lots\n" + // 15
+			"---\n" + // 16
+			"apiVersion: v1\n" + // 17
+			"kind: Pod\n" + // 18
+			"metadata: {name: p}\n" + // 19
+			"spec:\n" + // 20
+			"  containers:\n" + // 21
+			"  - name: c\n" + // 22
+			"    resourcess: {}\n" + // 23
+			"    imagePullPolicy: Always\n" + // 24
+			"    ports:\n" + // 25
+			"    - {containerPort: 80}\n" + // 26
+			"---\n" + // 27
+			"apiVersion: v1\n" + // 28
+			"kind: Pod\n" + // 29
+			"metadata: {name: q}\n" + // 30
+			"spec:\n" + // 31
+			"  containers:\n" + // 32
+			"  - name: c\n" + // 33
+			"    ports:\n" + // 34
+			"    - containerPort: abc\n" + // 35
+			"  priority: 1.5\n" + // 36
+			"---\n" + // 37
+			"apiVersion: v1\n" + // 38
+			"kind: Pod\n" + // 39
+			"metadata: {name: r}\n" + // 40
+			"spec:\n" + // 41
+			"  containers:\n" + // 42
+			"  - name: c\n" + // 43
+			"    resources:\n" + // 44
+			"      requests: {nvidia.com/gpu: lots}\n" + // 45
+			"---\n" + // 46
+			"apiVersion: example.com/v1\n" + // 47
+			"kind: Widget\n" + // 48
+			"metadata:\n" + // 49
+			"  name: w\n" + // 50
+			"  labels:\n" + // 51
+			"    app: 5\n" + // 52
+			"spec: {anything: [goes]}\n" + // 53
+			"---\n" + // 54
+			"apiVersion: v1\n" + // 55
+			"kind: Pod\n" + // 56
+			"metadata: {name: s}\n" + // 57
+			"spec:\n" + // 58
+			"  containers:\n" + // 59
+			"  - name: c\n" + // 60
+			"    ports:\n" + // 61
+			"    - containerPort: 3000000000\n" + // 62
+			"      protocol: true\n", // 63
+		want: []got{
+			{Pos: pos(1, 0, -1), APIVersion: "apps/v1", Kind: "Deployment", Name: "web",
+				Err: `f.yaml:14: spec.template.spec.containers[1].resources.limits.cpu: ` + quantityR + ` (got "1.5.Gi")`},
+			{Pos: pos(17, 1, -1), APIVersion: "v1", Kind: "Pod", Name: "p",
+				Err: `f.yaml:23: spec.containers[0].resourcess: unknown field "resourcess"`},
+			{Pos: pos(28, 2, -1), APIVersion: "v1", Kind: "Pod", Name: "q",
+				Err: `f.yaml:35: spec.containers[0].ports[0].containerPort: expected integer, got string "abc"`},
+			{Pos: pos(38, 3, -1), APIVersion: "v1", Kind: "Pod", Name: "r",
+				Err: `f.yaml:45: spec.containers[0].resources.requests.nvidia.com/gpu: ` + quantityR + ` (got "lots")`},
+			{Pos: pos(47, 4, -1), APIVersion: "example.com/v1", Kind: "Widget", Name: "w",
+				Err: `f.yaml:52: metadata.labels.app: expected string, got number 5`},
+			{Pos: pos(55, 5, -1), APIVersion: "v1", Kind: "Pod", Name: "s",
+				Err: `f.yaml:62: spec.containers[0].ports[0].containerPort: number 3000000000 is out of range for int32`},
+		},
+	},
+	{
+		name: "JSON single object",
+		in:   "\n\n  {\n    \"apiVersion\": \"v1\",\n    \"kind\": \"Pod\",\n    \"metadata\": {\"name\": \"p\", \"namespace\": \"ns\"}\n  }\n",
+		want: []got{{Pos: pos(3, 0, -1), APIVersion: "v1", Kind: "Pod", Namespace: "ns", Name: "p", Obj: pod}},
+	},
+	{
+		name: "concatenated JSON objects",
+		in: `{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"a"}}{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"b"}}` + "\n" + // 1
+			"null\n" + // 2
+			"{\n" + // 3
+			"  \"apiVersion\": \"v1\",\n" + // 4
+			"  \"kind\": \"Pod\",\n" + // 5
+			"  \"metadata\": {\"name\": \"p\"},\n" + // 6
+			"  \"spec\": {\"containers\": [{\"name\": \"c\",\n" + // 7
+			"    \"resources\": {\"limits\": {\"cpu\": \"1.5.Gi\"}}}]}\n" + // 8
+			"}\n" + // 9
+			"[{\"apiVersion\": \"v1\"}]\n" + // 10
+			"\"str\"\n" + // 11
+			"{\"apiVersion\": \"v1\", \"kind\": \"Pod\", \"metadata\": {\"name\": \"d\"},\n" + // 12
+			" \"kind\": \"Pod\"}\n" + // 13
+			"{\"kind\": \"List\", \"apiVersion\": \"v1\", \"items\": [\n" + // 14
+			"  {\"apiVersion\": \"v1\", \"kind\": \"ConfigMap\", \"metadata\": {\"name\": \"i0\"}},\n" + // 15
+			"  {\"apiVersion\": \"v1\", \"kind\": \"ConfigMap\", \"metadata\": {\"name\": \"i1\"}}\n" + // 16
+			"]}\n" + // 17
+			"{\"apiVersion\": \"v1\",\n" + // 18
+			" \"kind\": }\n" + // 19
+			"{\"apiVersion\": \"v1\", \"kind\": \"ConfigMap\"}\n", // 20 (never reached)
+		want: []got{
+			cm(pos(1, 0, -1), "a"),
+			cm(pos(1, 1, -1), "b"),
+			{Pos: pos(3, 2, -1), APIVersion: "v1", Kind: "Pod", Name: "p",
+				Err: `f.yaml:8: spec.containers[0].resources.limits.cpu: ` + quantityR + ` (got "1.5.Gi")`},
+			{Pos: pos(10, 3, -1), Err: "f.yaml:10: expected a JSON object"},
+			{Pos: pos(11, 4, -1), Err: "f.yaml:11: expected a JSON object"},
+			{Pos: pos(12, 5, -1), APIVersion: "v1", Kind: "Pod", Name: "d", Err: `f.yaml:13: kind: duplicate field "kind"`},
+			cm(pos(15, 6, 0), "i0"),
+			cm(pos(16, 6, 1), "i1"),
+			{Pos: pos(18, 7, -1), Err: "f.yaml:19: invalid JSON: invalid character '}' looking for beginning of value"},
+		},
+	},
+	{
+		name: "truncated JSON",
+		in:   "{\"apiVersion\": \"v1\",\n \"kind\": \"ConfigMap\"",
+		want: []got{{Pos: pos(1, 0, -1), Err: "f.yaml:1: invalid JSON: unexpected end of input"}},
+	},
+	{
+		name: "flow mapping at the start is JSON",
+		in:   "{apiVersion: v1}\n",
+		want: []got{{Pos: pos(1, 0, -1), Err: "f.yaml:1: invalid JSON: invalid character 'a' looking for beginning of object key string"}},
+	},
+	{
+		name: "empty stream",
+		in:   "\n# nothing here\n---\n---\n...\n",
+	},
+}
+
+func TestReadStream(t *testing.T) {
+	for _, tc := range streamCases {
+		t.Run(tc.name, func(t *testing.T) {
+			gs, _ := readAll(t, "f.yaml", tc.in, typedOpts)
+			compare(t, gs, tc.want)
+		})
+	}
+}
+
+func TestQuantityNumberVersusString(t *testing.T) {
+	in := "apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec:\n  containers:\n  - name: c\n    resources:\n" +
+		"      limits: {cpu: 1e3, memory: \"1e3\"}\n      requests: {cpu: 0.5, memory: 1Gi}\n"
+	gs, ds := readAll(t, "f.yaml", in, typedOpts)
+	compare(t, gs, []got{{Pos: pos(1, 0, -1), APIVersion: "v1", Kind: "Pod", Name: "p", Obj: pod}})
+	if len(ds) != 1 {
+		t.Fatalf("got %d documents", len(ds))
+	}
+	if want := `{"apiVersion":"v1","kind":"Pod","metadata":{"name":"p"},"spec":{"containers":[{"name":"c","resources":{"limits":{"cpu":1000,"memory":"1e3"},"requests":{"cpu":0.5,"memory":"1Gi"}}}]}}`; string(ds[0].JSON) != want {
+		t.Errorf("JSON:\n got  %s\n want %s", ds[0].JSON, want)
+	}
+	p := ds[0].Object.(*corev1.Pod)
+	r := p.Spec.Containers[0].Resources
+	for _, c := range []struct{ name, got, want string }{
+		{"limits.cpu", r.Limits.Cpu().String(), "1k"},
+		{"limits.memory", r.Limits.Memory().String(), "1e3"},
+		{"requests.cpu", r.Requests.Cpu().String(), "500m"},
+		{"requests.memory", r.Requests.Memory().String(), "1Gi"},
+	} {
+		if c.got != c.want {
+			t.Errorf("%s = %q, want %q", c.name, c.got, c.want)
+		}
+	}
+	if p.Name != "p" || p.Kind != "Pod" || p.APIVersion != "v1" {
+		t.Errorf("typed object meta = %q %q %q", p.APIVersion, p.Kind, p.Name)
+	}
+}
+
+func TestPartialObjectMetadata(t *testing.T) {
+	in := "apiVersion: example.com/v1\nkind: Widget\nmetadata:\n  name: w\n  namespace: ns\n  labels: {a: b}\n  annotations: {x: \"1\"}\nspec: {replicas: 3}\n"
+	_, ds := readAll(t, "f.yaml", in, Options{})
+	if len(ds) != 1 {
+		t.Fatalf("got %d documents", len(ds))
+	}
+	want := &metav1.PartialObjectMetadata{
+		TypeMeta:   metav1.TypeMeta{APIVersion: "example.com/v1", Kind: "Widget"},
+		ObjectMeta: metav1.ObjectMeta{Name: "w", Namespace: "ns", Labels: map[string]string{"a": "b"}, Annotations: map[string]string{"x": "1"}},
+	}
+	if !reflect.DeepEqual(ds[0].Object, want) {
+		t.Errorf("Object = %#v\nwant %#v", ds[0].Object, want)
+	}
+	// Without NewObject, Pods are not decoded strictly either.
+	gs, _ := readAll(t, "f.yaml", "apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec: {bogus: 1}\n", Options{})
+	compare(t, gs, []got{{Pos: pos(1, 0, -1), APIVersion: "v1", Kind: "Pod", Name: "p", Obj: partial}})
+}
+
+func TestErrorString(t *testing.T) {
+	for _, c := range []struct {
+		e    Error
+		want string
+	}{
+		{Error{File: "a.yaml", Line: 3, Field: "spec.x", Msg: "bad"}, "a.yaml:3: spec.x: bad"},
+		{Error{File: "a.yaml", Field: "spec.x", Msg: "bad"}, "a.yaml: spec.x: bad"},
+		{Error{File: "a.yaml", Line: 3, Msg: "bad"}, "a.yaml:3: bad"},
+		{Error{File: "a.yaml", Msg: "bad"}, "a.yaml: bad"},
+		{Error{Msg: `path "x" does not exist`}, `path "x" does not exist`},
+	} {
+		if got := c.e.Error(); got != c.want {
+			t.Errorf("%+v.Error() = %q, want %q", c.e, got, c.want)
+		}
+	}
+}
+
+// writeTree creates files (path -> contents) under a new temp dir.
+func writeTree(t *testing.T, files map[string]string) string {
+	t.Helper()
+	dir := t.TempDir()
+	for p, c := range files {
+		full := filepath.Join(dir, filepath.FromSlash(p))
+		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(full, []byte(c), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
+}
+
+func cmYAML(name string) string {
+	return "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: " + name + "\n"
+}
+
+// walkNames returns "file:name" for each document Walk yields, with paths
+// relative to base.
+func walkNames(t *testing.T, base string, paths []string, stdin io.Reader, opts Options) ([]string, error) {
+	t.Helper()
+	var out []string
+	err := Walk(paths, stdin, opts, func(d Document) bool {
+		f := d.Pos.File
+		if rel, err := filepath.Rel(base, f); err == nil && !strings.HasPrefix(rel, "..") {
+			f = filepath.ToSlash(rel)
+		}
+		if d.Err != nil {
+			out = append(out, f+"!"+d.Err.Msg)
+		} else {
+			out = append(out, fmt.Sprintf("%s:%d:%s", f, d.Pos.Line, d.Name))
+		}
+		return true
+	})
+	return out, err
+}
+
+func TestWalk(t *testing.T) {
+	dir := writeTree(t, map[string]string{
+		"b.yaml":            cmYAML("b"),
+		"a.yml":             cmYAML("a"),
+		"c.json":            `{"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "c"}}`,
+		"notes.txt":         cmYAML("txt"),
+		"README.md":         "# not yaml",
+		"sub/z.yaml":        cmYAML("sub-z"),
+		"sub/deeper/y.yaml": cmYAML("deeper-y"),
+		"aa/x.yaml":         "\n" + cmYAML("aa-x") + "---\n" + cmYAML("aa-x2"),
+		"m.yaml.bak":        cmYAML("bak"),
+		"UPPER.YAML":        cmYAML("upper"),
+	})
+	for _, tc := range []struct {
+		name  string
+		paths []string
+		opts  Options
+		want  []string
+	}{
+		{
+			name:  "directory",
+			paths: []string{dir},
+			want:  []string{"a.yml:1:a", "b.yaml:1:b", "c.json:1:c"},
+		},
+		{
+			name:  "recursive",
+			paths: []string{dir},
+			opts:  Options{Recursive: true},
+			want:  []string{"a.yml:1:a", "aa/x.yaml:2:aa-x", "aa/x.yaml:7:aa-x2", "b.yaml:1:b", "c.json:1:c", "sub/deeper/y.yaml:1:deeper-y", "sub/z.yaml:1:sub-z"},
+		},
+		{
+			name:  "files of any extension, in argument order",
+			paths: []string{filepath.Join(dir, "notes.txt"), filepath.Join(dir, "sub"), filepath.Join(dir, "a.yml")},
+			want:  []string{"notes.txt:1:txt", "sub/z.yaml:1:sub-z", "a.yml:1:a"},
+		},
+		{
+			name:  "stdin",
+			paths: []string{filepath.Join(dir, "b.yaml"), "-", filepath.Join(dir, "a.yml")},
+			want:  []string{"b.yaml:1:b", "<stdin>:2:from-stdin", "a.yml:1:a"},
+		},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			stdin := strings.NewReader("---\n" + cmYAML("from-stdin"))
+			got, err := walkNames(t, dir, tc.paths, stdin, tc.opts)
+			if err != nil {
+				t.Fatalf("Walk: %v", err)
+			}
+			if !reflect.DeepEqual(got, tc.want) {
+				t.Errorf("got  %q\nwant %q", got, tc.want)
+			}
+		})
+	}
+
+	t.Run("file names are joined with the directory", func(t *testing.T) {
+		var files []string
+		err := Walk([]string{dir + string(filepath.Separator)}, nil, Options{}, func(d Document) bool {
+			files = append(files, d.Pos.File)
+			return true
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := []string{filepath.Join(dir, "a.yml"), filepath.Join(dir, "b.yaml"), filepath.Join(dir, "c.json")}
+		if !reflect.DeepEqual(files, want) {
+			t.Errorf("got %q, want %q", files, want)
+		}
+	})
+
+	t.Run("stop early", func(t *testing.T) {
+		n := 0
+		err := Walk([]string{dir}, nil, Options{Recursive: true}, func(d Document) bool {
+			n++
+			return n < 2
+		})
+		if err != nil || n != 2 {
+			t.Errorf("n=%d err=%v, want 2 <nil>", n, err)
+		}
+	})
+}
+
+func TestWalkErrors(t *testing.T) {
+	dir := writeTree(t, map[string]string{"a.yaml": cmYAML("a")})
+	missing := filepath.Join(dir, "missing.yaml")
+	for _, tc := range []struct {
+		name  string
+		paths []string
+		want  string
+	}{
+		{"missing path", []string{filepath.Join(dir, "a.yaml"), missing}, fmt.Sprintf("path %q does not exist", missing)},
+		{"relative missing path", []string{"no/such/dir"}, `path "no/such/dir" does not exist`},
+		{"stdin twice", []string{"-", filepath.Join(dir, "a.yaml"), "-"}, `"-" (stdin) given more than once`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			n := 0
+			err := Walk(tc.paths, strings.NewReader(cmYAML("s")), Options{}, func(Document) bool { n++; return true })
+			if err == nil {
+				t.Fatal("no error")
+			}
+			var e *Error
+			if !asError(err, &e) {
+				t.Fatalf("error %T is not *Error", err)
+			}
+			if err.Error() != tc.want {
+				t.Errorf("error = %q, want %q", err.Error(), tc.want)
+			}
+			if n != 0 {
+				t.Errorf("%d documents yielded before the error", n)
+			}
+		})
+	}
+
+	t.Run("unreadable file", func(t *testing.T) {
+		if os.Getuid() == 0 {
+			t.Skip("root can read anything")
+		}
+		p := filepath.Join(dir, "secret.yaml")
+		if err := os.WriteFile(p, []byte(cmYAML("x")), 0); err != nil {
+			t.Fatal(err)
+		}
+		err := Walk([]string{p}, nil, Options{}, func(Document) bool { return true })
+		if want := fmt.Sprintf("cannot read path %q: permission denied", p); err == nil || err.Error() != want {
+			t.Errorf("error = %v, want %q", err, want)
+		}
+	})
+}
+
+func asError(err error, target **Error) bool {
+	e, ok := err.(*Error)
+	if ok {
+		*target = e
+	}
+	return ok
+}
+
+type failingReader struct{}
+
+func (failingReader) Read([]byte) (int, error) { return 0, fmt.Errorf("boom") }
+
+func TestReadStreamReadError(t *testing.T) {
+	err := ReadStream("<stdin>", failingReader{}, Options{}, func(Document) bool { return true })
+	if err == nil || err.Error() != "<stdin>: cannot read: boom" {
+		t.Errorf("error = %v", err)
+	}
+}
+
+func TestReadStreamStopsEarly(t *testing.T) {
+	in := cmYAML("a") + "---\n" + cmYAML("b") + "---\napiVersion: v1\nkind: List\nitems:\n- " + strings.ReplaceAll(cmYAML("c"), "\n", "\n  ") + "\n"
+	var names []string
+	err := ReadStream("f", strings.NewReader(in), Options{}, func(d Document) bool {
+		names = append(names, d.Name)
+		return len(names) < 2
+	})
+	if err != nil || !reflect.DeepEqual(names, []string{"a", "b"}) {
+		t.Errorf("names=%q err=%v", names, err)
+	}
+}

@@ -1,0 +1,150 @@
+package render
+
+import (
+	"encoding/json"
+	"io"
+	"maps"
+
+	corev1 "k8s.io/api/core/v1"
+
+	"github.com/limitcheck/limitcheck/internal/check"
+)
+
+// jsonFormat writes the whole report as one indented JSON document. The field
+// order of jsonResult is the documented schema; do not reorder.
+type jsonFormat struct{}
+
+func (jsonFormat) Description() string { return "one JSON document with every object, for CI" }
+
+type jsonReport struct {
+	Results []jsonResult `json:"results"`
+	Quotas  []struct{}   `json:"quotas"` // filled once quota admission is simulated
+}
+
+type jsonResult struct {
+	File         string   `json:"file"`
+	Line         int      `json:"line"`
+	Index        int      `json:"index"`
+	Source       string   `json:"source"`
+	APIVersion   string   `json:"apiVersion"`
+	Kind         string   `json:"kind"`
+	Namespace    string   `json:"namespace"`
+	Name         string   `json:"name"`
+	Allowed      bool     `json:"allowed"`
+	Skipped      bool     `json:"skipped"`
+	SkipReason   string   `json:"skipReason"`
+	Error        string   `json:"error"`
+	Code         int32    `json:"code"`
+	Reason       string   `json:"reason"`
+	Stage        string   `json:"stage"`
+	Message      string   `json:"message"`
+	MessageParts []string `json:"messageParts"`
+	// *jsonPod is nil for every kind but Pod, which leaves its keys out.
+	*jsonPod
+}
+
+type jsonPod struct {
+	Containers   []jsonContainer   `json:"containers"`
+	PodResources *jsonResources    `json:"podResources"`
+	Annotations  map[string]string `json:"annotations"`
+}
+
+type jsonContainer struct {
+	Name    string `json:"name"`
+	Init    bool   `json:"init"`
+	Sidecar bool   `json:"sidecar"`
+	jsonResources
+}
+
+type jsonResources struct {
+	Requests map[string]string `json:"requests"`
+	Limits   map[string]string `json:"limits"`
+}
+
+// Status of a document the loader could not read: what kube-apiserver answers to
+// a body it cannot decode.
+const (
+	loadErrorCode   = 400
+	loadErrorReason = "BadRequest"
+)
+
+func (jsonFormat) Render(w io.Writer, r *check.Report) error {
+	doc := jsonReport{Results: make([]jsonResult, 0, len(r.Entries)), Quotas: []struct{}{}}
+	for i := range r.Entries {
+		doc.Results = append(doc.Results, newJSONResult(&r.Entries[i]))
+	}
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false) // keep "<stdin>" and "->" readable
+	return enc.Encode(doc)
+}
+
+func newJSONResult(e *check.Entry) jsonResult {
+	res := &e.Result
+	j := jsonResult{
+		File:         e.Pos.File,
+		Line:         e.Pos.Line,
+		Index:        e.Pos.Index,
+		Source:       e.Pos.Source,
+		APIVersion:   res.APIVersion,
+		Kind:         res.Kind,
+		Namespace:    res.Namespace,
+		Name:         res.Name,
+		Allowed:      res.Allowed,
+		Skipped:      res.Skipped,
+		SkipReason:   res.SkipReason,
+		MessageParts: []string{},
+	}
+	if e.Err != nil {
+		j.Allowed = false
+		j.Error = e.Err.Error()
+		j.Code, j.Reason = loadErrorCode, loadErrorReason
+		return j
+	}
+	if d := res.Denial; d != nil {
+		j.Code, j.Reason, j.Stage, j.Message = d.Code, string(d.Reason), string(d.Stage), d.Message
+		if len(d.Parts) > 0 {
+			j.MessageParts = d.Parts
+		}
+	}
+	if pod, ok := res.Object.(*corev1.Pod); ok {
+		j.jsonPod = newJSONPod(pod)
+	}
+	return j
+}
+
+func newJSONPod(pod *corev1.Pod) *jsonPod {
+	p := &jsonPod{
+		Containers:  make([]jsonContainer, 0, len(pod.Spec.InitContainers)+len(pod.Spec.Containers)),
+		Annotations: map[string]string{},
+	}
+	for i := range pod.Spec.InitContainers {
+		c := &pod.Spec.InitContainers[i]
+		sidecar := c.RestartPolicy != nil && *c.RestartPolicy == corev1.ContainerRestartPolicyAlways
+		p.Containers = append(p.Containers, jsonContainer{Name: c.Name, Init: true, Sidecar: sidecar, jsonResources: newJSONResources(c.Resources.Requests, c.Resources.Limits)})
+	}
+	for i := range pod.Spec.Containers {
+		c := &pod.Spec.Containers[i]
+		p.Containers = append(p.Containers, jsonContainer{Name: c.Name, jsonResources: newJSONResources(c.Resources.Requests, c.Resources.Limits)})
+	}
+	if rr := pod.Spec.Resources; rr != nil {
+		r := newJSONResources(rr.Requests, rr.Limits)
+		p.PodResources = &r
+	}
+	maps.Copy(p.Annotations, pod.Annotations)
+	return p
+}
+
+func newJSONResources(requests, limits corev1.ResourceList) jsonResources {
+	return jsonResources{Requests: quantities(requests), Limits: quantities(limits)}
+}
+
+// quantities renders a ResourceList with canonical quantity strings; never nil, so
+// an empty list is {} rather than null.
+func quantities(l corev1.ResourceList) map[string]string {
+	m := make(map[string]string, len(l))
+	for k, q := range l {
+		m[string(k)] = q.String()
+	}
+	return m
+}

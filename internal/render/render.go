@@ -1,0 +1,44 @@
+// Package render writes a check.Report in one of several output formats. Each
+// format lives in its own file and is listed in formats; that registry feeds
+// the -o flag's help text and shell completion.
+package render
+
+import (
+	"fmt"
+	"io"
+	"maps"
+	"slices"
+	"strings"
+
+	"github.com/limitcheck/limitcheck/internal/check"
+)
+
+// Format writes a whole report to w.
+type Format interface {
+	// Render writes r to w; the only errors are w's.
+	Render(w io.Writer, r *check.Report) error
+	// Description is a one-line summary for help texts and shell completion.
+	Description() string
+}
+
+// Default is the format used when none is asked for.
+const Default = "text"
+
+var formats = map[string]Format{
+	"text": textFormat{},
+	"json": jsonFormat{},
+}
+
+// Formats lists the format names, sorted.
+func Formats() []string {
+	return slices.Sorted(maps.Keys(formats))
+}
+
+// Lookup returns the named format; an unknown name is an error listing the valid ones.
+func Lookup(name string) (Format, error) {
+	f, ok := formats[name]
+	if !ok {
+		return nil, fmt.Errorf("unknown output format %q: valid formats are %s", name, strings.Join(Formats(), ", "))
+	}
+	return f, nil
+}
