@@ -5,6 +5,8 @@
 package eval
 
 import (
+	"fmt"
+
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
@@ -41,6 +43,9 @@ type Result struct {
 	SkipReason string
 	// Denial is set when the object was refused.
 	Denial *Denial
+	// Warnings point at input that is admitted but probably not what the user
+	// meant (kube-apiserver says nothing in these cases).
+	Warnings []string
 
 	// Object is the object after API defaulting and admission mutation, for the
 	// kinds limitcheck evaluates (*corev1.Pod, *corev1.LimitRange,
@@ -57,6 +62,7 @@ type Engine struct {
 
 type namespaceState struct {
 	limitRanges []*corev1.LimitRange // admitted LimitRanges, in input order (LR-21, LR-22)
+	governed    int                  // Pods and PVCs evaluated so far: a later LimitRange misses them
 }
 
 // New returns an Engine with no objects admitted yet.
@@ -114,12 +120,17 @@ func (e *Engine) Admit(obj runtime.Object) Result {
 	case *corev1.Pod:
 		res.Object = o
 		res.Denial = e.admitPod(ns, o)
+		ns.governed++
 	case *corev1.PersistentVolumeClaim:
 		res.Object = o
 		res.Denial = e.admitClaim(ns, o)
+		ns.governed++
 	case *corev1.LimitRange:
 		res.Object = o
 		res.Denial = e.admitLimitRange(ns, o)
+		if res.Denial == nil && ns.governed > 0 {
+			res.Warnings = append(res.Warnings, fmt.Sprintf("this LimitRange governs only the objects after it; %d earlier Pod or PersistentVolumeClaim object(s) of namespace %q were evaluated without it (give LimitRanges first, e.g. -f limits.yaml -f app/)", ns.governed, res.Namespace))
+		}
 	default:
 		res.Skipped, res.SkipReason = true, skipReason(gvk)
 		return res

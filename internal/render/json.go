@@ -39,6 +39,7 @@ type jsonResult struct {
 	Stage        string   `json:"stage"`
 	Message      string   `json:"message"`
 	MessageParts []string `json:"messageParts"`
+	Warnings     []string `json:"warnings"`
 	// *jsonPod is nil for every kind but Pod, which leaves its keys out.
 	*jsonPod
 }
@@ -94,6 +95,7 @@ func newJSONResult(e *check.Entry) jsonResult {
 		Skipped:      res.Skipped,
 		SkipReason:   res.SkipReason,
 		MessageParts: []string{},
+		Warnings:     append([]string{}, res.Warnings...),
 	}
 	if e.Err != nil {
 		j.Allowed = false

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/limitcheck/limitcheck/internal/check"
+	"github.com/limitcheck/limitcheck/internal/eval"
 )
 
 // textFormat reads like compiler output: one line per denied object or unreadable
@@ -41,6 +42,9 @@ func (textFormat) Render(w io.Writer, r *check.Report) error {
 		case !e.Result.Allowed:
 			writeDenial(&b, e)
 		}
+		for _, w := range e.Result.Warnings {
+			fmt.Fprintf(&b, "%s:%d: warning: %s %s: %s\n", e.Pos.File, e.Pos.Line, e.Result.Kind, qualifiedName(&e.Result), w)
+		}
 	}
 	for _, reason := range slices.Sorted(maps.Keys(skipped)) {
 		kinds := skipped[reason]
@@ -64,11 +68,7 @@ func (textFormat) Render(w io.Writer, r *check.Report) error {
 // part of a multi-part message on its own line.
 func writeDenial(b *strings.Builder, e *check.Entry) {
 	res := &e.Result
-	name := res.Name
-	if res.Namespace != "" {
-		name = res.Namespace + "/" + name
-	}
-	fmt.Fprintf(b, "%s:%d: %s %s", e.Pos.File, e.Pos.Line, res.Kind, name)
+	fmt.Fprintf(b, "%s:%d: %s %s", e.Pos.File, e.Pos.Line, res.Kind, qualifiedName(res))
 	if e.Pos.Source != "" {
 		fmt.Fprintf(b, " (%s)", e.Pos.Source)
 	}
@@ -82,4 +82,12 @@ func writeDenial(b *strings.Builder, e *check.Entry) {
 			fmt.Fprintf(b, "    - %s\n", p)
 		}
 	}
+}
+
+// qualifiedName is NAMESPACE/NAME, or NAME for cluster-scoped objects.
+func qualifiedName(res *eval.Result) string {
+	if res.Namespace == "" {
+		return res.Name
+	}
+	return res.Namespace + "/" + res.Name
 }
