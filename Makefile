@@ -1,7 +1,7 @@
 # One entry point for the whole test suite: `make test` (what .ci/run calls).
 GO ?= go
 
-.PHONY: test lint unit conformance golden build
+.PHONY: test lint unit conformance golden build tidy
 
 test: lint unit conformance
 
@@ -27,3 +27,9 @@ golden:
 
 build:
 	CGO_ENABLED=0 $(GO) build -trimpath -o limitcheck ./cmd/limitcheck
+
+# Both modules: conformance/ requires the main module through a replace, so its
+# go.mod must be tidied whenever the main module's requirements change.
+tidy:
+	$(GO) mod tidy
+	cd conformance && $(GO) mod tidy
