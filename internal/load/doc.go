@@ -123,11 +123,11 @@ func (d *docSrc) object(js []byte, o *obj, depth int) {
 		d.fail(o, nil, js, &Error{Msg: "not a Kubernetes object: expected a mapping"})
 		return
 	}
-	if e := d.checkTypeField(o, &h, "kind", h.kindRaw, h.kind); e != nil {
+	if e := d.checkTypeField(o, "kind", h.kindRaw, h.kind); e != nil {
 		d.fail(o, &h, js, e)
 		return
 	}
-	if e := d.checkTypeField(o, &h, "apiVersion", h.apiVersionRaw, h.apiVersion); e != nil {
+	if e := d.checkTypeField(o, "apiVersion", h.apiVersionRaw, h.apiVersion); e != nil {
 		d.fail(o, &h, js, e)
 		return
 	}
@@ -149,7 +149,7 @@ func (d *docSrc) object(js []byte, o *obj, depth int) {
 	d.decode(js, o, &h)
 }
 
-func (d *docSrc) checkTypeField(o *obj, h *header, field string, raw []byte, val string) *Error {
+func (d *docSrc) checkTypeField(o *obj, field string, raw []byte, val string) *Error {
 	t := jsonType(raw)
 	if raw == nil || t == "null" || (t == "string" && val == "") {
 		return &Error{Field: field, Msg: "is required"}

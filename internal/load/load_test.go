@@ -170,6 +170,14 @@ var streamCases = []struct {
 		},
 	},
 	{
+		name: "old Mac CR line endings",
+		in:   "apiVersion: v1\rkind: ConfigMap\rmetadata: {name: a}\r---\r\rapiVersion: v1\rkind: ConfigMap\rmetadata: x: y\r",
+		want: []got{
+			cm(pos(1, 0, -1), "a"),
+			{Pos: pos(6, 1, -1), Err: "f.yaml:8: invalid YAML: mapping values are not allowed in this context"},
+		},
+	},
+	{
 		name: "UTF-8 BOM",
 		in:   "\ufeffapiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\n",
 		want: []got{cm(pos(1, 0, -1), "a")},
@@ -726,4 +734,120 @@ func TestReadStreamStopsEarly(t *testing.T) {
 	if err != nil || !reflect.DeepEqual(names, []string{"a", "b"}) {
 		t.Errorf("names=%q err=%v", names, err)
 	}
+}
+
+func TestWalkBrokenSymlink(t *testing.T) {
+	dir := writeTree(t, map[string]string{"a.yaml": cmYAML("a")})
+	link := filepath.Join(dir, "b.yaml")
+	if err := os.Symlink(filepath.Join(dir, "nowhere.yaml"), link); err != nil {
+		t.Skip("no symlinks:", err)
+	}
+	// A symlinked directory is not descended into, even with Recursive.
+	if err := os.Symlink(dir, filepath.Join(dir, "loop")); err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	err := Walk([]string{dir}, nil, Options{Recursive: true}, func(d Document) bool {
+		names = append(names, d.Name)
+		return true
+	})
+	if want := fmt.Sprintf("path %q does not exist", link); err == nil || err.Error() != want {
+		t.Errorf("error = %v, want %q", err, want)
+	}
+	if !reflect.DeepEqual(names, []string{"a"}) {
+		t.Errorf("names = %q", names)
+	}
+}
+
+func TestMergeKeysAndAliases(t *testing.T) {
+	in := "apiVersion: v1\n" + // 1
+		"kind: List\n" + // 2
+		"items:\n" + // 3
+		"- &base\n" + // 4
+		"  apiVersion: v1\n" + // 5
+		"  kind: Pod\n" + // 6
+		"  metadata: {name: a}\n" + // 7
+		"  spec: &spec\n" + // 8
+		"    containers:\n" + // 9
+		"    - name: c\n" + // 10
+		"      resources: {limits: {cpu: 2x}}\n" + // 11
+		"- <<: *base\n" + // 12
+		"  metadata: {name: b}\n" + // 13
+		"- *base\n" // 14
+	gs, _ := readAll(t, "f.yaml", in, typedOpts)
+	e := `spec.containers[0].resources.limits.cpu: ` + quantityR + ` (got "2x")`
+	compare(t, gs, []got{
+		{Pos: pos(4, 0, 0), APIVersion: "v1", Kind: "Pod", Name: "a", Err: "f.yaml:11: " + e},
+		{Pos: pos(12, 0, 1), APIVersion: "v1", Kind: "Pod", Name: "b", Err: "f.yaml:11: " + e},
+		{Pos: pos(4, 0, 2), APIVersion: "v1", Kind: "Pod", Name: "a", Err: "f.yaml:11: " + e},
+	})
+}
+
+func TestPathologicalInputs(t *testing.T) {
+	deepList := strings.Repeat(`{"apiVersion":"v1","kind":"List","items":[`, 150) + strings.Repeat("]}", 150)
+	for _, tc := range []struct {
+		name string
+		in   string
+		want []got
+	}{
+		{
+			name: "deeply nested YAML flow sequences",
+			in:   "apiVersion: v1\nkind: ConfigMap\ndata: " + strings.Repeat("[", 20000) + strings.Repeat("]", 20000) + "\n",
+			want: []got{{Pos: pos(1, 0, -1), Err: "f.yaml:3: invalid YAML: exceeded max depth of 10000"}},
+		},
+		{
+			name: "deeply nested JSON",
+			in:   `{"apiVersion":"v1","kind":"ConfigMap","data":` + strings.Repeat("[", 20000) + strings.Repeat("]", 20000) + "}",
+			want: []got{{Pos: pos(1, 0, -1), Err: "f.yaml:1: invalid JSON: invalid character '[' exceeded max depth"}},
+		},
+		{
+			name: "Lists nested too deeply",
+			in:   deepList,
+			want: []got{{Pos: pos(1, 0, 0), APIVersion: "v1", Kind: "List", Err: "f.yaml:1: items: Lists nested more than 100 deep"}},
+		},
+		{
+			name: "alias bomb",
+			in: "apiVersion: v1\nkind: ConfigMap\n" +
+				"a: &a [x, x, x, x, x, x, x, x, x, x]\nb: &b [*a, *a, *a, *a, *a, *a, *a, *a, *a, *a]\nc: &c [*b, *b, *b, *b, *b, *b, *b, *b, *b, *b]\n" +
+				"d: &d [*c, *c, *c, *c, *c, *c, *c, *c, *c, *c]\ne: &e [*d, *d, *d, *d, *d, *d, *d, *d, *d, *d]\nf: &f [*e, *e, *e, *e, *e, *e, *e, *e, *e, *e]\n" +
+				"g: &g [*f, *f, *f, *f, *f, *f, *f, *f, *f, *f]\n",
+			want: []got{{Pos: pos(1, 0, -1), Err: "f.yaml:1: invalid YAML: document contains excessive aliasing"}},
+		},
+		{
+			name: "binary garbage",
+			in:   "apiVersion: v1\nkind: ConfigMap\n\x00\x01\xff\xfe",
+			want: []got{{Pos: pos(1, 0, -1), Err: "f.yaml:3: invalid YAML: control characters are not allowed"}},
+		},
+		{
+			name: "invalid UTF-8 on a later line",
+			in:   "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: \xff\n",
+			want: []got{{Pos: pos(1, 0, -1), Err: "f.yaml:4: invalid YAML: invalid leading UTF-8 octet"}},
+		},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			gs, _ := readAll(t, "f.yaml", tc.in, typedOpts)
+			compare(t, gs, tc.want)
+		})
+	}
+}
+
+func TestNewObjectOddities(t *testing.T) {
+	opts := Options{NewObject: func(apiVersion, kind string) runtime.Object {
+		if kind == "Pod" {
+			return (*corev1.Pod)(nil)
+		}
+		return nil
+	}}
+	gs, _ := readAll(t, "f.yaml", "apiVersion: v1\nkind: Pod\nmetadata: {name: p}\n", opts)
+	compare(t, gs, []got{{Pos: pos(1, 0, -1), APIVersion: "v1", Kind: "Pod", Name: "p", Err: "f.yaml:1: Unmarshal(nil *v1.Pod)"}})
+}
+
+func TestYieldPanicsPropagate(t *testing.T) {
+	defer func() {
+		if r := recover(); r != "from yield" {
+			t.Errorf("recovered %v, want the yield's panic", r)
+		}
+	}()
+	ReadStream("f", strings.NewReader(cmYAML("a")), Options{}, func(Document) bool { panic("from yield") })
+	t.Error("ReadStream returned")
 }

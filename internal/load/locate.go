@@ -27,7 +27,7 @@ func resolveAlias(n *yaml3.Node) *yaml3.Node {
 
 // mappingValue returns the value node of key in the mapping n, or nil.
 func mappingValue(n *yaml3.Node, key string) *yaml3.Node {
-	k, v := findKey(resolveAlias(n), key, false, 0)
+	k, v := findKey(resolveAlias(n), key, false)
 	if k == nil {
 		return nil
 	}
@@ -37,10 +37,20 @@ func mappingValue(n *yaml3.Node, key string) *yaml3.Node {
 // findKey finds the entry of mapping m whose key equals key (or, with prefix,
 // whose key is the longest key that is a path prefix of key). Later entries
 // win, as they do when YAML/JSON is decoded. Merge keys ("<<") are followed.
-func findKey(m *yaml3.Node, key string, prefix bool, depth int) (k, v *yaml3.Node) {
-	if m == nil || m.Kind != yaml3.MappingNode || depth > maxAliasHops {
+func findKey(m *yaml3.Node, key string, prefix bool) (k, v *yaml3.Node) {
+	budget := maxMergeVisits
+	return findKeyIn(m, key, prefix, &budget)
+}
+
+// maxMergeVisits bounds the mappings visited through merge keys by one
+// lookup: merges of merges can otherwise blow up exponentially.
+const maxMergeVisits = 1000
+
+func findKeyIn(m *yaml3.Node, key string, prefix bool, budget *int) (k, v *yaml3.Node) {
+	if m == nil || m.Kind != yaml3.MappingNode || *budget <= 0 {
 		return nil, nil
 	}
+	*budget--
 	best := -1
 	for i := 0; i+1 < len(m.Content); i += 2 {
 		kn := m.Content[i]
@@ -73,7 +83,7 @@ func findKey(m *yaml3.Node, key string, prefix bool, depth int) (k, v *yaml3.Nod
 			srcs = src.Content
 		}
 		for _, s := range srcs {
-			mk, mv := findKey(resolveAlias(s), key, prefix, depth+1)
+			mk, mv := findKeyIn(resolveAlias(s), key, prefix, budget)
 			if mk != nil && (k == nil || len(mk.Value) > len(k.Value)) {
 				k, v = mk, mv
 			}
@@ -123,11 +133,11 @@ func locate(n *yaml3.Node, path string) (line int, key string, ok bool) {
 			continue
 		}
 		if rest[0] == '.' && cur.Kind == yaml3.MappingNode {
-			if k, _ := findKey(cur, rest, true, 0); k == nil {
+			if k, _ := findKey(cur, rest, true); k == nil {
 				rest = rest[1:] // a separator, not part of a key
 			}
 		}
-		k, v := findKey(cur, rest, true, 0)
+		k, v := findKey(cur, rest, true)
 		if k == nil {
 			return line, key, false
 		}

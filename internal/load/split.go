@@ -20,12 +20,27 @@ type stream struct {
 	yield   func(Document) bool
 	index   int  // Index of the next non-empty document
 	stopped bool // yield returned false
+	inYield bool // yield is running
 }
 
 // readBytes splits data (the whole contents of one stream) into documents and
 // yields them.
 func readBytes(name string, data []byte, opts Options, yield func(Document) bool) {
 	s := &stream{name: name, opts: opts, yield: yield}
+	defer func() {
+		// Last line of defence against bugs: report a panic as an error
+		// document rather than crashing. Panics raised by yield itself are
+		// the caller's and are passed on.
+		if r := recover(); r != nil {
+			if s.inYield {
+				panic(r)
+			}
+			s.emit([]Document{{
+				Pos: Position{File: name, Line: 1, Index: s.index, Item: -1},
+				Err: &Error{File: name, Line: 1, Msg: fmt.Sprintf("internal error: %v", r)},
+			}})
+		}
+	}()
 	data = bytes.TrimPrefix(data, utf8BOM)
 	i := skipWS(data, 0)
 	if i < len(data) && (data[i] == '{' || data[i] == '[') {
@@ -41,7 +56,10 @@ func (s *stream) emit(docs []Document) {
 		if s.stopped {
 			return
 		}
-		if !s.yield(d) {
+		s.inYield = true
+		ok := s.yield(d)
+		s.inYield = false
+		if !ok {
 			s.stopped = true
 		}
 	}
@@ -195,13 +213,12 @@ func (s *stream) yamlDocument(data []byte, doc *yamlDoc, end int) {
 		return // only blank lines and comments
 	}
 	text := data[doc.contentOff:end]
-	js, err := yaml.YAMLToJSON(text)
+	js, err := yamlToJSON(text)
 	if err == nil && isJSONNull(js) {
 		return // "null", "~", ...: empty document
 	}
 	idx := s.index
 	s.index++
-	src := &docSrc{stream: s, index: idx, source: doc.source, text: text, lineBase: doc.contentLine}
 	if err != nil {
 		line, msg := yamlErrorLine(err, text)
 		abs := doc.contentLine
@@ -214,7 +231,19 @@ func (s *stream) yamlDocument(data []byte, doc *yamlDoc, end int) {
 		}})
 		return
 	}
+	src := &docSrc{stream: s, index: idx, source: doc.source, text: text, lineBase: doc.contentLine}
 	s.emit(src.run(js, doc.contentLine))
+}
+
+// yamlToJSON is sigs.k8s.io/yaml.YAMLToJSON (what kubectl uses), turning any
+// panic in the YAML library into an error.
+func yamlToJSON(text []byte) (js []byte, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			js, err = nil, fmt.Errorf("internal error in YAML parser: %v", r)
+		}
+	}()
+	return yaml.YAMLToJSON(text)
 }
 
 func isJSONNull(js []byte) bool {
