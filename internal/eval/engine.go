@@ -10,7 +10,6 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
-	"k8s.io/apimachinery/pkg/runtime/schema"
 )
 
 // Placeholders for names the apiserver would generate at random (PL-04). They are
@@ -29,6 +28,14 @@ type Options struct {
 	DefaultNamespace string
 	// Gates are the feature gates to evaluate with; zero value = Kubernetes 1.36 defaults.
 	Gates FeatureGates
+	// DisableLimitRanger and DisableResourceQuota switch the admission plugins off
+	// (kube-apiserver's --disable-admission-plugins); both are on by default.
+	DisableLimitRanger   bool
+	DisableResourceQuota bool
+	// QuotaConfig is the ResourceQuota plugin's configuration (limitedResources).
+	QuotaConfig *QuotaConfiguration
+	// QuotaUsage says where a quota's status.used starts (default computed).
+	QuotaUsage QuotaUsage
 }
 
 // Result is the outcome of one object.
@@ -58,11 +65,15 @@ type Result struct {
 type Engine struct {
 	opts       Options
 	namespaces map[string]*namespaceState
+	order      []string // namespaces in order of first appearance
 }
 
 type namespaceState struct {
-	limitRanges []*corev1.LimitRange // admitted LimitRanges, in input order (LR-21, LR-22)
-	governed    int                  // Pods and PVCs evaluated so far: a later LimitRange misses them
+	name        string
+	limitRanges []*corev1.LimitRange    // admitted LimitRanges, in input order (LR-21, LR-22)
+	governed    int                     // Pods and PVCs evaluated so far: a later LimitRange misses them
+	quotas      []*corev1.ResourceQuota // admitted quotas, in input order (RQ-22)
+	objects     []admitted              // every admitted object, for the quota controller's recount
 }
 
 // New returns an Engine with no objects admitted yet.
@@ -73,7 +84,22 @@ func New(opts Options) *Engine {
 	if opts.Gates.values == nil {
 		opts.Gates = DefaultFeatureGates()
 	}
+	if opts.QuotaUsage == "" {
+		opts.QuotaUsage = QuotaUsageComputed
+	}
 	return &Engine{opts: opts, namespaces: map[string]*namespaceState{}}
+}
+
+// Quotas returns every admitted quota in its current state: namespaces in order of
+// first appearance, quotas in input order.
+func (e *Engine) Quotas() []QuotaState {
+	var out []QuotaState
+	for _, name := range e.order {
+		for _, q := range e.namespaces[name].quotas {
+			out = append(out, QuotaState{Quota: q})
+		}
+	}
+	return out
 }
 
 // NewObject returns an empty typed object for the kinds the engine evaluates, so a
@@ -89,6 +115,10 @@ func NewObject(apiVersion, kind string) runtime.Object {
 		return &corev1.LimitRange{}
 	case "PersistentVolumeClaim":
 		return &corev1.PersistentVolumeClaim{}
+	case "Service":
+		return &corev1.Service{}
+	case "ResourceQuota":
+		return &corev1.ResourceQuota{}
 	}
 	return nil
 }
@@ -116,6 +146,7 @@ func (e *Engine) Admit(obj runtime.Object) Result {
 	res.Namespace = meta.GetNamespace()
 	ns := e.namespace(res.Namespace)
 
+	gr := resourceFor(gvk)
 	switch o := obj.(type) {
 	case *corev1.Pod:
 		res.Object = o
@@ -131,29 +162,34 @@ func (e *Engine) Admit(obj runtime.Object) Result {
 		if res.Denial == nil && ns.governed > 0 {
 			res.Warnings = append(res.Warnings, fmt.Sprintf("this LimitRange governs only the objects after it; %d earlier Pod or PersistentVolumeClaim object(s) of namespace %q were evaluated without it (give LimitRanges first, e.g. -f limits.yaml -f app/)", ns.governed, res.Namespace))
 		}
+	case *corev1.ResourceQuota:
+		res.Object = o
+		res.Denial = e.admitQuota(ns, o)
+	case *corev1.Service:
+		res.Object = o
+		defaultService(o)
+		assignName(&o.ObjectMeta)
+		res.Denial = e.checkQuota(ns, gr, o.Name, o)
 	default:
-		res.Skipped, res.SkipReason = true, skipReason(gvk)
-		return res
+		// Every other namespaced kind is charged as an object count (RQ-31).
+		name := meta.GetName()
+		if name == "" && meta.GetGenerateName() != "" {
+			name = meta.GetGenerateName() + GeneratedNameSuffix
+			meta.SetName(name)
+		}
+		res.Denial = e.checkQuota(ns, gr, name, obj)
 	}
 	res.Name = meta.GetName()
 	res.Allowed = res.Denial == nil
 	return res
 }
 
-func skipReason(gvk schema.GroupVersionKind) string {
-	switch {
-	case gvk.Group == "" && gvk.Version == "v1" && gvk.Kind == "ResourceQuota":
-		return "ResourceQuota admission is not simulated yet"
-	default:
-		return "no LimitRange applies to this kind; quota admission is not simulated yet"
-	}
-}
-
 func (e *Engine) namespace(name string) *namespaceState {
 	ns := e.namespaces[name]
 	if ns == nil {
-		ns = &namespaceState{}
+		ns = &namespaceState{name: name}
 		e.namespaces[name] = ns
+		e.order = append(e.order, name)
 	}
 	return ns
 }
@@ -170,36 +206,45 @@ func assignName(meta *metav1.ObjectMeta) {
 func (e *Engine) admitPod(ns *namespaceState, pod *corev1.Pod) *Denial {
 	gates := e.opts.Gates
 	DefaultPod(pod, gates)
-	for _, lr := range ns.limitRanges {
-		mutatePod(lr, pod)
+	if !e.opts.DisableLimitRanger {
+		for _, lr := range ns.limitRanges {
+			mutatePod(lr, pod)
+		}
 	}
+	// PrepareForCreate: status reset; pod-level resources dropped with the gate off.
+	pod.Status = corev1.PodStatus{Phase: corev1.PodPending}
 	if !gates.Enabled(GatePodLevelResources) {
-		pod.Spec.Resources = nil // dropped by PrepareForCreate when the gate is off
+		pod.Spec.Resources = nil
 	}
 	assignName(&pod.ObjectMeta)
 	if errs := validatePodResources(pod, gates); len(errs) > 0 {
 		return invalid("Pod", pod.Name, errs)
 	}
-	for _, lr := range ns.limitRanges {
-		if errs := validatePodLimits(lr, pod, gates); len(errs) > 0 {
-			return forbidden(StageLimitRanger, corev1.Resource("pods"), pod.Name, errs)
+	if !e.opts.DisableLimitRanger {
+		for _, lr := range ns.limitRanges {
+			if errs := validatePodLimits(lr, pod, gates); len(errs) > 0 {
+				return forbidden(StageLimitRanger, corev1.Resource("pods"), pod.Name, errs)
+			}
 		}
 	}
-	return nil
+	return e.checkQuota(ns, corev1.Resource("pods"), pod.Name, pod)
 }
 
 func (e *Engine) admitClaim(ns *namespaceState, pvc *corev1.PersistentVolumeClaim) *Denial {
 	DefaultPersistentVolumeClaim(pvc)
+	pvc.Status = corev1.PersistentVolumeClaimStatus{} // PrepareForCreate
 	assignName(&pvc.ObjectMeta)
 	if errs := validatePersistentVolumeClaim(pvc); len(errs) > 0 {
 		return invalid("PersistentVolumeClaim", pvc.Name, errs)
 	}
-	for _, lr := range ns.limitRanges {
-		if errs := validateClaimLimits(lr, pvc); len(errs) > 0 {
-			return forbidden(StageLimitRanger, corev1.Resource("persistentvolumeclaims"), pvc.Name, errs)
+	if !e.opts.DisableLimitRanger {
+		for _, lr := range ns.limitRanges {
+			if errs := validateClaimLimits(lr, pvc); len(errs) > 0 {
+				return forbidden(StageLimitRanger, corev1.Resource("persistentvolumeclaims"), pvc.Name, errs)
+			}
 		}
 	}
-	return nil
+	return e.checkQuota(ns, corev1.Resource("persistentvolumeclaims"), pvc.Name, pvc)
 }
 
 // admitLimitRange defaults and validates a LimitRange; a valid one governs every
@@ -213,6 +258,41 @@ func (e *Engine) admitLimitRange(ns *namespaceState, lr *corev1.LimitRange) *Den
 	if errs := ValidateLimitRange(lr); len(errs) > 0 {
 		return invalid("LimitRange", lr.Name, errs)
 	}
+	if d := e.checkQuota(ns, corev1.Resource("limitranges"), lr.Name, lr); d != nil {
+		return d
+	}
 	ns.limitRanges = append(ns.limitRanges, lr)
 	return nil
+}
+
+// admitQuota defaults and validates a ResourceQuota, charges it to the existing
+// quotas, and activates it with the status a quota controller would give it.
+func (e *Engine) admitQuota(ns *namespaceState, q *corev1.ResourceQuota) *Denial {
+	DefaultResourceQuota(q)
+	assignName(&q.ObjectMeta)
+	observed := q.Status
+	q.Status = corev1.ResourceQuotaStatus{} // create clears status (RQ-07)
+	if errs := ValidateResourceQuota(q); len(errs) > 0 {
+		return invalid("ResourceQuota", q.Name, errs)
+	}
+	if d := e.checkQuota(ns, corev1.Resource("resourcequotas"), q.Name, q); d != nil {
+		return d
+	}
+	if e.opts.QuotaUsage == QuotaUsageObserved {
+		q.Status = observed
+	}
+	e.computeStatus(ns, q)
+	ns.quotas = append(ns.quotas, q)
+	return nil
+}
+
+// defaultService applies the v1 Service defaults quota usage depends on.
+func defaultService(svc *corev1.Service) {
+	if svc.Spec.Type == "" {
+		svc.Spec.Type = corev1.ServiceTypeClusterIP
+	}
+	if svc.Spec.Type == corev1.ServiceTypeLoadBalancer && svc.Spec.AllocateLoadBalancerNodePorts == nil {
+		on := true
+		svc.Spec.AllocateLoadBalancerNodePorts = &on
+	}
 }

@@ -1,0 +1,326 @@
+package eval
+
+import (
+	"fmt"
+	"strings"
+
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/resource"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+)
+
+// The ResourceQuota admission plugin (CTRL CheckRequest in SEMANTICS.md §3.6) and
+// the quota controller's status computation (RQC, §3.2).
+
+// QuotaUsage selects where an admitted quota's status.used starts from.
+type QuotaUsage string
+
+const (
+	// QuotaUsageComputed: as a freshly synced quota controller computes it over the
+	// objects already admitted in the namespace.
+	QuotaUsageComputed QuotaUsage = "computed"
+	// QuotaUsageObserved: the status written in the input (a live namespace dump).
+	QuotaUsageObserved QuotaUsage = "observed"
+)
+
+// QuotaState is an admitted quota as it stands after the run.
+type QuotaState struct {
+	Quota *corev1.ResourceQuota // status.hard and status.used are the final state
+}
+
+// admitted is one object admitted into a namespace, kept for the quota
+// controller's recount when a quota arrives later.
+type admitted struct {
+	ev  evaluator
+	obj runtime.Object
+}
+
+// ignoredResources are never charged (INST ignoredResources).
+var ignoredResources = map[schema.GroupResource]bool{
+	{Resource: "bindings"}: true, {Resource: "componentstatuses"}: true, {Resource: "events"}: true,
+	{Group: "events.k8s.io", Resource: "events"}:                           true,
+	{Group: "authentication.k8s.io", Resource: "tokenreviews"}:             true,
+	{Group: "authentication.k8s.io", Resource: "selfsubjectreviews"}:       true,
+	{Group: "authorization.k8s.io", Resource: "subjectaccessreviews"}:      true,
+	{Group: "authorization.k8s.io", Resource: "selfsubjectaccessreviews"}:  true,
+	{Group: "authorization.k8s.io", Resource: "localsubjectaccessreviews"}: true,
+	{Group: "authorization.k8s.io", Resource: "selfsubjectrulesreviews"}:   true,
+}
+
+// evaluatorFor returns the evaluator of a group/resource (REG NewEvaluators; any
+// other resource gets an object-count evaluator).
+func (e *Engine) evaluatorFor(gr schema.GroupResource) evaluator {
+	switch gr {
+	case schema.GroupResource{Resource: "pods"}:
+		return podEvaluator{gates: e.opts.Gates}
+	case schema.GroupResource{Resource: "services"}:
+		return serviceEvaluator{}
+	case schema.GroupResource{Resource: "persistentvolumeclaims"}:
+		return claimEvaluator{gates: e.opts.Gates}
+	}
+	return newCountEvaluator(gr)
+}
+
+func scopeSelectors(q *corev1.ResourceQuota) []corev1.ScopedResourceSelectorRequirement {
+	var sel []corev1.ScopedResourceSelectorRequirement
+	for _, s := range q.Spec.Scopes {
+		sel = append(sel, corev1.ScopedResourceSelectorRequirement{ScopeName: s, Operator: corev1.ScopeSelectorOpExists})
+	}
+	if q.Spec.ScopeSelector != nil {
+		sel = append(sel, q.Spec.ScopeSelector.MatchExpressions...)
+	}
+	return sel
+}
+
+// matches is QGEN Matches: the quota tracks one of the evaluator's resources and
+// the object satisfies every scope selector.
+func matches(ev evaluator, q *corev1.ResourceQuota, obj runtime.Object) (bool, error) {
+	if len(ev.matchingResources(listNames(q.Status.Hard))) == 0 {
+		return false, nil
+	}
+	for _, sel := range scopeSelectors(q) {
+		ok, err := ev.matchesScope(sel, obj)
+		if err != nil || !ok {
+			return false, err
+		}
+	}
+	return true, nil
+}
+
+func matchingScopes(ev evaluator, obj runtime.Object, sels []corev1.ScopedResourceSelectorRequirement) ([]corev1.ScopedResourceSelectorRequirement, error) {
+	if !ev.scopedLimits() {
+		return nil, nil
+	}
+	var out []corev1.ScopedResourceSelectorRequirement
+	for _, sel := range sels {
+		ok, err := ev.matchesScope(sel, obj)
+		if err != nil {
+			return nil, fmt.Errorf("error on matching scope %v: %v", sel, err)
+		}
+		if ok {
+			out = append(out, sel)
+		}
+	}
+	return out, nil
+}
+
+// checkQuota runs CheckRequest for a create of obj (group/resource gr) in ns and,
+// when admitted, charges every matching quota. It returns the denial, if any.
+func (e *Engine) checkQuota(ns *namespaceState, gr schema.GroupResource, name string, obj runtime.Object) *Denial {
+	if ignoredResources[gr] || e.opts.DisableResourceQuota {
+		return nil
+	}
+	ev := e.evaluatorFor(gr)
+	cfg := e.opts.QuotaConfig
+	if len(ns.quotas) == 0 && (cfg == nil || len(cfg.LimitedResources) == 0) {
+		ns.objects = append(ns.objects, admitted{ev, obj})
+		return nil
+	}
+	forbid := func(err error) *Denial { return forbidden(StageQuota, gr, name, []error{err}) }
+
+	var limited []LimitedResource
+	if cfg != nil {
+		limited = cfg.LimitedResources
+	}
+	// Scopes the configuration limits (all entries, whatever their resource: RQ-21).
+	var limitedScopes []corev1.ScopedResourceSelectorRequirement
+	for _, lr := range limited {
+		m, err := matchingScopes(ev, obj, lr.MatchScopes)
+		if err != nil {
+			ns.objects = append(ns.objects, admitted{ev, obj})
+			return nil // upstream admits without any quota check
+		}
+		limitedScopes = append(limitedScopes, m...)
+	}
+	// Usage names the configuration requires a covering quota for (RQ-20).
+	var limitedNames []corev1.ResourceName
+	usage := ev.usage(obj)
+	for _, lr := range limited {
+		if lr.APIGroup != gr.Group || lr.Resource != gr.Resource {
+			continue
+		}
+		for _, k := range sortedNames(usage) {
+			if q := usage[k]; q.Cmp(resource.Quantity{}) <= 0 {
+				continue
+			}
+			for _, s := range lr.MatchContains {
+				if strings.Contains(string(k), s) {
+					limitedNames = append(limitedNames, k)
+					break
+				}
+			}
+		}
+	}
+
+	var interesting []*corev1.ResourceQuota
+	restricted := map[corev1.ResourceName]bool{}
+	var restrictedScopes []corev1.ScopedResourceSelectorRequirement
+	for _, q := range ns.quotas {
+		m, err := matchingScopes(ev, obj, scopeSelectors(q))
+		if err != nil {
+			return internalError(StageQuota, fmt.Errorf("error matching scopes of quota %s, err: %v", q.Name, err))
+		}
+		restrictedScopes = append(restrictedScopes, m...)
+		ok, err := matches(ev, q, obj)
+		if err != nil {
+			return internalError(StageQuota, err)
+		}
+		if !ok {
+			continue
+		}
+		r := ev.matchingResources(listNames(q.Status.Hard))
+		if err := ev.constraints(r, obj); err != nil {
+			return forbid(fmt.Errorf("failed quota: %s: %v", q.Name, err))
+		}
+		for _, k := range r {
+			if _, ok := q.Status.Hard[k]; ok {
+				if _, ok := q.Status.Used[k]; !ok {
+					return forbid(fmt.Errorf("status unknown for quota: %s, resources: %s", q.Name, joinNames(r)))
+				}
+			}
+		}
+		interesting = append(interesting, q)
+		for _, k := range r {
+			restricted[k] = true
+		}
+	}
+
+	var negative []corev1.ResourceName
+	for k, v := range usage {
+		if v.Cmp(resource.MustParse("0")) < 0 {
+			negative = append(negative, k)
+		}
+	}
+	if len(negative) > 0 {
+		return forbid(fmt.Errorf("quota usage is negative for resource(s): %s", joinNames(negative)))
+	}
+	delta := corev1.ResourceList{}
+	for k, v := range usage {
+		if !v.IsZero() {
+			delta[k] = v
+		}
+	}
+	if len(delta) == 0 {
+		ns.objects = append(ns.objects, admitted{ev, obj})
+		return nil
+	}
+	var uncoveredNames []string
+	for _, k := range limitedNames {
+		if !restricted[k] {
+			uncoveredNames = append(uncoveredNames, string(k))
+		}
+	}
+	if len(uncoveredNames) > 0 {
+		return forbid(fmt.Errorf("insufficient quota to consume: %s", strings.Join(distinctSorted(uncoveredNames), ",")))
+	}
+	var uncovered []corev1.ScopedResourceSelectorRequirement
+	for _, sel := range limitedScopes {
+		covered := false
+		for _, m := range restrictedScopes {
+			covered = covered || m.ScopeName == sel.ScopeName
+		}
+		if !covered {
+			uncovered = append(uncovered, sel)
+		}
+	}
+	if len(uncovered) > 0 {
+		return internalError(StageQuota, fmt.Errorf("insufficient quota to match these scopes: %v", uncovered))
+	}
+
+	// Check every interesting quota before charging any (all must admit).
+	newUsed := make([]corev1.ResourceList, len(interesting))
+	for i, q := range interesting {
+		requested := maskList(delta, listNames(q.Status.Hard))
+		newUsed[i] = addLists(q.Status.Used, requested)
+		var exceeded []corev1.ResourceName
+		for _, k := range listNames(requested) {
+			if n, h := newUsed[i][k], q.Status.Hard[k]; n.Cmp(h) > 0 {
+				exceeded = append(exceeded, k)
+			}
+		}
+		if len(exceeded) > 0 {
+			return forbid(fmt.Errorf("exceeded quota: %s, requested: %s, used: %s, limited: %s", q.Name,
+				prettyPrint(maskList(requested, exceeded)), prettyPrint(maskList(q.Status.Used, exceeded)), prettyPrint(maskList(q.Status.Hard, exceeded))))
+		}
+	}
+	for i, q := range interesting {
+		q.Status.Used = newUsed[i]
+	}
+	ns.objects = append(ns.objects, admitted{ev, obj})
+	return nil
+}
+
+// computeStatus is the quota controller's first sync of a new quota (RQ-08):
+// status.hard := spec.hard; status.used := usage of the namespace's admitted
+// objects matching all its scopes, for each hard resource some evaluator tracks.
+func (e *Engine) computeStatus(ns *namespaceState, q *corev1.ResourceQuota) {
+	hard := addLists(corev1.ResourceList{}, q.Spec.Hard)
+	names := listNames(hard)
+	used := corev1.ResourceList{}
+	if e.opts.QuotaUsage == QuotaUsageObserved {
+		// The status written in the input, as a live namespace reports it.
+		if q.Status.Hard == nil {
+			q.Status.Hard = hard
+		}
+		return
+	}
+	// Evaluators that track some hard resource, in a fixed order; each starts its
+	// tracked resources at zero and adds the usage of matching objects in input order.
+	tracked := map[corev1.ResourceName]bool{}
+	sums := map[string]corev1.ResourceList{}
+	var order []string
+	for _, a := range ns.objects {
+		key := fmt.Sprintf("%T%v", a.ev, a.ev)
+		if _, seen := sums[key]; !seen {
+			r := a.ev.matchingResources(names)
+			if len(r) == 0 {
+				continue
+			}
+			zero := corev1.ResourceList{}
+			for _, k := range r {
+				zero[k] = resource.Quantity{Format: resource.DecimalSI}
+				tracked[k] = true
+			}
+			sums[key] = zero
+			order = append(order, key)
+		}
+		ok := true
+		for _, sel := range scopeSelectors(q) {
+			m, err := a.ev.matchesScope(sel, a.obj)
+			ok = ok && err == nil && m
+		}
+		if ok {
+			sums[key] = addLists(sums[key], a.ev.usage(a.obj))
+		}
+	}
+	// Evaluators that track a hard resource but have no objects yet report zero.
+	for _, ev := range e.allEvaluators(names) {
+		for _, k := range ev.matchingResources(names) {
+			if !tracked[k] {
+				used[k] = resource.Quantity{Format: resource.DecimalSI}
+			}
+		}
+	}
+	for _, key := range order {
+		used = addLists(used, sums[key])
+	}
+	q.Status.Hard = hard
+	q.Status.Used = maskList(used, names)
+}
+
+// allEvaluators returns the evaluators that track at least one of names: the
+// typed ones and an object-count evaluator per count/<resource> name.
+func (e *Engine) allEvaluators(names []corev1.ResourceName) []evaluator {
+	evs := []evaluator{podEvaluator{gates: e.opts.Gates}, serviceEvaluator{}, claimEvaluator{gates: e.opts.Gates}}
+	for gr := range legacyCountAliases {
+		evs = append(evs, newCountEvaluator(gr))
+	}
+	for _, n := range names {
+		if rest, ok := strings.CutPrefix(string(n), "count/"); ok {
+			res, group, _ := strings.Cut(rest, ".")
+			evs = append(evs, newCountEvaluator(schema.GroupResource{Group: group, Resource: res}))
+		}
+	}
+	return evs
+}

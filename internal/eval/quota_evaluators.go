@@ -1,0 +1,512 @@
+package eval
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/resource"
+	"k8s.io/apimachinery/pkg/labels"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/selection"
+	resourcehelper "k8s.io/component-helpers/resource"
+)
+
+// Quota evaluators: what each kind of object uses and which quotas it matches
+// (PODS, SVC, PVC, QGEN in SEMANTICS.md §3.3–3.9).
+
+type evaluator interface {
+	// matchingResources: the subset of quota resource names this evaluator tracks.
+	matchingResources(names []corev1.ResourceName) []corev1.ResourceName
+	// matchesScope: whether the object satisfies one scope selector.
+	matchesScope(sel corev1.ScopedResourceSelectorRequirement, obj runtime.Object) (bool, error)
+	// usage of one object.
+	usage(obj runtime.Object) corev1.ResourceList
+	// constraints: the "must specify" check for the required resources (pods only).
+	constraints(required []corev1.ResourceName, obj runtime.Object) error
+	// scopedLimits: whether limitedResources matchScopes apply to this evaluator (pods, PVCs).
+	scopedLimits() bool
+}
+
+func countName(gr schema.GroupResource) corev1.ResourceName {
+	if gr.Group == "" {
+		return corev1.ResourceName("count/" + gr.Resource)
+	}
+	return corev1.ResourceName("count/" + gr.Resource + "." + gr.Group)
+}
+
+func one() resource.Quantity { return *resource.NewQuantity(1, resource.DecimalSI) }
+
+func intersect(names, tracked []corev1.ResourceName) []corev1.ResourceName {
+	var out []corev1.ResourceName
+	for _, n := range names {
+		for _, t := range tracked {
+			if n == t {
+				out = append(out, n)
+				break
+			}
+		}
+	}
+	return out
+}
+
+// --- pods ---
+
+type podEvaluator struct{ gates FeatureGates }
+
+var podCountName = countName(schema.GroupResource{Resource: "pods"})
+
+var podResources = []corev1.ResourceName{
+	podCountName, corev1.ResourceCPU, corev1.ResourceMemory, corev1.ResourceEphemeralStorage,
+	corev1.ResourceRequestsCPU, corev1.ResourceRequestsMemory, corev1.ResourceRequestsEphemeralStorage,
+	corev1.ResourceLimitsCPU, corev1.ResourceLimitsMemory, corev1.ResourceLimitsEphemeralStorage,
+	corev1.ResourcePods,
+}
+
+const deviceClassPrefix = "deviceclass.resource.kubernetes.io/"
+
+// requiredForPods: quotas on these force every container to specify them (RQ-16).
+var requiredForPods = newNameSet(corev1.ResourceCPU, corev1.ResourceMemory, corev1.ResourceRequestsCPU,
+	corev1.ResourceRequestsMemory, corev1.ResourceLimitsCPU, corev1.ResourceLimitsMemory)
+
+func (podEvaluator) scopedLimits() bool { return true }
+
+// matchingResources (RQ-15): the fixed list, hugepages prefixes, and requests.<name>
+// for non-native or device-class extended resources.
+func (podEvaluator) matchingResources(names []corev1.ResourceName) []corev1.ResourceName {
+	out := intersect(names, podResources)
+	for _, n := range names {
+		s := string(n)
+		if strings.HasPrefix(s, hugePagesPrefix) || strings.HasPrefix(s, requestsHugePagesPrefix) {
+			out = append(out, n)
+		}
+		if strings.HasPrefix(s, requestsPrefix) && (!isNativeResource(n) || strings.HasPrefix(s, requestsPrefix+deviceClassPrefix)) {
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
+func (e podEvaluator) matchesScope(sel corev1.ScopedResourceSelectorRequirement, obj runtime.Object) (bool, error) {
+	pod := obj.(*corev1.Pod)
+	switch sel.ScopeName {
+	case corev1.ResourceQuotaScopeTerminating:
+		return isTerminating(pod), nil
+	case corev1.ResourceQuotaScopeNotTerminating:
+		return !isTerminating(pod), nil
+	case corev1.ResourceQuotaScopeBestEffort:
+		return e.isBestEffort(pod), nil
+	case corev1.ResourceQuotaScopeNotBestEffort:
+		return !e.isBestEffort(pod), nil
+	case corev1.ResourceQuotaScopePriorityClass:
+		if sel.Operator == corev1.ScopeSelectorOpExists {
+			return pod.Spec.PriorityClassName != "", nil
+		}
+		var set labels.Set
+		if pod.Spec.PriorityClassName != "" {
+			set = labels.Set{string(corev1.ResourceQuotaScopePriorityClass): pod.Spec.PriorityClassName}
+		}
+		return selectorMatches(sel, set)
+	case corev1.ResourceQuotaScopeCrossNamespacePodAffinity:
+		return usesCrossNamespacePodAffinity(pod), nil
+	}
+	return false, nil
+}
+
+// selectorMatches evaluates a scope selector as a label selector (V1H
+// ScopedResourceSelectorRequirementsAsSelector).
+func selectorMatches(sel corev1.ScopedResourceSelectorRequirement, set labels.Set) (bool, error) {
+	var op selection.Operator
+	switch sel.Operator {
+	case corev1.ScopeSelectorOpIn:
+		op = selection.In
+	case corev1.ScopeSelectorOpNotIn:
+		op = selection.NotIn
+	case corev1.ScopeSelectorOpExists:
+		op = selection.Exists
+	case corev1.ScopeSelectorOpDoesNotExist:
+		op = selection.DoesNotExist
+	default:
+		return false, fmt.Errorf("failed to parse and convert selector: %q is not a valid scope selector operator", sel.Operator)
+	}
+	r, err := labels.NewRequirement(string(sel.ScopeName), op, sel.Values)
+	if err != nil {
+		return false, fmt.Errorf("failed to parse and convert selector: %v", err)
+	}
+	return labels.NewSelector().Add(*r).Matches(set), nil
+}
+
+func isTerminating(pod *corev1.Pod) bool {
+	return pod.Spec.ActiveDeadlineSeconds != nil && *pod.Spec.ActiveDeadlineSeconds >= 0
+}
+
+// isBestEffort: no positive cpu or memory request or limit, looking at pod-level
+// resources when they are set and the gate is on, else at every container (RQ-17).
+func (e podEvaluator) isBestEffort(pod *corev1.Pod) bool {
+	positive := func(l corev1.ResourceList) bool {
+		for _, k := range []corev1.ResourceName{corev1.ResourceCPU, corev1.ResourceMemory} {
+			if q, ok := l[k]; ok && q.Sign() == 1 {
+				return true
+			}
+		}
+		return false
+	}
+	if e.gates.Enabled(GatePodLevelResources) && pod.Spec.Resources != nil {
+		return !positive(pod.Spec.Resources.Requests) && !positive(pod.Spec.Resources.Limits)
+	}
+	for _, cs := range [][]corev1.Container{pod.Spec.Containers, pod.Spec.InitContainers} {
+		for i := range cs {
+			if positive(cs[i].Resources.Requests) || positive(cs[i].Resources.Limits) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+func usesCrossNamespacePodAffinity(pod *corev1.Pod) bool {
+	a := pod.Spec.Affinity
+	if a == nil {
+		return false
+	}
+	cross := func(t *corev1.PodAffinityTerm) bool { return len(t.Namespaces) != 0 || t.NamespaceSelector != nil }
+	check := func(req []corev1.PodAffinityTerm, pref []corev1.WeightedPodAffinityTerm) bool {
+		for i := range req {
+			if cross(&req[i]) {
+				return true
+			}
+		}
+		for i := range pref {
+			if cross(&pref[i].PodAffinityTerm) {
+				return true
+			}
+		}
+		return false
+	}
+	if pa := a.PodAffinity; pa != nil && check(pa.RequiredDuringSchedulingIgnoredDuringExecution, pa.PreferredDuringSchedulingIgnoredDuringExecution) {
+		return true
+	}
+	if pa := a.PodAntiAffinity; pa != nil && check(pa.RequiredDuringSchedulingIgnoredDuringExecution, pa.PreferredDuringSchedulingIgnoredDuringExecution) {
+		return true
+	}
+	return false
+}
+
+// usage (RQ-11..13): count/pods always; compute usage unless the pod is terminal.
+func (e podEvaluator) usage(obj runtime.Object) corev1.ResourceList {
+	pod := obj.(*corev1.Pod)
+	out := corev1.ResourceList{podCountName: one()}
+	if pod.Status.Phase == corev1.PodFailed || pod.Status.Phase == corev1.PodSucceeded {
+		return out
+	}
+	opts := resourcehelper.PodResourcesOptions{
+		UseStatusResources:    e.gates.Enabled(GateInPlacePodVerticalScaling),
+		SkipPodLevelResources: !e.gates.Enabled(GatePodLevelResources),
+	}
+	return addLists(out, podComputeUsage(resourcehelper.PodRequests(pod, opts), resourcehelper.PodLimits(pod, opts)))
+}
+
+// podComputeUsage maps requests and limits to quota names (podComputeUsageHelper).
+func podComputeUsage(req, lim corev1.ResourceList) corev1.ResourceList {
+	out := corev1.ResourceList{corev1.ResourcePods: resource.MustParse("1")}
+	pairs := []struct {
+		name           corev1.ResourceName
+		bare, req, lim corev1.ResourceName
+	}{
+		{corev1.ResourceCPU, corev1.ResourceCPU, corev1.ResourceRequestsCPU, corev1.ResourceLimitsCPU},
+		{corev1.ResourceMemory, corev1.ResourceMemory, corev1.ResourceRequestsMemory, corev1.ResourceLimitsMemory},
+		{corev1.ResourceEphemeralStorage, corev1.ResourceEphemeralStorage, corev1.ResourceRequestsEphemeralStorage, corev1.ResourceLimitsEphemeralStorage},
+	}
+	for _, p := range pairs {
+		if q, ok := req[p.name]; ok {
+			out[p.bare] = q
+			out[p.req] = q
+		}
+		if q, ok := lim[p.name]; ok {
+			out[p.lim] = q
+		}
+	}
+	for k, q := range req {
+		if strings.HasPrefix(string(k), hugePagesPrefix) {
+			out[k] = q
+			out[requestsPrefix+k] = q
+		}
+		if isExtendedResourceName(k) || strings.HasPrefix(string(k), deviceClassPrefix) {
+			out[requestsPrefix+k] = q
+		}
+	}
+	return out
+}
+
+// constraints (RQ-16): every container and init container must specify the
+// required cpu/memory names; skipped for pods with pod-level resources.
+func (e podEvaluator) constraints(required []corev1.ResourceName, obj runtime.Object) error {
+	pod := obj.(*corev1.Pod)
+	if e.gates.Enabled(GatePodLevelResources) && resourcehelper.IsPodLevelResourcesSet(pod) {
+		return nil
+	}
+	var need []corev1.ResourceName
+	for _, r := range required {
+		if requiredForPods[r] {
+			need = append(need, r)
+		}
+	}
+	missing := map[corev1.ResourceName][]string{}
+	for _, cs := range [][]corev1.Container{pod.Spec.Containers, pod.Spec.InitContainers} {
+		for i := range cs {
+			has := podComputeUsage(cs[i].Resources.Requests, cs[i].Resources.Limits)
+			for _, r := range need {
+				if _, ok := has[r]; !ok {
+					missing[r] = append(missing[r], cs[i].Name)
+				}
+			}
+		}
+	}
+	if len(missing) == 0 {
+		return nil
+	}
+	keys := make([]string, 0, len(missing))
+	for r := range missing {
+		keys = append(keys, string(r))
+	}
+	sort.Strings(keys)
+	msgs := make([]string, 0, len(keys))
+	for _, k := range keys {
+		msgs = append(msgs, k+" for: "+strings.Join(distinctSorted(missing[corev1.ResourceName(k)]), ","))
+	}
+	return fmt.Errorf("must specify %s", strings.Join(msgs, "; "))
+}
+
+// --- services ---
+
+type serviceEvaluator struct{}
+
+var serviceResources = []corev1.ResourceName{countName(schema.GroupResource{Resource: "services"}),
+	corev1.ResourceServices, corev1.ResourceServicesNodePorts, corev1.ResourceServicesLoadBalancers}
+
+func (serviceEvaluator) scopedLimits() bool { return false }
+func (serviceEvaluator) matchingResources(names []corev1.ResourceName) []corev1.ResourceName {
+	return intersect(names, serviceResources)
+}
+func (serviceEvaluator) matchesScope(corev1.ScopedResourceSelectorRequirement, runtime.Object) (bool, error) {
+	return false, nil
+}
+func (serviceEvaluator) constraints([]corev1.ResourceName, runtime.Object) error { return nil }
+
+// usage (RQ-28).
+func (serviceEvaluator) usage(obj runtime.Object) corev1.ResourceList {
+	svc := obj.(*corev1.Service)
+	ports := int64(len(svc.Spec.Ports))
+	out := corev1.ResourceList{
+		serviceResources[0]:                  one(),
+		corev1.ResourceServices:              one(),
+		corev1.ResourceServicesLoadBalancers: {Format: resource.DecimalSI},
+		corev1.ResourceServicesNodePorts:     {Format: resource.DecimalSI},
+	}
+	switch svc.Spec.Type {
+	case corev1.ServiceTypeNodePort:
+		out[corev1.ResourceServicesNodePorts] = *resource.NewQuantity(ports, resource.DecimalSI)
+	case corev1.ServiceTypeLoadBalancer:
+		n := ports
+		if a := svc.Spec.AllocateLoadBalancerNodePorts; a != nil && !*a {
+			n = 0
+			for _, p := range svc.Spec.Ports {
+				if p.NodePort != 0 {
+					n++
+				}
+			}
+		}
+		out[corev1.ResourceServicesNodePorts] = *resource.NewQuantity(n, resource.DecimalSI)
+		out[corev1.ResourceServicesLoadBalancers] = one()
+	}
+	return out
+}
+
+// --- persistent volume claims ---
+
+type claimEvaluator struct{ gates FeatureGates }
+
+const storageClassSuffix = ".storageclass.storage.k8s.io/"
+
+var claimCountName = countName(schema.GroupResource{Resource: "persistentvolumeclaims"})
+
+func (e claimEvaluator) scopedLimits() bool { return e.gates.Enabled(GateVolumeAttributesClass) }
+
+func (claimEvaluator) matchingResources(names []corev1.ResourceName) []corev1.ResourceName {
+	var out []corev1.ResourceName
+	for _, n := range names {
+		s := string(n)
+		switch {
+		case n == claimCountName, n == corev1.ResourcePersistentVolumeClaims, n == corev1.ResourceRequestsStorage,
+			strings.HasSuffix(s, storageClassSuffix+string(corev1.ResourcePersistentVolumeClaims)),
+			strings.HasSuffix(s, storageClassSuffix+string(corev1.ResourceRequestsStorage)):
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
+// matchesScope (RQ-30): only VolumeAttributesClass, with the gate on.
+func (e claimEvaluator) matchesScope(sel corev1.ScopedResourceSelectorRequirement, obj runtime.Object) (bool, error) {
+	if !e.gates.Enabled(GateVolumeAttributesClass) || sel.ScopeName != corev1.ResourceQuotaScopeVolumeAttributesClass {
+		return false, nil
+	}
+	pvc := obj.(*corev1.PersistentVolumeClaim)
+	var names []string
+	if n := pvc.Spec.VolumeAttributesClassName; n != nil && *n != "" {
+		names = append(names, *n)
+	}
+	if n := pvc.Status.CurrentVolumeAttributesClassName; n != nil && *n != "" {
+		names = append(names, *n)
+	}
+	if m := pvc.Status.ModifyVolumeStatus; m != nil && m.TargetVolumeAttributesClassName != "" {
+		names = append(names, m.TargetVolumeAttributesClassName)
+	}
+	if sel.Operator == corev1.ScopeSelectorOpExists {
+		return len(names) != 0, nil
+	}
+	if len(names) == 0 {
+		return selectorMatches(sel, labels.Set{})
+	}
+	for _, n := range names {
+		ok, err := selectorMatches(sel, labels.Set{string(corev1.ResourceQuotaScopeVolumeAttributesClass): n})
+		if err != nil || ok {
+			return ok, err
+		}
+	}
+	return false, nil
+}
+
+func (claimEvaluator) constraints([]corev1.ResourceName, runtime.Object) error { return nil }
+
+// claimClass: the beta annotation wins over spec.storageClassName.
+func claimClass(pvc *corev1.PersistentVolumeClaim) string {
+	if c, ok := pvc.Annotations[corev1.BetaStorageClassAnnotation]; ok {
+		return c
+	}
+	if pvc.Spec.StorageClassName != nil {
+		return *pvc.Spec.StorageClassName
+	}
+	return ""
+}
+
+// usage (RQ-29): counts, storage rounded up to whole bytes, per-class names.
+func (e claimEvaluator) usage(obj runtime.Object) corev1.ResourceList {
+	pvc := obj.(*corev1.PersistentVolumeClaim)
+	out := corev1.ResourceList{corev1.ResourcePersistentVolumeClaims: one(), claimCountName: one()}
+	class := claimClass(pvc)
+	if class != "" {
+		out[corev1.ResourceName(class+storageClassSuffix+string(corev1.ResourcePersistentVolumeClaims))] = one()
+	}
+	roundUp := func(q resource.Quantity) resource.Quantity {
+		r := q.DeepCopy()
+		if !r.RoundUp(0) {
+			return r
+		}
+		return q
+	}
+	req, ok := pvc.Spec.Resources.Requests[corev1.ResourceStorage]
+	if !ok {
+		return out
+	}
+	storage := roundUp(req)
+	if e.gates.Enabled(GateRecoverVolumeExpansionFailure) {
+		if alloc, ok := pvc.Status.AllocatedResources[corev1.ResourceStorage]; ok && alloc.Cmp(storage) > 0 {
+			storage = roundUp(alloc)
+		}
+	}
+	out[corev1.ResourceRequestsStorage] = storage
+	if class != "" {
+		out[corev1.ResourceName(class+storageClassSuffix+string(corev1.ResourceRequestsStorage))] = storage
+	}
+	return out
+}
+
+// --- object counts ---
+
+// countEvaluator counts objects: count/<resource>[.<group>], plus a legacy alias
+// for configmaps, secrets, replicationcontrollers and resourcequotas (RQ-31).
+type countEvaluator struct{ names []corev1.ResourceName }
+
+var legacyCountAliases = map[schema.GroupResource]corev1.ResourceName{
+	{Resource: "configmaps"}:             corev1.ResourceConfigMaps,
+	{Resource: "resourcequotas"}:         corev1.ResourceQuotas,
+	{Resource: "replicationcontrollers"}: corev1.ResourceReplicationControllers,
+	{Resource: "secrets"}:                corev1.ResourceSecrets,
+}
+
+func newCountEvaluator(gr schema.GroupResource) countEvaluator {
+	names := []corev1.ResourceName{countName(gr)}
+	if alias, ok := legacyCountAliases[gr]; ok {
+		names = append(names, alias)
+	}
+	return countEvaluator{names: names}
+}
+
+func (countEvaluator) scopedLimits() bool { return false }
+func (e countEvaluator) matchingResources(names []corev1.ResourceName) []corev1.ResourceName {
+	return intersect(names, e.names)
+}
+func (countEvaluator) matchesScope(corev1.ScopedResourceSelectorRequirement, runtime.Object) (bool, error) {
+	return false, nil
+}
+func (countEvaluator) constraints([]corev1.ResourceName, runtime.Object) error { return nil }
+func (e countEvaluator) usage(runtime.Object) corev1.ResourceList {
+	out := corev1.ResourceList{}
+	for _, n := range e.names {
+		out[n] = one()
+	}
+	return out
+}
+
+// addLists is quota.Add: a new list with a's quantities plus b's.
+func addLists(a, b corev1.ResourceList) corev1.ResourceList {
+	out := make(corev1.ResourceList, len(a)+len(b))
+	for k, v := range a {
+		q := v.DeepCopy()
+		if o, ok := b[k]; ok {
+			q.Add(o)
+		}
+		out[k] = q
+	}
+	for k, v := range b {
+		if _, ok := out[k]; !ok {
+			out[k] = v.DeepCopy()
+		}
+	}
+	return out
+}
+
+// maskList is quota.Mask: only the named keys.
+func maskList(l corev1.ResourceList, names []corev1.ResourceName) corev1.ResourceList {
+	out := corev1.ResourceList{}
+	for _, n := range names {
+		if v, ok := l[n]; ok {
+			out[n] = v.DeepCopy()
+		}
+	}
+	return out
+}
+
+func listNames(l corev1.ResourceList) []corev1.ResourceName { return sortedNames(l) }
+
+// prettyPrint is `key=value` pairs, keys sorted, joined by "," (CTRL prettyPrint).
+func prettyPrint(l corev1.ResourceList) string {
+	parts := make([]string, 0, len(l))
+	for _, k := range sortedNames(l) {
+		q := l[k]
+		parts = append(parts, string(k)+"="+q.String())
+	}
+	return strings.Join(parts, ",")
+}
+
+func joinNames(names []corev1.ResourceName) string {
+	s := make([]string, 0, len(names))
+	for _, n := range names {
+		s = append(s, string(n))
+	}
+	sort.Strings(s)
+	return strings.Join(s, ",")
+}
