@@ -20,7 +20,7 @@ func Mine(e *eval.Engine, doc []byte) (eval.Result, error) {
 	}
 	obj := eval.NewObject(tm.APIVersion, tm.Kind)
 	if obj == nil {
-		return eval.Result{}, fmt.Errorf("engine does not evaluate %s", tm.Kind)
+		obj = &metav1.PartialObjectMetadata{}
 	}
 	if err := json.Unmarshal(doc, obj); err != nil {
 		return eval.Result{}, err
@@ -189,4 +189,29 @@ func listString(l corev1.ResourceList) string {
 	}
 	b.WriteByte('}')
 	return b.String()
+}
+
+// DiffQuotas compares the final state of every quota.
+func DiffQuotas(up []corev1.ResourceQuota, mine []eval.QuotaState) []string {
+	if len(up) != len(mine) {
+		return []string{fmt.Sprintf("quota count: upstream %d, limitcheck %d", len(up), len(mine))}
+	}
+	// Upstream's list is per namespace in name order; put ours the same way.
+	mine = append([]eval.QuotaState(nil), mine...)
+	sort.SliceStable(mine, func(i, j int) bool { return mine[i].Quota.Namespace < mine[j].Quota.Namespace })
+	var d []string
+	for i := range up {
+		u, m := &up[i], mine[i].Quota
+		if u.Namespace != m.Namespace || u.Name != m.Name {
+			d = append(d, fmt.Sprintf("quota %d: upstream %s/%s, limitcheck %s/%s", i, u.Namespace, u.Name, m.Namespace, m.Name))
+			continue
+		}
+		if a, b := listString(u.Status.Hard), listString(m.Status.Hard); a != b {
+			d = append(d, fmt.Sprintf("quota %s/%s hard: upstream %s, limitcheck %s", u.Namespace, u.Name, a, b))
+		}
+		if a, b := listString(u.Status.Used), listString(m.Status.Used); a != b {
+			d = append(d, fmt.Sprintf("quota %s/%s used: upstream %s, limitcheck %s", u.Namespace, u.Name, a, b))
+		}
+	}
+	return d
 }

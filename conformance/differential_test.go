@@ -30,11 +30,11 @@ func TestDifferential(t *testing.T) {
 		}
 		gates := eval.DefaultFeatureGates()
 		gates.Set(eval.GatePodLevelResources, c.PodLevelResources)
-		up, err := NewUpstream()
+		up, err := NewUpstream(c.QuotaConfig)
 		if err != nil {
 			t.Fatal(err)
 		}
-		engine := eval.New(eval.Options{DefaultNamespace: "ns1", Gates: gates})
+		engine := eval.New(eval.Options{DefaultNamespace: "ns1", Gates: gates, QuotaConfig: c.QuotaConfig})
 		for j, doc := range c.Docs {
 			want, err := up.Create(doc, "ns1")
 			if err != nil {
@@ -52,10 +52,17 @@ func TestDifferential(t *testing.T) {
 			if d := Diff(want, got); len(d) > 0 {
 				mismatches++
 				if mismatches <= *flagShow {
-					t.Errorf("case %d doc %d (seed %d, PodLevelResources=%v) mismatch:\n  %s\ninput case:\n%s", i, j, *flagSeed, c.PodLevelResources, strings.Join(d, "\n  "), joinDocs(c.Docs))
+					t.Errorf("case %d doc %d (seed %d, PodLevelResources=%v, config %+v) mismatch:\n  %s\ninput case:\n%s", i, j, *flagSeed, c.PodLevelResources, c.QuotaConfig, strings.Join(d, "\n  "), joinDocs(c.Docs))
 				}
 			}
 		}
+		if d := DiffQuotas(up.Quotas([]string{"ns1", "ns2"}), engine.Quotas()); len(d) > 0 {
+			mismatches++
+			if mismatches <= *flagShow {
+				t.Errorf("case %d final quotas mismatch:\n  %s\ninput case:\n%s", i, strings.Join(d, "\n  "), joinDocs(c.Docs))
+			}
+		}
+		stats["quotas"] += len(engine.Quotas())
 	}
 	t.Logf("seed %d: %d cases, %d mismatches; outcomes: %v", *flagSeed, *flagCases, mismatches, stats)
 	if mismatches > 0 {

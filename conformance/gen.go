@@ -6,13 +6,17 @@ import (
 	"math/rand/v2"
 	"sort"
 
+	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
+
+	"github.com/limitcheck/limitcheck/internal/eval"
 )
 
 // Case is one generated scenario: documents in input order, created in one
 // namespace (some name another), with a feature-gate setting.
 type Case struct {
 	PodLevelResources bool
+	QuotaConfig       *eval.QuotaConfiguration
 	Docs              [][]byte
 }
 
@@ -234,6 +238,12 @@ func (g *Generator) pod(name string) obj {
 		inits = append(inits, g.container(fmt.Sprintf("i%d", i), g.chance(0.5)))
 	}
 	spec := obj{"containers": containers}
+	if g.chance(0.3) {
+		spec["priorityClassName"] = g.pick([]any{"high", "low"})
+	}
+	if g.chance(0.15) {
+		spec["activeDeadlineSeconds"] = 600
+	}
 	if len(inits) > 0 {
 		spec["initContainers"] = inits
 	}
@@ -269,7 +279,7 @@ func (g *Generator) claim(name string) obj {
 	}
 	spec["resources"] = res
 	if g.chance(0.2) {
-		spec["storageClassName"] = g.pick([]any{"fast", "standard", "Bad_Class"})
+		spec["storageClassName"] = g.pick([]any{"gold", "gold", "standard", "Bad_Class"})
 	}
 	meta := obj{"name": name}
 	g.namespace(meta)
@@ -287,22 +297,111 @@ func (g *Generator) namespace(meta obj) {
 	}
 }
 
+var quotaKeys = map[string][]any{
+	"pods": {"1", "2", "3", "5"}, "count/pods": {"1", "3", "5"},
+	"cpu": ladders["cpu"], "requests.cpu": {"500m", "1", "2", "4", "1500m"}, "limits.cpu": {"1", "2", "4", "8"},
+	"memory": {"256Mi", "1Gi", "2Gi"}, "requests.memory": {"512Mi", "1Gi", "2Gi", "1G"}, "limits.memory": {"1Gi", "2Gi", "4Gi"},
+	"requests.storage": {"1Gi", "5Gi", "20Gi"}, "persistentvolumeclaims": {"1", "2"},
+	"gold.storageclass.storage.k8s.io/requests.storage":       {"2Gi", "10Gi"},
+	"gold.storageclass.storage.k8s.io/persistentvolumeclaims": {"1", "2"},
+	"services": {"1", "2"}, "services.nodeports": {"0", "1", "2"}, "services.loadbalancers": {"0", "1"},
+	"configmaps": {"1", "2"}, "count/configmaps": {"1", "2"}, "secrets": {"1"}, "resourcequotas": {"1", "2", "3"},
+	"count/deployments.apps": {"1", "2"}, "requests.example.com/gpu": {"1", "2"}, "requests.ephemeral-storage": {"1Gi", "4Gi"},
+	"limits.ephemeral-storage": {"2Gi"}, "hugepages-2Mi": {"4Mi"}, "example.com/foo": {"1"},
+}
+
+func (g *Generator) quota(name string) obj {
+	keys := make([]string, 0, len(quotaKeys))
+	for k := range quotaKeys {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	hard := obj{}
+	for i := 0; i < 1+g.r.IntN(5); i++ {
+		k := keys[g.r.IntN(len(keys))]
+		hard[k] = g.pick(quotaKeys[k])
+	}
+	spec := obj{"hard": hard}
+	if g.chance(0.25) {
+		spec["scopes"] = []any{g.pick([]any{"BestEffort", "NotBestEffort", "Terminating", "NotTerminating"})}
+	}
+	if g.chance(0.2) {
+		op := g.pick([]any{"In", "NotIn", "Exists", "DoesNotExist"}).(string)
+		expr := obj{"scopeName": "PriorityClass", "operator": op}
+		if op == "In" || op == "NotIn" {
+			expr["values"] = []any{g.pick([]any{"high", "low"})}
+		}
+		spec["scopeSelector"] = obj{"matchExpressions": []any{expr}}
+	}
+	meta := obj{"name": name}
+	g.namespace(meta)
+	return obj{"apiVersion": "v1", "kind": "ResourceQuota", "metadata": meta, "spec": spec}
+}
+
+func (g *Generator) other(name string) obj {
+	meta := obj{"name": name}
+	g.namespace(meta)
+	switch g.r.IntN(5) {
+	case 0:
+		t := g.pick([]any{"ClusterIP", "NodePort", "LoadBalancer"}).(string)
+		ports := []any{obj{"name": "a", "port": 80}}
+		if g.chance(0.5) {
+			ports = append(ports, obj{"name": "b", "port": 81, "nodePort": 30081})
+		}
+		spec := obj{"type": t, "ports": ports}
+		if t == "LoadBalancer" && g.chance(0.3) {
+			spec["allocateLoadBalancerNodePorts"] = false
+		}
+		return obj{"apiVersion": "v1", "kind": "Service", "metadata": meta, "spec": spec}
+	case 1:
+		return obj{"apiVersion": "v1", "kind": "ConfigMap", "metadata": meta, "data": obj{"k": "v"}}
+	case 2:
+		return obj{"apiVersion": "v1", "kind": "Secret", "metadata": meta}
+	case 3:
+		return obj{"apiVersion": "apps/v1", "kind": "Deployment", "metadata": meta}
+	default:
+		return obj{"apiVersion": "v1", "kind": "Event", "metadata": meta}
+	}
+}
+
+func (g *Generator) quotaConfig() *eval.QuotaConfiguration {
+	if !g.chance(0.12) {
+		return nil
+	}
+	cfgs := []eval.LimitedResource{
+		{Resource: "pods", MatchScopes: []corev1.ScopedResourceSelectorRequirement{{ScopeName: "PriorityClass", Operator: "In", Values: []string{"high"}}}},
+		{Resource: "persistentvolumeclaims", MatchContains: []string{"gold.storageclass.storage.k8s.io/requests.storage"}},
+		{Resource: "pods", MatchContains: []string{"cpu"}},
+		{Resource: "configmaps", MatchContains: []string{"configmaps"}},
+	}
+	return &eval.QuotaConfiguration{LimitedResources: []eval.LimitedResource{cfgs[g.r.IntN(len(cfgs))]}}
+}
+
 // Next returns the next case.
 func (g *Generator) Next() Case {
 	g.n++
-	c := Case{PodLevelResources: !g.chance(0.1)}
+	c := Case{PodLevelResources: !g.chance(0.1), QuotaConfig: g.quotaConfig()}
 	var docs []obj
 	nLR := g.r.IntN(4)
 	nObj := 1 + g.r.IntN(6)
 	for i := 0; i < nLR; i++ {
 		docs = append(docs, g.limitRange(fmt.Sprintf("lr-%d", i)))
 	}
+	if g.chance(0.5) {
+		for i := 0; i < 1+g.r.IntN(3); i++ {
+			docs = append(docs, g.quota(fmt.Sprintf("q-%d", i)))
+		}
+		nObj += g.r.IntN(6)
+	}
 	for i := 0; i < nObj; i++ {
 		var o obj
-		if g.chance(0.75) {
+		switch x := g.r.Float64(); {
+		case x < 0.6:
 			o = g.pod(fmt.Sprintf("p-%d", i))
-		} else {
+		case x < 0.8:
 			o = g.claim(fmt.Sprintf("claim-%d", i))
+		default:
+			o = g.other(fmt.Sprintf("o-%d", i))
 		}
 		// Sometimes an object comes before some LimitRanges.
 		pos := len(docs)

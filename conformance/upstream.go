@@ -6,13 +6,14 @@ package conformance
 import (
 	"context"
 	"encoding/json"
-	"fmt"
 
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	apimeta "k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apiserver/pkg/admission"
 	genericapirequest "k8s.io/apiserver/pkg/endpoints/request"
 	"k8s.io/apiserver/pkg/registry/rest"
@@ -29,7 +30,10 @@ import (
 	"k8s.io/kubernetes/pkg/registry/core/limitrange"
 	"k8s.io/kubernetes/pkg/registry/core/persistentvolumeclaim"
 	"k8s.io/kubernetes/pkg/registry/core/pod"
+	resourcequotastrategy "k8s.io/kubernetes/pkg/registry/core/resourcequota"
 	"k8s.io/kubernetes/plugin/pkg/admission/limitranger"
+
+	"github.com/limitcheck/limitcheck/internal/eval"
 )
 
 // Outcome is what kube-apiserver answered for one object.
@@ -48,6 +52,7 @@ type Outcome struct {
 type Upstream struct {
 	limitRanges map[string][]*corev1.LimitRange
 	plugin      *limitranger.LimitRanger
+	quota       *quotaSim
 }
 
 // SetGates sets feature gates of the upstream code (process-wide).
@@ -55,9 +60,14 @@ func SetGates(gates map[string]bool) error {
 	return utilfeature.DefaultMutableFeatureGate.SetFromMap(gates)
 }
 
-// NewUpstream returns a fresh apiserver with no objects.
-func NewUpstream() (*Upstream, error) {
-	u := &Upstream{limitRanges: map[string][]*corev1.LimitRange{}}
+// NewUpstream returns a fresh apiserver with no objects and the given
+// ResourceQuota plugin configuration (nil: none).
+func NewUpstream(cfg *eval.QuotaConfiguration) (*Upstream, error) {
+	qs, err := newQuotaSim(cfg)
+	if err != nil {
+		return nil, err
+	}
+	u := &Upstream{limitRanges: map[string][]*corev1.LimitRange{}, quota: qs}
 	p, err := limitranger.NewLimitRanger(&limitranger.DefaultLimitRangerActions{})
 	if err != nil {
 		return nil, err
@@ -84,24 +94,36 @@ func (u *Upstream) Create(doc []byte, namespace string) (Outcome, error) {
 		ext      runtime.Object
 		internal runtime.Object
 		strategy rest.RESTCreateStrategy
-		resource string
+		resource schema.GroupResource
 	)
+	gvk := schema.FromAPIVersionAndKind(tm.APIVersion, tm.Kind)
 	switch tm.Kind {
 	case "Pod":
-		ext, internal, strategy, resource = &corev1.Pod{}, &api.Pod{}, pod.Strategy, "pods"
+		ext, internal, strategy, resource = &corev1.Pod{}, &api.Pod{}, pod.Strategy, api.Resource("pods")
 	case "LimitRange":
-		ext, internal, strategy, resource = &corev1.LimitRange{}, &api.LimitRange{}, limitrange.Strategy, "limitranges"
+		ext, internal, strategy, resource = &corev1.LimitRange{}, &api.LimitRange{}, limitrange.Strategy, api.Resource("limitranges")
 	case "PersistentVolumeClaim":
-		ext, internal, strategy, resource = &corev1.PersistentVolumeClaim{}, &api.PersistentVolumeClaim{}, persistentvolumeclaim.Strategy, "persistentvolumeclaims"
+		ext, internal, strategy, resource = &corev1.PersistentVolumeClaim{}, &api.PersistentVolumeClaim{}, persistentvolumeclaim.Strategy, api.Resource("persistentvolumeclaims")
+	case "ResourceQuota":
+		ext, internal, strategy, resource = &corev1.ResourceQuota{}, &api.ResourceQuota{}, resourcequotastrategy.Strategy, api.Resource("resourcequotas")
+	case "Service":
+		// Service validation needs IP allocation; only quota is compared for services.
+		ext, internal, resource = &corev1.Service{}, &api.Service{}, api.Resource("services")
 	default:
-		return Outcome{}, fmt.Errorf("unsupported kind %q", tm.Kind)
+		ext = &metav1.PartialObjectMetadata{}
+		plural, _ := apimeta.UnsafeGuessKindToResource(gvk)
+		resource = plural.GroupResource()
 	}
 	if err := json.Unmarshal(doc, ext); err != nil {
 		return Outcome{}, err
 	}
-	legacyscheme.Scheme.Default(ext)
-	if err := legacyscheme.Scheme.Convert(ext, internal, nil); err != nil {
-		return Outcome{}, err
+	if internal != nil {
+		legacyscheme.Scheme.Default(ext)
+		if err := legacyscheme.Scheme.Convert(ext, internal, nil); err != nil {
+			return Outcome{}, err
+		}
+	} else {
+		internal = ext
 	}
 	meta := internal.(metav1.Object)
 	if meta.GetNamespace() == "" {
@@ -110,8 +132,8 @@ func (u *Upstream) Create(doc []byte, namespace string) (Outcome, error) {
 	ns := meta.GetNamespace()
 	ctx := genericapirequest.WithNamespace(context.Background(), ns)
 	attrs := func() admission.Attributes {
-		return admission.NewAttributesRecord(internal, nil, api.Kind(tm.Kind).WithVersion("v1"), ns, meta.GetName(),
-			api.Resource(resource).WithVersion("v1"), "", admission.Create, &metav1.CreateOptions{}, false, nil)
+		return admission.NewAttributesRecord(internal, nil, gvk, ns, meta.GetName(),
+			resource.WithVersion(gvk.Version), "", admission.Create, &metav1.CreateOptions{}, false, nil)
 	}
 	out := Outcome{}
 	deny := func(err error, stage string) (Outcome, error) {
@@ -134,20 +156,36 @@ func (u *Upstream) Create(doc []byte, namespace string) (Outcome, error) {
 	if meta.GetGenerateName() != "" && meta.GetName() == "" {
 		meta.SetName(meta.GetGenerateName() + "xxxxx")
 	}
-	rest.FillObjectMetaSystemFields(meta)
-	err := rest.BeforeCreate(strategy, ctx, internal)
-	out.Object, _ = toV1(internal, tm.Kind)
-	if err != nil {
-		return deny(err, "validation")
+	if strategy != nil {
+		rest.FillObjectMetaSystemFields(meta)
+		err := rest.BeforeCreate(strategy, ctx, internal)
+		out.Object, _ = toV1(internal, tm.Kind)
+		if err != nil {
+			return deny(err, "validation")
+		}
 	}
-	// Validating admission.
+	// Validating admission: LimitRanger, then ResourceQuota.
 	if err := u.plugin.Validate(ctx, attrs(), nil); err != nil {
 		return deny(err, "limitranger")
 	}
+	stored := out.Object
+	if stored == nil {
+		if stored, _ = toV1(internal, tm.Kind); stored == nil {
+			stored = internal
+		}
+	}
+	if err := u.quota.check(attrs(), stored); err != nil {
+		return deny(err, "quota")
+	}
 	out.Allowed = true
-	if tm.Kind == "LimitRange" {
+	switch tm.Kind {
+	case "LimitRange":
 		lr := out.Object.(*corev1.LimitRange)
 		u.limitRanges[ns] = append(u.limitRanges[ns], lr)
+	case "ResourceQuota":
+		if err := u.quota.activate(out.Object.(*corev1.ResourceQuota)); err != nil {
+			return Outcome{}, err
+		}
 	}
 	return out, nil
 }
@@ -161,6 +199,12 @@ func toV1(internal runtime.Object, kind string) (runtime.Object, error) {
 		ext = &corev1.LimitRange{}
 	case "PersistentVolumeClaim":
 		ext = &corev1.PersistentVolumeClaim{}
+	case "ResourceQuota":
+		ext = &corev1.ResourceQuota{}
+	case "Service":
+		ext = &corev1.Service{}
+	default:
+		return nil, nil
 	}
 	err := legacyscheme.Scheme.Convert(internal, ext, nil)
 	return ext, err
