@@ -230,6 +230,9 @@ func (g *Generator) pod(name string) obj {
 	if g.chance(0.1) {
 		meta["annotations"] = obj{"kubernetes.io/limit-ranger": "stale", "team": "a"}
 	}
+	if g.chance(0.03) {
+		meta["finalizers"] = []any{g.pick([]any{"foo", "example.com/cleanup", "kubernetes"})}
+	}
 	var containers, inits []any
 	for i := 0; i < 1+g.r.IntN(3); i++ {
 		containers = append(containers, g.container(fmt.Sprintf("c%d", i), false))

@@ -7,6 +7,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/limitcheck/limitcheck/internal/admissionconfig"
 	"github.com/limitcheck/limitcheck/internal/check"
 	"github.com/limitcheck/limitcheck/internal/eval"
 	"github.com/limitcheck/limitcheck/internal/load"
@@ -24,14 +25,16 @@ type checkOptions struct {
 	// NamespaceSet is true when -n was given explicitly.
 	NamespaceSet bool
 	Output       string
-	Format       render.Format
-	Gates        eval.FeatureGates
+	// Engine holds the semantics flags: gates, admission plugins, quota options.
+	Engine eval.Options
+	Format render.Format
+	Gates  eval.FeatureGates
 }
 
 func newCmdCheck(s streams, runF func(*checkOptions) error) *cobra.Command {
 	opts := &checkOptions{streams: s}
 	var files []string
-	var gates string
+	var gates, quotaUsage, configFile, enablePlugins, disablePlugins string
 	cmd := &cobra.Command{
 		Use:   "check [-f PATH]... [PATH]...",
 		Short: "Admit manifests as kube-apiserver would and report the denials",
@@ -57,6 +60,21 @@ objects that come after it.`,
 			if opts.Gates, err = eval.ParseFeatureGates(gates); err != nil {
 				return inputErrorf("invalid argument %q for \"--feature-gates\" flag: %w", gates, err)
 			}
+			opts.Engine = eval.Options{DefaultNamespace: opts.Namespace, Gates: opts.Gates}
+			if err := opts.Engine.ApplyAdmissionPlugins(enablePlugins, disablePlugins); err != nil {
+				return &inputError{err: err}
+			}
+			switch eval.QuotaUsage(quotaUsage) {
+			case eval.QuotaUsageComputed, eval.QuotaUsageObserved:
+				opts.Engine.QuotaUsage = eval.QuotaUsage(quotaUsage)
+			default:
+				return inputErrorf("invalid argument %q for \"--quota-usage\" flag: must be computed or observed", quotaUsage)
+			}
+			if configFile != "" {
+				if opts.Engine.QuotaConfig, err = admissionconfig.LoadFile(configFile); err != nil {
+					return &inputError{err: err}
+				}
+			}
 			if runF != nil {
 				return runF(opts)
 			}
@@ -70,7 +88,14 @@ objects that come after it.`,
 	fl.StringVarP(&opts.Output, "output", "o", render.Default, "output format: one of "+strings.Join(render.Formats(), ", "))
 	fl.StringVar(&gates, "feature-gates", "", "kube-apiserver feature gates, Name=bool,... (modelled: "+strings.Join(eval.KnownGates(), ", ")+")")
 
+	fl.StringVar(&quotaUsage, "quota-usage", string(eval.QuotaUsageComputed), "where each quota's usage starts: computed (from the objects before it in the input, as the quota controller would) or observed (its status.used as written, e.g. from kubectl get resourcequota -o yaml)")
+	fl.StringVar(&configFile, "admission-control-config-file", "", "kube-apiserver admission configuration (AdmissionConfiguration or ResourceQuotaConfiguration) with the ResourceQuota plugin's limitedResources")
+	fl.StringVar(&enablePlugins, "enable-admission-plugins", "", "admission plugins to enable, as kube-apiserver takes them (LimitRanger and ResourceQuota are on by default)")
+	fl.StringVar(&disablePlugins, "disable-admission-plugins", "", "admission plugins to disable, e.g. LimitRanger,ResourceQuota")
+
 	_ = cmd.MarkFlagFilename("filename", "yaml", "yml", "json")
+	_ = cmd.MarkFlagFilename("admission-control-config-file", "yaml", "yml", "json")
+	_ = cmd.RegisterFlagCompletionFunc("quota-usage", cobra.FixedCompletions([]cobra.Completion{string(eval.QuotaUsageComputed), string(eval.QuotaUsageObserved)}, cobra.ShellCompDirectiveNoFileComp))
 	_ = cmd.RegisterFlagCompletionFunc("output", func(*cobra.Command, []string, string) ([]cobra.Completion, cobra.ShellCompDirective) {
 		comps := make([]cobra.Completion, 0, len(render.Formats()))
 		for _, name := range render.Formats() {
@@ -99,7 +124,7 @@ func runCheck(opts *checkOptions) error {
 		Paths:     opts.Paths,
 		Recursive: opts.Recursive,
 		Stdin:     opts.streams.In,
-		Engine:    eval.Options{DefaultNamespace: opts.Namespace, Gates: opts.Gates},
+		Engine:    opts.Engine,
 		// kubectl refuses a mismatching object namespace only when -n was given.
 		EnforceNamespace: opts.NamespaceSet,
 	})

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/limitcheck/limitcheck/internal/admissionconfig"
 	"github.com/limitcheck/limitcheck/internal/eval"
 	"github.com/limitcheck/limitcheck/internal/load"
 )
@@ -32,6 +33,8 @@ type Entry struct {
 // Report is the outcome of a run.
 type Report struct {
 	Entries []Entry
+	// Quotas is the final state of every admitted quota.
+	Quotas []eval.QuotaState
 }
 
 // Summary counts.
@@ -63,28 +66,60 @@ func (r *Report) Summary() Summary {
 // non-nil only when the input could not be read at all (a missing path); document
 // errors are entries of the report.
 func Run(opts Options) (*Report, error) {
-	engine := eval.New(opts.Engine)
-	rep := &Report{}
+	// Read everything first: an admission configuration among the inputs applies
+	// to the whole run, objects before it included.
+	var docs []load.Document
 	err := load.Walk(opts.Paths, opts.Stdin, load.Options{Recursive: opts.Recursive, NewObject: eval.NewObject}, func(d load.Document) bool {
+		docs = append(docs, d)
+		return true
+	})
+	if err != nil {
+		return &Report{}, err
+	}
+	if len(docs) == 0 {
+		return &Report{}, &load.Error{Msg: "no objects passed to check: the input holds no Kubernetes objects"}
+	}
+	engineOpts := opts.Engine
+	configAt := ""
+	for _, d := range docs {
+		if d.Err != nil || !admissionconfig.IsConfigKind(d.APIVersion, d.Kind) {
+			continue
+		}
+		where := fmt.Sprintf("%s:%d", d.Pos.File, d.Pos.Line)
+		if engineOpts.QuotaConfig != nil {
+			other := configAt
+			if other == "" {
+				other = "--admission-control-config-file"
+			}
+			return &Report{}, &load.Error{File: d.Pos.File, Line: d.Pos.Line, Msg: "a second ResourceQuota admission configuration (the first is " + other + "): give only one"}
+		}
+		cfg, _, err := admissionconfig.FromFileDocument(d.Pos.File, d.APIVersion, d.Kind, d.JSON)
+		if err != nil {
+			return &Report{}, &load.Error{File: d.Pos.File, Line: d.Pos.Line, Msg: err.Error()}
+		}
+		engineOpts.QuotaConfig, configAt = cfg, where
+	}
+
+	engine := eval.New(engineOpts)
+	rep := &Report{}
+	for _, d := range docs {
 		entry := Entry{Pos: d.Pos, Err: d.Err}
 		if entry.Err == nil && opts.EnforceNamespace {
 			entry.Err = namespaceMismatch(d, opts.Engine.DefaultNamespace)
 		}
-		if entry.Err == nil {
-			entry.Result = engine.Admit(d.Object)
-		} else {
+		switch {
+		case entry.Err != nil:
 			// Keep the identity of what could not be evaluated.
 			entry.Result = eval.Result{APIVersion: d.APIVersion, Kind: d.Kind, Namespace: d.Namespace, Name: d.Name}
+		case admissionconfig.IsConfigKind(d.APIVersion, d.Kind):
+			entry.Result = eval.Result{APIVersion: d.APIVersion, Kind: d.Kind, Name: d.Name, Skipped: true,
+				SkipReason: "admission configuration: applies to the whole run"}
+		default:
+			entry.Result = engine.Admit(d.Object)
 		}
 		rep.Entries = append(rep.Entries, entry)
-		return true
-	})
-	if err != nil {
-		return rep, err
 	}
-	if len(rep.Entries) == 0 {
-		return rep, &load.Error{Msg: "no objects passed to check: the input holds no Kubernetes objects"}
-	}
+	rep.Quotas = engine.Quotas()
 	return rep, nil
 }
 

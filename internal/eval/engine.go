@@ -269,11 +269,9 @@ func (e *Engine) admitLimitRange(ns *namespaceState, lr *corev1.LimitRange) *Den
 // quotas, and activates it with the status a quota controller would give it.
 func (e *Engine) admitQuota(ns *namespaceState, q *corev1.ResourceQuota) *Denial {
 	DefaultResourceQuota(q)
-	assignName(&q.ObjectMeta)
 	observed := q.Status
-	q.Status = corev1.ResourceQuotaStatus{} // create clears status (RQ-07)
-	if errs := ValidateResourceQuota(q); len(errs) > 0 {
-		return invalid("ResourceQuota", q.Name, errs)
+	if d := ResourceQuotaInvalid(q); d != nil { // clears status as create does (RQ-07)
+		return d
 	}
 	if d := e.checkQuota(ns, corev1.Resource("resourcequotas"), q.Name, q); d != nil {
 		return d

@@ -1,10 +1,7 @@
 package eval
 
 import (
-	"strings"
-
 	corev1 "k8s.io/api/core/v1"
-	apivalidation "k8s.io/apimachinery/pkg/api/validation"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 )
@@ -79,9 +76,7 @@ func isQuotaScopeValidForResource(s corev1.ResourceQuotaScope, name corev1.Resou
 // ValidateResourceQuota validates a ResourceQuota on create (RQ-01..05), after API
 // defaulting (DefaultResourceQuota rounds the lists).
 func ValidateResourceQuota(q *corev1.ResourceQuota) field.ErrorList {
-	metaPath := field.NewPath("metadata")
-	errs := apivalidation.ValidateObjectMeta(&q.ObjectMeta, true, apivalidation.NameIsDNSSubdomain, metaPath)
-	errs = append(errs, validateKubeFinalizerNames(q.Finalizers, metaPath.Child("finalizers"))...)
+	errs := validateObjectMeta(&q.ObjectMeta)
 
 	spec := field.NewPath("spec")
 	hard := spec.Child("hard")
@@ -101,26 +96,12 @@ func ValidateResourceQuota(q *corev1.ResourceQuota) field.ErrorList {
 // generation on (placeholder suffix, PL-04) and returns the 422 kube-apiserver
 // would answer, or nil when the quota is valid. The namespace must already be set.
 func ResourceQuotaInvalid(q *corev1.ResourceQuota) *Denial {
-	if q.Name == "" && q.GenerateName != "" {
-		q.Name = q.GenerateName + GeneratedNameSuffix
-	}
+	assignName(&q.ObjectMeta)
 	q.Status = corev1.ResourceQuotaStatus{} // PrepareForCreate
 	if errs := ValidateResourceQuota(q); len(errs) > 0 {
 		return invalid("ResourceQuota", q.Name, errs)
 	}
 	return nil
-}
-
-// validateKubeFinalizerNames is the check the core ValidateObjectMeta wrapper adds:
-// an unqualified finalizer must be a standard one.
-func validateKubeFinalizerNames(finalizers []string, p *field.Path) field.ErrorList {
-	var errs field.ErrorList
-	for i, f := range finalizers {
-		if !strings.Contains(f, "/") && !standardFinalizers[f] {
-			errs = append(errs, field.Invalid(p.Index(i), f, "name is neither a standard finalizer name nor is it fully qualified"))
-		}
-	}
-	return errs
 }
 
 // hardNamesLimitedByScope: the sorted standard quota names of spec.hard, the only
@@ -141,7 +122,7 @@ func hasConflictingPair(seen map[corev1.ResourceQuotaScope]bool, pair [2]corev1.
 
 // validateQuotaScopes: every error carries the whole scopes list as its value (RQ-03).
 func validateQuotaScopes(spec *corev1.ResourceQuotaSpec, p *field.Path) field.ErrorList {
-	if spec.Scopes == nil {
+	if len(spec.Scopes) == 0 {
 		return nil
 	}
 	var errs field.ErrorList

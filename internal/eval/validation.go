@@ -8,6 +8,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
 	apivalidation "k8s.io/apimachinery/pkg/api/validation"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/util/validation"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 	resourcehelper "k8s.io/component-helpers/resource"
@@ -22,6 +23,26 @@ const (
 	msgNotInteger = "must be an integer"
 	msgNotPos     = "must be greater than zero"
 )
+
+// validateObjectMeta is core's ValidateObjectMeta for a namespaced object with a
+// DNS-subdomain name: apimachinery's checks plus the finalizer-name rule.
+func validateObjectMeta(meta *metav1.ObjectMeta) field.ErrorList {
+	p := field.NewPath("metadata")
+	errs := apivalidation.ValidateObjectMeta(meta, true, apivalidation.NameIsDNSSubdomain, p)
+	return append(errs, validateKubeFinalizerNames(meta.Finalizers, p.Child("finalizers"))...)
+}
+
+// validateKubeFinalizerNames is the check the core ValidateObjectMeta wrapper adds:
+// an unqualified finalizer must be a standard one.
+func validateKubeFinalizerNames(finalizers []string, p *field.Path) field.ErrorList {
+	var errs field.ErrorList
+	for i, f := range finalizers {
+		if !strings.Contains(f, "/") && !standardFinalizers[f] {
+			errs = append(errs, field.Invalid(p.Index(i), f, "name is neither a standard finalizer name nor is it fully qualified"))
+		}
+	}
+	return errs
+}
 
 // validateResourceName: qualified name; unqualified names must be standard resources.
 func validateResourceName(name corev1.ResourceName, p *field.Path) field.ErrorList {
@@ -93,7 +114,7 @@ func validateResourceQuantityValue(name corev1.ResourceName, q resource.Quantity
 
 // ValidateLimitRange validates a defaulted LimitRange (LR-02..09).
 func ValidateLimitRange(lr *corev1.LimitRange) field.ErrorList {
-	errs := apivalidation.ValidateObjectMeta(&lr.ObjectMeta, true, apivalidation.NameIsDNSSubdomain, field.NewPath("metadata"))
+	errs := validateObjectMeta(&lr.ObjectMeta)
 	seenTypes := map[corev1.LimitType]bool{}
 	base := field.NewPath("spec", "limits")
 	for i := range lr.Spec.Limits {
@@ -217,7 +238,7 @@ func validateLimitRangeKey(p *field.Path, k corev1.ResourceName, minL, maxL, def
 // container (containers, then init containers) the requirements, ephemeral
 // containers forbidden on create, then pod-level resources when the gate is on.
 func validatePodResources(pod *corev1.Pod, gates FeatureGates) field.ErrorList {
-	errs := apivalidation.ValidateObjectMeta(&pod.ObjectMeta, true, apivalidation.NameIsDNSSubdomain, field.NewPath("metadata"))
+	errs := validateObjectMeta(&pod.ObjectMeta)
 	spec := field.NewPath("spec")
 	for i := range pod.Spec.Containers {
 		errs = append(errs, validateResourceRequirements(&pod.Spec.Containers[i].Resources, validateContainerResourceName, spec.Child("containers").Index(i).Child("resources"))...)
@@ -345,7 +366,7 @@ var supportedAccessModes = []string{
 // and the class name of a claim (the rest of ValidatePersistentVolumeClaimSpec is
 // not simulated).
 func validatePersistentVolumeClaim(pvc *corev1.PersistentVolumeClaim) field.ErrorList {
-	errs := apivalidation.ValidateObjectMeta(&pvc.ObjectMeta, true, apivalidation.NameIsDNSSubdomain, field.NewPath("metadata"))
+	errs := validateObjectMeta(&pvc.ObjectMeta)
 	spec := field.NewPath("spec")
 	if len(pvc.Spec.AccessModes) == 0 {
 		errs = append(errs, field.Required(spec.Child("accessModes"), "at least 1 access mode is required"))

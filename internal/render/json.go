@@ -18,7 +18,15 @@ func (jsonFormat) Description() string { return "one JSON document with every ob
 
 type jsonReport struct {
 	Results []jsonResult `json:"results"`
-	Quotas  []struct{}   `json:"quotas"` // filled once quota admission is simulated
+	Quotas  []jsonQuota  `json:"quotas"`
+}
+
+// jsonQuota is an admitted quota's final state.
+type jsonQuota struct {
+	Namespace string            `json:"namespace"`
+	Name      string            `json:"name"`
+	Hard      map[string]string `json:"hard"`
+	Used      map[string]string `json:"used"`
 }
 
 type jsonResult struct {
@@ -70,7 +78,11 @@ const (
 )
 
 func (jsonFormat) Render(w io.Writer, r *check.Report) error {
-	doc := jsonReport{Results: make([]jsonResult, 0, len(r.Entries)), Quotas: []struct{}{}}
+	doc := jsonReport{Results: make([]jsonResult, 0, len(r.Entries)), Quotas: make([]jsonQuota, 0, len(r.Quotas))}
+	for _, qs := range r.Quotas {
+		q := qs.Quota
+		doc.Quotas = append(doc.Quotas, jsonQuota{Namespace: q.Namespace, Name: q.Name, Hard: quantities(q.Status.Hard), Used: quantities(q.Status.Used)})
+	}
 	for i := range r.Entries {
 		doc.Results = append(doc.Results, newJSONResult(&r.Entries[i]))
 	}

@@ -140,7 +140,14 @@ func sampleReport() *check.Report {
 			Resources: &corev1.ResourceRequirements{Limits: corev1.ResourceList{corev1.ResourceMemory: q("2Gi")}},
 		},
 	}
-	return &check.Report{Entries: []check.Entry{
+	compute := &corev1.ResourceQuota{
+		ObjectMeta: metav1.ObjectMeta{Name: "compute", Namespace: "team-a"},
+		Status: corev1.ResourceQuotaStatus{
+			Hard: corev1.ResourceList{corev1.ResourceRequestsCPU: q("2"), corev1.ResourcePods: q("10"), "example.com/foo": q("1")},
+			Used: corev1.ResourceList{corev1.ResourceRequestsCPU: q("750m"), corev1.ResourcePods: q("2")},
+		},
+	}
+	return &check.Report{Quotas: []eval.QuotaState{{Quota: compute}}, Entries: []check.Entry{
 		{
 			Pos: load.Position{File: "deploy/web.yaml", Line: 1, Index: 0, Item: -1},
 			Result: eval.Result{

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"text/tabwriter"
 
 	"github.com/limitcheck/limitcheck/internal/check"
 	"github.com/limitcheck/limitcheck/internal/eval"
@@ -54,6 +55,7 @@ func (textFormat) Render(w io.Writer, r *check.Report) error {
 		}
 		fmt.Fprintf(&b, "skipped: %s: %s\n", strings.Join(counts, ", "), reason)
 	}
+	writeQuotas(&b, r)
 	s := r.Summary()
 	fmt.Fprintf(&b, "%d objects: %d admitted, %d denied, %d skipped", s.Objects, s.Admitted, s.Denied, s.Skipped)
 	if s.Errors > 0 {
@@ -90,4 +92,34 @@ func qualifiedName(res *eval.Result) string {
 		return res.Name
 	}
 	return res.Namespace + "/" + res.Name
+}
+
+// writeQuotas prints, per namespace with quotas, the final Used/Hard of each
+// quota resource; "-" marks a resource no evaluator tracks (it has no usage).
+func writeQuotas(b *strings.Builder, r *check.Report) {
+	ns := ""
+	var tw *tabwriter.Writer
+	for _, qs := range r.Quotas {
+		q := qs.Quota
+		if q.Namespace != ns || tw == nil {
+			if tw != nil {
+				_ = tw.Flush()
+			}
+			ns = q.Namespace
+			fmt.Fprintf(b, "quota usage in namespace %s:\n", ns)
+			tw = tabwriter.NewWriter(b, 0, 8, 2, ' ', 0)
+			fmt.Fprintln(tw, "  QUOTA\tRESOURCE\tUSED\tHARD")
+		}
+		for _, k := range slices.Sorted(maps.Keys(q.Status.Hard)) {
+			hard := q.Status.Hard[k]
+			used := "-"
+			if u, ok := q.Status.Used[k]; ok {
+				used = u.String()
+			}
+			fmt.Fprintf(tw, "  %s\t%s\t%s\t%s\n", q.Name, k, used, hard.String())
+		}
+	}
+	if tw != nil {
+		_ = tw.Flush()
+	}
 }
