@@ -247,6 +247,13 @@ func (g *Generator) pod(name string) obj {
 	if g.chance(0.15) {
 		spec["activeDeadlineSeconds"] = 600
 	}
+	if g.chance(0.08) {
+		term := obj{"labelSelector": obj{"matchLabels": obj{"app": "db"}}, "topologyKey": "kubernetes.io/hostname"}
+		if g.chance(0.6) {
+			term["namespaces"] = []any{"other"}
+		}
+		spec["affinity"] = obj{"podAntiAffinity": obj{"requiredDuringSchedulingIgnoredDuringExecution": []any{term}}}
+	}
 	if len(inits) > 0 {
 		spec["initContainers"] = inits
 	}
@@ -281,6 +288,9 @@ func (g *Generator) claim(name string) obj {
 		res["limits"] = obj{"storage": g.quantity("storage")}
 	}
 	spec["resources"] = res
+	if g.chance(0.15) {
+		spec["volumeAttributesClassName"] = g.pick([]any{"silver", "bronze"})
+	}
 	if g.chance(0.2) {
 		spec["storageClassName"] = g.pick([]any{"gold", "gold", "standard", "Bad_Class"})
 	}
@@ -326,13 +336,17 @@ func (g *Generator) quota(name string) obj {
 	}
 	spec := obj{"hard": hard}
 	if g.chance(0.25) {
-		spec["scopes"] = []any{g.pick([]any{"BestEffort", "NotBestEffort", "Terminating", "NotTerminating"})}
+		spec["scopes"] = []any{g.pick([]any{"BestEffort", "NotBestEffort", "Terminating", "NotTerminating", "CrossNamespacePodAffinity", "VolumeAttributesClass"})}
 	}
-	if g.chance(0.2) {
+	if g.chance(0.25) {
 		op := g.pick([]any{"In", "NotIn", "Exists", "DoesNotExist"}).(string)
-		expr := obj{"scopeName": "PriorityClass", "operator": op}
+		scope, values := "PriorityClass", []any{"high", "low"}
+		if g.chance(0.35) {
+			scope, values = "VolumeAttributesClass", []any{"silver", "bronze"}
+		}
+		expr := obj{"scopeName": scope, "operator": op}
 		if op == "In" || op == "NotIn" {
-			expr["values"] = []any{g.pick([]any{"high", "low"})}
+			expr["values"] = []any{g.pick(values)}
 		}
 		spec["scopeSelector"] = obj{"matchExpressions": []any{expr}}
 	}
