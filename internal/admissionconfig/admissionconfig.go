@@ -24,7 +24,6 @@
 package admissionconfig
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -39,6 +38,7 @@ import (
 	"sigs.k8s.io/yaml"
 
 	"github.com/limitcheck/limitcheck/internal/eval"
+	"github.com/limitcheck/limitcheck/internal/load"
 )
 
 // PluginName is the admission plugin whose entry is read from an
@@ -229,8 +229,8 @@ func toJSON(data []byte) (js []byte, yamlStrictErr error, err error) {
 // for a missing kind.
 func interpret(js []byte, want string) (typeMeta, error) {
 	var tm typeMeta
-	switch t := jsonType(js); t {
-	case "null":
+	switch t := load.JSONType(js); t {
+	case "null", "nothing":
 		return tm, errors.New("Object 'Kind' is missing (empty document); " + want)
 	case "object":
 	default:
@@ -247,27 +247,6 @@ func interpret(js []byte, want string) (typeMeta, error) {
 		return tm, errors.New("Object 'apiVersion' is missing")
 	}
 	return tm, nil
-}
-
-// jsonType names the type of the JSON value js.
-func jsonType(js []byte) string {
-	s := bytes.TrimSpace(js)
-	if len(s) == 0 {
-		return "null"
-	}
-	switch s[0] {
-	case '{':
-		return "object"
-	case '[':
-		return "array"
-	case '"':
-		return "string"
-	case 't', 'f':
-		return "bool"
-	case 'n':
-		return "null"
-	}
-	return "number"
 }
 
 // strictDecode decodes js into v like apimachinery's strict JSON serializer:
@@ -301,7 +280,7 @@ func decodeAdmission(file string, js []byte, yamlStrictErr error) (*eval.QuotaCo
 		// Only the first entry counts, even one with neither configuration
 		// nor path (configProvider.ConfigFor).
 		switch {
-		case jsonType(p.Configuration) != "null":
+		case load.JSONType(p.Configuration) != "null" && load.JSONType(p.Configuration) != "nothing":
 			cfg, err := decodeInline(p.Configuration)
 			if err != nil {
 				return nil, fmt.Errorf("plugin %s: configuration: %w", PluginName, err)

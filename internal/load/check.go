@@ -90,7 +90,7 @@ func (c *checker) value(t reflect.Type, raw []byte, depth int) {
 	if len(c.problems) >= maxProblems {
 		return
 	}
-	jt := jsonType(raw)
+	jt := JSONType(raw)
 	for {
 		if t.Kind() != reflect.Pointer && reflect.PointerTo(t).Implements(jsonUnmarshalerType) {
 			c.unmarshaler(t, raw, jt)
@@ -273,7 +273,7 @@ func errMsg(err error, raw []byte) string {
 // gotValue renders a raw value for "(got ...)": strings quoted, other values
 // described by type.
 func gotValue(raw []byte) string {
-	if jsonType(raw) == "string" {
+	if JSONType(raw) == "string" {
 		if s, ok := unquoteJSON(raw); ok {
 			return strconv.Quote(truncate(s))
 		}

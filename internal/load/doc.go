@@ -132,7 +132,7 @@ func (d *docSrc) object(js []byte, o *obj, depth int) {
 		return
 	}
 	if strings.HasSuffix(h.kind, "List") {
-		t := jsonType(h.items)
+		t := JSONType(h.items)
 		if t == "array" {
 			d.list(js, o, &h, depth)
 			return
@@ -150,7 +150,7 @@ func (d *docSrc) object(js []byte, o *obj, depth int) {
 }
 
 func (d *docSrc) checkTypeField(o *obj, field string, raw []byte, val string) *Error {
-	t := jsonType(raw)
+	t := JSONType(raw)
 	if raw == nil || t == "null" || (t == "string" && val == "") {
 		return &Error{Field: field, Msg: "is required"}
 	}

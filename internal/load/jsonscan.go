@@ -196,8 +196,9 @@ func unquoteJSON(raw []byte) (string, bool) {
 	return s, true
 }
 
-// jsonType names the JSON type of a raw value.
-func jsonType(raw []byte) string {
+// JSONType names the JSON type of a raw value: object, array, string, number,
+// boolean, null, or nothing for blank input.
+func JSONType(raw []byte) string {
 	i := skipWS(raw, 0)
 	if i >= len(raw) {
 		return "nothing"
@@ -222,7 +223,7 @@ func jsonType(raw []byte) string {
 // `number 1.5`, `boolean true`, `object`, `array`, `null`.
 func describeJSON(raw []byte) string {
 	raw = bytes.TrimSpace(raw)
-	switch t := jsonType(raw); t {
+	switch t := JSONType(raw); t {
 	case "string":
 		s, ok := unquoteJSON(raw)
 		if !ok {
