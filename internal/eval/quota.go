@@ -268,10 +268,10 @@ func (e *Engine) computeStatus(ns *namespaceState, q *corev1.ResourceQuota) {
 	// Evaluators that track some hard resource, in a fixed order; each starts its
 	// tracked resources at zero and adds the usage of matching objects in input order.
 	tracked := map[corev1.ResourceName]bool{}
-	sums := map[string]corev1.ResourceList{}
-	var order []string
+	sums := map[corev1.ResourceName]corev1.ResourceList{}
+	var order []corev1.ResourceName
 	for _, a := range ns.objects {
-		key := fmt.Sprintf("%T%v", a.ev, a.ev)
+		key := a.ev.id()
 		if _, seen := sums[key]; !seen {
 			r := a.ev.matchingResources(names)
 			if len(r) == 0 {

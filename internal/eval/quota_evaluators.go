@@ -18,6 +18,8 @@ import (
 // (PODS, SVC, PVC, QGEN in SEMANTICS.md §3.3–3.9).
 
 type evaluator interface {
+	// id: the evaluator's object-count name, unique per group/resource.
+	id() corev1.ResourceName
 	// matchingResources: the subset of quota resource names this evaluator tracks.
 	matchingResources(names []corev1.ResourceName) []corev1.ResourceName
 	// matchesScope: whether the object satisfies one scope selector.
@@ -71,7 +73,8 @@ const deviceClassPrefix = "deviceclass.resource.kubernetes.io/"
 var requiredForPods = newNameSet(corev1.ResourceCPU, corev1.ResourceMemory, corev1.ResourceRequestsCPU,
 	corev1.ResourceRequestsMemory, corev1.ResourceLimitsCPU, corev1.ResourceLimitsMemory)
 
-func (podEvaluator) scopedLimits() bool { return true }
+func (podEvaluator) id() corev1.ResourceName { return podCountName }
+func (podEvaluator) scopedLimits() bool      { return true }
 
 // matchingResources (RQ-15): the fixed list, hugepages prefixes, and requests.<name>
 // for non-native or device-class extended resources.
@@ -286,7 +289,8 @@ type serviceEvaluator struct{}
 var serviceResources = []corev1.ResourceName{countName(schema.GroupResource{Resource: "services"}),
 	corev1.ResourceServices, corev1.ResourceServicesNodePorts, corev1.ResourceServicesLoadBalancers}
 
-func (serviceEvaluator) scopedLimits() bool { return false }
+func (serviceEvaluator) id() corev1.ResourceName { return serviceResources[0] }
+func (serviceEvaluator) scopedLimits() bool      { return false }
 func (serviceEvaluator) matchingResources(names []corev1.ResourceName) []corev1.ResourceName {
 	return intersect(names, serviceResources)
 }
@@ -332,7 +336,8 @@ const storageClassSuffix = ".storageclass.storage.k8s.io/"
 
 var claimCountName = countName(schema.GroupResource{Resource: "persistentvolumeclaims"})
 
-func (e claimEvaluator) scopedLimits() bool { return e.gates.Enabled(GateVolumeAttributesClass) }
+func (claimEvaluator) id() corev1.ResourceName { return claimCountName }
+func (e claimEvaluator) scopedLimits() bool    { return e.gates.Enabled(GateVolumeAttributesClass) }
 
 func (claimEvaluator) matchingResources(names []corev1.ResourceName) []corev1.ResourceName {
 	var out []corev1.ResourceName
@@ -445,7 +450,8 @@ func newCountEvaluator(gr schema.GroupResource) countEvaluator {
 	return countEvaluator{names: names}
 }
 
-func (countEvaluator) scopedLimits() bool { return false }
+func (e countEvaluator) id() corev1.ResourceName { return e.names[0] }
+func (countEvaluator) scopedLimits() bool        { return false }
 func (e countEvaluator) matchingResources(names []corev1.ResourceName) []corev1.ResourceName {
 	return intersect(names, e.names)
 }
