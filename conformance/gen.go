@@ -321,6 +321,7 @@ var quotaKeys = map[string][]any{
 	"configmaps": {"1", "2"}, "count/configmaps": {"1", "2"}, "secrets": {"1"}, "resourcequotas": {"1", "2", "3"},
 	"count/deployments.apps": {"1", "2"}, "requests.example.com/gpu": {"1", "2"}, "requests.ephemeral-storage": {"1Gi", "4Gi"},
 	"limits.ephemeral-storage": {"2Gi"}, "hugepages-2Mi": {"4Mi"}, "example.com/foo": {"1"},
+	"gpu.deviceclass.resource.k8s.io/devices": {"1", "2", "4", "40"}, "count/resourceclaims.resource.k8s.io": {"1", "2"},
 }
 
 func (g *Generator) quota(name string) obj {
@@ -358,7 +359,30 @@ func (g *Generator) quota(name string) obj {
 func (g *Generator) other(name string) obj {
 	meta := obj{"name": name}
 	g.namespace(meta)
-	switch g.r.IntN(5) {
+	switch g.r.IntN(6) {
+	case 5:
+		req := func(name string) obj {
+			r := obj{"deviceClassName": g.pick([]any{"gpu", "gpu", "fpga"})}
+			switch g.r.IntN(3) {
+			case 0:
+				r["allocationMode"] = "All"
+			case 1:
+				r["count"] = 1 + g.r.IntN(3)
+			}
+			if name != "" {
+				r["name"] = name
+			}
+			return r
+		}
+		var reqs []any
+		for i := 0; i < 1+g.r.IntN(2); i++ {
+			if g.chance(0.3) {
+				reqs = append(reqs, obj{"name": fmt.Sprintf("r%d", i), "firstAvailable": []any{req("a"), req("b")}})
+			} else {
+				reqs = append(reqs, obj{"name": fmt.Sprintf("r%d", i), "exactly": req("")})
+			}
+		}
+		return obj{"apiVersion": "resource.k8s.io/v1", "kind": "ResourceClaim", "metadata": meta, "spec": obj{"devices": obj{"requests": reqs}}}
 	case 0:
 		t := g.pick([]any{"ClusterIP", "NodePort", "LoadBalancer"}).(string)
 		ports := []any{obj{"name": "a", "port": 80}}

@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 
 	corev1 "k8s.io/api/core/v1"
+	resourcev1 "k8s.io/api/resource/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	apimeta "k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -27,6 +28,8 @@ import (
 	"k8s.io/kubernetes/pkg/api/legacyscheme"
 	api "k8s.io/kubernetes/pkg/apis/core"
 	_ "k8s.io/kubernetes/pkg/apis/core/install"
+	resourceinternal "k8s.io/kubernetes/pkg/apis/resource"
+	_ "k8s.io/kubernetes/pkg/apis/resource/install"
 	"k8s.io/kubernetes/pkg/registry/core/limitrange"
 	"k8s.io/kubernetes/pkg/registry/core/persistentvolumeclaim"
 	"k8s.io/kubernetes/pkg/registry/core/pod"
@@ -109,6 +112,9 @@ func (u *Upstream) Create(doc []byte, namespace string) (Outcome, error) {
 	case "Service":
 		// Service validation needs IP allocation; only quota is compared for services.
 		ext, internal, resource = &corev1.Service{}, &api.Service{}, api.Resource("services")
+	case "ResourceClaim":
+		// Claim validation needs DeviceClasses; only quota is compared for claims.
+		ext, internal, resource = &resourcev1.ResourceClaim{}, &resourceinternal.ResourceClaim{}, resourceinternal.Resource("resourceclaims")
 	default:
 		ext = &metav1.PartialObjectMetadata{}
 		plural, _ := apimeta.UnsafeGuessKindToResource(gvk)
@@ -203,6 +209,8 @@ func toV1(internal runtime.Object, kind string) (runtime.Object, error) {
 		ext = &corev1.ResourceQuota{}
 	case "Service":
 		ext = &corev1.Service{}
+	case "ResourceClaim":
+		ext = &resourcev1.ResourceClaim{}
 	default:
 		return nil, nil
 	}

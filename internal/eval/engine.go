@@ -8,6 +8,7 @@ import (
 	"fmt"
 
 	corev1 "k8s.io/api/core/v1"
+	resourcev1 "k8s.io/api/resource/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 )
@@ -105,6 +106,9 @@ func (e *Engine) Quotas() []QuotaState {
 // NewObject returns an empty typed object for the kinds the engine evaluates, so a
 // loader can decode them strictly; nil for every other kind.
 func NewObject(apiVersion, kind string) runtime.Object {
+	if kind == "ResourceClaim" && (apiVersion == "resource.k8s.io/v1" || apiVersion == "resource.k8s.io/v1beta2") {
+		return &resourcev1.ResourceClaim{} // v1beta2 has the same shape as v1
+	}
 	if apiVersion != "v1" {
 		return nil
 	}
@@ -165,6 +169,11 @@ func (e *Engine) Admit(obj runtime.Object) Result {
 	case *corev1.ResourceQuota:
 		res.Object = o
 		res.Denial = e.admitQuota(ns, o)
+	case *resourcev1.ResourceClaim:
+		res.Object = o
+		defaultResourceClaim(o)
+		assignName(&o.ObjectMeta)
+		res.Denial = e.checkQuota(ns, resourceClaimsGR, o.Name, o)
 	case *corev1.Service:
 		res.Object = o
 		defaultService(o)

@@ -58,6 +58,10 @@ func (e *Engine) evaluatorFor(gr schema.GroupResource) evaluator {
 		return serviceEvaluator{}
 	case schema.GroupResource{Resource: "persistentvolumeclaims"}:
 		return claimEvaluator{gates: e.opts.Gates}
+	case resourceClaimsGR:
+		if e.opts.Gates.Enabled(GateDynamicResourceAllocation) {
+			return resourceClaimEvaluator{gates: e.opts.Gates}
+		}
 	}
 	return newCountEvaluator(gr)
 }
@@ -312,7 +316,7 @@ func (e *Engine) computeStatus(ns *namespaceState, q *corev1.ResourceQuota) {
 // allEvaluators returns the evaluators that track at least one of names: the
 // typed ones and an object-count evaluator per count/<resource> name.
 func (e *Engine) allEvaluators(names []corev1.ResourceName) []evaluator {
-	evs := []evaluator{podEvaluator{gates: e.opts.Gates}, serviceEvaluator{}, claimEvaluator{gates: e.opts.Gates}}
+	evs := []evaluator{podEvaluator{gates: e.opts.Gates}, serviceEvaluator{}, claimEvaluator{gates: e.opts.Gates}, e.evaluatorFor(resourceClaimsGR)}
 	for gr := range legacyCountAliases {
 		evs = append(evs, newCountEvaluator(gr))
 	}

@@ -106,6 +106,24 @@ spec: {accessModes: [ReadWriteOnce], storageClassName: gold, resources: {request
 			message: `persistentvolumeclaims "data" is forbidden: insufficient quota to consume: gold.storageclass.storage.k8s.io/requests.storage`,
 		},
 		{
+			name: "RQ-32 ResourceClaim device counts: ExactCount defaults to 1, All counts 32",
+			docs: []string{`
+apiVersion: v1
+kind: ResourceQuota
+metadata: {name: dra}
+spec: {hard: {gpu.deviceclass.resource.k8s.io/devices: "4"}}`, `
+apiVersion: resource.k8s.io/v1
+kind: ResourceClaim
+metadata: {name: gpus}
+spec:
+  devices:
+    requests:
+    - {name: one, exactly: {deviceClassName: gpu}}
+    - {name: all, exactly: {deviceClassName: gpu, allocationMode: All}}`},
+			code:    403,
+			message: `resourceclaims.resource.k8s.io "gpus" is forbidden: exceeded quota: dra, requested: gpu.deviceclass.resource.k8s.io/devices=33, used: gpu.deviceclass.resource.k8s.io/devices=0, limited: gpu.deviceclass.resource.k8s.io/devices=4`,
+		},
+		{
 			name: "RQ-31 object count with legacy alias; the new quota counts itself (RQ-08)",
 			docs: []string{`
 apiVersion: v1
