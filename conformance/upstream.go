@@ -6,6 +6,7 @@ package conformance
 import (
 	"context"
 	"encoding/json"
+	"reflect"
 
 	corev1 "k8s.io/api/core/v1"
 	resourcev1 "k8s.io/api/resource/v1"
@@ -165,7 +166,7 @@ func (u *Upstream) Create(doc []byte, namespace string) (Outcome, error) {
 	if strategy != nil {
 		rest.FillObjectMetaSystemFields(meta)
 		err := rest.BeforeCreate(strategy, ctx, internal)
-		out.Object, _ = toV1(internal, tm.Kind)
+		out.Object, _ = toV1(internal, ext)
 		if err != nil {
 			return deny(err, "validation")
 		}
@@ -176,7 +177,7 @@ func (u *Upstream) Create(doc []byte, namespace string) (Outcome, error) {
 	}
 	stored := out.Object
 	if stored == nil {
-		if stored, _ = toV1(internal, tm.Kind); stored == nil {
+		if stored, _ = toV1(internal, ext); stored == nil {
 			stored = internal
 		}
 	}
@@ -196,26 +197,15 @@ func (u *Upstream) Create(doc []byte, namespace string) (Outcome, error) {
 	return out, nil
 }
 
-func toV1(internal runtime.Object, kind string) (runtime.Object, error) {
-	var ext runtime.Object
-	switch kind {
-	case "Pod":
-		ext = &corev1.Pod{}
-	case "LimitRange":
-		ext = &corev1.LimitRange{}
-	case "PersistentVolumeClaim":
-		ext = &corev1.PersistentVolumeClaim{}
-	case "ResourceQuota":
-		ext = &corev1.ResourceQuota{}
-	case "Service":
-		ext = &corev1.Service{}
-	case "ResourceClaim":
-		ext = &resourcev1.ResourceClaim{}
-	default:
+// toV1 converts the internal object back to the v1 type it was decoded from
+// (ext), as storage would return it; nil for kinds decoded without an internal type.
+func toV1(internal, ext runtime.Object) (runtime.Object, error) {
+	if internal == ext {
 		return nil, nil
 	}
-	err := legacyscheme.Scheme.Convert(internal, ext, nil)
-	return ext, err
+	out := reflect.New(reflect.TypeOf(ext).Elem()).Interface().(runtime.Object)
+	err := legacyscheme.Scheme.Convert(internal, out, nil)
+	return out, err
 }
 
 // orderedFactory hands the plugin a LimitRange lister that lists in input order

@@ -80,7 +80,7 @@ func scopeSelectors(q *corev1.ResourceQuota) []corev1.ScopedResourceSelectorRequ
 // matches is QGEN Matches: the quota tracks one of the evaluator's resources and
 // the object satisfies every scope selector.
 func matches(ev evaluator, q *corev1.ResourceQuota, obj runtime.Object) (bool, error) {
-	if len(ev.matchingResources(listNames(q.Status.Hard))) == 0 {
+	if len(ev.matchingResources(sortedNames(q.Status.Hard))) == 0 {
 		return false, nil
 	}
 	for _, sel := range scopeSelectors(q) {
@@ -145,7 +145,7 @@ func (e *Engine) checkQuota(ns *namespaceState, gr schema.GroupResource, name st
 			continue
 		}
 		for _, k := range sortedNames(usage) {
-			if q := usage[k]; q.Cmp(resource.Quantity{}) <= 0 {
+			if q := usage[k]; q.Sign() <= 0 {
 				continue
 			}
 			for _, s := range lr.MatchContains {
@@ -173,7 +173,7 @@ func (e *Engine) checkQuota(ns *namespaceState, gr schema.GroupResource, name st
 		if !ok {
 			continue
 		}
-		r := ev.matchingResources(listNames(q.Status.Hard))
+		r := ev.matchingResources(sortedNames(q.Status.Hard))
 		if err := ev.constraints(r, obj); err != nil {
 			return forbid(fmt.Errorf("failed quota: %s: %v", q.Name, err))
 		}
@@ -192,7 +192,7 @@ func (e *Engine) checkQuota(ns *namespaceState, gr schema.GroupResource, name st
 
 	var negative []corev1.ResourceName
 	for k, v := range usage {
-		if v.Cmp(resource.MustParse("0")) < 0 {
+		if v.Sign() < 0 {
 			negative = append(negative, k)
 		}
 	}
@@ -235,10 +235,10 @@ func (e *Engine) checkQuota(ns *namespaceState, gr schema.GroupResource, name st
 	// Check every interesting quota before charging any (all must admit).
 	newUsed := make([]corev1.ResourceList, len(interesting))
 	for i, q := range interesting {
-		requested := maskList(delta, listNames(q.Status.Hard))
+		requested := maskList(delta, sortedNames(q.Status.Hard))
 		newUsed[i] = addLists(q.Status.Used, requested)
 		var exceeded []corev1.ResourceName
-		for _, k := range listNames(requested) {
+		for _, k := range sortedNames(requested) {
 			if n, h := newUsed[i][k], q.Status.Hard[k]; n.Cmp(h) > 0 {
 				exceeded = append(exceeded, k)
 			}
@@ -260,7 +260,7 @@ func (e *Engine) checkQuota(ns *namespaceState, gr schema.GroupResource, name st
 // objects matching all its scopes, for each hard resource some evaluator tracks.
 func (e *Engine) computeStatus(ns *namespaceState, q *corev1.ResourceQuota) {
 	hard := addLists(corev1.ResourceList{}, q.Spec.Hard)
-	names := listNames(hard)
+	names := sortedNames(hard)
 	used := corev1.ResourceList{}
 	if e.opts.QuotaUsage == QuotaUsageObserved {
 		// The status written in the input, as a live namespace reports it.

@@ -496,8 +496,6 @@ func maskList(l corev1.ResourceList, names []corev1.ResourceName) corev1.Resourc
 	return out
 }
 
-func listNames(l corev1.ResourceList) []corev1.ResourceName { return sortedNames(l) }
-
 // prettyPrint is `key=value` pairs, keys sorted, joined by "," (CTRL prettyPrint).
 func prettyPrint(l corev1.ResourceList) string {
 	parts := make([]string, 0, len(l))

@@ -4,7 +4,6 @@ import (
 	"testing"
 
 	corev1 "k8s.io/api/core/v1"
-	"k8s.io/apimachinery/pkg/runtime"
 )
 
 func TestQuotaDenials(t *testing.T) {
@@ -145,7 +144,7 @@ metadata: {name: two}`},
 			e := New(Options{DefaultNamespace: "ns1", QuotaConfig: tc.cfg})
 			var res Result
 			for _, d := range tc.docs {
-				res = e.Admit(decodeAny(t, d))
+				res = e.Admit(decode(t, d))
 			}
 			if res.Allowed || res.Denial == nil {
 				t.Fatalf("admitted, want %q", tc.message)
@@ -172,7 +171,7 @@ apiVersion: v1
 kind: Pod
 metadata: {name: after}
 spec: {containers: [{name: a, image: nginx, resources: {requests: {cpu: 500m, memory: 512Mi}}}]}`} {
-		if res := e.Admit(decodeAny(t, d)); !res.Allowed {
+		if res := e.Admit(decode(t, d)); !res.Allowed {
 			t.Fatalf("denied: %s", res.Denial.Message)
 		}
 	}
@@ -185,11 +184,4 @@ spec: {containers: [{name: a, image: nginx, resources: {requests: {cpu: 500m, me
 	if got, want := prettyPrint(qs[0].Quota.Status.Used), "count/deployments.apps=0,pods=2,requests.cpu=750m,requests.memory=1536870912"; got != want {
 		t.Errorf("used = %s, want %s", got, want)
 	}
-}
-
-// decodeAny decodes typed kinds like decode, and other kinds as a ConfigMap-like
-// object carrying only type and object metadata.
-func decodeAny(t *testing.T, doc string) runtime.Object {
-	t.Helper()
-	return decode(t, doc)
 }
