@@ -66,8 +66,8 @@ func TestCheckFlags(t *testing.T) {
 				t.Errorf("Output = %q (format %v), want %q", o.Output, o.Format, tt.output)
 			}
 			for _, g := range eval.KnownGates() {
-				if o.Gates.Enabled(g) != eval.DefaultFeatureGates().Enabled(g) {
-					t.Errorf("gate %s = %v, want the default", g, o.Gates.Enabled(g))
+				if o.Engine.Gates.Enabled(g) != eval.DefaultFeatureGates().Enabled(g) {
+					t.Errorf("gate %s = %v, want the default", g, o.Engine.Gates.Enabled(g))
 				}
 			}
 		})
@@ -82,11 +82,11 @@ func TestCheckFeatureGates(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, g := range []string{eval.GatePodLevelResources, eval.GateInPlacePodLevelResourcesVerticalScaling, eval.GateDRAExtendedResource} {
-		if o.Gates.Enabled(g) {
+		if o.Engine.Gates.Enabled(g) {
 			t.Errorf("gate %s not switched off", g)
 		}
 	}
-	if !o.Gates.Enabled(eval.GateSidecarContainers) {
+	if !o.Engine.Gates.Enabled(eval.GateSidecarContainers) {
 		t.Error("SidecarContainers should keep its default (on)")
 	}
 }

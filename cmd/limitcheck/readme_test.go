@@ -26,18 +26,30 @@ func TestREADME(t *testing.T) {
 	if len(examples) == 0 {
 		t.Fatal("README has no console examples")
 	}
+	updated := string(readme)
 	for _, ex := range examples {
 		t.Run(strings.Join(ex.args, " "), func(t *testing.T) {
 			var stdout, stderr bytes.Buffer
 			run(context.Background(), ex.args, strings.NewReader(""), &stdout, &stderr)
-			if got := stdout.String(); got != ex.want {
-				t.Errorf("README shows:\n%s\nlimitcheck prints:\n%s\nstderr: %s", ex.want, got, stderr.String())
+			got := stdout.String()
+			if *update {
+				updated = strings.Replace(updated, ex.line+"\n"+ex.want, ex.line+"\n"+got, 1)
+				return
+			}
+			if got != ex.want {
+				t.Errorf("README shows:\n%s\nlimitcheck prints:\n%s\nstderr: %s\n(run go test ./cmd/limitcheck -run TestREADME -update to rewrite the README)", ex.want, got, stderr.String())
 			}
 		})
+	}
+	if *update && updated != string(readme) {
+		if err := os.WriteFile(filepath.Join(root, "README.md"), []byte(updated), 0o644); err != nil {
+			t.Fatal(err)
+		}
 	}
 }
 
 type example struct {
+	line string // the "$ ..." line
 	args []string
 	want string
 }
@@ -66,7 +78,7 @@ func consoleExamples(md string) []example {
 			words := strings.Fields(line[2:])
 			for i := len(words) - 1; i >= 0; i-- {
 				if strings.HasSuffix(strings.Trim(words[i], `"`), "limitcheck") {
-					cur = &example{args: words[i+1:]}
+					cur = &example{line: line, args: words[i+1:]}
 					break
 				}
 			}

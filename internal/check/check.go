@@ -40,6 +40,9 @@ type Report struct {
 // Summary counts.
 type Summary struct {
 	Objects, Admitted, Denied, Skipped, Errors int
+	// Workloads counts objects whose controllers were simulated; Replicas the
+	// Pods they want, Unfit those not admitted (refused or never created).
+	Workloads, Replicas, Unfit int
 }
 
 // Summary counts the entries by outcome.
@@ -48,6 +51,11 @@ func (r *Report) Summary() Summary {
 	for i := range r.Entries {
 		e := &r.Entries[i]
 		s.Objects++
+		if w := e.Result.Workload; w != nil {
+			s.Workloads++
+			s.Replicas += w.Replicas
+			s.Unfit += w.Replicas - w.Admitted
+		}
 		switch {
 		case e.Err != nil:
 			s.Errors++
@@ -109,8 +117,12 @@ func Run(opts Options) (*Report, error) {
 		}
 		switch {
 		case entry.Err != nil:
-			// Keep the identity of what could not be evaluated.
+			// Keep the identity of what could not be evaluated, in the namespace
+			// it was meant for.
 			entry.Result = eval.Result{APIVersion: d.APIVersion, Kind: d.Kind, Namespace: d.Namespace, Name: d.Name}
+			if d.Namespace == "" && d.Kind != "" && !eval.ClusterScoped(d.APIVersion, d.Kind) {
+				entry.Result.Namespace = engine.DefaultNamespace()
+			}
 		case admissionconfig.IsConfigKind(d.APIVersion, d.Kind):
 			entry.Result = eval.Result{APIVersion: d.APIVersion, Kind: d.Kind, Name: d.Name, Skipped: true,
 				SkipReason: "admission configuration: applies to the whole run"}

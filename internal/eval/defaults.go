@@ -18,18 +18,23 @@ func DefaultPod(pod *corev1.Pod, gates FeatureGates) {
 		defaultHugePagePodLimits(pod)
 		defaultPodRequests(pod)
 	}
-	for i := range pod.Spec.InitContainers {
-		roundRequirements(&pod.Spec.InitContainers[i].Resources)
+	roundPodSpec(&pod.Spec)
+}
+
+// roundPodSpec rounds every ResourceList of a Pod spec or Pod template (PL-01).
+func roundPodSpec(spec *corev1.PodSpec) {
+	for i := range spec.InitContainers {
+		roundRequirements(&spec.InitContainers[i].Resources)
 	}
-	for i := range pod.Spec.Containers {
-		roundRequirements(&pod.Spec.Containers[i].Resources)
+	for i := range spec.Containers {
+		roundRequirements(&spec.Containers[i].Resources)
 	}
-	for i := range pod.Spec.EphemeralContainers {
-		roundRequirements(&pod.Spec.EphemeralContainers[i].Resources)
+	for i := range spec.EphemeralContainers {
+		roundRequirements(&spec.EphemeralContainers[i].Resources)
 	}
-	roundResourceList(pod.Spec.Overhead)
-	if pod.Spec.Resources != nil {
-		roundRequirements(pod.Spec.Resources)
+	roundResourceList(spec.Overhead)
+	if spec.Resources != nil {
+		roundRequirements(spec.Resources)
 	}
 }
 

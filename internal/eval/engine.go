@@ -7,10 +7,14 @@ package eval
 import (
 	"fmt"
 
+	appsv1 "k8s.io/api/apps/v1"
+	batchv1 "k8s.io/api/batch/v1"
 	corev1 "k8s.io/api/core/v1"
 	resourcev1 "k8s.io/api/resource/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/util/validation/field"
 )
 
 // Placeholders for names the apiserver would generate at random (PL-04). They are
@@ -37,6 +41,15 @@ type Options struct {
 	QuotaConfig *QuotaConfiguration
 	// QuotaUsage says where a quota's status.used starts (default computed).
 	QuotaUsage QuotaUsage
+	// DisableControllers admits every object as it is and nothing more, as
+	// kube-apiserver does without a controller manager; by default an admitted
+	// workload is followed by what its controllers create (controllers.go).
+	DisableControllers bool
+	// Replicas, when set, replaces spec.replicas of every Deployment, ReplicaSet,
+	// ReplicationController and StatefulSet ("what if it scales to N").
+	Replicas *int32
+	// Nodes is the number of nodes a DaemonSet runs a Pod on (default 1).
+	Nodes int
 }
 
 // Result is the outcome of one object.
@@ -56,9 +69,15 @@ type Result struct {
 	Warnings []string
 
 	// Object is the object after API defaulting and admission mutation, for the
-	// kinds limitcheck evaluates (*corev1.Pod, *corev1.LimitRange,
-	// *corev1.PersistentVolumeClaim); nil otherwise.
+	// kinds limitcheck decodes (see NewObject); nil otherwise.
 	Object runtime.Object
+
+	// Workload is set for an admitted workload whose controllers were simulated.
+	// Allowed is then false when anything the controllers created was refused.
+	Workload *Workload
+	// Replica is, for a controller-created object, the 1-based ordinal of the Pod
+	// it was created for (0 for a ReplicaSet or Job).
+	Replica int
 }
 
 // Engine evaluates objects one after another; state (the active LimitRanges of each
@@ -91,6 +110,9 @@ func New(opts Options) *Engine {
 	return &Engine{opts: opts, namespaces: map[string]*namespaceState{}}
 }
 
+// DefaultNamespace is the namespace of objects that name none.
+func (e *Engine) DefaultNamespace() string { return e.opts.DefaultNamespace }
+
 // Quotas returns every admitted quota in its current state: namespaces in order of
 // first appearance, quotas in input order.
 func (e *Engine) Quotas() []QuotaState {
@@ -109,10 +131,34 @@ func NewObject(apiVersion, kind string) runtime.Object {
 	if kind == "ResourceClaim" && (apiVersion == "resource.k8s.io/v1" || apiVersion == "resource.k8s.io/v1beta2") {
 		return &resourcev1.ResourceClaim{} // v1beta2 has the same shape as v1
 	}
-	if apiVersion != "v1" {
+	switch apiVersion {
+	case "apps/v1":
+		switch kind {
+		case "Deployment":
+			return &appsv1.Deployment{}
+		case "ReplicaSet":
+			return &appsv1.ReplicaSet{}
+		case "StatefulSet":
+			return &appsv1.StatefulSet{}
+		case "DaemonSet":
+			return &appsv1.DaemonSet{}
+		}
+		return nil
+	case "batch/v1":
+		switch kind {
+		case "Job":
+			return &batchv1.Job{}
+		case "CronJob":
+			return &batchv1.CronJob{}
+		}
+		return nil
+	case "v1":
+	default:
 		return nil
 	}
 	switch kind {
+	case "ReplicationController":
+		return &corev1.ReplicationController{}
 	case "Pod":
 		return &corev1.Pod{}
 	case "LimitRange":
@@ -129,8 +175,36 @@ func NewObject(apiVersion, kind string) runtime.Object {
 
 // Admit runs one object through the pipeline. obj is a typed object from NewObject,
 // or any runtime.Object exposing metav1.Object (e.g. *metav1.PartialObjectMetadata)
-// for other kinds. The engine takes ownership of obj and may mutate it.
+// for other kinds. The engine takes ownership of obj and may mutate it. An
+// admitted workload is followed by what its controllers create, unless
+// Options.DisableControllers.
 func (e *Engine) Admit(obj runtime.Object) Result {
+	res := e.admitObject(obj)
+	if e.opts.DisableControllers || res.Skipped {
+		return res
+	}
+	if !res.Allowed {
+		// A refused workload runs none of its Pods.
+		if t, _ := podTemplateOf(obj); t != nil {
+			n, _ := e.desiredPods(obj)
+			res.Workload = &Workload{Replicas: n}
+		}
+		return res
+	}
+	if w := e.runControllers(obj); w != nil {
+		res.Workload = w
+		if w.Note != "" {
+			res.Warnings = append(res.Warnings, w.Note)
+		}
+		for _, c := range w.Created {
+			res.Allowed = res.Allowed && c.Allowed
+		}
+	}
+	return res
+}
+
+// admitObject runs one object through defaulting, validation and admission.
+func (e *Engine) admitObject(obj runtime.Object) Result {
 	gvk := obj.GetObjectKind().GroupVersionKind()
 	apiVersion, kind := gvk.GroupVersion().String(), gvk.Kind
 	res := Result{APIVersion: apiVersion, Kind: kind}
@@ -180,11 +254,20 @@ func (e *Engine) Admit(obj runtime.Object) Result {
 		assignName(&o.ObjectMeta)
 		res.Denial = e.checkQuota(ns, gr, o.Name, o)
 	default:
-		// Every other namespaced kind is charged as an object count (RQ-31).
+		// Every other namespaced kind is charged as an object count (RQ-31);
+		// workloads are defaulted and their Pod template validated first.
 		name := meta.GetName()
 		if name == "" && meta.GetGenerateName() != "" {
 			name = meta.GetGenerateName() + GeneratedNameSuffix
 			meta.SetName(name)
+		}
+		if t, path := podTemplateOf(obj); t != nil {
+			res.Object = obj
+			defaultWorkload(obj)
+			if errs := validatePodSpecResources(&t.Spec, field.NewPath(path).Child("spec"), e.opts.Gates); len(errs) > 0 {
+				res.Denial = invalid(gvk.GroupKind(), name, errs)
+				break
+			}
 		}
 		res.Denial = e.checkQuota(ns, gr, name, obj)
 	}
@@ -227,7 +310,7 @@ func (e *Engine) admitPod(ns *namespaceState, pod *corev1.Pod) *Denial {
 	}
 	assignName(&pod.ObjectMeta)
 	if errs := validatePodResources(pod, gates); len(errs) > 0 {
-		return invalid("Pod", pod.Name, errs)
+		return invalid(schema.GroupKind{Kind: "Pod"}, pod.Name, errs)
 	}
 	if !e.opts.DisableLimitRanger {
 		for _, lr := range ns.limitRanges {
@@ -244,7 +327,7 @@ func (e *Engine) admitClaim(ns *namespaceState, pvc *corev1.PersistentVolumeClai
 	pvc.Status = corev1.PersistentVolumeClaimStatus{} // PrepareForCreate
 	assignName(&pvc.ObjectMeta)
 	if errs := validatePersistentVolumeClaim(pvc); len(errs) > 0 {
-		return invalid("PersistentVolumeClaim", pvc.Name, errs)
+		return invalid(schema.GroupKind{Kind: "PersistentVolumeClaim"}, pvc.Name, errs)
 	}
 	if !e.opts.DisableLimitRanger {
 		for _, lr := range ns.limitRanges {
@@ -265,7 +348,7 @@ func (e *Engine) admitLimitRange(ns *namespaceState, lr *corev1.LimitRange) *Den
 		lr.Name = UnnamedLimitRange // what the LimitRange strategy's PrepareForCreate does
 	}
 	if errs := ValidateLimitRange(lr); len(errs) > 0 {
-		return invalid("LimitRange", lr.Name, errs)
+		return invalid(schema.GroupKind{Kind: "LimitRange"}, lr.Name, errs)
 	}
 	if d := e.checkQuota(ns, corev1.Resource("limitranges"), lr.Name, lr); d != nil {
 		return d

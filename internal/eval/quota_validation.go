@@ -99,7 +99,7 @@ func ResourceQuotaInvalid(q *corev1.ResourceQuota) *Denial {
 	assignName(&q.ObjectMeta)
 	q.Status = corev1.ResourceQuotaStatus{} // PrepareForCreate
 	if errs := ValidateResourceQuota(q); len(errs) > 0 {
-		return invalid("ResourceQuota", q.Name, errs)
+		return invalid(corev1.SchemeGroupVersion.WithKind("ResourceQuota").GroupKind(), q.Name, errs)
 	}
 	return nil
 }

@@ -217,7 +217,7 @@ func TestValidateResourceQuota(t *testing.T) {
 			errs := ValidateResourceQuota(q)
 			got := ""
 			if len(errs) > 0 {
-				got = invalid("ResourceQuota", q.Name, errs).Message
+				got = invalid(corev1.SchemeGroupVersion.WithKind("ResourceQuota").GroupKind(), q.Name, errs).Message
 			}
 			if got != tt.want {
 				t.Errorf("message:\n got: %s\nwant: %s", got, tt.want)

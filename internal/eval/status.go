@@ -31,9 +31,9 @@ const (
 )
 
 // invalid builds the 422 of a failed object validation:
-// `<Kind> "<name>" is invalid: <aggregate>` (PL-08).
-func invalid(kind, name string, errs field.ErrorList) *Denial {
-	st := apierrors.NewInvalid(schema.GroupKind{Kind: kind}, name, errs).Status()
+// `<Kind>[.<group>] "<name>" is invalid: <aggregate>` (PL-08).
+func invalid(gk schema.GroupKind, name string, errs field.ErrorList) *Denial {
+	st := apierrors.NewInvalid(gk, name, errs).Status()
 	parts := make([]string, 0, len(errs))
 	for _, e := range errs {
 		parts = append(parts, e.Error())

@@ -239,18 +239,25 @@ func validateLimitRangeKey(p *field.Path, k corev1.ResourceName, minL, maxL, def
 // containers forbidden on create, then pod-level resources when the gate is on.
 func validatePodResources(pod *corev1.Pod, gates FeatureGates) field.ErrorList {
 	errs := validateObjectMeta(&pod.ObjectMeta)
-	spec := field.NewPath("spec")
-	for i := range pod.Spec.Containers {
-		errs = append(errs, validateResourceRequirements(&pod.Spec.Containers[i].Resources, validateContainerResourceName, spec.Child("containers").Index(i).Child("resources"))...)
-	}
-	for i := range pod.Spec.InitContainers {
-		errs = append(errs, validateResourceRequirements(&pod.Spec.InitContainers[i].Resources, validateContainerResourceName, spec.Child("initContainers").Index(i).Child("resources"))...)
-	}
-	if gates.Enabled(GatePodLevelResources) && pod.Spec.Resources != nil {
-		errs = append(errs, validatePodLevelResources(pod, spec.Child("resources"))...)
-	}
+	errs = append(errs, validatePodSpecResources(&pod.Spec, field.NewPath("spec"), gates)...)
 	if len(pod.Spec.EphemeralContainers) > 0 {
-		errs = append(errs, field.Forbidden(spec.Child("ephemeralContainers"), "cannot be set on create"))
+		errs = append(errs, field.Forbidden(field.NewPath("spec", "ephemeralContainers"), "cannot be set on create"))
+	}
+	return errs
+}
+
+// validatePodSpecResources validates the resources of a Pod spec, or of a
+// workload's Pod template (spec at p).
+func validatePodSpecResources(spec *corev1.PodSpec, p *field.Path, gates FeatureGates) field.ErrorList {
+	var errs field.ErrorList
+	for i := range spec.Containers {
+		errs = append(errs, validateResourceRequirements(&spec.Containers[i].Resources, validateContainerResourceName, p.Child("containers").Index(i).Child("resources"))...)
+	}
+	for i := range spec.InitContainers {
+		errs = append(errs, validateResourceRequirements(&spec.InitContainers[i].Resources, validateContainerResourceName, p.Child("initContainers").Index(i).Child("resources"))...)
+	}
+	if gates.Enabled(GatePodLevelResources) && spec.Resources != nil {
+		errs = append(errs, validatePodLevelResources(spec, p.Child("resources"))...)
 	}
 	return errs
 }
@@ -309,20 +316,20 @@ func validateResourceRequirements(r *corev1.ResourceRequirements, nameFn nameVal
 }
 
 // validatePodLevelResources mirrors validatePodResources + validatePodResourceConsistency.
-func validatePodLevelResources(pod *corev1.Pod, p *field.Path) field.ErrorList {
-	if pod.Spec.OS != nil && pod.Spec.OS.Name == corev1.Windows {
+func validatePodLevelResources(spec *corev1.PodSpec, p *field.Path) field.ErrorList {
+	if spec.OS != nil && spec.OS.Name == corev1.Windows {
 		return field.ErrorList{field.Forbidden(p, "may not be set for a windows pod")}
 	}
 	var errs field.ErrorList
-	if pod.Spec.Resources.Claims != nil {
+	if spec.Resources.Claims != nil {
 		errs = append(errs, field.Forbidden(p.Child("claims"), "claims may not be set for Resources at pod-level"))
 	}
-	errs = append(errs, validateResourceRequirements(pod.Spec.Resources, validatePodLevelResourceName, p)...)
+	errs = append(errs, validateResourceRequirements(spec.Resources, validatePodLevelResourceName, p)...)
 
-	ctrOnly := &corev1.Pod{Spec: pod.Spec}
+	ctrOnly := &corev1.Pod{Spec: *spec}
 	aggReqs := resourcehelper.AggregateContainerRequests(ctrOnly, resourcehelper.PodResourcesOptions{})
 	for _, k := range sortedNames(aggReqs) {
-		podReq, ok := pod.Spec.Resources.Requests[k]
+		podReq, ok := spec.Resources.Requests[k]
 		if !ok {
 			continue
 		}
@@ -335,7 +342,7 @@ func validatePodLevelResources(pod *corev1.Pod, p *field.Path) field.ErrorList {
 		if !isHugePageResourceName(k) {
 			continue
 		}
-		podLim, ok := pod.Spec.Resources.Limits[k]
+		podLim, ok := spec.Resources.Limits[k]
 		if !ok {
 			continue
 		}
@@ -343,10 +350,10 @@ func validatePodLevelResources(pod *corev1.Pod, p *field.Path) field.ErrorList {
 			errs = append(errs, field.Invalid(p.Child("limits").Key(string(k)), podLim.String(), fmt.Sprintf("must be greater than or equal to aggregate container limits of %s", agg.String())))
 		}
 	}
-	for i := range pod.Spec.Containers {
-		lims := pod.Spec.Containers[i].Resources.Limits
+	for i := range spec.Containers {
+		lims := spec.Containers[i].Resources.Limits
 		for _, k := range sortedNames(lims) {
-			podLim, ok := pod.Spec.Resources.Limits[k]
+			podLim, ok := spec.Resources.Limits[k]
 			if !ok {
 				continue
 			}

@@ -8,6 +8,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 
 	"github.com/limitcheck/limitcheck/internal/check"
+	"github.com/limitcheck/limitcheck/internal/eval"
 )
 
 // jsonFormat writes the whole report as one indented JSON document. The field
@@ -50,6 +51,33 @@ type jsonResult struct {
 	Warnings     []string `json:"warnings"`
 	// *jsonPod is nil for every kind but Pod, which leaves its keys out.
 	*jsonPod
+	// *jsonWorkload is nil unless controllers were simulated for the object.
+	*jsonWorkload
+}
+
+// jsonWorkload is what the controllers created for a workload.
+type jsonWorkload struct {
+	Replicas   int           `json:"replicas"`
+	Admitted   int           `json:"admitted"`
+	NotCreated int           `json:"notCreated"`
+	Created    []jsonCreated `json:"created"`
+}
+
+// jsonCreated is one object a controller created, in creation order.
+type jsonCreated struct {
+	APIVersion   string   `json:"apiVersion"`
+	Kind         string   `json:"kind"`
+	Namespace    string   `json:"namespace"`
+	Name         string   `json:"name"`
+	Replica      int      `json:"replica"`
+	Allowed      bool     `json:"allowed"`
+	Code         int32    `json:"code"`
+	Reason       string   `json:"reason"`
+	Stage        string   `json:"stage"`
+	Message      string   `json:"message"`
+	MessageParts []string `json:"messageParts"`
+	Warnings     []string `json:"warnings"`
+	*jsonPod
 }
 
 type jsonPod struct {
@@ -77,7 +105,7 @@ const (
 	loadErrorReason = "BadRequest"
 )
 
-func (jsonFormat) Render(w io.Writer, r *check.Report) error {
+func (jsonFormat) Render(w io.Writer, r *check.Report, _ Options) error {
 	doc := jsonReport{Results: make([]jsonResult, 0, len(r.Entries)), Quotas: make([]jsonQuota, 0, len(r.Quotas))}
 	for _, qs := range r.Quotas {
 		q := qs.Quota
@@ -95,36 +123,53 @@ func (jsonFormat) Render(w io.Writer, r *check.Report) error {
 func newJSONResult(e *check.Entry) jsonResult {
 	res := &e.Result
 	j := jsonResult{
-		File:         e.Pos.File,
-		Line:         e.Pos.Line,
-		Index:        e.Pos.Index,
-		Source:       e.Pos.Source,
-		APIVersion:   res.APIVersion,
-		Kind:         res.Kind,
-		Namespace:    res.Namespace,
-		Name:         res.Name,
-		Allowed:      res.Allowed,
-		Skipped:      res.Skipped,
-		SkipReason:   res.SkipReason,
-		MessageParts: []string{},
-		Warnings:     append([]string{}, res.Warnings...),
+		File:       e.Pos.File,
+		Line:       e.Pos.Line,
+		Index:      e.Pos.Index,
+		Source:     e.Pos.Source,
+		APIVersion: res.APIVersion,
+		Kind:       res.Kind,
+		Namespace:  res.Namespace,
+		Name:       res.Name,
+		Allowed:    res.Allowed,
+		Skipped:    res.Skipped,
+		SkipReason: res.SkipReason,
+		Warnings:   append([]string{}, res.Warnings...),
 	}
 	if e.Err != nil {
 		j.Allowed = false
 		j.Error = e.Err.Error()
-		j.Code, j.Reason = loadErrorCode, loadErrorReason
+		j.Code, j.Reason, j.MessageParts = loadErrorCode, loadErrorReason, []string{}
 		return j
 	}
-	if d := res.Denial; d != nil {
-		j.Code, j.Reason, j.Stage, j.Message = d.Code, string(d.Reason), string(d.Stage), d.Message
-		if len(d.Parts) > 0 {
-			j.MessageParts = d.Parts
-		}
-	}
+	j.Code, j.Reason, j.Stage, j.Message, j.MessageParts = denialFields(res.Denial)
 	if pod, ok := res.Object.(*corev1.Pod); ok {
 		j.jsonPod = newJSONPod(pod)
 	}
+	if wl := res.Workload; wl != nil {
+		j.jsonWorkload = &jsonWorkload{Replicas: wl.Replicas, Admitted: wl.Admitted, NotCreated: wl.NotCreated, Created: make([]jsonCreated, 0, len(wl.Created))}
+		for i := range wl.Created {
+			j.Created = append(j.Created, newJSONCreated(&wl.Created[i]))
+		}
+	}
 	return j
+}
+
+func newJSONCreated(res *eval.Result) jsonCreated {
+	c := jsonCreated{
+		APIVersion: res.APIVersion,
+		Kind:       res.Kind,
+		Namespace:  res.Namespace,
+		Name:       res.Name,
+		Replica:    res.Replica,
+		Allowed:    res.Allowed,
+		Warnings:   append([]string{}, res.Warnings...),
+	}
+	c.Code, c.Reason, c.Stage, c.Message, c.MessageParts = denialFields(res.Denial)
+	if pod, ok := res.Object.(*corev1.Pod); ok {
+		c.jsonPod = newJSONPod(pod)
+	}
+	return c
 }
 
 func newJSONPod(pod *corev1.Pod) *jsonPod {
@@ -161,4 +206,16 @@ func quantities(l corev1.ResourceList) map[string]string {
 		m[string(k)] = q.String()
 	}
 	return m
+}
+
+// denialFields flattens a denial into the JSON status fields; parts is never nil.
+func denialFields(d *eval.Denial) (code int32, reason, stage, message string, parts []string) {
+	if d == nil {
+		return 0, "", "", "", []string{}
+	}
+	parts = d.Parts
+	if parts == nil {
+		parts = []string{}
+	}
+	return d.Code, string(d.Reason), string(d.Stage), d.Message, parts
 }

@@ -13,10 +13,16 @@ import (
 	"github.com/limitcheck/limitcheck/internal/check"
 )
 
+// Options adjust how a format writes; formats ignore what does not apply to them.
+type Options struct {
+	// Color enables ANSI colours (the caller decides: --color, NO_COLOR, TERM, tty).
+	Color bool
+}
+
 // Format writes a whole report to w.
 type Format interface {
 	// Render writes r to w; the only errors are w's.
-	Render(w io.Writer, r *check.Report) error
+	Render(w io.Writer, r *check.Report, o Options) error
 	// Description is a one-line summary for help texts and shell completion.
 	Description() string
 }

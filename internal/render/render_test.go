@@ -53,7 +53,7 @@ func TestGolden(t *testing.T) {
 				t.Fatal(err)
 			}
 			var buf bytes.Buffer
-			if err := f.Render(&buf, sampleReport()); err != nil {
+			if err := f.Render(&buf, sampleReport(), Options{}); err != nil {
 				t.Fatal(err)
 			}
 			assertGolden(t, filepath.Join("testdata", "report."+name+".golden"), buf.Bytes())
@@ -73,7 +73,7 @@ func TestEmptyReport(t *testing.T) {
 			t.Fatal(err)
 		}
 		var buf bytes.Buffer
-		if err := f.Render(&buf, &check.Report{}); err != nil {
+		if err := f.Render(&buf, &check.Report{}, Options{}); err != nil {
 			t.Fatal(err)
 		}
 		if buf.String() != want {

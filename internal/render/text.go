@@ -7,44 +7,97 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"text/tabwriter"
+
+	"github.com/fatih/color"
+	"k8s.io/apimachinery/pkg/api/resource"
 
 	"github.com/limitcheck/limitcheck/internal/check"
 	"github.com/limitcheck/limitcheck/internal/eval"
 )
 
-// textFormat reads like compiler output: one line per denied object or unreadable
-// document, in input order, then the skipped kinds per reason and a summary line.
+// textFormat is the human report: findings grouped by namespace (namespaces in
+// order of first appearance, findings in input order), each a compiler-style
+// FILE:LINE line; then the skipped kinds per reason, a Used/Hard/Free table per
+// namespace with quotas, and a summary line.
 //
-//	deploy/web.yaml:14: Pod team-a/web: pods "web" is forbidden: maximum cpu usage per Container is 1, but limit is 2
-//	deploy/cm.yaml:3: error: spec.containers[0].resources.limits.cpu: quantities must match the regular expression ...
-//	skipped: 1 ConfigMap, 2 Deployment: no LimitRange applies to this kind; quota admission is not simulated yet
-//	4 objects: 0 admitted, 1 denied, 3 skipped, 1 errors
+//	namespace shop:
+//	deploy/web.yaml:1: Deployment shop/web: 3 of 5 replicas admitted; replica 4: pods "web-3" is forbidden: exceeded quota: ...
+//	skipped: 1 Namespace: cluster-scoped kind: LimitRanges and quotas do not apply
+//	quota usage in namespace shop:
+//	  QUOTA    RESOURCE      USED   HARD  FREE
+//	  compute  requests.cpu  1500m  2     500m
+//	6 objects: 5 admitted, 1 denied, 0 skipped; 2 of 5 replicas do not fit
 type textFormat struct{}
 
-func (textFormat) Description() string { return "compiler-style findings and a summary line" }
+func (textFormat) Description() string {
+	return "findings grouped by namespace, quota tables and a summary"
+}
 
-func (textFormat) Render(w io.Writer, r *check.Report) error {
+// maxExtraFailures is how many further refused replicas of one workload are
+// listed after the first.
+const maxExtraFailures = 3
+
+// palette holds the colours of the text report; every one is a no-op when
+// colour is off.
+type palette struct {
+	location, header, err, warn, bad, good *color.Color
+}
+
+func newPalette(on bool) palette {
+	mk := func(attrs ...color.Attribute) *color.Color {
+		c := color.New(attrs...)
+		if on {
+			c.EnableColor()
+		} else {
+			c.DisableColor()
+		}
+		return c
+	}
+	return palette{
+		location: mk(color.Bold),
+		header:   mk(color.Bold, color.FgCyan),
+		err:      mk(color.Bold, color.FgRed),
+		warn:     mk(color.FgYellow),
+		bad:      mk(color.FgRed),
+		good:     mk(color.FgGreen),
+	}
+}
+
+func (textFormat) Render(w io.Writer, r *check.Report, o Options) error {
+	p := newPalette(o.Color)
 	var b strings.Builder
+
+	// Group the findings by namespace, keeping input order inside a group.
+	var groups []string
+	findings := map[string][]*check.Entry{}
 	skipped := map[string]map[string]int{} // reason → kind → count
 	for i := range r.Entries {
 		e := &r.Entries[i]
-		switch {
-		case e.Err != nil:
-			prefix := e.Err.File + ":" + strconv.Itoa(e.Err.Line) + ": "
-			fmt.Fprintf(&b, "%serror: %s\n", prefix, strings.TrimPrefix(e.Err.Error(), prefix))
-		case e.Result.Skipped:
+		if e.Err == nil && e.Result.Skipped {
 			kinds := skipped[e.Result.SkipReason]
 			if kinds == nil {
 				kinds = map[string]int{}
 				skipped[e.Result.SkipReason] = kinds
 			}
 			kinds[e.Result.Kind]++
-		case !e.Result.Allowed:
-			writeDenial(&b, e)
 		}
-		for _, w := range e.Result.Warnings {
-			fmt.Fprintf(&b, "%s:%d: warning: %s %s: %s\n", e.Pos.File, e.Pos.Line, e.Result.Kind, qualifiedName(&e.Result), w)
+		if !hasFinding(e) {
+			continue
+		}
+		ns := e.Result.Namespace
+		if _, ok := findings[ns]; !ok {
+			groups = append(groups, ns)
+		}
+		findings[ns] = append(findings[ns], e)
+	}
+	for _, ns := range groups {
+		if ns == "" {
+			b.WriteString(p.header.Sprint("no namespace:") + "\n")
+		} else {
+			b.WriteString(p.header.Sprint("namespace "+ns+":") + "\n")
+		}
+		for _, e := range findings[ns] {
+			writeFinding(&b, p, e)
 		}
 	}
 	for _, reason := range slices.Sorted(maps.Keys(skipped)) {
@@ -55,33 +108,107 @@ func (textFormat) Render(w io.Writer, r *check.Report) error {
 		}
 		fmt.Fprintf(&b, "skipped: %s: %s\n", strings.Join(counts, ", "), reason)
 	}
-	writeQuotas(&b, r)
-	s := r.Summary()
-	fmt.Fprintf(&b, "%d objects: %d admitted, %d denied, %d skipped", s.Objects, s.Admitted, s.Denied, s.Skipped)
-	if s.Errors > 0 {
-		fmt.Fprintf(&b, ", %d errors", s.Errors)
-	}
-	b.WriteString("\n")
+	writeQuotas(&b, p, r)
+	writeSummary(&b, p, r.Summary())
 	_, err := io.WriteString(w, b.String())
 	return err
 }
 
-// writeDenial writes `FILE:LINE: KIND NAMESPACE/NAME[ (SOURCE)]: MESSAGE`, then each
-// part of a multi-part message on its own line.
-func writeDenial(b *strings.Builder, e *check.Entry) {
-	res := &e.Result
-	fmt.Fprintf(b, "%s:%d: %s %s", e.Pos.File, e.Pos.Line, res.Kind, qualifiedName(res))
-	if e.Pos.Source != "" {
-		fmt.Fprintf(b, " (%s)", e.Pos.Source)
-	}
-	if res.Denial == nil {
-		b.WriteString(": denied\n") // not produced by the engine; kept readable rather than silent
+func hasFinding(e *check.Entry) bool {
+	return e.Err != nil || len(e.Result.Warnings) > 0 || (!e.Result.Skipped && !e.Result.Allowed)
+}
+
+// writeFinding writes an entry's error, denial and warnings.
+func writeFinding(b *strings.Builder, p palette, e *check.Entry) {
+	if e.Err != nil {
+		loc := e.Err.File + ":" + strconv.Itoa(e.Err.Line) + ":"
+		msg := strings.TrimPrefix(e.Err.Error(), loc+" ")
+		fmt.Fprintf(b, "%s %s %s\n", p.location.Sprint(loc), p.err.Sprint("error:"), msg)
 		return
 	}
-	fmt.Fprintf(b, ": %s\n", res.Denial.Message)
-	if len(res.Denial.Parts) > 1 {
-		for _, p := range res.Denial.Parts {
-			fmt.Fprintf(b, "    - %s\n", p)
+	loc := e.Pos.File + ":" + strconv.Itoa(e.Pos.Line) + ":"
+	res := &e.Result
+	object := res.Kind + " " + qualifiedName(res)
+	if e.Pos.Source != "" {
+		object += " (" + e.Pos.Source + ")"
+	}
+	if !res.Skipped && !res.Allowed {
+		writeDenial(b, p, loc, object, res)
+	}
+	for _, w := range res.Warnings {
+		fmt.Fprintf(b, "%s %s %s: %s\n", p.location.Sprint(loc), p.warn.Sprint("warning:"), object, w)
+	}
+}
+
+// writeDenial writes `FILE:LINE: KIND NAMESPACE/NAME[ (SOURCE)]: MESSAGE`; for a
+// workload whose own object was admitted, the message says how many replicas fit
+// and why the first one that does not fit was refused. Each part of a
+// multi-part message follows on its own line.
+func writeDenial(b *strings.Builder, p palette, loc, object string, res *eval.Result) {
+	fmt.Fprintf(b, "%s %s: ", p.location.Sprint(loc), object)
+	if res.Denial != nil {
+		b.WriteString(res.Denial.Message + "\n")
+		writeParts(b, res.Denial)
+		return
+	}
+	w := res.Workload
+	if w == nil {
+		b.WriteString("denied\n") // not produced by the engine; kept readable rather than silent
+		return
+	}
+	fmt.Fprintf(b, "%s", p.bad.Sprintf("%d of %d replicas admitted", w.Admitted, w.Replicas))
+	var failed []*eval.Result
+	for i := range w.Created {
+		if c := &w.Created[i]; !c.Allowed && c.Denial != nil {
+			failed = append(failed, c)
+		}
+	}
+	if len(failed) == 0 {
+		b.WriteString("\n")
+	}
+	same, listed := 0, 0
+	for i, c := range failed {
+		if i == 0 {
+			fmt.Fprintf(b, "; %s: %s\n", createdLabel(c), c.Denial.Message)
+			writeParts(b, c.Denial)
+			continue
+		}
+		// Replicas refused for the first one's reason differ only in their name.
+		quoted := func(r *eval.Result) string { return `"` + r.Name + `"` }
+		if strings.ReplaceAll(c.Denial.Message, quoted(c), quoted(failed[0])) == failed[0].Denial.Message {
+			same++
+			continue
+		}
+		if listed++; listed > maxExtraFailures {
+			continue
+		}
+		fmt.Fprintf(b, "    %s: %s\n", createdLabel(c), c.Denial.Message)
+		writeParts(b, c.Denial)
+	}
+	if same > 0 {
+		fmt.Fprintf(b, "    %d more refused for the same reason\n", same)
+	}
+	if listed > maxExtraFailures {
+		fmt.Fprintf(b, "    %d more refused for other reasons (-o json lists them all)\n", listed-maxExtraFailures)
+	}
+	if w.NotCreated > 0 {
+		fmt.Fprintf(b, "    %d more replicas not created: the StatefulSet controller (OrderedReady) waits for the refused one\n", w.NotCreated)
+	}
+}
+
+// createdLabel names a created object in a workload finding: "replica N" for what
+// belongs to a Pod, the kind and name otherwise (a ReplicaSet, a Job).
+func createdLabel(c *eval.Result) string {
+	if c.Replica > 0 {
+		return "replica " + strconv.Itoa(c.Replica)
+	}
+	return c.Kind + " " + qualifiedName(c)
+}
+
+func writeParts(b *strings.Builder, d *eval.Denial) {
+	if len(d.Parts) > 1 {
+		for _, part := range d.Parts {
+			fmt.Fprintf(b, "    - %s\n", part)
 		}
 	}
 }
@@ -94,32 +221,104 @@ func qualifiedName(res *eval.Result) string {
 	return res.Namespace + "/" + res.Name
 }
 
-// writeQuotas prints, per namespace with quotas, the final Used/Hard of each
+// writeQuotas prints, per namespace with quotas, the final Used/Hard/Free of each
 // quota resource; "-" marks a resource no evaluator tracks (it has no usage).
-func writeQuotas(b *strings.Builder, r *check.Report) {
+// Free is Hard - Used, red when nothing is left.
+func writeQuotas(b *strings.Builder, p palette, r *check.Report) {
+	var t *colorTable
 	ns := ""
-	var tw *tabwriter.Writer
+	flush := func() {
+		if t != nil {
+			t.write(b)
+		}
+	}
 	for _, qs := range r.Quotas {
 		q := qs.Quota
-		if q.Namespace != ns || tw == nil {
-			if tw != nil {
-				_ = tw.Flush()
-			}
+		if t == nil || q.Namespace != ns {
+			flush()
 			ns = q.Namespace
 			fmt.Fprintf(b, "quota usage in namespace %s:\n", ns)
-			tw = tabwriter.NewWriter(b, 0, 8, 2, ' ', 0)
-			fmt.Fprintln(tw, "  QUOTA\tRESOURCE\tUSED\tHARD")
+			t = &colorTable{indent: "  "}
+			t.row(nil, "QUOTA", "RESOURCE", "USED", "HARD", "FREE")
 		}
 		for _, k := range slices.Sorted(maps.Keys(q.Status.Hard)) {
 			hard := q.Status.Hard[k]
-			used := "-"
+			used, free, style := "-", "-", (*color.Color)(nil)
 			if u, ok := q.Status.Used[k]; ok {
 				used = u.String()
+				f := freeOf(hard, u)
+				free = f.String()
+				if f.Sign() <= 0 {
+					style = p.bad
+				}
 			}
-			fmt.Fprintf(tw, "  %s\t%s\t%s\t%s\n", q.Name, k, used, hard.String())
+			t.row([]*color.Color{nil, nil, nil, nil, style}, q.Name, string(k), used, hard.String(), free)
 		}
 	}
-	if tw != nil {
-		_ = tw.Flush()
+	flush()
+}
+
+// freeOf is hard - used.
+func freeOf(hard, used resource.Quantity) resource.Quantity {
+	f := hard.DeepCopy()
+	f.Sub(used)
+	return f
+}
+
+func writeSummary(b *strings.Builder, p palette, s check.Summary) {
+	denied := fmt.Sprintf("%d denied", s.Denied)
+	if s.Denied > 0 {
+		denied = p.bad.Sprint(denied)
+	}
+	fmt.Fprintf(b, "%d objects: %d admitted, %s, %d skipped", s.Objects, s.Admitted, denied, s.Skipped)
+	if s.Errors > 0 {
+		fmt.Fprintf(b, ", %s", p.err.Sprintf("%d errors", s.Errors))
+	}
+	if s.Workloads > 0 {
+		unfit := fmt.Sprintf("%d of %d replicas do not fit", s.Unfit, s.Replicas)
+		if s.Unfit > 0 {
+			unfit = p.bad.Sprint(unfit)
+		}
+		b.WriteString("; " + unfit)
+	}
+	b.WriteString("\n")
+}
+
+// colorTable aligns columns on the visible text (so colour escapes do not shift
+// them), two spaces apart; the last column is not padded.
+type colorTable struct {
+	indent string
+	rows   [][]string
+	styles [][]*color.Color
+}
+
+func (t *colorTable) row(styles []*color.Color, cells ...string) {
+	t.rows = append(t.rows, cells)
+	t.styles = append(t.styles, styles)
+}
+
+func (t *colorTable) write(b *strings.Builder) {
+	var widths []int
+	for _, r := range t.rows {
+		for i, c := range r {
+			if i >= len(widths) {
+				widths = append(widths, 0)
+			}
+			widths[i] = max(widths[i], len(c))
+		}
+	}
+	for ri, r := range t.rows {
+		b.WriteString(t.indent)
+		for i, c := range r {
+			cell := c
+			if s := t.styles[ri]; i < len(s) && s[i] != nil {
+				cell = s[i].Sprint(c)
+			}
+			b.WriteString(cell)
+			if i < len(r)-1 {
+				b.WriteString(strings.Repeat(" ", widths[i]-len(c)+2))
+			}
+		}
+		b.WriteString("\n")
 	}
 }

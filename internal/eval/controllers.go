@@ -1,0 +1,377 @@
+package eval
+
+import (
+	"fmt"
+	"maps"
+	"slices"
+	"strconv"
+
+	appsv1 "k8s.io/api/apps/v1"
+	batchv1 "k8s.io/api/batch/v1"
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+)
+
+// Controller simulation: what the controller manager creates for an admitted
+// workload, each created object run through the same admission pipeline, in the
+// order the controllers create them.
+//
+// Names the cluster would generate at random are replaced by a deterministic
+// scheme: the generated part is left out and Pods get their ordinal. The
+// ReplicaSet of Deployment "web" is "web" (the cluster adds the pod-template
+// hash), its Pods "web-0", "web-1", …; the Job of CronJob "nightly" is
+// "nightly" (the cluster adds the scheduled minute), its Pods "nightly-0", ….
+// StatefulSet names are the cluster's own: Pods "<set>-<ordinal>", claims
+// "<template>-<set>-<ordinal>".
+
+// Workload is the part of a Result describing what the controllers created.
+type Workload struct {
+	// Replicas is the number of Pods the controllers want to run.
+	Replicas int
+	// Admitted counts the created Pods that were admitted.
+	Admitted int
+	// Created lists every object the controllers tried to create, in creation
+	// order (a Deployment's ReplicaSet, a StatefulSet's claims, the Pods).
+	Created []Result
+	// NotCreated counts Pods a controller never got to create because an
+	// earlier one failed (a StatefulSet with OrderedReady pod management).
+	NotCreated int
+	// Note says why the controllers create fewer Pods than the spec asks for
+	// (paused Deployment, suspended Job), if they do.
+	Note string
+}
+
+// template kinds: where each workload keeps its Pod template, for validation.
+func podTemplateOf(obj runtime.Object) (*corev1.PodTemplateSpec, string) {
+	switch o := obj.(type) {
+	case *appsv1.Deployment:
+		return &o.Spec.Template, "spec.template"
+	case *appsv1.ReplicaSet:
+		return &o.Spec.Template, "spec.template"
+	case *appsv1.StatefulSet:
+		return &o.Spec.Template, "spec.template"
+	case *appsv1.DaemonSet:
+		return &o.Spec.Template, "spec.template"
+	case *corev1.ReplicationController:
+		return o.Spec.Template, "spec.template"
+	case *batchv1.Job:
+		return &o.Spec.Template, "spec.template"
+	case *batchv1.CronJob:
+		return &o.Spec.JobTemplate.Spec.Template, "spec.jobTemplate.spec.template"
+	}
+	return nil, ""
+}
+
+// defaultWorkload applies the v1 defaults the controllers read (replica counts,
+// pod management policy, Job parallelism) and rounds the template's resources.
+func defaultWorkload(obj runtime.Object) {
+	one := func(p **int32) {
+		if *p == nil {
+			v := int32(1)
+			*p = &v
+		}
+	}
+	switch o := obj.(type) {
+	case *appsv1.Deployment:
+		one(&o.Spec.Replicas)
+	case *appsv1.ReplicaSet:
+		one(&o.Spec.Replicas)
+	case *appsv1.StatefulSet:
+		one(&o.Spec.Replicas)
+		if o.Spec.PodManagementPolicy == "" {
+			o.Spec.PodManagementPolicy = appsv1.OrderedReadyPodManagement
+		}
+		for i := range o.Spec.VolumeClaimTemplates {
+			roundRequirementsVolume(&o.Spec.VolumeClaimTemplates[i].Spec.Resources)
+		}
+	case *corev1.ReplicationController:
+		one(&o.Spec.Replicas)
+	case *batchv1.Job:
+		defaultJobSpec(&o.Spec)
+	case *batchv1.CronJob:
+		defaultJobSpec(&o.Spec.JobTemplate.Spec)
+	}
+	if t, _ := podTemplateOf(obj); t != nil {
+		roundPodSpec(&t.Spec)
+	}
+}
+
+// defaultJobSpec: both parallelism and completions 1 when both are unset, else
+// parallelism 1 (SetDefaults_Job).
+func defaultJobSpec(spec *batchv1.JobSpec) {
+	if spec.Completions == nil && spec.Parallelism == nil {
+		c, p := int32(1), int32(1)
+		spec.Completions, spec.Parallelism = &c, &p
+	}
+	if spec.Parallelism == nil {
+		p := int32(1)
+		spec.Parallelism = &p
+	}
+}
+
+// desiredPods is how many Pods the controllers of a workload want to run, and
+// why it is fewer than the spec asks for, if it is (paused, suspended).
+func (e *Engine) desiredPods(obj runtime.Object) (n int, note string) {
+	switch o := obj.(type) {
+	case *appsv1.Deployment:
+		if o.Spec.Paused {
+			return 0, "paused: the Deployment controller creates no ReplicaSet until it is resumed"
+		}
+		return int(e.replicas(o.Spec.Replicas)), ""
+	case *appsv1.ReplicaSet:
+		return int(e.replicas(o.Spec.Replicas)), ""
+	case *corev1.ReplicationController:
+		if o.Spec.Template == nil {
+			return 0, ""
+		}
+		return int(e.replicas(o.Spec.Replicas)), ""
+	case *appsv1.StatefulSet:
+		return int(e.replicas(o.Spec.Replicas)), ""
+	case *appsv1.DaemonSet:
+		return e.nodes(), ""
+	case *batchv1.Job:
+		return jobPods(&o.Spec)
+	case *batchv1.CronJob:
+		if o.Spec.Suspend != nil && *o.Spec.Suspend {
+			return 0, "suspended: the CronJob controller creates no Job until it is resumed"
+		}
+		return jobPods(&o.Spec.JobTemplate.Spec)
+	}
+	return 0, ""
+}
+
+// jobPods: a new Job runs parallelism Pods at once, capped by completions when
+// set (Job controller manageJob); none while suspended.
+func jobPods(spec *batchv1.JobSpec) (int, string) {
+	if spec.Suspend != nil && *spec.Suspend {
+		return 0, "suspended: the Job controller creates no Pods until it is resumed"
+	}
+	want := int32(1)
+	if spec.Parallelism != nil {
+		want = *spec.Parallelism
+	}
+	if spec.Completions != nil && *spec.Completions < want {
+		want = *spec.Completions
+	}
+	return int(max(want, 0)), ""
+}
+
+// runControllers creates, for an admitted workload, what its controllers would.
+func (e *Engine) runControllers(obj runtime.Object) *Workload {
+	if t, _ := podTemplateOf(obj); t == nil {
+		return nil
+	}
+	n, note := e.desiredPods(obj)
+	w := &Workload{Replicas: n, Note: note}
+	if n == 0 {
+		return w
+	}
+	switch o := obj.(type) {
+	case *appsv1.Deployment:
+		rs := replicaSetFor(o, int32(n))
+		res := e.admitCreated(rs, 0)
+		w.Created = append(w.Created, res)
+		if res.Allowed {
+			e.createPods(w, &rs.Spec.Template, rs.Namespace, rs.Name, n, nil)
+		}
+	case *appsv1.ReplicaSet:
+		e.createPods(w, &o.Spec.Template, o.Namespace, o.Name, n, nil)
+	case *corev1.ReplicationController:
+		e.createPods(w, o.Spec.Template, o.Namespace, o.Name, n, nil)
+	case *appsv1.DaemonSet:
+		e.createPods(w, &o.Spec.Template, o.Namespace, o.Name, n, nil)
+	case *appsv1.StatefulSet:
+		e.runStatefulSet(w, o)
+	case *batchv1.Job:
+		e.runJob(w, o, n)
+	case *batchv1.CronJob:
+		job := jobFor(o)
+		res := e.admitCreated(job, 0)
+		w.Created = append(w.Created, res)
+		if res.Allowed {
+			e.runJob(w, res.Object.(*batchv1.Job), n)
+		}
+	}
+	return w
+}
+
+// replicas applies --replicas to a scalable workload.
+func (e *Engine) replicas(spec *int32) int32 {
+	if e.opts.Replicas != nil {
+		return *e.opts.Replicas
+	}
+	if spec == nil {
+		return 1 // the API default
+	}
+	return *spec
+}
+
+func (e *Engine) nodes() int {
+	if e.opts.Nodes > 0 {
+		return e.opts.Nodes
+	}
+	return 1
+}
+
+// admitCreated runs a controller-created object through the pipeline; replica is
+// the 1-based ordinal of the Pod it belongs to (0 for ReplicaSets and Jobs).
+func (e *Engine) admitCreated(obj runtime.Object, replica int) Result {
+	res := e.admitObject(obj)
+	res.Replica = replica
+	return res
+}
+
+// createPods creates n Pods from a template, as the ReplicaSet, ReplicationController,
+// DaemonSet and Job controllers do (controller.GetPodFromTemplate): labels,
+// annotations and finalizers of the template, its spec, the owner's namespace.
+func (e *Engine) createPods(w *Workload, t *corev1.PodTemplateSpec, namespace, owner string, n int, decorate func(*corev1.Pod, int)) {
+	base := owner + "-"
+	if len(base) > maxGeneratedNameBase {
+		base = base[:maxGeneratedNameBase]
+	}
+	for i := range n {
+		pod := podFromTemplate(t, namespace, base+strconv.Itoa(i))
+		if decorate != nil {
+			decorate(pod, i)
+		}
+		w.recordPodResult(e.admitCreated(pod, i+1))
+	}
+}
+
+func (w *Workload) recordPodResult(res Result) {
+	w.Created = append(w.Created, res)
+	if res.Allowed {
+		w.Admitted++
+	}
+}
+
+// maxGeneratedNameBase is how much of generateName the apiserver keeps (63 - 5
+// random characters, SimpleNameGenerator).
+const maxGeneratedNameBase = 58
+
+func podFromTemplate(t *corev1.PodTemplateSpec, namespace, name string) *corev1.Pod {
+	pod := &corev1.Pod{
+		TypeMeta: metav1.TypeMeta{APIVersion: "v1", Kind: "Pod"},
+		ObjectMeta: metav1.ObjectMeta{
+			Name:        name,
+			Namespace:   namespace,
+			Labels:      maps.Clone(t.Labels),
+			Annotations: maps.Clone(t.Annotations),
+			Finalizers:  slices.Clone(t.Finalizers),
+		},
+	}
+	t.Spec.DeepCopyInto(&pod.Spec)
+	return pod
+}
+
+// replicaSetFor is the ReplicaSet the Deployment controller creates for a new
+// Deployment: the template, the selector and the replica count.
+func replicaSetFor(d *appsv1.Deployment, replicas int32) *appsv1.ReplicaSet {
+	rs := &appsv1.ReplicaSet{
+		TypeMeta: metav1.TypeMeta{APIVersion: "apps/v1", Kind: "ReplicaSet"},
+		ObjectMeta: metav1.ObjectMeta{
+			Name:      d.Name,
+			Namespace: d.Namespace,
+			Labels:    maps.Clone(d.Spec.Template.Labels),
+		},
+		Spec: appsv1.ReplicaSetSpec{
+			Replicas:        &replicas,
+			MinReadySeconds: d.Spec.MinReadySeconds,
+			Selector:        d.Spec.Selector.DeepCopy(),
+		},
+	}
+	d.Spec.Template.DeepCopyInto(&rs.Spec.Template)
+	return rs
+}
+
+// runStatefulSet creates, per ordinal, the claims of every volumeClaimTemplate and
+// then the Pod (StatefulPodControl.CreateStatefulPod). With OrderedReady pod
+// management the controller stops at the first ordinal that fails.
+func (e *Engine) runStatefulSet(w *Workload, set *appsv1.StatefulSet) {
+	n := w.Replicas
+	start := 0
+	if set.Spec.Ordinals != nil {
+		start = int(set.Spec.Ordinals.Start)
+	}
+	ordered := set.Spec.PodManagementPolicy != appsv1.ParallelPodManagement
+	for i := range n {
+		ordinal := start + i
+		claimsOK := true
+		for j := range set.Spec.VolumeClaimTemplates {
+			res := e.admitCreated(claimFor(set, &set.Spec.VolumeClaimTemplates[j], ordinal), i+1)
+			w.Created = append(w.Created, res)
+			claimsOK = claimsOK && res.Allowed
+		}
+		podOK := false
+		if claimsOK {
+			name := set.Name + "-" + strconv.Itoa(ordinal)
+			pod := podFromTemplate(&set.Spec.Template, set.Namespace, name)
+			if pod.Labels == nil {
+				pod.Labels = map[string]string{}
+			}
+			pod.Labels[appsv1.StatefulSetPodNameLabel] = name
+			pod.Labels[appsv1.PodIndexLabel] = strconv.Itoa(ordinal)
+			res := e.admitCreated(pod, i+1)
+			w.recordPodResult(res)
+			podOK = res.Allowed
+		}
+		if ordered && !podOK {
+			w.NotCreated = n - i - 1
+			break
+		}
+	}
+}
+
+// claimFor is the claim a StatefulSet creates for one template and ordinal.
+func claimFor(set *appsv1.StatefulSet, t *corev1.PersistentVolumeClaim, ordinal int) *corev1.PersistentVolumeClaim {
+	claim := t.DeepCopy()
+	claim.TypeMeta = metav1.TypeMeta{APIVersion: "v1", Kind: "PersistentVolumeClaim"}
+	claim.Name = fmt.Sprintf("%s-%s-%d", t.Name, set.Name, ordinal)
+	claim.Namespace = set.Namespace
+	claim.GenerateName = ""
+	if set.Spec.Selector != nil && len(set.Spec.Selector.MatchLabels) > 0 {
+		if claim.Labels == nil {
+			claim.Labels = map[string]string{}
+		}
+		maps.Copy(claim.Labels, set.Spec.Selector.MatchLabels)
+	}
+	return claim
+}
+
+// runJob creates the n Pods a new Job starts with; an Indexed Job's Pods carry
+// their completion index.
+func (e *Engine) runJob(w *Workload, job *batchv1.Job, n int) {
+	indexed := job.Spec.CompletionMode != nil && *job.Spec.CompletionMode == batchv1.IndexedCompletion
+	e.createPods(w, &job.Spec.Template, job.Namespace, job.Name, n, func(pod *corev1.Pod, i int) {
+		pod.Finalizers = appendIfMissing(pod.Finalizers, batchv1.JobTrackingFinalizer)
+		if indexed {
+			if pod.Annotations == nil {
+				pod.Annotations = map[string]string{}
+			}
+			pod.Annotations[batchv1.JobCompletionIndexAnnotation] = strconv.Itoa(i)
+		}
+	})
+}
+
+func appendIfMissing(list []string, s string) []string {
+	if slices.Contains(list, s) {
+		return list
+	}
+	return append(list, s)
+}
+
+// jobFor is the Job the CronJob controller creates from jobTemplate.
+func jobFor(cj *batchv1.CronJob) *batchv1.Job {
+	job := &batchv1.Job{
+		TypeMeta: metav1.TypeMeta{APIVersion: "batch/v1", Kind: "Job"},
+		ObjectMeta: metav1.ObjectMeta{
+			Name:        cj.Name,
+			Namespace:   cj.Namespace,
+			Labels:      maps.Clone(cj.Spec.JobTemplate.Labels),
+			Annotations: maps.Clone(cj.Spec.JobTemplate.Annotations),
+		},
+	}
+	cj.Spec.JobTemplate.Spec.DeepCopyInto(&job.Spec)
+	return job
+}
