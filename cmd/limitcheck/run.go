@@ -115,9 +115,10 @@ func newCmdRoot(name string, s streams) *cobra.Command {
 		Use:   "limitcheck",
 		Short: "Simulate kube-apiserver admission of Kubernetes manifests, offline",
 		Long: `limitcheck reads Kubernetes manifests and runs them through what kube-apiserver
-does on create: API defaulting, Pod validation and the LimitRanger admission plugin.
-A LimitRange in the input governs every later object of its namespace. Each denial
-is printed exactly as kube-apiserver words it.
+does on create: API defaulting, object validation, the LimitRanger and ResourceQuota
+admission plugins, and what the controllers create for a workload. A LimitRange or
+quota in the input governs every later object of its namespace. Each denial is
+printed exactly as kube-apiserver words it.
 
 Exit status: 0 every object admitted, 1 at least one denied, 2 bad input or usage,
 3 internal error.`,
@@ -129,7 +130,7 @@ Exit status: 0 every object admitted, 1 at least one denied, 2 bad input or usag
 	root.SetOut(s.Out)
 	root.SetErr(s.ErrOut)
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return &inputError{err: err} })
-	root.AddCommand(newCmdCheck(s, nil), newCmdVersion(s))
+	root.AddCommand(newCmdCheck(s, nil), newCmdDescribe(s), newCmdVersion(s))
 	if name == kubectlPluginName {
 		const display = "kubectl limitcheck"
 		root.Annotations = map[string]string{cobra.CommandDisplayNameAnnotation: display}

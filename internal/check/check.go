@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"io"
 
+	corev1 "k8s.io/api/core/v1"
+
 	"github.com/limitcheck/limitcheck/internal/admissionconfig"
 	"github.com/limitcheck/limitcheck/internal/eval"
 	"github.com/limitcheck/limitcheck/internal/load"
@@ -35,6 +37,8 @@ type Report struct {
 	Entries []Entry
 	// Quotas is the final state of every admitted quota.
 	Quotas []eval.QuotaState
+	// LimitRanges are the admitted LimitRanges as stored.
+	LimitRanges []*corev1.LimitRange
 }
 
 // Summary counts.
@@ -132,6 +136,7 @@ func Run(opts Options) (*Report, error) {
 		rep.Entries = append(rep.Entries, entry)
 	}
 	rep.Quotas = engine.Quotas()
+	rep.LimitRanges = engine.LimitRanges()
 	return rep, nil
 }
 

@@ -113,6 +113,16 @@ func New(opts Options) *Engine {
 // DefaultNamespace is the namespace of objects that name none.
 func (e *Engine) DefaultNamespace() string { return e.opts.DefaultNamespace }
 
+// LimitRanges returns every admitted LimitRange as stored (after API
+// defaulting): namespaces in order of first appearance, LimitRanges in input order.
+func (e *Engine) LimitRanges() []*corev1.LimitRange {
+	var out []*corev1.LimitRange
+	for _, name := range e.order {
+		out = append(out, e.namespaces[name].limitRanges...)
+	}
+	return out
+}
+
 // Quotas returns every admitted quota in its current state: namespaces in order of
 // first appearance, quotas in input order.
 func (e *Engine) Quotas() []QuotaState {

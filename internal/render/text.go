@@ -192,7 +192,7 @@ func writeDenial(b *strings.Builder, p palette, loc, object string, res *eval.Re
 		fmt.Fprintf(b, "    %d more refused for other reasons (-o json lists them all)\n", listed-maxExtraFailures)
 	}
 	if w.NotCreated > 0 {
-		fmt.Fprintf(b, "    %d more replicas not created: the StatefulSet controller (OrderedReady) waits for the refused one\n", w.NotCreated)
+		fmt.Fprintf(b, "    %d more %s not created: the StatefulSet controller (OrderedReady) waits for the refused one\n", w.NotCreated, plural(w.NotCreated, "replica", "replicas"))
 	}
 }
 
@@ -321,4 +321,11 @@ func (t *colorTable) write(b *strings.Builder) {
 		}
 		b.WriteString("\n")
 	}
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
 }
