@@ -113,6 +113,13 @@ func Run(opts Options) (*Report, error) {
 	}
 
 	engine := eval.New(engineOpts)
+	// PriorityClasses, StorageClasses and RuntimeClasses are cluster state the
+	// admission plugins read: they apply to the whole run, wherever they appear.
+	for _, d := range docs {
+		if d.Err == nil && eval.IsClusterClass(d.APIVersion, d.Kind) {
+			engine.AddClusterObject(d.Object)
+		}
+	}
 	rep := &Report{}
 	for _, d := range docs {
 		entry := Entry{Pos: d.Pos, Err: d.Err}

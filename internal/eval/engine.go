@@ -10,7 +10,10 @@ import (
 	appsv1 "k8s.io/api/apps/v1"
 	batchv1 "k8s.io/api/batch/v1"
 	corev1 "k8s.io/api/core/v1"
+	nodev1 "k8s.io/api/node/v1"
 	resourcev1 "k8s.io/api/resource/v1"
+	schedulingv1 "k8s.io/api/scheduling/v1"
+	storagev1 "k8s.io/api/storage/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
@@ -37,6 +40,11 @@ type Options struct {
 	// (kube-apiserver's --disable-admission-plugins); both are on by default.
 	DisableLimitRanger   bool
 	DisableResourceQuota bool
+	// DisablePriority, DisableDefaultStorageClass and DisableRuntimeClass switch
+	// off the plugins whose mutations feed quota (RQ-34); on by default.
+	DisablePriority            bool
+	DisableDefaultStorageClass bool
+	DisableRuntimeClass        bool
 	// QuotaConfig is the ResourceQuota plugin's configuration (limitedResources).
 	QuotaConfig *QuotaConfiguration
 	// QuotaUsage says where a quota's status.used starts (default computed).
@@ -84,6 +92,7 @@ type Result struct {
 // namespace) accumulates across calls, as in a cluster receiving `kubectl create -f`.
 type Engine struct {
 	opts       Options
+	classes    clusterClasses
 	namespaces map[string]*namespaceState
 	order      []string // namespaces in order of first appearance
 }
@@ -140,6 +149,14 @@ func (e *Engine) Quotas() []QuotaState {
 func NewObject(apiVersion, kind string) runtime.Object {
 	if kind == "ResourceClaim" && (apiVersion == "resource.k8s.io/v1" || apiVersion == "resource.k8s.io/v1beta2") {
 		return &resourcev1.ResourceClaim{} // v1beta2 has the same shape as v1
+	}
+	switch apiVersion + "/" + kind {
+	case "scheduling.k8s.io/v1/PriorityClass":
+		return &schedulingv1.PriorityClass{}
+	case "storage.k8s.io/v1/StorageClass":
+		return &storagev1.StorageClass{}
+	case "node.k8s.io/v1/RuntimeClass":
+		return &nodev1.RuntimeClass{}
 	}
 	switch apiVersion {
 	case "apps/v1":
@@ -224,6 +241,11 @@ func (e *Engine) admitObject(obj runtime.Object) Result {
 		return res
 	}
 	res.Name = meta.GetName()
+	switch obj.(type) {
+	case *schedulingv1.PriorityClass, *storagev1.StorageClass, *nodev1.RuntimeClass:
+		res.Skipped, res.SkipReason = true, "cluster class: read by the Priority, DefaultStorageClass and RuntimeClass plugins for the whole run"
+		return res
+	}
 	if isClusterScoped(gvk.GroupKind()) {
 		res.Skipped, res.SkipReason = true, "cluster-scoped kind: LimitRanges and quotas do not apply"
 		return res
@@ -313,6 +335,13 @@ func (e *Engine) admitPod(ns *namespaceState, pod *corev1.Pod) *Denial {
 			mutatePod(lr, pod)
 		}
 	}
+	// Mutating plugins after LimitRanger (SEMANTICS.md §1 step 2, RQ-34).
+	if d := e.admitPriority(pod); d != nil {
+		return d
+	}
+	if d := e.admitRuntimeClass(pod); d != nil {
+		return d
+	}
 	// PrepareForCreate: status reset; pod-level resources dropped with the gate off.
 	pod.Status = corev1.PodStatus{Phase: corev1.PodPending}
 	if !gates.Enabled(GatePodLevelResources) {
@@ -329,11 +358,15 @@ func (e *Engine) admitPod(ns *namespaceState, pod *corev1.Pod) *Denial {
 			}
 		}
 	}
+	if d := e.validateRuntimeClass(pod); d != nil {
+		return d
+	}
 	return e.checkQuota(ns, corev1.Resource("pods"), pod.Name, pod)
 }
 
 func (e *Engine) admitClaim(ns *namespaceState, pvc *corev1.PersistentVolumeClaim) *Denial {
 	DefaultPersistentVolumeClaim(pvc)
+	e.defaultStorageClass(pvc)
 	pvc.Status = corev1.PersistentVolumeClaimStatus{} // PrepareForCreate
 	assignName(&pvc.ObjectMeta)
 	if errs := validatePersistentVolumeClaim(pvc); len(errs) > 0 {

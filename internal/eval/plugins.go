@@ -8,7 +8,7 @@ import (
 )
 
 // Admission plugin names kube-apiserver 1.36 registers. limitcheck simulates
-// LimitRanger and ResourceQuota; naming any other registered plugin is accepted
+// LimitRanger, ResourceQuota, Priority, DefaultStorageClass and RuntimeClass; naming any other registered plugin is accepted
 // (it changes nothing here), an unregistered name is an error as in kube-apiserver.
 var registeredPlugins = map[string]bool{}
 
@@ -73,6 +73,12 @@ func (o *Options) ApplyAdmissionPlugins(enable, disable string) error {
 			o.DisableLimitRanger = true
 		case "ResourceQuota":
 			o.DisableResourceQuota = true
+		case "Priority":
+			o.DisablePriority = true
+		case "DefaultStorageClass":
+			o.DisableDefaultStorageClass = true
+		case "RuntimeClass":
+			o.DisableRuntimeClass = true
 		}
 	}
 	return nil

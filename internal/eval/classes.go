@@ -1,0 +1,270 @@
+package eval
+
+import (
+	"fmt"
+	"slices"
+
+	corev1 "k8s.io/api/core/v1"
+	nodev1 "k8s.io/api/node/v1"
+	schedulingv1 "k8s.io/api/scheduling/v1"
+	storagev1 "k8s.io/api/storage/v1"
+	"k8s.io/apimachinery/pkg/api/equality"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+)
+
+// The Priority, DefaultStorageClass and RuntimeClass admission plugins change
+// what ResourceQuota sees (RQ-34, SEMANTICS.md §1 step 2): the default
+// PriorityClass decides PriorityClass-scoped quotas, the default StorageClass the
+// `<class>.storageclass.storage.k8s.io/*` names, a RuntimeClass's overhead the
+// Pod's usage. They read cluster objects, which limitcheck takes from the input:
+// every PriorityClass, StorageClass and RuntimeClass document applies to the whole
+// run (they are cluster infrastructure, usually kept apart from the manifests).
+//
+// A cluster's set of classes is only known when the input has at least one of
+// that kind: then a reference to a class not in the input is refused as the
+// cluster refuses it. With none, references are taken on trust (no overhead, no
+// default), since refusing every priorityClassName of every chart would be wrong.
+
+// Stages of the plugins modelled here.
+const (
+	StagePriority     Stage = "priority"
+	StageRuntimeClass Stage = "runtimeclass"
+)
+
+// The PriorityClasses every cluster has (kube-apiserver creates them at start).
+var systemPriorityClasses = func() []*schedulingv1.PriorityClass {
+	preempt := corev1.PreemptLowerPriority
+	return []*schedulingv1.PriorityClass{
+		{ObjectMeta: metav1.ObjectMeta{Name: "system-cluster-critical"}, Value: 2000000000, PreemptionPolicy: &preempt},
+		{ObjectMeta: metav1.ObjectMeta{Name: "system-node-critical"}, Value: 2000001000, PreemptionPolicy: &preempt},
+	}
+}()
+
+// Default StorageClass annotations (storage/util IsDefaultAnnotation).
+const (
+	isDefaultStorageClassAnnotation     = "storageclass.kubernetes.io/is-default-class"
+	betaIsDefaultStorageClassAnnotation = "storageclass.beta.kubernetes.io/is-default-class"
+)
+
+type clusterClasses struct {
+	priority      []*schedulingv1.PriorityClass // from the input; the system ones are implied
+	storage       []*storagev1.StorageClass
+	runtime       []*nodev1.RuntimeClass
+	priorityKnown bool
+	runtimeKnown  bool
+}
+
+// IsClusterClass reports whether a kind is one of the cluster objects the
+// plugins above read (PriorityClass, StorageClass, RuntimeClass).
+func IsClusterClass(apiVersion, kind string) bool {
+	switch apiVersion + "/" + kind {
+	case "scheduling.k8s.io/v1/PriorityClass", "storage.k8s.io/v1/StorageClass", "node.k8s.io/v1/RuntimeClass":
+		return true
+	}
+	return false
+}
+
+// AddClusterObject makes a PriorityClass, StorageClass or RuntimeClass part of
+// the simulated cluster for every object admitted afterwards; callers add all of
+// them before admitting anything. It returns false for other objects.
+func (e *Engine) AddClusterObject(obj runtime.Object) bool {
+	switch o := obj.(type) {
+	case *schedulingv1.PriorityClass:
+		if o.PreemptionPolicy == nil { // scheduling/v1 SetDefaults_PriorityClass
+			p := corev1.PreemptLowerPriority
+			o.PreemptionPolicy = &p
+		}
+		e.classes.priority = append(e.classes.priority, o)
+		e.classes.priorityKnown = true
+	case *storagev1.StorageClass:
+		e.classes.storage = append(e.classes.storage, o)
+	case *nodev1.RuntimeClass:
+		e.classes.runtime = append(e.classes.runtime, o)
+		e.classes.runtimeKnown = true
+	default:
+		return false
+	}
+	return true
+}
+
+// requestName is the name admission errors show before the apiserver has
+// generated one: the name, else generateName (admission extractResourceName).
+func requestName(meta *metav1.ObjectMeta) string {
+	if meta.Name != "" {
+		return meta.Name
+	}
+	if meta.GenerateName != "" {
+		return meta.GenerateName
+	}
+	return "Unknown"
+}
+
+// admitPriority is the Priority plugin's mutation of a new Pod (priority
+// admission.go admitPod): an empty priorityClassName gets the globalDefault
+// class (the lowest value if several), the Pod gets the class's value and
+// preemption policy, and a value or policy the Pod sets itself must match.
+func (e *Engine) admitPriority(pod *corev1.Pod) *Denial {
+	if e.opts.DisablePriority {
+		return nil
+	}
+	deny := func(msg string) *Denial {
+		return forbidden(StagePriority, corev1.Resource("pods"), requestName(&pod.ObjectMeta), []error{fmt.Errorf("%s", msg)})
+	}
+	var class *schedulingv1.PriorityClass
+	if pod.Spec.PriorityClassName == "" {
+		for _, pc := range e.classes.priority {
+			if pc.GlobalDefault && (class == nil || pc.Value < class.Value) {
+				class = pc
+			}
+		}
+		if class == nil {
+			// No default class: priority 0, PreemptLowerPriority.
+			preempt := corev1.PreemptLowerPriority
+			class = &schedulingv1.PriorityClass{PreemptionPolicy: &preempt}
+		}
+	} else {
+		class = e.priorityClass(pod.Spec.PriorityClassName)
+		if class == nil {
+			if e.classes.priorityKnown {
+				return deny(fmt.Sprintf("no PriorityClass with name %v was found", pod.Spec.PriorityClassName))
+			}
+			return nil // the cluster's classes are unknown: taken on trust
+		}
+	}
+	pod.Spec.PriorityClassName = class.Name
+	if pod.Spec.Priority != nil && *pod.Spec.Priority != class.Value {
+		return deny(fmt.Sprintf("the integer value of priority (%d) must not be provided in pod spec; priority admission controller computed %d from the given PriorityClass name", *pod.Spec.Priority, class.Value))
+	}
+	value := class.Value
+	pod.Spec.Priority = &value
+	if class.PreemptionPolicy != nil {
+		if pod.Spec.PreemptionPolicy != nil && *pod.Spec.PreemptionPolicy != *class.PreemptionPolicy {
+			return deny(fmt.Sprintf("the string value of PreemptionPolicy (%s) must not be provided in pod spec; priority admission controller computed %s from the given PriorityClass name", *pod.Spec.PreemptionPolicy, *class.PreemptionPolicy))
+		}
+		policy := *class.PreemptionPolicy
+		pod.Spec.PreemptionPolicy = &policy
+	}
+	return nil
+}
+
+func (e *Engine) priorityClass(name string) *schedulingv1.PriorityClass {
+	for _, list := range [][]*schedulingv1.PriorityClass{e.classes.priority, systemPriorityClasses} {
+		for _, pc := range list {
+			if pc.Name == name {
+				return pc
+			}
+		}
+	}
+	return nil
+}
+
+// defaultStorageClass is the DefaultStorageClass plugin: a claim that asks for no
+// class (no storageClassName, no beta annotation) gets the default class, the
+// newest if several, then by name (setdefault Admit, util.GetDefaultClass).
+func (e *Engine) defaultStorageClass(pvc *corev1.PersistentVolumeClaim) {
+	if e.opts.DisableDefaultStorageClass || pvc.Spec.StorageClassName != nil {
+		return
+	}
+	if _, ok := pvc.Annotations[corev1.BetaStorageClassAnnotation]; ok {
+		return
+	}
+	var def *storagev1.StorageClass
+	for _, sc := range e.classes.storage {
+		if sc.Annotations[isDefaultStorageClassAnnotation] != "true" && sc.Annotations[betaIsDefaultStorageClassAnnotation] != "true" {
+			continue
+		}
+		if def == nil || sc.CreationTimestamp.After(def.CreationTimestamp.Time) ||
+			(sc.CreationTimestamp.Equal(&def.CreationTimestamp) && sc.Name < def.Name) {
+			def = sc
+		}
+	}
+	if def != nil {
+		name := def.Name
+		pvc.Spec.StorageClassName = &name
+	}
+}
+
+// runtimeClassFor looks up the Pod's RuntimeClass; nil with no runtimeClassName
+// or when the cluster's classes are unknown.
+func (e *Engine) runtimeClassFor(pod *corev1.Pod) (*nodev1.RuntimeClass, *Denial) {
+	if pod.Spec.RuntimeClassName == nil {
+		return nil, nil
+	}
+	for _, rc := range e.classes.runtime {
+		if rc.Name == *pod.Spec.RuntimeClassName {
+			return rc, nil
+		}
+	}
+	if !e.classes.runtimeKnown {
+		return nil, nil
+	}
+	return nil, forbidden(StageRuntimeClass, corev1.Resource("pods"), requestName(&pod.ObjectMeta),
+		[]error{fmt.Errorf("pod rejected: RuntimeClass %q not found", *pod.Spec.RuntimeClassName)})
+}
+
+// admitRuntimeClass is the RuntimeClass plugin's mutation (runtimeclass Admit):
+// the class's overhead becomes the Pod's (a different one set by the Pod is
+// refused) and its nodeSelector is merged into the Pod's.
+func (e *Engine) admitRuntimeClass(pod *corev1.Pod) *Denial {
+	if e.opts.DisableRuntimeClass {
+		return nil
+	}
+	rc, d := e.runtimeClassFor(pod)
+	if rc == nil {
+		return d
+	}
+	deny := func(err error) *Denial {
+		return forbidden(StageRuntimeClass, corev1.Resource("pods"), requestName(&pod.ObjectMeta), []error{err})
+	}
+	if rc.Overhead != nil {
+		if len(pod.Spec.Overhead) > 0 && !equality.Semantic.DeepEqual(rc.Overhead.PodFixed, pod.Spec.Overhead) {
+			return deny(fmt.Errorf("pod rejected: Pod's Overhead doesn't match RuntimeClass's defined Overhead"))
+		}
+		pod.Spec.Overhead = rc.Overhead.PodFixed.DeepCopy()
+	}
+	if rc.Scheduling != nil && len(rc.Scheduling.NodeSelector) > 0 {
+		if pod.Spec.NodeSelector == nil {
+			pod.Spec.NodeSelector = map[string]string{}
+		}
+		keys := make([]string, 0, len(rc.Scheduling.NodeSelector))
+		for k := range rc.Scheduling.NodeSelector {
+			keys = append(keys, k)
+		}
+		slices.Sort(keys) // upstream reports the first conflict in map order
+		for _, k := range keys {
+			want := rc.Scheduling.NodeSelector[k]
+			if have, ok := pod.Spec.NodeSelector[k]; ok && have != want {
+				return deny(fmt.Errorf("conflict: runtimeClass.scheduling.nodeSelector[%s] = %s; pod.spec.nodeSelector[%s] = %s", k, want, k, have))
+			}
+			pod.Spec.NodeSelector[k] = want
+		}
+	}
+	return nil
+}
+
+// validateRuntimeClass is the RuntimeClass plugin's validation: the Pod's
+// overhead must be the class's, and a Pod without a class with overhead may not
+// set one.
+func (e *Engine) validateRuntimeClass(pod *corev1.Pod) *Denial {
+	if e.opts.DisableRuntimeClass {
+		return nil
+	}
+	rc, d := e.runtimeClassFor(pod)
+	if d != nil {
+		return d
+	}
+	deny := func(msg string) *Denial {
+		return forbidden(StageRuntimeClass, corev1.Resource("pods"), pod.Name, []error{fmt.Errorf("%s", msg)})
+	}
+	if rc != nil && rc.Overhead != nil {
+		if !equality.Semantic.DeepEqual(rc.Overhead.PodFixed, pod.Spec.Overhead) {
+			return deny("pod rejected: Pod's Overhead doesn't match RuntimeClass's defined Overhead")
+		}
+		return nil
+	}
+	if pod.Spec.Overhead != nil && (rc != nil || pod.Spec.RuntimeClassName == nil || e.classes.runtimeKnown) {
+		return deny("pod rejected: Pod Overhead set without corresponding RuntimeClass defined Overhead")
+	}
+	return nil
+}
