@@ -29,11 +29,24 @@ func Mine(e *eval.Engine, doc []byte) (eval.Result, error) {
 }
 
 // Diff compares upstream's outcome with limitcheck's result and returns the
-// differences (empty when they agree).
+// differences (empty when they agree): the object's own verdict, then, for a
+// workload, what its controllers created (DiffWorkload).
 func Diff(up Outcome, mine eval.Result) []string {
+	d := diffOne(up, mine)
+	return append(d, DiffWorkload(up, mine)...)
+}
+
+// diffOne compares the verdict of one object, status, message and mutations.
+// A workload's Result.Allowed also covers what its controllers created, so
+// its own verdict is its Denial.
+func diffOne(up Outcome, mine eval.Result) []string {
 	var d []string
-	if up.Allowed != mine.Allowed {
-		d = append(d, fmt.Sprintf("allowed: upstream %v, limitcheck %v", up.Allowed, mine.Allowed))
+	own := mine.Allowed
+	if mine.Workload != nil {
+		own = mine.Denial == nil && !mine.Skipped
+	}
+	if up.Allowed != own {
+		d = append(d, fmt.Sprintf("allowed: upstream %v, limitcheck %v", up.Allowed, own))
 	}
 	if !up.Allowed && mine.Denial != nil {
 		m := mine.Denial
@@ -44,13 +57,48 @@ func Diff(up Outcome, mine eval.Result) []string {
 			d = append(d, fmt.Sprintf("message:\n  upstream:   %s\n  limitcheck: %s", up.Message, m.Message))
 		}
 	}
-	if up.Allowed != mine.Allowed && mine.Denial != nil {
+	if up.Allowed != own && mine.Denial != nil {
 		d = append(d, "limitcheck message: "+mine.Denial.Message)
 	}
-	if !up.Allowed && mine.Allowed {
+	if !up.Allowed && own {
 		d = append(d, "upstream message: "+up.Message)
 	}
 	d = append(d, diffObjects(up.Object, mine.Object)...)
+	return d
+}
+
+// DiffWorkload compares what the controllers created: the counts, then every
+// created object in creation order (kind, name, Pod ordinal and diffOne).
+func DiffWorkload(up Outcome, mine eval.Result) []string {
+	u, m := up.Workload, mine.Workload
+	if u == nil && m == nil {
+		return nil
+	}
+	if u == nil || m == nil {
+		return []string{fmt.Sprintf("workload simulated: upstream %v, limitcheck %v", u != nil, m != nil)}
+	}
+	var d []string
+	if u.Replicas != m.Replicas || u.Admitted != m.Admitted || u.NotCreated != m.NotCreated || len(u.Created) != len(m.Created) {
+		d = append(d, fmt.Sprintf("workload: upstream replicas=%d admitted=%d notCreated=%d created=%d, limitcheck replicas=%d admitted=%d notCreated=%d created=%d",
+			u.Replicas, u.Admitted, u.NotCreated, len(u.Created), m.Replicas, m.Admitted, m.NotCreated, len(m.Created)))
+	}
+	all := mine.Denial == nil
+	for _, c := range m.Created {
+		all = all && c.Allowed
+	}
+	if mine.Allowed != all {
+		d = append(d, fmt.Sprintf("limitcheck workload allowed=%v, but its own verdict and the created objects' make %v", mine.Allowed, all))
+	}
+	for i := range min(len(u.Created), len(m.Created)) {
+		a, b := u.Created[i], m.Created[i]
+		if a.Kind != b.Kind || a.Name != b.Name || a.Replica != b.Replica {
+			d = append(d, fmt.Sprintf("created[%d]: upstream %s %q replica %d, limitcheck %s %q replica %d", i, a.Kind, a.Name, a.Replica, b.Kind, b.Name, b.Replica))
+			continue
+		}
+		for _, x := range diffOne(a, b) {
+			d = append(d, fmt.Sprintf("created[%d] %s %q: %s", i, a.Kind, a.Name, x))
+		}
+	}
 	return d
 }
 

@@ -3,6 +3,7 @@ package conformance
 import (
 	"flag"
 	"fmt"
+	"sort"
 	"strings"
 	"testing"
 
@@ -34,7 +35,10 @@ func TestDifferential(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		engine := eval.New(eval.Options{DefaultNamespace: "ns1", Gates: gates, QuotaConfig: c.QuotaConfig})
+		up.Controllers = ControllerOptions{Disable: c.DisableControllers, Replicas: c.Replicas, Nodes: c.Nodes}
+		engine := eval.New(eval.Options{DefaultNamespace: "ns1", Gates: gates, QuotaConfig: c.QuotaConfig,
+			DisableControllers: c.DisableControllers, Replicas: c.Replicas, Nodes: c.Nodes})
+		opts := caseOptions(c)
 		for j, doc := range c.Docs {
 			want, err := up.Create(doc, "ns1")
 			if err != nil {
@@ -44,30 +48,73 @@ func TestDifferential(t *testing.T) {
 			if err != nil {
 				t.Fatalf("case %d doc %d: limitcheck: %v\n%s", i, j, err, doc)
 			}
-			key := got.Kind + " admitted"
-			if !want.Allowed {
-				key = fmt.Sprintf("%s %d %s", got.Kind, want.Code, want.Stage)
+			stats[outcomeKey("", want)]++
+			if w := want.Workload; w != nil {
+				stats["Pods wanted (Workload.Replicas)"] += w.Replicas
+				stats["Pods not created (OrderedReady)"] += w.NotCreated
+				for _, c := range w.Created {
+					stats[outcomeKey("created ", c)]++
+				}
 			}
-			stats[key]++
 			if d := Diff(want, got); len(d) > 0 {
 				mismatches++
 				if mismatches <= *flagShow {
-					t.Errorf("case %d doc %d (seed %d, PodLevelResources=%v, config %+v) mismatch:\n  %s\ninput case:\n%s", i, j, *flagSeed, c.PodLevelResources, c.QuotaConfig, strings.Join(d, "\n  "), joinDocs(c.Docs))
+					t.Errorf("case %d doc %d (seed %d, PodLevelResources=%v, config %+v%s) mismatch:\n  %s\ninput case:\n%s", i, j, *flagSeed, c.PodLevelResources, c.QuotaConfig, opts, strings.Join(d, "\n  "), joinDocs(c.Docs))
 				}
 			}
 		}
 		if d := DiffQuotas(up.Quotas([]string{"ns1", "ns2"}), engine.Quotas()); len(d) > 0 {
 			mismatches++
 			if mismatches <= *flagShow {
-				t.Errorf("case %d final quotas mismatch:\n  %s\ninput case:\n%s", i, strings.Join(d, "\n  "), joinDocs(c.Docs))
+				t.Errorf("case %d (seed %d%s) final quotas mismatch:\n  %s\ninput case:\n%s", i, *flagSeed, opts, strings.Join(d, "\n  "), joinDocs(c.Docs))
 			}
 		}
 		stats["quotas"] += len(engine.Quotas())
+		switch {
+		case c.DisableControllers:
+			stats["cases: controllers off"]++
+		case c.Replicas != nil:
+			stats["cases: --replicas"]++
+		}
+		if c.Nodes > 1 {
+			stats["cases: nodes > 1"]++
+		}
 	}
-	t.Logf("seed %d: %d cases, %d mismatches; outcomes: %v", *flagSeed, *flagCases, mismatches, stats)
+	keys := make([]string, 0, len(stats))
+	for k := range stats {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	var b strings.Builder
+	for _, k := range keys {
+		fmt.Fprintf(&b, "\n  %-45s %d", k, stats[k])
+	}
+	t.Logf("seed %d: %d cases, %d mismatches; outcomes:%s", *flagSeed, *flagCases, mismatches, b.String())
 	if mismatches > 0 {
 		t.Fatalf("%d mismatches", mismatches)
 	}
+}
+
+// outcomeKey is a stats key: kind and outcome (admitted, or code and stage).
+func outcomeKey(prefix string, o Outcome) string {
+	if o.Allowed {
+		return prefix + o.Kind + " admitted"
+	}
+	return fmt.Sprintf("%s%s %d %s", prefix, o.Kind, o.Code, o.Stage)
+}
+
+func caseOptions(c Case) string {
+	var s string
+	if c.DisableControllers {
+		s += ", controllers off"
+	}
+	if c.Replicas != nil {
+		s += fmt.Sprintf(", replicas %d", *c.Replicas)
+	}
+	if c.Nodes > 0 {
+		s += fmt.Sprintf(", nodes %d", c.Nodes)
+	}
+	return s
 }
 
 func joinDocs(docs [][]byte) string {

@@ -18,6 +18,11 @@ type Case struct {
 	PodLevelResources bool
 	QuotaConfig       *eval.QuotaConfiguration
 	Docs              [][]byte
+	// Controller settings (eval.Options): workloads as object counts only,
+	// a replica override, the number of nodes a DaemonSet runs on.
+	DisableControllers bool
+	Replicas           *int32
+	Nodes              int
 }
 
 // Generator makes random but realistic cases from a seed.
@@ -233,6 +238,15 @@ func (g *Generator) pod(name string) obj {
 	if g.chance(0.03) {
 		meta["finalizers"] = []any{g.pick([]any{"foo", "example.com/cleanup", "kubernetes"})}
 	}
+	spec := g.podSpec(true)
+	g.namespace(meta)
+	return obj{"apiVersion": "v1", "kind": "Pod", "metadata": meta, "spec": spec}
+}
+
+// podSpec is a Pod's spec: containers, sidecars, pod-level resources, the fields
+// quota scopes look at. deadline allows activeDeadlineSeconds (Pods and Jobs;
+// the other workloads' validation forbids it).
+func (g *Generator) podSpec(deadline bool) obj {
 	var containers, inits []any
 	for i := 0; i < 1+g.r.IntN(3); i++ {
 		containers = append(containers, g.container(fmt.Sprintf("c%d", i), false))
@@ -244,7 +258,7 @@ func (g *Generator) pod(name string) obj {
 	if g.chance(0.3) {
 		spec["priorityClassName"] = g.pick([]any{"high", "low"})
 	}
-	if g.chance(0.15) {
+	if g.chance(0.15) && deadline {
 		spec["activeDeadlineSeconds"] = 600
 	}
 	if g.chance(0.08) {
@@ -271,8 +285,7 @@ func (g *Generator) pod(name string) obj {
 		}
 		spec["resources"] = res
 	}
-	g.namespace(meta)
-	return obj{"apiVersion": "v1", "kind": "Pod", "metadata": meta, "spec": spec}
+	return spec
 }
 
 func (g *Generator) claim(name string) obj {
@@ -311,7 +324,7 @@ func (g *Generator) namespace(meta obj) {
 }
 
 var quotaKeys = map[string][]any{
-	"pods": {"1", "2", "3", "5"}, "count/pods": {"1", "3", "5"},
+	"pods": {"1", "2", "3", "5", "8"}, "count/pods": {"1", "3", "5", "8"},
 	"cpu": ladders["cpu"], "requests.cpu": {"500m", "1", "2", "4", "1500m"}, "limits.cpu": {"1", "2", "4", "8"},
 	"memory": {"256Mi", "1Gi", "2Gi"}, "requests.memory": {"512Mi", "1Gi", "2Gi", "1G"}, "limits.memory": {"1Gi", "2Gi", "4Gi"},
 	"requests.storage": {"1Gi", "5Gi", "20Gi"}, "persistentvolumeclaims": {"1", "2"},
@@ -319,10 +332,15 @@ var quotaKeys = map[string][]any{
 	"gold.storageclass.storage.k8s.io/persistentvolumeclaims": {"1", "2"},
 	"services": {"1", "2"}, "services.nodeports": {"0", "1", "2"}, "services.loadbalancers": {"0", "1"},
 	"configmaps": {"1", "2"}, "count/configmaps": {"1", "2"}, "secrets": {"1"}, "resourcequotas": {"1", "2", "3"},
-	"count/deployments.apps": {"1", "2"}, "requests.example.com/gpu": {"1", "2"}, "requests.ephemeral-storage": {"1Gi", "4Gi"},
+	"count/deployments.apps": {"0", "1", "2"}, "count/replicasets.apps": {"0", "1", "2"}, "count/statefulsets.apps": {"0", "1"},
+	"count/daemonsets.apps": {"0", "1"}, "count/jobs.batch": {"0", "1", "2"}, "count/cronjobs.batch": {"0", "1"},
+	"replicationcontrollers": {"0", "1"}, "count/replicationcontrollers": {"1", "2"}, "requests.example.com/gpu": {"1", "2"}, "requests.ephemeral-storage": {"1Gi", "4Gi"},
 	"limits.ephemeral-storage": {"2Gi"}, "hugepages-2Mi": {"4Mi"}, "example.com/foo": {"1"},
 	"gpu.deviceclass.resource.k8s.io/devices": {"1", "2", "4", "40"}, "count/resourceclaims.resource.k8s.io": {"1", "2"},
 }
+
+var workloadQuotaKeys = []string{"count/deployments.apps", "count/replicasets.apps", "count/statefulsets.apps", "count/daemonsets.apps",
+	"count/jobs.batch", "count/cronjobs.batch", "replicationcontrollers", "count/replicationcontrollers"}
 
 func (g *Generator) quota(name string) obj {
 	keys := make([]string, 0, len(quotaKeys))
@@ -333,6 +351,10 @@ func (g *Generator) quota(name string) obj {
 	hard := obj{}
 	for i := 0; i < 1+g.r.IntN(5); i++ {
 		k := keys[g.r.IntN(len(keys))]
+		hard[k] = g.pick(quotaKeys[k])
+	}
+	if g.chance(0.3) { // workloads and what their controllers create, counted
+		k := workloadQuotaKeys[g.r.IntN(len(workloadQuotaKeys))]
 		hard[k] = g.pick(quotaKeys[k])
 	}
 	spec := obj{"hard": hard}
@@ -399,7 +421,7 @@ func (g *Generator) other(name string) obj {
 	case 2:
 		return obj{"apiVersion": "v1", "kind": "Secret", "metadata": meta}
 	case 3:
-		return obj{"apiVersion": "apps/v1", "kind": "Deployment", "metadata": meta}
+		return g.workload(name)
 	default:
 		return obj{"apiVersion": "v1", "kind": "Event", "metadata": meta}
 	}
@@ -422,6 +444,16 @@ func (g *Generator) quotaConfig() *eval.QuotaConfiguration {
 func (g *Generator) Next() Case {
 	g.n++
 	c := Case{PodLevelResources: !g.chance(0.1), QuotaConfig: g.quotaConfig()}
+	switch {
+	case g.chance(0.08):
+		c.DisableControllers = true
+	case g.chance(0.08):
+		r := int32(g.r.IntN(7))
+		c.Replicas = &r
+	}
+	if g.chance(0.1) {
+		c.Nodes = 2 + g.r.IntN(3)
+	}
 	var docs []obj
 	nLR := g.r.IntN(4)
 	nObj := 1 + g.r.IntN(6)
@@ -437,10 +469,12 @@ func (g *Generator) Next() Case {
 	for i := 0; i < nObj; i++ {
 		var o obj
 		switch x := g.r.Float64(); {
-		case x < 0.6:
+		case x < 0.5:
 			o = g.pod(fmt.Sprintf("p-%d", i))
-		case x < 0.8:
+		case x < 0.65:
 			o = g.claim(fmt.Sprintf("claim-%d", i))
+		case x < 0.85:
+			o = g.workload(fmt.Sprintf("w-%d", i))
 		default:
 			o = g.other(fmt.Sprintf("o-%d", i))
 		}

@@ -8,6 +8,8 @@ import (
 	"encoding/json"
 	"reflect"
 
+	appsv1 "k8s.io/api/apps/v1"
+	batchv1 "k8s.io/api/batch/v1"
 	corev1 "k8s.io/api/core/v1"
 	resourcev1 "k8s.io/api/resource/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
@@ -27,13 +29,24 @@ import (
 	corev1listers "k8s.io/client-go/listers/core/v1"
 	"k8s.io/client-go/tools/cache"
 	"k8s.io/kubernetes/pkg/api/legacyscheme"
+	"k8s.io/kubernetes/pkg/apis/apps"
+	_ "k8s.io/kubernetes/pkg/apis/apps/install"
+	"k8s.io/kubernetes/pkg/apis/batch"
+	_ "k8s.io/kubernetes/pkg/apis/batch/install"
 	api "k8s.io/kubernetes/pkg/apis/core"
 	_ "k8s.io/kubernetes/pkg/apis/core/install"
 	resourceinternal "k8s.io/kubernetes/pkg/apis/resource"
 	_ "k8s.io/kubernetes/pkg/apis/resource/install"
+	"k8s.io/kubernetes/pkg/registry/apps/daemonset"
+	"k8s.io/kubernetes/pkg/registry/apps/deployment"
+	"k8s.io/kubernetes/pkg/registry/apps/replicaset"
+	"k8s.io/kubernetes/pkg/registry/apps/statefulset"
+	"k8s.io/kubernetes/pkg/registry/batch/cronjob"
+	"k8s.io/kubernetes/pkg/registry/batch/job"
 	"k8s.io/kubernetes/pkg/registry/core/limitrange"
 	"k8s.io/kubernetes/pkg/registry/core/persistentvolumeclaim"
 	"k8s.io/kubernetes/pkg/registry/core/pod"
+	"k8s.io/kubernetes/pkg/registry/core/replicationcontroller"
 	resourcequotastrategy "k8s.io/kubernetes/pkg/registry/core/resourcequota"
 	"k8s.io/kubernetes/plugin/pkg/admission/limitranger"
 
@@ -47,8 +60,17 @@ type Outcome struct {
 	Reason  metav1.StatusReason
 	Message string
 	Stage   string
-	// Object is the object as it would be stored (v1), for Pods, PVCs and LimitRanges.
+	// Object is the object as it would be stored (v1), for the kinds with a REST
+	// strategy here (Pods, PVCs, LimitRanges, quotas, workloads).
 	Object runtime.Object
+
+	Kind, Name string
+	// Replica is, for an object a controller created, the 1-based ordinal of the
+	// Pod it was created for (0 for a ReplicaSet or Job), as eval.Result.Replica.
+	Replica int
+	// Workload is what the controllers of a workload created (nil for other
+	// kinds, and for every kind with controllers off).
+	Workload *WorkloadOutcome
 }
 
 // Upstream is a simulated kube-apiserver for one case: the real REST strategies
@@ -57,6 +79,9 @@ type Upstream struct {
 	limitRanges map[string][]*corev1.LimitRange
 	plugin      *limitranger.LimitRanger
 	quota       *quotaSim
+	// Controllers says whether and how admitted workloads are followed by
+	// what their controllers create (workloads_upstream.go).
+	Controllers ControllerOptions
 }
 
 // SetGates sets feature gates of the upstream code (process-wide).
@@ -88,8 +113,19 @@ func NewUpstream(cfg *eval.QuotaConfiguration) (*Upstream, error) {
 }
 
 // Create runs one JSON document through decode+defaulting, mutating admission,
-// the REST strategy (PrepareForCreate, validation) and validating admission.
+// the REST strategy (PrepareForCreate, validation) and validating admission; a
+// workload is then followed by what its controllers create (runControllers).
 func (u *Upstream) Create(doc []byte, namespace string) (Outcome, error) {
+	out, err := u.createOne(doc, namespace)
+	if err != nil || u.Controllers.Disable || !isWorkload(out.Kind) {
+		return out, err
+	}
+	err = u.runControllers(&out)
+	return out, err
+}
+
+// createOne is Create without the controllers.
+func (u *Upstream) createOne(doc []byte, namespace string) (Outcome, error) {
 	var tm metav1.TypeMeta
 	if err := json.Unmarshal(doc, &tm); err != nil {
 		return Outcome{}, err
@@ -116,6 +152,20 @@ func (u *Upstream) Create(doc []byte, namespace string) (Outcome, error) {
 	case "ResourceClaim":
 		// Claim validation needs DeviceClasses; only quota is compared for claims.
 		ext, internal, resource = &resourcev1.ResourceClaim{}, &resourceinternal.ResourceClaim{}, resourceinternal.Resource("resourceclaims")
+	case "Deployment":
+		ext, internal, strategy, resource = &appsv1.Deployment{}, &apps.Deployment{}, deployment.Strategy, apps.Resource("deployments")
+	case "ReplicaSet":
+		ext, internal, strategy, resource = &appsv1.ReplicaSet{}, &apps.ReplicaSet{}, replicaset.Strategy, apps.Resource("replicasets")
+	case "StatefulSet":
+		ext, internal, strategy, resource = &appsv1.StatefulSet{}, &apps.StatefulSet{}, statefulset.Strategy, apps.Resource("statefulsets")
+	case "DaemonSet":
+		ext, internal, strategy, resource = &appsv1.DaemonSet{}, &apps.DaemonSet{}, daemonset.Strategy, apps.Resource("daemonsets")
+	case "ReplicationController":
+		ext, internal, strategy, resource = &corev1.ReplicationController{}, &api.ReplicationController{}, replicationcontroller.Strategy, api.Resource("replicationcontrollers")
+	case "Job":
+		ext, internal, strategy, resource = &batchv1.Job{}, &batch.Job{}, job.Strategy, batch.Resource("jobs")
+	case "CronJob":
+		ext, internal, strategy, resource = &batchv1.CronJob{}, &batch.CronJob{}, cronjob.Strategy, batch.Resource("cronjobs")
 	default:
 		ext = &metav1.PartialObjectMetadata{}
 		plural, _ := apimeta.UnsafeGuessKindToResource(gvk)
@@ -138,11 +188,18 @@ func (u *Upstream) Create(doc []byte, namespace string) (Outcome, error) {
 	}
 	ns := meta.GetNamespace()
 	ctx := genericapirequest.WithNamespace(context.Background(), ns)
+	// Declarative validation (RC, CronJob strategies) takes the API version from
+	// the request info; without it, it fails internally (only logged) and its
+	// rules go unchecked.
+	ctx = genericapirequest.WithRequestInfo(ctx, &genericapirequest.RequestInfo{
+		IsResourceRequest: true, Verb: "create", APIGroup: gvk.Group, APIVersion: gvk.Version,
+		Namespace: ns, Resource: resource.Resource, Name: meta.GetName(),
+	})
 	attrs := func() admission.Attributes {
 		return admission.NewAttributesRecord(internal, nil, gvk, ns, meta.GetName(),
 			resource.WithVersion(gvk.Version), "", admission.Create, &metav1.CreateOptions{}, false, nil)
 	}
-	out := Outcome{}
+	out := Outcome{Kind: tm.Kind, Name: meta.GetName()}
 	deny := func(err error, stage string) (Outcome, error) {
 		st, ok := err.(apierrors.APIStatus)
 		if ok {
@@ -163,6 +220,7 @@ func (u *Upstream) Create(doc []byte, namespace string) (Outcome, error) {
 	if meta.GetGenerateName() != "" && meta.GetName() == "" {
 		meta.SetName(meta.GetGenerateName() + "xxxxx")
 	}
+	out.Name = meta.GetName()
 	if strategy != nil {
 		rest.FillObjectMetaSystemFields(meta)
 		err := rest.BeforeCreate(strategy, ctx, internal)

@@ -1,8 +1,10 @@
 package eval
 
 import (
+	"encoding/json"
 	"fmt"
 	"maps"
+	"reflect"
 	"slices"
 	"strconv"
 
@@ -164,15 +166,17 @@ func (e *Engine) runControllers(obj runtime.Object) *Workload {
 	}
 	n, note := e.desiredPods(obj)
 	w := &Workload{Replicas: n, Note: note}
-	if n == 0 {
-		return w
-	}
 	switch o := obj.(type) {
 	case *appsv1.Deployment:
-		rs := replicaSetFor(o, int32(n))
-		res := e.admitCreated(rs, 0)
+		// The ReplicaSet of an unpaused Deployment is created whatever its
+		// replica count, 0 included (deployment/sync.go getNewReplicaSet).
+		if o.Spec.Paused {
+			return w
+		}
+		res := e.admitCreated(replicaSetFor(o, int32(n)), 0)
 		w.Created = append(w.Created, res)
 		if res.Allowed {
+			rs := res.Object.(*appsv1.ReplicaSet)
 			e.createPods(w, &rs.Spec.Template, rs.Namespace, rs.Name, n, nil)
 		}
 	case *appsv1.ReplicaSet:
@@ -186,6 +190,12 @@ func (e *Engine) runControllers(obj runtime.Object) *Workload {
 	case *batchv1.Job:
 		e.runJob(w, o, n)
 	case *batchv1.CronJob:
+		// The Job of an unsuspended CronJob is created even when it runs no
+		// Pods: suspended, parallelism or completions 0 (cronjob_controllerv2.go
+		// syncCronJob looks only at the CronJob's own suspend).
+		if o.Spec.Suspend != nil && *o.Spec.Suspend {
+			return w
+		}
 		job := jobFor(o)
 		res := e.admitCreated(job, 0)
 		w.Created = append(w.Created, res)
@@ -217,9 +227,27 @@ func (e *Engine) nodes() int {
 // admitCreated runs a controller-created object through the pipeline; replica is
 // the 1-based ordinal of the Pod it belongs to (0 for ReplicaSets and Jobs).
 func (e *Engine) admitCreated(obj runtime.Object, replica int) Result {
-	res := e.admitObject(obj)
+	res := e.admitObject(overTheWire(obj))
 	res.Replica = replica
 	return res
+}
+
+// overTheWire is obj as the apiserver receives it from a controller: the
+// controller read the workload from the apiserver and sends what it creates, so
+// every Quantity arrives parsed from its canonical string, its format following
+// the suffix (a template's "10Ei" cpu, stored as 9223372036854775807, comes back
+// DecimalSI, and sums and messages print in that format). Encoded and decoded
+// as JSON, as the API does; obj itself if that fails.
+func overTheWire(obj runtime.Object) runtime.Object {
+	b, err := json.Marshal(obj)
+	if err != nil {
+		return obj
+	}
+	out := reflect.New(reflect.TypeOf(obj).Elem()).Interface().(runtime.Object)
+	if err := json.Unmarshal(b, out); err != nil {
+		return obj
+	}
+	return out
 }
 
 // createPods creates n Pods from a template, as the ReplicaSet, ReplicationController,
