@@ -5,6 +5,7 @@ import (
 	"flag"
 	"os"
 	"path/filepath"
+	"regexp"
 	"testing"
 
 	corev1 "k8s.io/api/core/v1"
@@ -60,6 +61,27 @@ func TestGolden(t *testing.T) {
 		})
 	}
 }
+
+// TestGoldenColor: the text report with colour on; every other byte is the same
+// as without (colour never shifts the quota table's columns).
+func TestGoldenColor(t *testing.T) {
+	var plain, colored bytes.Buffer
+	if err := (textFormat{}).Render(&plain, sampleReport(), Options{}); err != nil {
+		t.Fatal(err)
+	}
+	if err := (textFormat{}).Render(&colored, sampleReport(), Options{Color: true}); err != nil {
+		t.Fatal(err)
+	}
+	assertGolden(t, filepath.Join("testdata", "report.text-color.golden"), colored.Bytes())
+	if got := ansi.ReplaceAll(colored.Bytes(), nil); !bytes.Equal(got, plain.Bytes()) {
+		t.Errorf("colour changed more than escapes:\n%s\nvs\n%s", got, plain.Bytes())
+	}
+	if !ansi.Match(colored.Bytes()) {
+		t.Error("no colour in the coloured report")
+	}
+}
+
+var ansi = regexp.MustCompile(`\x1b\[[0-9;]*m`)
 
 // TestEmptyReport: no entries still yields a summary line and a valid document.
 func TestEmptyReport(t *testing.T) {
@@ -200,10 +222,25 @@ func sampleReport() *check.Report {
 			},
 		},
 		{
+			// A Deployment admitted while 2 of its 4 Pods exceed the quota.
 			Pos: load.Position{File: load.StdinName, Line: 60, Index: 5, Item: -1, Source: "mychart/templates/deployment.yaml"},
 			Result: eval.Result{
-				APIVersion: "apps/v1", Kind: "Deployment", Namespace: "team-a", Name: "web",
-				Skipped: true, SkipReason: "no LimitRange applies to this kind; quota admission is not simulated yet",
+				APIVersion: "apps/v1", Kind: "Deployment", Namespace: "team-a", Name: "shop",
+				Workload: &eval.Workload{Replicas: 4, Admitted: 2, Created: []eval.Result{
+					{APIVersion: "apps/v1", Kind: "ReplicaSet", Namespace: "team-a", Name: "shop", Allowed: true},
+					{APIVersion: "v1", Kind: "Pod", Namespace: "team-a", Name: "shop-0", Replica: 1, Allowed: true, Object: &corev1.Pod{}},
+					{APIVersion: "v1", Kind: "Pod", Namespace: "team-a", Name: "shop-1", Replica: 2, Allowed: true, Object: &corev1.Pod{}},
+					{APIVersion: "v1", Kind: "Pod", Namespace: "team-a", Name: "shop-2", Replica: 3, Object: &corev1.Pod{}, Denial: &eval.Denial{
+						Code: 403, Reason: metav1.StatusReasonForbidden, Stage: eval.StageQuota,
+						Message: `pods "shop-2" is forbidden: exceeded quota: compute, requested: requests.cpu=500m, used: requests.cpu=1750m, limited: requests.cpu=2`,
+						Parts:   []string{"exceeded quota: compute, requested: requests.cpu=500m, used: requests.cpu=1750m, limited: requests.cpu=2"},
+					}},
+					{APIVersion: "v1", Kind: "Pod", Namespace: "team-a", Name: "shop-3", Replica: 4, Object: &corev1.Pod{}, Denial: &eval.Denial{
+						Code: 403, Reason: metav1.StatusReasonForbidden, Stage: eval.StageQuota,
+						Message: `pods "shop-3" is forbidden: exceeded quota: compute, requested: requests.cpu=500m, used: requests.cpu=1750m, limited: requests.cpu=2`,
+						Parts:   []string{"exceeded quota: compute, requested: requests.cpu=500m, used: requests.cpu=1750m, limited: requests.cpu=2"},
+					}},
+				}},
 			},
 		},
 		{
