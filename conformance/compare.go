@@ -28,6 +28,26 @@ func Mine(e *eval.Engine, doc []byte) (eval.Result, error) {
 	return e.Admit(obj), nil
 }
 
+// AddClass adds a PriorityClass, StorageClass or RuntimeClass document to the
+// engine's cluster, as check.go does before admitting anything.
+func AddClass(e *eval.Engine, doc []byte) error {
+	var tm metav1.TypeMeta
+	if err := json.Unmarshal(doc, &tm); err != nil {
+		return err
+	}
+	obj := eval.NewObject(tm.APIVersion, tm.Kind)
+	if obj == nil || !eval.IsClusterClass(tm.APIVersion, tm.Kind) {
+		return fmt.Errorf("not a class: %s/%s", tm.APIVersion, tm.Kind)
+	}
+	if err := json.Unmarshal(doc, obj); err != nil {
+		return err
+	}
+	if !e.AddClusterObject(obj) {
+		return fmt.Errorf("engine refused class %s", tm.Kind)
+	}
+	return nil
+}
+
 // Diff compares upstream's outcome with limitcheck's result and returns the
 // differences (empty when they agree): the object's own verdict, then, for a
 // workload, what its controllers created (DiffWorkload).
@@ -161,6 +181,15 @@ func diffObjects(up, mine runtime.Object) []string {
 			return []string{"limitcheck returned no Pod"}
 		}
 		return diffPods(u, m)
+	case *corev1.PersistentVolumeClaim:
+		m, ok := mine.(*corev1.PersistentVolumeClaim)
+		if !ok {
+			return []string{"limitcheck returned no PersistentVolumeClaim"}
+		}
+		if a, b := strPtr(u.Spec.StorageClassName), strPtr(m.Spec.StorageClassName); a != b {
+			return []string{fmt.Sprintf("storageClassName: upstream %s, limitcheck %s", a, b)}
+		}
+		return nil
 	case *corev1.LimitRange:
 		m, ok := mine.(*corev1.LimitRange)
 		if !ok {
@@ -216,7 +245,39 @@ func diffPods(u, m *corev1.Pod) []string {
 	if u.Name != m.Name {
 		d = append(d, fmt.Sprintf("name: upstream %q, limitcheck %q", u.Name, m.Name))
 	}
+	// The Priority and RuntimeClass plugins' mutations (RQ-34).
+	if u.Spec.PriorityClassName != m.Spec.PriorityClassName {
+		d = append(d, fmt.Sprintf("priorityClassName: upstream %q, limitcheck %q", u.Spec.PriorityClassName, m.Spec.PriorityClassName))
+	}
+	if a, b := fmt.Sprint(derefOr(u.Spec.Priority)), fmt.Sprint(derefOr(m.Spec.Priority)); a != b {
+		d = append(d, fmt.Sprintf("priority: upstream %s, limitcheck %s", a, b))
+	}
+	if a, b := fmt.Sprint(derefOr(u.Spec.PreemptionPolicy)), fmt.Sprint(derefOr(m.Spec.PreemptionPolicy)); a != b {
+		d = append(d, fmt.Sprintf("preemptionPolicy: upstream %s, limitcheck %s", a, b))
+	}
+	if (u.Spec.Overhead == nil) != (m.Spec.Overhead == nil) {
+		d = append(d, fmt.Sprintf("overhead: upstream set=%v, limitcheck set=%v", u.Spec.Overhead != nil, m.Spec.Overhead != nil))
+	}
+	cmp("overhead", u.Spec.Overhead, m.Spec.Overhead)
+	if a, b := fmt.Sprint(u.Spec.NodeSelector), fmt.Sprint(m.Spec.NodeSelector); a != b {
+		d = append(d, fmt.Sprintf("nodeSelector: upstream %s, limitcheck %s", a, b))
+	}
 	return d
+}
+
+func strPtr(s *string) string {
+	if s == nil {
+		return "<nil>"
+	}
+	return fmt.Sprintf("%q", *s)
+}
+
+// derefOr renders a pointer's value, "<nil>" for nil.
+func derefOr[T any](p *T) any {
+	if p == nil {
+		return "<nil>"
+	}
+	return *p
 }
 
 // listString renders a ResourceList canonically: sorted keys, Quantity.String().

@@ -1,11 +1,14 @@
 package conformance
 
 import (
+	"bytes"
 	"flag"
 	"fmt"
 	"sort"
 	"strings"
 	"testing"
+
+	corev1 "k8s.io/api/core/v1"
 
 	"github.com/limitcheck/limitcheck/internal/eval"
 )
@@ -39,7 +42,30 @@ func TestDifferential(t *testing.T) {
 		engine := eval.New(eval.Options{DefaultNamespace: "ns1", Gates: gates, QuotaConfig: c.QuotaConfig,
 			DisableControllers: c.DisableControllers, Replicas: c.Replicas, Nodes: c.Nodes})
 		opts := caseOptions(c)
+		// Cluster classes apply to every object, wherever they are (check.go).
+		classes := 0
 		for j, doc := range c.Docs {
+			if !IsClassDoc(doc) {
+				continue
+			}
+			classes++
+			if err := up.AddClass(doc); err != nil {
+				t.Fatalf("case %d doc %d: upstream class: %v\n%s", i, j, err, doc)
+			}
+			if err := AddClass(engine, doc); err != nil {
+				t.Fatalf("case %d doc %d: limitcheck class: %v\n%s", i, j, err, doc)
+			}
+		}
+		if classes > 0 {
+			stats["cases: with classes"]++
+		}
+		for j, doc := range c.Docs {
+			if IsClassDoc(doc) {
+				if got, err := Mine(engine, doc); err != nil || !got.Skipped {
+					t.Errorf("case %d doc %d: class not skipped by limitcheck (err %v)", i, j, err)
+				}
+				continue
+			}
 			want, err := up.Create(doc, "ns1")
 			if err != nil {
 				t.Fatalf("case %d doc %d: upstream: %v\n%s", i, j, err, doc)
@@ -49,11 +75,13 @@ func TestDifferential(t *testing.T) {
 				t.Fatalf("case %d doc %d: limitcheck: %v\n%s", i, j, err, doc)
 			}
 			stats[outcomeKey("", want)]++
+			classStats(stats, want, doc)
 			if w := want.Workload; w != nil {
 				stats["Pods wanted (Workload.Replicas)"] += w.Replicas
 				stats["Pods not created (OrderedReady)"] += w.NotCreated
 				for _, c := range w.Created {
 					stats[outcomeKey("created ", c)]++
+					classStats(stats, c, doc)
 				}
 			}
 			if d := Diff(want, got); len(d) > 0 {
@@ -125,4 +153,42 @@ func joinDocs(docs [][]byte) string {
 		b.WriteByte('\n')
 	}
 	return b.String()
+}
+
+// classStats counts what the class plugins did to an upstream outcome of doc
+// (or of an object its controllers created). "Defaulted" counts objects whose
+// document has no such field at all.
+func classStats(stats map[string]int, o Outcome, doc []byte) {
+	if !o.Allowed {
+		return // admitted objects only
+	}
+	has := func(field string) bool { return bytes.Contains(doc, []byte(`"`+field+`"`)) }
+	switch obj := o.Object.(type) {
+	case *corev1.Pod:
+		if obj.Spec.PriorityClassName != "" && !has("priorityClassName") {
+			stats["class: Pods defaulted to a PriorityClass"]++
+		}
+		if len(obj.Spec.Overhead) > 0 && !has("overhead") {
+			stats["class: Pods given a RuntimeClass overhead"]++
+		}
+		if obj.Spec.PriorityClassName != "" {
+			stats["class: Pods with a PriorityClass"]++
+		}
+		if obj.Spec.Priority != nil && *obj.Spec.Priority != 0 {
+			stats["class: Pods with priority != 0"]++
+		}
+		if len(obj.Spec.Overhead) > 0 {
+			stats["class: Pods with overhead"]++
+		}
+		if obj.Spec.RuntimeClassName != nil {
+			stats["class: Pods with a RuntimeClass"]++
+		}
+	case *corev1.PersistentVolumeClaim:
+		if obj.Spec.StorageClassName != nil && !has("storageClassName") {
+			stats["class: claims defaulted to a StorageClass"]++
+		}
+		if obj.Spec.StorageClassName != nil {
+			stats["class: claims with storageClassName "+*obj.Spec.StorageClassName]++
+		}
+	}
 }

@@ -29,6 +29,9 @@ type Case struct {
 type Generator struct {
 	r *rand.Rand
 	n int
+	// Cluster classes of the case being generated (classes_gen.go).
+	priorityClasses, runtimeClasses bool
+	overheads                       []obj
 }
 
 // NewGenerator returns a generator; the same seed gives the same cases.
@@ -258,6 +261,7 @@ func (g *Generator) podSpec(deadline bool) obj {
 	if g.chance(0.3) {
 		spec["priorityClassName"] = g.pick([]any{"high", "low"})
 	}
+	g.classFields(spec)
 	if g.chance(0.15) && deadline {
 		spec["activeDeadlineSeconds"] = 600
 	}
@@ -308,6 +312,10 @@ func (g *Generator) claim(name string) obj {
 		spec["storageClassName"] = g.pick([]any{"gold", "gold", "standard", "Bad_Class"})
 	}
 	meta := obj{"name": name}
+	if g.chance(0.05) {
+		// The beta class annotation also keeps DefaultStorageClass away.
+		meta["annotations"] = obj{"volume.beta.kubernetes.io/storage-class": g.pick([]any{"gold", ""})}
+	}
 	g.namespace(meta)
 	return obj{"apiVersion": "v1", "kind": "PersistentVolumeClaim", "metadata": meta, "spec": spec}
 }
@@ -454,7 +462,7 @@ func (g *Generator) Next() Case {
 	if g.chance(0.1) {
 		c.Nodes = 2 + g.r.IntN(3)
 	}
-	var docs []obj
+	docs := g.classes()
 	nLR := g.r.IntN(4)
 	nObj := 1 + g.r.IntN(6)
 	for i := 0; i < nLR; i++ {

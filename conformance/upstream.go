@@ -79,6 +79,7 @@ type Upstream struct {
 	limitRanges map[string][]*corev1.LimitRange
 	plugin      *limitranger.LimitRanger
 	quota       *quotaSim
+	classes     *classPlugins
 	// Controllers says whether and how admitted workloads are followed by
 	// what their controllers create (workloads_upstream.go).
 	Controllers ControllerOptions
@@ -109,6 +110,9 @@ func NewUpstream(cfg *eval.QuotaConfiguration) (*Upstream, error) {
 		return nil, err
 	}
 	u.plugin = p
+	if u.classes, err = newClassPlugins(); err != nil {
+		return nil, err
+	}
 	return u, nil
 }
 
@@ -216,6 +220,9 @@ func (u *Upstream) createOne(doc []byte, namespace string) (Outcome, error) {
 	if err := u.plugin.Admit(ctx, attrs(), nil); err != nil {
 		return deny(err, "limitranger")
 	}
+	if stage, err := u.classes.admit(ctx, attrs()); err != nil {
+		return deny(err, stage)
+	}
 	// Store.Create: name generation, system fields, BeforeCreate (PrepareForCreate + Validate).
 	if meta.GetGenerateName() != "" && meta.GetName() == "" {
 		meta.SetName(meta.GetGenerateName() + "xxxxx")
@@ -229,9 +236,12 @@ func (u *Upstream) createOne(doc []byte, namespace string) (Outcome, error) {
 			return deny(err, "validation")
 		}
 	}
-	// Validating admission: LimitRanger, then ResourceQuota.
+	// Validating admission: LimitRanger, RuntimeClass, then ResourceQuota.
 	if err := u.plugin.Validate(ctx, attrs(), nil); err != nil {
 		return deny(err, "limitranger")
+	}
+	if err := u.classes.validate(ctx, attrs()); err != nil {
+		return deny(err, "runtimeclass")
 	}
 	stored := out.Object
 	if stored == nil {
