@@ -31,24 +31,19 @@ type jsonQuota struct {
 }
 
 type jsonResult struct {
-	File         string   `json:"file"`
-	Line         int      `json:"line"`
-	Index        int      `json:"index"`
-	Source       string   `json:"source"`
-	APIVersion   string   `json:"apiVersion"`
-	Kind         string   `json:"kind"`
-	Namespace    string   `json:"namespace"`
-	Name         string   `json:"name"`
-	Allowed      bool     `json:"allowed"`
-	Skipped      bool     `json:"skipped"`
-	SkipReason   string   `json:"skipReason"`
-	Error        string   `json:"error"`
-	Code         int32    `json:"code"`
-	Reason       string   `json:"reason"`
-	Stage        string   `json:"stage"`
-	Message      string   `json:"message"`
-	MessageParts []string `json:"messageParts"`
-	Warnings     []string `json:"warnings"`
+	File       string `json:"file"`
+	Line       int    `json:"line"`
+	Index      int    `json:"index"`
+	Source     string `json:"source"`
+	APIVersion string `json:"apiVersion"`
+	Kind       string `json:"kind"`
+	Namespace  string `json:"namespace"`
+	Name       string `json:"name"`
+	Allowed    bool   `json:"allowed"`
+	Skipped    bool   `json:"skipped"`
+	SkipReason string `json:"skipReason"`
+	Error      string `json:"error"`
+	jsonStatus
 	// *jsonPod is nil for every kind but Pod, which leaves its keys out.
 	*jsonPod
 	// *jsonWorkload is nil unless controllers were simulated for the object.
@@ -65,19 +60,37 @@ type jsonWorkload struct {
 
 // jsonCreated is one object a controller created, in creation order.
 type jsonCreated struct {
-	APIVersion   string   `json:"apiVersion"`
-	Kind         string   `json:"kind"`
-	Namespace    string   `json:"namespace"`
-	Name         string   `json:"name"`
-	Replica      int      `json:"replica"`
-	Allowed      bool     `json:"allowed"`
+	APIVersion string `json:"apiVersion"`
+	Kind       string `json:"kind"`
+	Namespace  string `json:"namespace"`
+	Name       string `json:"name"`
+	Replica    int    `json:"replica"`
+	Allowed    bool   `json:"allowed"`
+	jsonStatus
+	*jsonPod
+}
+
+// jsonStatus is how an object was refused (all empty when admitted) and the
+// warnings about it.
+type jsonStatus struct {
 	Code         int32    `json:"code"`
 	Reason       string   `json:"reason"`
 	Stage        string   `json:"stage"`
 	Message      string   `json:"message"`
 	MessageParts []string `json:"messageParts"`
 	Warnings     []string `json:"warnings"`
-	*jsonPod
+}
+
+// newJSONStatus flattens a result's denial and warnings; lists are never nil.
+func newJSONStatus(res *eval.Result) jsonStatus {
+	st := jsonStatus{MessageParts: []string{}, Warnings: append([]string{}, res.Warnings...)}
+	if d := res.Denial; d != nil {
+		st.Code, st.Reason, st.Stage, st.Message = d.Code, string(d.Reason), string(d.Stage), d.Message
+		if d.Parts != nil {
+			st.MessageParts = d.Parts
+		}
+	}
+	return st
 }
 
 type jsonPod struct {
@@ -134,15 +147,14 @@ func newJSONResult(e *check.Entry) jsonResult {
 		Allowed:    res.Allowed,
 		Skipped:    res.Skipped,
 		SkipReason: res.SkipReason,
-		Warnings:   append([]string{}, res.Warnings...),
+		jsonStatus: newJSONStatus(res),
 	}
 	if e.Err != nil {
 		j.Allowed = false
 		j.Error = e.Err.Error()
-		j.Code, j.Reason, j.MessageParts = loadErrorCode, loadErrorReason, []string{}
+		j.jsonStatus = jsonStatus{Code: loadErrorCode, Reason: loadErrorReason, MessageParts: []string{}, Warnings: j.jsonStatus.Warnings}
 		return j
 	}
-	j.Code, j.Reason, j.Stage, j.Message, j.MessageParts = denialFields(res.Denial)
 	if pod, ok := res.Object.(*corev1.Pod); ok {
 		j.jsonPod = newJSONPod(pod)
 	}
@@ -163,9 +175,8 @@ func newJSONCreated(res *eval.Result) jsonCreated {
 		Name:       res.Name,
 		Replica:    res.Replica,
 		Allowed:    res.Allowed,
-		Warnings:   append([]string{}, res.Warnings...),
+		jsonStatus: newJSONStatus(res),
 	}
-	c.Code, c.Reason, c.Stage, c.Message, c.MessageParts = denialFields(res.Denial)
 	if pod, ok := res.Object.(*corev1.Pod); ok {
 		c.jsonPod = newJSONPod(pod)
 	}
@@ -206,16 +217,4 @@ func quantities(l corev1.ResourceList) map[string]string {
 		m[string(k)] = q.String()
 	}
 	return m
-}
-
-// denialFields flattens a denial into the JSON status fields; parts is never nil.
-func denialFields(d *eval.Denial) (code int32, reason, stage, message string, parts []string) {
-	if d == nil {
-		return 0, "", "", "", []string{}
-	}
-	parts = d.Parts
-	if parts == nil {
-		parts = []string{}
-	}
-	return d.Code, string(d.Reason), string(d.Stage), d.Message, parts
 }
