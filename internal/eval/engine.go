@@ -288,11 +288,8 @@ func (e *Engine) admitObject(obj runtime.Object) Result {
 	default:
 		// Every other namespaced kind is charged as an object count (RQ-31);
 		// workloads are defaulted and their Pod template validated first.
+		assignName(meta)
 		name := meta.GetName()
-		if name == "" && meta.GetGenerateName() != "" {
-			name = meta.GetGenerateName() + GeneratedNameSuffix
-			meta.SetName(name)
-		}
 		if t, path := podTemplateOf(obj); t != nil {
 			res.Object = obj
 			defaultWorkload(obj)
@@ -319,9 +316,9 @@ func (e *Engine) namespace(name string) *namespaceState {
 }
 
 // assignName performs the generic registry's name generation (placeholder suffix).
-func assignName(meta *metav1.ObjectMeta) {
-	if meta.Name == "" && meta.GenerateName != "" {
-		meta.Name = meta.GenerateName + GeneratedNameSuffix
+func assignName(meta metav1.Object) {
+	if meta.GetName() == "" && meta.GetGenerateName() != "" {
+		meta.SetName(meta.GetGenerateName() + GeneratedNameSuffix)
 	}
 }
 
