@@ -449,6 +449,15 @@ func (g *Generator) quotaConfig() *eval.QuotaConfiguration {
 }
 
 // Next returns the next case.
+// reuse returns i, or sometimes an earlier index, so that two objects of a
+// kind share a name (storage's 409, ST-01).
+func (g *Generator) reuse(i int) int {
+	if i > 0 && g.chance(0.08) {
+		return g.r.IntN(i)
+	}
+	return i
+}
+
 func (g *Generator) Next() Case {
 	g.n++
 	c := Case{PodLevelResources: !g.chance(0.1), QuotaConfig: g.quotaConfig()}
@@ -466,25 +475,26 @@ func (g *Generator) Next() Case {
 	nLR := g.r.IntN(4)
 	nObj := 1 + g.r.IntN(6)
 	for i := 0; i < nLR; i++ {
-		docs = append(docs, g.limitRange(fmt.Sprintf("lr-%d", i)))
+		docs = append(docs, g.limitRange(fmt.Sprintf("lr-%d", g.reuse(i))))
 	}
 	if g.chance(0.5) {
 		for i := 0; i < 1+g.r.IntN(3); i++ {
-			docs = append(docs, g.quota(fmt.Sprintf("q-%d", i)))
+			docs = append(docs, g.quota(fmt.Sprintf("q-%d", g.reuse(i))))
 		}
 		nObj += g.r.IntN(6)
 	}
 	for i := 0; i < nObj; i++ {
 		var o obj
+		n := g.reuse(i)
 		switch x := g.r.Float64(); {
 		case x < 0.5:
-			o = g.pod(fmt.Sprintf("p-%d", i))
+			o = g.pod(fmt.Sprintf("p-%d", n))
 		case x < 0.65:
-			o = g.claim(fmt.Sprintf("claim-%d", i))
+			o = g.claim(fmt.Sprintf("claim-%d", n))
 		case x < 0.85:
-			o = g.workload(fmt.Sprintf("w-%d", i))
+			o = g.workload(fmt.Sprintf("w-%d", n))
 		default:
-			o = g.other(fmt.Sprintf("o-%d", i))
+			o = g.other(fmt.Sprintf("o-%d", n))
 		}
 		// Sometimes an object comes before some LimitRanges.
 		pos := len(docs)

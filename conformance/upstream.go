@@ -21,6 +21,8 @@ import (
 	"k8s.io/apiserver/pkg/admission"
 	genericapirequest "k8s.io/apiserver/pkg/endpoints/request"
 	"k8s.io/apiserver/pkg/registry/rest"
+	"k8s.io/apiserver/pkg/storage"
+	storeerr "k8s.io/apiserver/pkg/storage/errors"
 	utilfeature "k8s.io/apiserver/pkg/util/feature"
 	"k8s.io/client-go/informers"
 	coreinformers "k8s.io/client-go/informers/core"
@@ -83,6 +85,10 @@ type Upstream struct {
 	// Controllers says whether and how admitted workloads are followed by
 	// what their controllers create (workloads_upstream.go).
 	Controllers ControllerOptions
+	// stored holds the storage keys of the input's objects: a second create
+	// of a key fails in storage after admission (ST-01). Objects controllers
+	// create are not tracked: limitcheck's names for them are placeholders.
+	stored map[string]bool
 }
 
 // SetGates sets feature gates of the upstream code (process-wide).
@@ -120,7 +126,7 @@ func NewUpstream(cfg *eval.QuotaConfiguration) (*Upstream, error) {
 // the REST strategy (PrepareForCreate, validation) and validating admission; a
 // workload is then followed by what its controllers create (runControllers).
 func (u *Upstream) Create(doc []byte, namespace string) (Outcome, error) {
-	out, err := u.createOne(doc, namespace)
+	out, err := u.createOne(doc, namespace, true)
 	if err != nil || u.Controllers.Disable || !isWorkload(out.Kind) {
 		return out, err
 	}
@@ -129,7 +135,7 @@ func (u *Upstream) Create(doc []byte, namespace string) (Outcome, error) {
 }
 
 // createOne is Create without the controllers.
-func (u *Upstream) createOne(doc []byte, namespace string) (Outcome, error) {
+func (u *Upstream) createOne(doc []byte, namespace string, fromInput bool) (Outcome, error) {
 	var tm metav1.TypeMeta
 	if err := json.Unmarshal(doc, &tm); err != nil {
 		return Outcome{}, err
@@ -191,6 +197,7 @@ func (u *Upstream) createOne(doc []byte, namespace string) (Outcome, error) {
 		meta.SetNamespace(namespace)
 	}
 	ns := meta.GetNamespace()
+	given := meta.GetName() // before name generation
 	ctx := genericapirequest.WithNamespace(context.Background(), ns)
 	// Declarative validation (RC, CronJob strategies) takes the API version from
 	// the request info; without it, it fails internally (only logged) and its
@@ -251,6 +258,17 @@ func (u *Upstream) createOne(doc []byte, namespace string) (Outcome, error) {
 	}
 	if err := u.quota.check(attrs(), stored); err != nil {
 		return deny(err, "quota")
+	}
+	// Storage: the registry turns the store's key-exists error into the 409.
+	if fromInput && given != "" {
+		key := "/" + resource.String() + "/" + ns + "/" + given
+		if u.stored[key] {
+			return deny(storeerr.InterpretCreateError(storage.NewKeyExistsError(key, 0), resource, given), "storage")
+		}
+		if u.stored == nil {
+			u.stored = map[string]bool{}
+		}
+		u.stored[key] = true
 	}
 	out.Allowed = true
 	switch tm.Kind {

@@ -120,7 +120,7 @@ func (u *Upstream) createChild(obj runtime.Object, namespace string, replica int
 	if err != nil {
 		return Outcome{}, err
 	}
-	out, err := u.createOne(doc, namespace)
+	out, err := u.createOne(doc, namespace, false)
 	out.Replica = replica
 	return out, err
 }

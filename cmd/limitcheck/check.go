@@ -97,8 +97,8 @@ func runCheck(opts *checkOptions) error {
 	if err := opts.Format.Render(opts.streams.Out, rep, opts.Render); err != nil {
 		return &internalError{err: fmt.Errorf("writing output: %w", err)}
 	}
-	if s := rep.Summary(); s.Denied > 0 || s.Errors > 0 {
-		return &findingsError{denied: s.Denied, errors: s.Errors}
+	if s := rep.Summary(); s.Denied > 0 || s.Errors > 0 || s.Internal > 0 {
+		return &findingsError{denied: s.Denied, errors: s.Errors, internal: s.Internal}
 	}
 	return nil
 }

@@ -195,9 +195,9 @@ func describeFindings(s streams, rep *check.Report) error {
 			fmt.Fprintf(s.ErrOut, "%s\n", e.Err.Error())
 		}
 	}
-	if sum.Denied == 0 && sum.Errors == 0 {
+	if sum.Denied == 0 && sum.Errors == 0 && sum.Internal == 0 {
 		return nil
 	}
-	fmt.Fprintf(s.ErrOut, "note: %d object(s) denied and %d unreadable are not part of the state described; limitcheck check with the same flags shows why\n", sum.Denied, sum.Errors)
-	return &findingsError{denied: sum.Denied, errors: sum.Errors}
+	fmt.Fprintf(s.ErrOut, "note: %d object(s) denied and %d unreadable are not part of the state described; limitcheck check with the same flags shows why\n", sum.Denied+sum.Internal, sum.Errors)
+	return &findingsError{denied: sum.Denied, errors: sum.Errors, internal: sum.Internal}
 }

@@ -28,8 +28,11 @@ type inputOptions struct {
 	// controllers.
 	Engine eval.Options
 
-	files                                                                  []string
-	gates, quotaUsage, configFile, enablePlugins, disablePlugins, replicas string
+	// Order is --order: policies first (the default) or input order.
+	Order check.Order
+
+	files                                                                         []string
+	gates, quotaUsage, configFile, enablePlugins, disablePlugins, replicas, order string
 }
 
 // addFlags binds the shared flags to fl.
@@ -46,10 +49,12 @@ func (o *inputOptions) addFlags(cmd *cobra.Command) {
 	fl.Bool("simulate-controllers", true, "follow each workload with what its controllers create (ReplicaSet, Pods, claims, Job); false admits every document as it is and nothing more")
 	fl.StringVar(&o.replicas, "replicas", "spec", "replicas of every Deployment, ReplicaSet, ReplicationController and StatefulSet: spec (as written) or a number")
 	fl.IntVar(&o.Engine.Nodes, "nodes", 1, "nodes a DaemonSet runs a Pod on")
+	fl.StringVar(&o.order, "order", string(check.OrderPoliciesFirst), "admission order: policies-first (LimitRanges, ResourceQuotas and PriorityClasses, StorageClasses, RuntimeClasses before every other object, as a namespace has them before an app arrives) or input (each document in input order, as kubectl create -f replays them)")
 
 	_ = cmd.MarkFlagFilename("filename", "yaml", "yml", "json")
 	_ = cmd.MarkFlagFilename("admission-control-config-file", "yaml", "yml", "json")
 	_ = cmd.RegisterFlagCompletionFunc("quota-usage", cobra.FixedCompletions([]cobra.Completion{string(eval.QuotaUsageComputed), string(eval.QuotaUsageObserved)}, cobra.ShellCompDirectiveNoFileComp))
+	_ = cmd.RegisterFlagCompletionFunc("order", cobra.FixedCompletions([]cobra.Completion{string(check.OrderPoliciesFirst), string(check.OrderInput)}, cobra.ShellCompDirectiveNoFileComp))
 	_ = cmd.RegisterFlagCompletionFunc("replicas", cobra.FixedCompletions([]cobra.Completion{"spec"}, cobra.ShellCompDirectiveNoFileComp))
 	_ = cmd.RegisterFlagCompletionFunc("feature-gates", func(_ *cobra.Command, _ []string, toComplete string) ([]cobra.Completion, cobra.ShellCompDirective) {
 		// Complete the last element of a comma-separated list.
@@ -90,6 +95,12 @@ func (o *inputOptions) complete(fl *pflag.FlagSet, args []string) error {
 			return &inputError{err: err}
 		}
 	}
+	switch check.Order(o.order) {
+	case check.OrderPoliciesFirst, check.OrderInput:
+		o.Order = check.Order(o.order)
+	default:
+		return inputErrorf("invalid argument %q for \"--order\" flag: must be policies-first or input", o.order)
+	}
 	if v, _ := fl.GetBool("simulate-controllers"); !v {
 		o.Engine.DisableControllers = true
 	}
@@ -116,6 +127,7 @@ func (o *inputOptions) run(s streams) (*check.Report, error) {
 		Engine:    o.Engine,
 		// kubectl refuses a mismatching object namespace only when -n was given.
 		EnforceNamespace: o.NamespaceSet,
+		Order:            o.Order,
 	})
 	if err != nil {
 		var le *load.Error

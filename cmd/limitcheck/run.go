@@ -45,10 +45,10 @@ func inputErrorf(format string, args ...any) error {
 
 // findingsError says the report has been written and is not clean. Nothing more
 // is printed: the findings are on stdout.
-type findingsError struct{ denied, errors int }
+type findingsError struct{ denied, errors, internal int }
 
 func (e *findingsError) Error() string {
-	return fmt.Sprintf("%d denied, %d could not be read", e.denied, e.errors)
+	return fmt.Sprintf("%d denied, %d could not be read, %d internal errors", e.denied, e.errors, e.internal)
 }
 
 // internalError is a failure that is not the input's fault (e.g. output could not
@@ -90,6 +90,10 @@ func exitCode(err error, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "internal error: %v\n", internal.err)
 		return exitInternal
 	case errors.As(err, &findings):
+		if findings.internal > 0 {
+			fmt.Fprintf(stderr, "internal error: limitcheck failed on %d object(s); the report above is complete for the others. Please report it with the input.\n", findings.internal)
+			return exitInternal
+		}
 		if findings.errors > 0 {
 			return exitBadInput
 		}

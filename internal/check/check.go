@@ -5,6 +5,9 @@ package check
 import (
 	"fmt"
 	"io"
+	"maps"
+	"slices"
+	"strings"
 
 	corev1 "k8s.io/api/core/v1"
 
@@ -22,10 +25,41 @@ type Options struct {
 	// EnforceNamespace is kubectl's behaviour when -n is given explicitly: a
 	// namespaced object that names another namespace is an error.
 	EnforceNamespace bool
+	// Order is the order objects are admitted in (default OrderPoliciesFirst).
+	Order Order
+}
+
+// Order is the order in which the documents are admitted.
+type Order string
+
+const (
+	// OrderPoliciesFirst admits what a namespace holds before an application
+	// arrives (LimitRanges, ResourceQuotas and the cluster classes the admission
+	// plugins read) before every other object, each group in input order.
+	OrderPoliciesFirst Order = "policies-first"
+	// OrderInput admits the documents in input order, as `kubectl create -f`
+	// replays them: a policy governs only the objects after it.
+	OrderInput Order = "input"
+)
+
+// Orders are the values of Options.Order.
+var Orders = []Order{OrderPoliciesFirst, OrderInput}
+
+// isPolicy reports whether a document is namespace or cluster state that
+// OrderPoliciesFirst admits first.
+func isPolicy(d *load.Document) bool {
+	if d.Err != nil {
+		return false
+	}
+	if d.APIVersion == "v1" && (d.Kind == "LimitRange" || d.Kind == "ResourceQuota") {
+		return true
+	}
+	return eval.IsClusterClass(d.APIVersion, d.Kind) || admissionconfig.IsConfigKind(d.APIVersion, d.Kind)
 }
 
 // Entry is one input document and what became of it: Err is set when the document
-// could not be read; otherwise Result says whether it was admitted, denied or skipped.
+// could not be read; otherwise Result says whether it was admitted, denied or
+// skipped, or (Result.Internal) that limitcheck failed on it.
 type Entry struct {
 	Pos    load.Position
 	Err    *load.Error
@@ -44,6 +78,8 @@ type Report struct {
 // Summary counts.
 type Summary struct {
 	Objects, Admitted, Denied, Skipped, Errors int
+	// Internal counts the objects limitcheck failed on (a bug: exit 3).
+	Internal int
 	// Workloads counts objects whose controllers were simulated; Replicas the
 	// Pods they want, Unfit those not admitted (refused or never created).
 	Workloads, Replicas, Unfit int
@@ -63,6 +99,8 @@ func (r *Report) Summary() Summary {
 		switch {
 		case e.Err != nil:
 			s.Errors++
+		case e.Result.Internal != "":
+			s.Internal++
 		case e.Result.Skipped:
 			s.Skipped++
 		case e.Result.Allowed:
@@ -120,6 +158,9 @@ func Run(opts Options) (*Report, error) {
 			engine.AddClusterObject(d.Object)
 		}
 	}
+	if opts.Order != OrderInput {
+		docs = policiesFirst(docs)
+	}
 	rep := &Report{}
 	for _, d := range docs {
 		entry := Entry{Pos: d.Pos, Err: d.Err}
@@ -144,7 +185,54 @@ func Run(opts Options) (*Report, error) {
 	}
 	rep.Quotas = engine.Quotas()
 	rep.LimitRanges = engine.LimitRanges()
+	overQuota(rep, engineOpts.QuotaUsage)
 	return rep, nil
+}
+
+// policiesFirst returns the documents in the order OrderPoliciesFirst admits
+// them: the policies, then everything else, each in input order.
+func policiesFirst(docs []load.Document) []load.Document {
+	out := make([]load.Document, 0, len(docs))
+	for i := range docs {
+		if isPolicy(&docs[i]) {
+			out = append(out, docs[i])
+		}
+	}
+	for i := range docs {
+		if !isPolicy(&docs[i]) {
+			out = append(out, docs[i])
+		}
+	}
+	return out
+}
+
+// overQuota warns on every quota whose final usage is above its hard limit
+// (QS-01): a quota cannot get there by admission, only by counting objects
+// that were never checked against it (created before it in input order) or
+// by starting from an observed usage that was already over.
+func overQuota(rep *Report, usage eval.QuotaUsage) {
+	for i := range rep.Entries {
+		res := &rep.Entries[i].Result
+		q, ok := res.Object.(*corev1.ResourceQuota)
+		if !ok || !res.Allowed {
+			continue
+		}
+		var over []string
+		for _, name := range slices.Sorted(maps.Keys(q.Status.Hard)) {
+			hard, used := q.Status.Hard[name], q.Status.Used[name]
+			if _, tracked := q.Status.Used[name]; tracked && used.Cmp(hard) > 0 {
+				over = append(over, fmt.Sprintf("%s (used %s, hard %s)", name, used.String(), hard.String()))
+			}
+		}
+		if len(over) == 0 {
+			continue
+		}
+		msg := "usage is above the hard limit for " + strings.Join(over, ", ") + ": the objects counted were admitted before the quota existed"
+		if usage == eval.QuotaUsageObserved {
+			msg = "over quota before this change: status.used is above the hard limit for " + strings.Join(over, ", ")
+		}
+		res.Warnings = append(res.Warnings, msg)
+	}
 }
 
 // namespaceMismatch reproduces kubectl's refusal of an object whose namespace

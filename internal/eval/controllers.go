@@ -227,7 +227,7 @@ func (e *Engine) nodes() int {
 // admitCreated runs a controller-created object through the pipeline; replica is
 // the 1-based ordinal of the Pod it belongs to (0 for ReplicaSets and Jobs).
 func (e *Engine) admitCreated(obj runtime.Object, replica int) Result {
-	res := e.admitObject(overTheWire(obj))
+	res := e.admitObject(overTheWire(obj), false)
 	res.Replica = replica
 	return res
 }

@@ -6,6 +6,7 @@ package eval
 
 import (
 	"fmt"
+	"reflect"
 
 	appsv1 "k8s.io/api/apps/v1"
 	batchv1 "k8s.io/api/batch/v1"
@@ -86,6 +87,10 @@ type Result struct {
 	// Replica is, for a controller-created object, the 1-based ordinal of the Pod
 	// it was created for (0 for a ReplicaSet or Job).
 	Replica int
+
+	// Internal is set when limitcheck itself failed on this object (a bug): the
+	// verdict is unknown. The engine stays usable for the objects after it.
+	Internal string
 }
 
 // Engine evaluates objects one after another; state (the active LimitRanges of each
@@ -99,6 +104,7 @@ type Engine struct {
 
 type namespaceState struct {
 	name        string
+	stored      map[storedName]bool     // names of the input's objects, for kube-apiserver's 409
 	limitRanges []*corev1.LimitRange    // admitted LimitRanges, in input order (LR-21, LR-22)
 	governed    int                     // Pods and PVCs evaluated so far: a later LimitRange misses them
 	quotas      []*corev1.ResourceQuota // admitted quotas, in input order (RQ-22)
@@ -205,9 +211,18 @@ func NewObject(apiVersion, kind string) runtime.Object {
 // for other kinds. The engine takes ownership of obj and may mutate it. An
 // admitted workload is followed by what its controllers create, unless
 // Options.DisableControllers.
-func (e *Engine) Admit(obj runtime.Object) Result {
-	res := e.admitObject(obj)
-	if e.opts.DisableControllers || res.Skipped {
+//
+// Admit never panics: a failure inside limitcheck is reported in
+// Result.Internal, and the objects after it are evaluated as usual.
+func (e *Engine) Admit(obj runtime.Object) (res Result) {
+	defer func() {
+		if r := recover(); r != nil {
+			res = identify(obj)
+			res.Internal = fmt.Sprintf("limitcheck failed on this object: %v", r)
+		}
+	}()
+	res = e.admitObject(obj, true)
+	if e.opts.DisableControllers || res.Skipped || res.Internal != "" {
 		return res
 	}
 	if !res.Allowed {
@@ -230,8 +245,27 @@ func (e *Engine) Admit(obj runtime.Object) Result {
 	return res
 }
 
+// identify is the identity of obj as written, for results that say nothing else.
+func identify(obj runtime.Object) Result {
+	if obj == nil {
+		return Result{}
+	}
+	gvk := obj.GetObjectKind().GroupVersionKind()
+	res := Result{APIVersion: gvk.GroupVersion().String(), Kind: gvk.Kind}
+	if meta, ok := obj.(metav1.Object); ok {
+		res.Namespace, res.Name = meta.GetNamespace(), meta.GetName()
+	}
+	return res
+}
+
 // admitObject runs one object through defaulting, validation and admission.
-func (e *Engine) admitObject(obj runtime.Object) Result {
+// fromInput is false for what a controller creates: only the input's own
+// objects are checked for a name already taken (storage's 409), because the
+// names limitcheck gives created objects are placeholders.
+func (e *Engine) admitObject(obj runtime.Object, fromInput bool) Result {
+	if obj == nil {
+		return Result{Internal: "no object"}
+	}
 	gvk := obj.GetObjectKind().GroupVersionKind()
 	apiVersion, kind := gvk.GroupVersion().String(), gvk.Kind
 	res := Result{APIVersion: apiVersion, Kind: kind}
@@ -257,6 +291,17 @@ func (e *Engine) admitObject(obj runtime.Object) Result {
 	ns := e.namespace(res.Namespace)
 
 	gr := resourceFor(gvk)
+	if want, ok := evaluatedTypes[gr]; ok && reflect.TypeOf(obj) != want {
+		// Only the versions limitcheck decodes reach an evaluator that reads
+		// the object's fields; anything else is a bug in the caller.
+		res.Internal = fmt.Sprintf("%s %s reached the %s evaluator as %T", apiVersion, kind, gr.String(), obj)
+		return res
+	}
+	// The object's name before admission: a name already taken is refused by
+	// storage after admission, when quota has charged it (the charge stays).
+	key := storedName{gr: gr, name: meta.GetName()}
+	dup := fromInput && key.name != "" && ns.stored[key]
+	charged := len(ns.objects)
 	switch o := obj.(type) {
 	case *corev1.Pod:
 		res.Object = o
@@ -268,13 +313,17 @@ func (e *Engine) admitObject(obj runtime.Object) Result {
 		ns.governed++
 	case *corev1.LimitRange:
 		res.Object = o
-		res.Denial = e.admitLimitRange(ns, o)
+		res.Denial = e.admitLimitRange(ns, o, dup)
 		if res.Denial == nil && ns.governed > 0 {
-			res.Warnings = append(res.Warnings, fmt.Sprintf("this LimitRange governs only the objects after it; %d earlier Pod or PersistentVolumeClaim object(s) of namespace %q were evaluated without it (give LimitRanges first, e.g. -f limits.yaml -f app/)", ns.governed, res.Namespace))
+			what := "Pods or PersistentVolumeClaims were"
+			if ns.governed == 1 {
+				what = "Pod or PersistentVolumeClaim was"
+			}
+			res.Warnings = append(res.Warnings, fmt.Sprintf("this LimitRange governs only the objects after it in input order: %d earlier %s evaluated without it in namespace %q", ns.governed, what, res.Namespace))
 		}
 	case *corev1.ResourceQuota:
 		res.Object = o
-		res.Denial = e.admitQuota(ns, o)
+		res.Denial = e.admitQuota(ns, o, dup)
 	case *resourcev1.ResourceClaim:
 		res.Object = o
 		defaultResourceClaim(o)
@@ -301,8 +350,36 @@ func (e *Engine) admitObject(obj runtime.Object) Result {
 		res.Denial = e.checkQuota(ns, gr, name, obj)
 	}
 	res.Name = meta.GetName()
+	if res.Denial == nil && dup {
+		res.Denial = alreadyExists(gr, key.name)
+		ns.objects = ns.objects[:charged] // not stored: the quota controller's recount misses it
+	}
+	if res.Denial == nil && fromInput && key.name != "" {
+		if ns.stored == nil {
+			ns.stored = map[storedName]bool{}
+		}
+		ns.stored[key] = true
+	}
 	res.Allowed = res.Denial == nil
 	return res
+}
+
+// storedName is an object's identity in storage: resource and name (the
+// namespace is the namespaceState's).
+type storedName struct {
+	gr   schema.GroupResource
+	name string
+}
+
+// evaluatedTypes are the resources whose admission reads the object's fields,
+// with the Go type each needs.
+var evaluatedTypes = map[schema.GroupResource]reflect.Type{
+	{Resource: "pods"}:                   reflect.TypeOf(&corev1.Pod{}),
+	{Resource: "services"}:               reflect.TypeOf(&corev1.Service{}),
+	{Resource: "persistentvolumeclaims"}: reflect.TypeOf(&corev1.PersistentVolumeClaim{}),
+	{Resource: "limitranges"}:            reflect.TypeOf(&corev1.LimitRange{}),
+	{Resource: "resourcequotas"}:         reflect.TypeOf(&corev1.ResourceQuota{}),
+	resourceClaimsGR:                     reflect.TypeOf(&resourcev1.ResourceClaim{}),
 }
 
 func (e *Engine) namespace(name string) *namespaceState {
@@ -381,7 +458,8 @@ func (e *Engine) admitClaim(ns *namespaceState, pvc *corev1.PersistentVolumeClai
 
 // admitLimitRange defaults and validates a LimitRange; a valid one governs every
 // later object of its namespace.
-func (e *Engine) admitLimitRange(ns *namespaceState, lr *corev1.LimitRange) *Denial {
+// A LimitRange whose name is taken (dup) is charged to quota and refused.
+func (e *Engine) admitLimitRange(ns *namespaceState, lr *corev1.LimitRange, dup bool) *Denial {
 	DefaultLimitRange(lr)
 	assignName(&lr.ObjectMeta)
 	if lr.Name == "" {
@@ -390,7 +468,7 @@ func (e *Engine) admitLimitRange(ns *namespaceState, lr *corev1.LimitRange) *Den
 	if errs := ValidateLimitRange(lr); len(errs) > 0 {
 		return invalid(schema.GroupKind{Kind: "LimitRange"}, lr.Name, errs)
 	}
-	if d := e.checkQuota(ns, corev1.Resource("limitranges"), lr.Name, lr); d != nil {
+	if d := e.checkQuota(ns, corev1.Resource("limitranges"), lr.Name, lr); d != nil || dup {
 		return d
 	}
 	ns.limitRanges = append(ns.limitRanges, lr)
@@ -399,13 +477,14 @@ func (e *Engine) admitLimitRange(ns *namespaceState, lr *corev1.LimitRange) *Den
 
 // admitQuota defaults and validates a ResourceQuota, charges it to the existing
 // quotas, and activates it with the status a quota controller would give it.
-func (e *Engine) admitQuota(ns *namespaceState, q *corev1.ResourceQuota) *Denial {
+// A quota whose name is taken (dup) is charged to the others and refused.
+func (e *Engine) admitQuota(ns *namespaceState, q *corev1.ResourceQuota, dup bool) *Denial {
 	DefaultResourceQuota(q)
 	observed := q.Status
 	if d := ResourceQuotaInvalid(q); d != nil { // clears status as create does (RQ-07)
 		return d
 	}
-	if d := e.checkQuota(ns, corev1.Resource("resourcequotas"), q.Name, q); d != nil {
+	if d := e.checkQuota(ns, corev1.Resource("resourcequotas"), q.Name, q); d != nil || dup {
 		return d
 	}
 	if e.opts.QuotaUsage == QuotaUsageObserved {

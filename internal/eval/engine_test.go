@@ -425,3 +425,89 @@ func TestScope(t *testing.T) {
 		t.Errorf("ConfigMap: %+v, want admitted in namespace default", res)
 	}
 }
+
+// TestAlreadyExists: ST-01. A second object of the same resource, namespace and
+// name is refused by storage after admission; quota has charged it and the
+// charge stays; a LimitRange refused this way governs nothing.
+func TestAlreadyExists(t *testing.T) {
+	e := New(Options{DefaultNamespace: "ns1"})
+	quota := `
+apiVersion: v1
+kind: ResourceQuota
+metadata: {name: q}
+spec: {hard: {services: "5", count/configmaps: "5"}}`
+	svc := `
+apiVersion: v1
+kind: Service
+metadata: {name: tracing}
+spec: {ports: [{port: 80}]}`
+	if r := e.Admit(decode(t, quota)); !r.Allowed {
+		t.Fatalf("quota: %+v", r.Denial)
+	}
+	if r := e.Admit(decode(t, svc)); !r.Allowed {
+		t.Fatalf("first service: %+v", r.Denial)
+	}
+	r := e.Admit(decode(t, svc))
+	if r.Allowed || r.Denial == nil || r.Denial.Code != 409 || r.Denial.Stage != StageStorage ||
+		r.Denial.Message != `services "tracing" already exists` {
+		t.Fatalf("second service: %+v", r.Denial)
+	}
+	// Another namespace, another resource, a generated name: no conflict.
+	for _, doc := range []string{
+		"apiVersion: v1\nkind: Service\nmetadata: {name: tracing, namespace: ns2}",
+		"apiVersion: v1\nkind: ConfigMap\nmetadata: {name: tracing}",
+		"apiVersion: v1\nkind: ConfigMap\nmetadata: {generateName: cm-}",
+		"apiVersion: v1\nkind: ConfigMap\nmetadata: {generateName: cm-}",
+	} {
+		if r := e.Admit(decode(t, doc)); !r.Allowed {
+			t.Errorf("%s: %+v", doc, r.Denial)
+		}
+	}
+	if r := e.Admit(decode(t, "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: web}\nspec: {selector: {matchLabels: {a: b}}, template: {metadata: {labels: {a: b}}, spec: {containers: [{name: c, image: i}]}}}")); !r.Allowed {
+		t.Fatalf("deployment: %+v", r.Denial)
+	}
+	r = e.Admit(decode(t, "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: web}\nspec: {selector: {matchLabels: {a: b}}, template: {metadata: {labels: {a: b}}, spec: {containers: [{name: c, image: i}]}}}"))
+	if r.Denial == nil || r.Denial.Message != `deployments.apps "web" already exists` || r.Workload == nil || len(r.Workload.Created) != 0 {
+		t.Fatalf("second deployment: %+v %+v", r.Denial, r.Workload)
+	}
+	used := e.Quotas()[0].Quota.Status.Used
+	if got := used[corev1.ResourceServices]; got.String() != "2" {
+		t.Errorf("services used = %s, want 2 (the refused create was charged)", got.String())
+	}
+	if got := used["count/configmaps"]; got.String() != "3" {
+		t.Errorf("count/configmaps used = %s, want 3", got.String())
+	}
+
+	lr := "apiVersion: v1\nkind: LimitRange\nmetadata: {name: lr}\nspec: {limits: [{type: Container, max: {cpu: '1'}}]}"
+	e.Admit(decode(t, lr))
+	r = e.Admit(decode(t, "apiVersion: v1\nkind: LimitRange\nmetadata: {name: lr}\nspec: {limits: [{type: Container, max: {cpu: 100m}}]}"))
+	if r.Denial == nil || r.Denial.Message != `limitranges "lr" already exists` {
+		t.Fatalf("second LimitRange: %+v", r.Denial)
+	}
+	if n := len(e.LimitRanges()); n != 1 {
+		t.Errorf("%d LimitRanges active, want 1", n)
+	}
+}
+
+// TestAdmitNeverPanics: an object of an evaluated resource that was not decoded
+// into its type (a caller's bug) is an internal error of that object alone.
+func TestAdmitNeverPanics(t *testing.T) {
+	e := New(Options{DefaultNamespace: "ns1"})
+	e.Admit(decode(t, "apiVersion: v1\nkind: ResourceQuota\nmetadata: {name: q}\nspec: {hard: {pods: '5'}}"))
+	for _, doc := range []string{
+		"apiVersion: v2\nkind: Pod\nmetadata: {name: p}",
+		"apiVersion: v1beta1\nkind: Service\nmetadata: {name: s}",
+	} {
+		r := e.Admit(decode(t, doc))
+		if r.Internal == "" || r.Allowed {
+			t.Errorf("%s: want an internal error, got %+v", doc, r)
+		}
+	}
+	if r := e.Admit(nil); r.Internal == "" {
+		t.Errorf("nil object: %+v", r)
+	}
+	r := e.Admit(decode(t, "apiVersion: v1\nkind: Pod\nmetadata: {name: ok}\nspec: {containers: [{name: c, image: i}]}"))
+	if !r.Allowed {
+		t.Errorf("the engine is unusable after an internal error: %+v", r.Denial)
+	}
+}

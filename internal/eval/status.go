@@ -28,7 +28,16 @@ const (
 	StageValidation  Stage = "validation"
 	StageLimitRanger Stage = "limitranger"
 	StageQuota       Stage = "quota"
+	// StageStorage is the create in storage, after admission: a name taken.
+	StageStorage Stage = "storage"
 )
+
+// alreadyExists is storage's 409 for a name taken: `<resource> "<name>" already
+// exists` (ST-01).
+func alreadyExists(gr schema.GroupResource, name string) *Denial {
+	st := apierrors.NewAlreadyExists(gr, name).Status()
+	return &Denial{Code: st.Code, Reason: st.Reason, Stage: StageStorage, Message: st.Message, Parts: []string{st.Message}}
+}
 
 // invalid builds the 422 of a failed object validation:
 // `<Kind>[.<group>] "<name>" is invalid: <aggregate>` (PL-08).

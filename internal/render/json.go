@@ -116,6 +116,8 @@ type jsonResources struct {
 const (
 	loadErrorCode   = 400
 	loadErrorReason = "BadRequest"
+	// internalErrorCode marks an object limitcheck failed on (Result.Internal).
+	internalErrorCode = 500
 )
 
 func (jsonFormat) Render(w io.Writer, r *check.Report, _ Options) error {
@@ -153,6 +155,11 @@ func newJSONResult(e *check.Entry) jsonResult {
 		j.Allowed = false
 		j.Error = e.Err.Error()
 		j.jsonStatus = jsonStatus{Code: loadErrorCode, Reason: loadErrorReason, MessageParts: []string{}, Warnings: j.jsonStatus.Warnings}
+		return j
+	}
+	if res.Internal != "" {
+		j.Error = "internal error: " + res.Internal
+		j.Code = internalErrorCode
 		return j
 	}
 	if pod, ok := res.Object.(*corev1.Pod); ok {

@@ -115,7 +115,7 @@ func (textFormat) Render(w io.Writer, r *check.Report, o Options) error {
 }
 
 func hasFinding(e *check.Entry) bool {
-	return e.Err != nil || len(e.Result.Warnings) > 0 || (!e.Result.Skipped && !e.Result.Allowed)
+	return e.Err != nil || e.Result.Internal != "" || len(e.Result.Warnings) > 0 || (!e.Result.Skipped && !e.Result.Allowed)
 }
 
 // writeFinding writes an entry's error, denial and warnings.
@@ -132,7 +132,10 @@ func writeFinding(b *strings.Builder, p palette, e *check.Entry) {
 	if e.Pos.Source != "" {
 		object += " (" + e.Pos.Source + ")"
 	}
-	if !res.Skipped && !res.Allowed {
+	switch {
+	case res.Internal != "":
+		fmt.Fprintf(b, "%s %s %s: %s\n", p.location.Sprint(loc), p.err.Sprint("internal error:"), object, res.Internal)
+	case !res.Skipped && !res.Allowed:
 		writeDenial(b, p, loc, object, res)
 	}
 	for _, w := range res.Warnings {
@@ -273,6 +276,9 @@ func writeSummary(b *strings.Builder, p palette, s check.Summary) {
 	fmt.Fprintf(b, "%d objects: %d admitted, %s, %d skipped", s.Objects, s.Admitted, denied, s.Skipped)
 	if s.Errors > 0 {
 		fmt.Fprintf(b, ", %s", p.err.Sprintf("%d errors", s.Errors))
+	}
+	if s.Internal > 0 {
+		fmt.Fprintf(b, ", %s", p.err.Sprintf("%d internal errors", s.Internal))
 	}
 	if s.Workloads > 0 {
 		unfit := fmt.Sprintf("%d of %d replicas do not fit", s.Unfit, s.Replicas)
