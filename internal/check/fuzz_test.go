@@ -1,0 +1,123 @@
+package check_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/rogpeppe/go-internal/txtar"
+
+	"github.com/limitcheck/limitcheck/internal/check"
+	"github.com/limitcheck/limitcheck/internal/eval"
+	"github.com/limitcheck/limitcheck/internal/render"
+)
+
+// FuzzPipeline runs the whole pipeline on arbitrary input read from stdin:
+// loader, engine with controllers, every output format and describe. The first
+// byte picks the options. Nothing may panic, no object may be an internal
+// error, every document must be accounted for, and the JSON must be valid.
+func FuzzPipeline(f *testing.F) {
+	for _, seed := range pipelineSeeds(f) {
+		f.Add(byte(0), seed)
+	}
+	f.Add(byte(0x07), []byte("apiVersion: v2\nkind: Pod\nmetadata: {name: p}\n---\napiVersion: v1\nkind: ResourceQuota\nmetadata: {name: q}\nspec: {hard: {pods: '1'}}\n"))
+	f.Fuzz(func(t *testing.T, flags byte, data []byte) {
+		opts := check.Options{
+			Paths:  []string{"-"},
+			Stdin:  bytes.NewReader(data),
+			Engine: eval.Options{DefaultNamespace: "default", Nodes: 1 + int(flags>>5)},
+		}
+		if flags&1 != 0 {
+			opts.Order = check.OrderInput
+		}
+		if flags&2 != 0 {
+			opts.Engine.DisableControllers = true
+		}
+		if flags&4 != 0 {
+			opts.Engine.QuotaUsage = eval.QuotaUsageObserved
+		}
+		if flags&8 != 0 {
+			r := int32(flags>>4) & 7
+			opts.Engine.Replicas = &r
+		}
+		if flags&16 != 0 {
+			opts.EnforceNamespace = true
+		}
+		rep, err := check.Run(opts)
+		if err != nil {
+			return // the input as a whole was refused (e.g. no objects): fine
+		}
+		for i := range rep.Entries {
+			e := &rep.Entries[i]
+			if e.Result.Internal != "" {
+				t.Fatalf("internal error on entry %d (%s %s): %s", i, e.Result.Kind, e.Result.Name, e.Result.Internal)
+			}
+			if e.Err == nil && !e.Result.Skipped && !e.Result.Allowed && e.Result.Denial == nil && e.Result.Workload == nil {
+				t.Fatalf("entry %d (%s %s) is neither admitted, denied, skipped nor an error", i, e.Result.Kind, e.Result.Name)
+			}
+		}
+		for _, name := range render.Formats() {
+			format, _ := render.Lookup(name)
+			var out bytes.Buffer
+			for _, color := range []bool{false, true} {
+				out.Reset()
+				if err := format.Render(&out, rep, render.Options{Color: color}); err != nil {
+					t.Fatalf("%s: %v", name, err)
+				}
+			}
+			if name == "json" && !json.Valid(out.Bytes()) {
+				t.Fatalf("invalid JSON:\n%s", out.String())
+			}
+		}
+		var descriptions []string
+		for _, lr := range rep.LimitRanges {
+			descriptions = append(descriptions, render.DescribeLimitRange(lr))
+		}
+		for _, q := range rep.Quotas {
+			descriptions = append(descriptions, render.DescribeQuota(q.Quota))
+		}
+		if err := render.Describe(io.Discard, descriptions); err != nil {
+			t.Fatal(err)
+		}
+	})
+}
+
+// pipelineSeeds are the manifests of the CLI's test scripts and of the
+// examples: one seed per file.
+func pipelineSeeds(tb testing.TB) [][]byte {
+	var seeds [][]byte
+	scripts, err := filepath.Glob("../../cmd/limitcheck/testdata/script/*.txtar")
+	if err != nil {
+		tb.Fatal(err)
+	}
+	for _, s := range scripts {
+		a, err := txtar.ParseFile(s)
+		if err != nil {
+			tb.Fatal(err)
+		}
+		for _, file := range a.Files {
+			if ext := filepath.Ext(file.Name); ext == ".yaml" || ext == ".yml" || ext == ".json" {
+				seeds = append(seeds, file.Data)
+			}
+		}
+	}
+	err = filepath.WalkDir("../../examples", func(p string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() || !strings.HasSuffix(p, ".yaml") {
+			return err
+		}
+		b, err := os.ReadFile(p)
+		seeds = append(seeds, b)
+		return err
+	})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	if len(seeds) < 20 {
+		tb.Fatalf("only %d seeds found", len(seeds))
+	}
+	return seeds
+}
