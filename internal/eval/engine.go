@@ -323,7 +323,11 @@ func (e *Engine) admitObject(obj runtime.Object, fromInput bool) Result {
 		}
 	case *corev1.ResourceQuota:
 		res.Object = o
+		observedUsed := o.Status.Used
 		res.Denial = e.admitQuota(ns, o, dup)
+		if res.Denial == nil && e.opts.QuotaUsage != QuotaUsageObserved && len(observedUsed) > 0 {
+			res.Warnings = append(res.Warnings, "its status.used (from a live cluster?) is ignored: usage is computed from the objects in the input; give --quota-usage=observed to start from it")
+		}
 	case *resourcev1.ResourceClaim:
 		res.Object = o
 		defaultResourceClaim(o)
