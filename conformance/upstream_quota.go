@@ -16,6 +16,7 @@ import (
 	"k8s.io/client-go/informers"
 	"k8s.io/client-go/kubernetes/fake"
 	"k8s.io/client-go/tools/cache"
+	"k8s.io/kubernetes/pkg/api/legacyscheme"
 	"k8s.io/kubernetes/pkg/quota/v1/install"
 
 	"github.com/limitcheck/limitcheck/internal/eval"
@@ -75,6 +76,13 @@ func (s *quotaSim) check(attrs admission.Attributes, v1obj runtime.Object) error
 		if err != nil {
 			return err
 		}
+		// The plugin writes changed quotas with UpdateStatus and the next
+		// request reads them back from the response or the informer (QS-02).
+		for i := range out {
+			if out[i], err = overTheAPI(out[i]); err != nil {
+				return err
+			}
+		}
 		s.quotas[ns] = out
 	}
 	s.admit(ns, gr, v1obj)
@@ -115,8 +123,27 @@ func (s *quotaSim) activate(q *corev1.ResourceQuota) error {
 	}
 	hard := quota.Add(corev1.ResourceList{}, q.Spec.Hard)
 	q.Status = corev1.ResourceQuotaStatus{Hard: hard, Used: quota.Mask(used, quota.ResourceNames(hard))}
+	// The controller's UpdateStatus, read back by admission (QS-02).
+	if *q, err = overTheAPI(*q); err != nil {
+		return err
+	}
 	s.quotas[q.Namespace] = append(s.quotas[q.Namespace], *q)
 	return nil
+}
+
+// overTheAPI is a quota as the API serves it after a write: encoded by the
+// apiserver's v1 codec and decoded again.
+func overTheAPI(q corev1.ResourceQuota) (corev1.ResourceQuota, error) {
+	codec := legacyscheme.Codecs.LegacyCodec(corev1.SchemeGroupVersion)
+	b, err := runtime.Encode(codec, &q)
+	if err != nil {
+		return q, err
+	}
+	var out corev1.ResourceQuota
+	if err := runtime.DecodeInto(codec, b, &out); err != nil {
+		return q, err
+	}
+	return out, nil
 }
 
 func countResource(name corev1.ResourceName) (schema.GroupResource, bool) {

@@ -249,7 +249,7 @@ func (e *Engine) checkQuota(ns *namespaceState, gr schema.GroupResource, name st
 		}
 	}
 	for i, q := range interesting {
-		q.Status.Used = newUsed[i]
+		q.Status.Used = stored(newUsed[i]) // written with UpdateStatus, read back by the next request
 	}
 	ns.objects = append(ns.objects, admitted{ev, obj})
 	return nil
@@ -309,8 +309,9 @@ func (e *Engine) computeStatus(ns *namespaceState, q *corev1.ResourceQuota) {
 	for _, key := range order {
 		used = addLists(used, sums[key])
 	}
-	q.Status.Hard = hard
-	q.Status.Used = maskList(used, names)
+	// The controller writes the status; admission reads it back (QS-02).
+	q.Status.Hard = stored(hard)
+	q.Status.Used = stored(maskList(used, names))
 }
 
 // allEvaluators returns the evaluators that track at least one of names: the

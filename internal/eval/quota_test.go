@@ -185,3 +185,20 @@ spec: {containers: [{name: a, image: nginx, resources: {requests: {cpu: 500m, me
 		t.Errorf("used = %s, want %s", got, want)
 	}
 }
+
+// TestQuotaStatusStored: QS-02. The quota's status is re-read from its stored
+// form after every charge: 500Mi + 100M is held in memory as 624288000 in
+// binary format, stored as that string, read back as decimal, and printed from
+// then on as 624288k.
+func TestQuotaStatusStored(t *testing.T) {
+	pod := func(name, mem string) string {
+		return "apiVersion: v1\nkind: Pod\nmetadata: {name: " + name + "}\nspec: {containers: [{name: c, image: i, resources: {limits: {memory: " + mem + "}}}]}"
+	}
+	got := run(t, DefaultFeatureGates(),
+		"apiVersion: v1\nkind: ResourceQuota\nmetadata: {name: mem}\nspec: {hard: {limits.memory: 700M}}",
+		pod("a", "500Mi"), pod("b", "100M"), pod("c", "100M"))
+	want := `pods "c" is forbidden: exceeded quota: mem, requested: limits.memory=100M, used: limits.memory=624288k, limited: limits.memory=700M`
+	if got.Denial == nil || got.Denial.Message != want {
+		t.Fatalf("got %+v\nwant %s", got.Denial, want)
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"sort"
 
 	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/resource"
 )
 
 // addResourceList adds every quantity of add into list (keys missing in list are
@@ -17,6 +18,21 @@ func addResourceList(list, add corev1.ResourceList) {
 			list[name] = q.DeepCopy()
 		}
 	}
+}
+
+// stored is a ResourceList as kube-apiserver stores and serves it back: each
+// quantity re-read from its canonical string (QS-02). A sum held in memory can
+// print differently: 500Mi + 100M is 624288000 in binary format, which reads
+// back as decimal and prints from then on as 624288k.
+func stored(list corev1.ResourceList) corev1.ResourceList {
+	out := make(corev1.ResourceList, len(list))
+	for name, q := range list {
+		if p, err := resource.ParseQuantity(q.String()); err == nil {
+			q = p
+		}
+		out[name] = q
+	}
+	return out
 }
 
 // maxResourceList sets list[k] to the greater of list[k] and other[k] for every k in other.
