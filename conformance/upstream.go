@@ -11,6 +11,7 @@ import (
 	appsv1 "k8s.io/api/apps/v1"
 	batchv1 "k8s.io/api/batch/v1"
 	corev1 "k8s.io/api/core/v1"
+	discoveryv1 "k8s.io/api/discovery/v1"
 	resourcev1 "k8s.io/api/resource/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	apimeta "k8s.io/apimachinery/pkg/api/meta"
@@ -18,6 +19,7 @@ import (
 	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/util/intstr"
 	"k8s.io/apiserver/pkg/admission"
 	genericapirequest "k8s.io/apiserver/pkg/endpoints/request"
 	"k8s.io/apiserver/pkg/registry/rest"
@@ -89,6 +91,8 @@ type Upstream struct {
 	// of a key fails in storage after admission (ST-01). Objects controllers
 	// create are not tracked: limitcheck's names for them are placeholders.
 	stored map[string]bool
+	// seeded lists the namespaces given their initial objects (seedNamespace).
+	seeded map[string]bool
 }
 
 // SetGates sets feature gates of the upstream code (process-wide).
@@ -197,6 +201,7 @@ func (u *Upstream) createOne(doc []byte, namespace string, fromInput bool) (Outc
 		meta.SetNamespace(namespace)
 	}
 	ns := meta.GetNamespace()
+	u.seedNamespace(ns)
 	given := meta.GetName() // before name generation
 	ctx := genericapirequest.WithNamespace(context.Background(), ns)
 	// Declarative validation (RC, CronJob strategies) takes the API version from
@@ -281,6 +286,39 @@ func (u *Upstream) createOne(doc []byte, namespace string, fromInput bool) (Outc
 		}
 	}
 	return out, nil
+}
+
+// seedNamespace gives a namespace, when first used, the objects a cluster
+// creates in every namespace (NS-01): the ConfigMap kube-root-ca.crt
+// (root-ca-cert-publisher), the ServiceAccount default (serviceaccount
+// controller) and, in namespace default, the Service, Endpoints and
+// EndpointSlice kubernetes (kube-apiserver's controlplane controller).
+func (u *Upstream) seedNamespace(ns string) {
+	if u.seeded[ns] {
+		return
+	}
+	if u.seeded == nil {
+		u.seeded = map[string]bool{}
+	}
+	u.seeded[ns] = true
+	add := func(gr schema.GroupResource, obj runtime.Object) {
+		name := obj.(metav1.Object).GetName()
+		if u.stored == nil {
+			u.stored = map[string]bool{}
+		}
+		u.stored["/"+gr.String()+"/"+ns+"/"+name] = true
+		u.quota.admit(ns, gr, obj)
+	}
+	om := func(name string) metav1.ObjectMeta { return metav1.ObjectMeta{Name: name, Namespace: ns} }
+	add(api.Resource("configmaps"), &corev1.ConfigMap{ObjectMeta: om("kube-root-ca.crt"), Data: map[string]string{"ca.crt": "-----BEGIN CERTIFICATE-----"}})
+	add(api.Resource("serviceaccounts"), &corev1.ServiceAccount{ObjectMeta: om("default")})
+	if ns == metav1.NamespaceDefault {
+		add(api.Resource("services"), &corev1.Service{ObjectMeta: om("kubernetes"), Spec: corev1.ServiceSpec{
+			Type: corev1.ServiceTypeClusterIP, ClusterIP: "10.96.0.1",
+			Ports: []corev1.ServicePort{{Name: "https", Port: 443, Protocol: corev1.ProtocolTCP, TargetPort: intstr.FromInt32(6443)}}}})
+		add(api.Resource("endpoints"), &corev1.Endpoints{ObjectMeta: om("kubernetes")})
+		add(schema.GroupResource{Group: "discovery.k8s.io", Resource: "endpointslices"}, &discoveryv1.EndpointSlice{ObjectMeta: om("kubernetes"), AddressType: discoveryv1.AddressTypeIPv4})
+	}
 }
 
 // toV1 converts the internal object back to the v1 type it was decoded from

@@ -49,6 +49,7 @@ func (o *inputOptions) addFlags(cmd *cobra.Command) {
 	fl.Bool("simulate-controllers", true, "follow each workload with what its controllers create (ReplicaSet, Pods, claims, Job); false admits every document as it is and nothing more")
 	fl.StringVar(&o.replicas, "replicas", "spec", "replicas of every Deployment, ReplicaSet, ReplicationController and StatefulSet: spec (as written) or a number")
 	fl.IntVar(&o.Engine.Nodes, "nodes", 1, "nodes a DaemonSet runs a Pod on")
+	fl.Bool("namespace-objects", true, "every namespace holds the ConfigMap kube-root-ca.crt and the ServiceAccount default (namespace default also the Service kubernetes), as in a cluster: quotas count them and their names are taken")
 	fl.StringVar(&o.order, "order", string(check.OrderPoliciesFirst), "admission order: policies-first (LimitRanges, ResourceQuotas and PriorityClasses, StorageClasses, RuntimeClasses before every other object, as a namespace has them before an app arrives) or input (each document in input order, as kubectl create -f replays them)")
 
 	_ = cmd.MarkFlagFilename("filename", "yaml", "yml", "json")
@@ -100,6 +101,9 @@ func (o *inputOptions) complete(fl *pflag.FlagSet, args []string) error {
 		o.Order = check.Order(o.order)
 	default:
 		return inputErrorf("invalid argument %q for \"--order\" flag: must be policies-first or input", o.order)
+	}
+	if v, _ := fl.GetBool("namespace-objects"); !v {
+		o.Engine.OmitNamespaceObjects = true
 	}
 	if v, _ := fl.GetBool("simulate-controllers"); !v {
 		o.Engine.DisableControllers = true

@@ -59,6 +59,12 @@ type Options struct {
 	Replicas *int32
 	// Nodes is the number of nodes a DaemonSet runs a Pod on (default 1).
 	Nodes int
+	// OmitNamespaceObjects leaves out the objects every namespace of a cluster
+	// holds before anything is created in it (NS-01: the ConfigMap
+	// kube-root-ca.crt, the ServiceAccount default; in namespace default the
+	// Service, Endpoints and EndpointSlice kubernetes). By default they exist:
+	// quotas count them and their names are taken.
+	OmitNamespaceObjects bool
 }
 
 // Result is the outcome of one object.
@@ -389,11 +395,46 @@ var evaluatedTypes = map[schema.GroupResource]reflect.Type{
 func (e *Engine) namespace(name string) *namespaceState {
 	ns := e.namespaces[name]
 	if ns == nil {
-		ns = &namespaceState{name: name}
+		ns = &namespaceState{name: name, stored: map[storedName]bool{}}
 		e.namespaces[name] = ns
 		e.order = append(e.order, name)
+		if !e.opts.OmitNamespaceObjects {
+			for _, obj := range namespaceObjects(name) {
+				gr := resourceFor(obj.GetObjectKind().GroupVersionKind())
+				ns.stored[storedName{gr: gr, name: obj.(metav1.Object).GetName()}] = true
+				ns.objects = append(ns.objects, admitted{e.evaluatorFor(gr), obj})
+			}
+		}
 	}
 	return ns
+}
+
+// namespaceObjects are the objects a namespace holds before anything is created
+// in it (NS-01): kube-controller-manager's root-ca-cert-publisher creates the
+// ConfigMap kube-root-ca.crt and its serviceaccount controller the ServiceAccount
+// default; kube-apiserver keeps the Service kubernetes, its Endpoints and its
+// EndpointSlice in namespace default.
+func namespaceObjects(ns string) []runtime.Object {
+	meta := func(apiVersion, kind, name string) (metav1.TypeMeta, metav1.ObjectMeta) {
+		return metav1.TypeMeta{APIVersion: apiVersion, Kind: kind}, metav1.ObjectMeta{Name: name, Namespace: ns}
+	}
+	partial := func(apiVersion, kind, name string) runtime.Object {
+		tm, om := meta(apiVersion, kind, name)
+		return &metav1.PartialObjectMetadata{TypeMeta: tm, ObjectMeta: om}
+	}
+	objs := []runtime.Object{
+		partial("v1", "ConfigMap", "kube-root-ca.crt"),
+		partial("v1", "ServiceAccount", "default"),
+	}
+	if ns == metav1.NamespaceDefault {
+		tm, om := meta("v1", "Service", "kubernetes")
+		objs = append(objs,
+			&corev1.Service{TypeMeta: tm, ObjectMeta: om, Spec: corev1.ServiceSpec{Type: corev1.ServiceTypeClusterIP,
+				Ports: []corev1.ServicePort{{Name: "https", Port: 443, Protocol: corev1.ProtocolTCP}}}},
+			partial("v1", "Endpoints", "kubernetes"),
+			partial("discovery.k8s.io/v1", "EndpointSlice", "kubernetes"))
+	}
+	return objs
 }
 
 // assignName performs the generic registry's name generation (placeholder suffix).

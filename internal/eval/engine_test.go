@@ -474,8 +474,9 @@ spec: {ports: [{port: 80}]}`
 	if got := used[corev1.ResourceServices]; got.String() != "2" {
 		t.Errorf("services used = %s, want 2 (the refused create was charged)", got.String())
 	}
-	if got := used["count/configmaps"]; got.String() != "3" {
-		t.Errorf("count/configmaps used = %s, want 3", got.String())
+	// Three of the input's and kube-root-ca.crt (NS-01).
+	if got := used["count/configmaps"]; got.String() != "4" {
+		t.Errorf("count/configmaps used = %s, want 4", got.String())
 	}
 
 	lr := "apiVersion: v1\nkind: LimitRange\nmetadata: {name: lr}\nspec: {limits: [{type: Container, max: {cpu: '1'}}]}"
