@@ -268,6 +268,7 @@ func (u *Upstream) createOne(doc []byte, namespace string, fromInput bool) (Outc
 	if fromInput && given != "" {
 		key := "/" + resource.String() + "/" + ns + "/" + given
 		if u.stored[key] {
+			u.quota.unadmit(ns, resource, stored) // charged, but never stored: recounts miss it
 			return deny(storeerr.InterpretCreateError(storage.NewKeyExistsError(key, 0), resource, given), "storage")
 		}
 		if u.stored == nil {

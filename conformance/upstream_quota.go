@@ -96,6 +96,15 @@ func (s *quotaSim) admit(ns string, gr schema.GroupResource, obj runtime.Object)
 	s.objects[ns][gr] = append(s.objects[ns][gr], obj)
 }
 
+// unadmit takes back the last admit of obj, whose create failed after
+// admission; quota usage already charged stays.
+func (s *quotaSim) unadmit(ns string, gr schema.GroupResource, obj runtime.Object) {
+	objs := s.objects[ns][gr]
+	if n := len(objs); n > 0 && objs[n-1] == obj {
+		s.objects[ns][gr] = objs[:n-1]
+	}
+}
+
 // activate gives a newly created quota the status the quota controller computes
 // (syncResourceQuota over CalculateUsage) and makes it visible to admission.
 func (s *quotaSim) activate(q *corev1.ResourceQuota) error {

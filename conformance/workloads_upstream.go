@@ -267,7 +267,25 @@ func (u *Upstream) runStatefulSet(w *WorkloadOutcome, set *appsv1.StatefulSet) e
 		start = int(set.Spec.Ordinals.Start)
 	}
 	monotonic := set.Spec.PodManagementPolicy != appsv1.ParallelPodManagement // allowsBurst
+	// runForAll without monotonic is slowStartBatch(1, replicas, fn): batches
+	// of 1, 2, 4, … (MaxBatchSize 500), stopping after a batch with an error.
+	// Inside a batch the controller runs fn concurrently; here in index order.
+	batchSize, batchLeft, batchFailed := 0, 0, false
 	for i := range w.Replicas {
+		if !monotonic && batchLeft == 0 {
+			if batchFailed {
+				w.NotCreated = w.Replicas - i
+				break
+			}
+			remaining := w.Replicas - i
+			if batchSize == 0 {
+				batchSize = min(remaining, 1)
+			} else {
+				batchSize = min(min(2*batchSize, remaining), 500)
+			}
+			batchLeft = batchSize
+		}
+		batchLeft--
 		ordinal := start + i
 		pod, err := newStatefulSetPod(set, ordinal)
 		if err != nil {
@@ -295,6 +313,7 @@ func (u *Upstream) runStatefulSet(w *WorkloadOutcome, set *appsv1.StatefulSet) e
 			w.NotCreated = w.Replicas - i - 1
 			break
 		}
+		batchFailed = batchFailed || !podOK
 	}
 	return nil
 }

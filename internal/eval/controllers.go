@@ -315,7 +315,11 @@ func replicaSetFor(d *appsv1.Deployment, replicas int32) *appsv1.ReplicaSet {
 
 // runStatefulSet creates, per ordinal, the claims of every volumeClaimTemplate and
 // then the Pod (StatefulPodControl.CreateStatefulPod). With OrderedReady pod
-// management the controller stops at the first ordinal that fails.
+// management the controller stops at the first ordinal that fails. With
+// Parallel it works in slow-start batches of 1, 2, 4, … (at most 500) ordinals
+// and stops after the batch in which one fails; every later sync starts again
+// from the lowest ordinal, meets the same failure in the same batch, and so
+// never reaches the ordinals after it (WL-01).
 func (e *Engine) runStatefulSet(w *Workload, set *appsv1.StatefulSet) {
 	n := w.Replicas
 	start := 0
@@ -323,7 +327,20 @@ func (e *Engine) runStatefulSet(w *Workload, set *appsv1.StatefulSet) {
 		start = int(set.Spec.Ordinals.Start)
 	}
 	ordered := set.Spec.PodManagementPolicy != appsv1.ParallelPodManagement
+	batchEnd, batch := 0, 0 // the last index of the current batch, its size
+	failed := false
 	for i := range n {
+		if i > batchEnd || i == 0 {
+			if i > 0 && failed {
+				w.NotCreated = n - i
+				break
+			}
+			batch = min(max(2*batch, 1), statefulSetMaxBatch)
+			if i == 0 {
+				batch = 1
+			}
+			batchEnd = i + batch - 1
+		}
 		ordinal := start + i
 		claimsOK := true
 		for j := range set.Spec.VolumeClaimTemplates {
@@ -348,8 +365,13 @@ func (e *Engine) runStatefulSet(w *Workload, set *appsv1.StatefulSet) {
 			w.NotCreated = n - i - 1
 			break
 		}
+		failed = failed || !podOK
 	}
 }
+
+// statefulSetMaxBatch is the largest slow-start batch of the StatefulSet
+// controller (stateful_set_control.go MaxBatchSize).
+const statefulSetMaxBatch = 500
 
 // claimFor is the claim a StatefulSet creates for one template and ordinal.
 func claimFor(set *appsv1.StatefulSet, t *corev1.PersistentVolumeClaim, ordinal int) *corev1.PersistentVolumeClaim {
