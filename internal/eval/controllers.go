@@ -12,6 +12,7 @@ import (
 	batchv1 "k8s.io/api/batch/v1"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/apimachinery/pkg/runtime"
 )
 
@@ -39,6 +40,9 @@ type Workload struct {
 	// NotCreated counts Pods a controller never got to create because an
 	// earlier one failed (a StatefulSet with OrderedReady pod management).
 	NotCreated int
+	// Adopted counts the existing Pods a ReplicaSet or ReplicationController
+	// adopted instead of creating them (WL-02); they are counted in Admitted.
+	Adopted int
 	// Note says why the controllers create fewer Pods than the spec asks for
 	// (paused Deployment, suspended Job), if they do.
 	Note string
@@ -180,9 +184,14 @@ func (e *Engine) runControllers(obj runtime.Object) *Workload {
 			e.createPods(w, &rs.Spec.Template, rs.Namespace, rs.Name, n, nil)
 		}
 	case *appsv1.ReplicaSet:
-		e.createPods(w, &o.Spec.Template, o.Namespace, o.Name, n, nil)
+		sel, err := metav1.LabelSelectorAsSelector(o.Spec.Selector)
+		if err == nil {
+			e.adopt(w, o.Namespace, sel)
+		}
+		e.createPods(w, &o.Spec.Template, o.Namespace, o.Name, n-w.Adopted, nil)
 	case *corev1.ReplicationController:
-		e.createPods(w, o.Spec.Template, o.Namespace, o.Name, n, nil)
+		e.adopt(w, o.Namespace, labels.SelectorFromValidatedSet(o.Spec.Selector))
+		e.createPods(w, o.Spec.Template, o.Namespace, o.Name, n-w.Adopted, nil)
 	case *appsv1.DaemonSet:
 		e.createPods(w, &o.Spec.Template, o.Namespace, o.Name, n, nil)
 	case *appsv1.StatefulSet:
@@ -204,6 +213,33 @@ func (e *Engine) runControllers(obj runtime.Object) *Workload {
 		}
 	}
 	return w
+}
+
+// adopt is the ReplicaSet and ReplicationController controllers' claim of
+// existing Pods (WL-02): every active Pod of the namespace that no controller
+// owns and that the selector matches becomes the workload's, and only the rest
+// of its replicas are created. An empty selector matches nothing. Pods adopted
+// beyond the replica count would be deleted by the controller; limitcheck
+// keeps charging them and says so.
+func (e *Engine) adopt(w *Workload, namespace string, sel labels.Selector) {
+	ns := e.namespace(namespace)
+	if sel.Empty() {
+		return
+	}
+	kept := ns.orphans[:0]
+	for _, pod := range ns.orphans {
+		active := pod.Status.Phase != corev1.PodSucceeded && pod.Status.Phase != corev1.PodFailed && pod.DeletionTimestamp == nil
+		if active && sel.Matches(labels.Set(pod.Labels)) {
+			w.Adopted++
+			continue
+		}
+		kept = append(kept, pod)
+	}
+	ns.orphans = kept
+	w.Admitted += w.Adopted
+	if extra := w.Adopted - w.Replicas; extra > 0 {
+		w.Note = fmt.Sprintf("adopts %d existing Pods, %d more than its replicas: the controller deletes the surplus, which limitcheck keeps charged to quota", w.Adopted, extra)
+	}
 }
 
 // replicas applies --replicas to a scalable workload.

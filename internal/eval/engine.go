@@ -111,6 +111,7 @@ type Engine struct {
 type namespaceState struct {
 	name        string
 	stored      map[storedName]bool     // names of the input's objects, for kube-apiserver's 409
+	orphans     []*corev1.Pod           // the input's admitted Pods no controller owns, for adoption (WL-02)
 	limitRanges []*corev1.LimitRange    // admitted LimitRanges, in input order (LR-21, LR-22)
 	governed    int                     // Pods and PVCs evaluated so far: a later LimitRange misses them
 	quotas      []*corev1.ResourceQuota // admitted quotas, in input order (RQ-22)
@@ -369,6 +370,9 @@ func (e *Engine) admitObject(obj runtime.Object, fromInput bool) Result {
 			ns.stored = map[storedName]bool{}
 		}
 		ns.stored[key] = true
+	}
+	if pod, ok := obj.(*corev1.Pod); ok && res.Denial == nil && fromInput && metav1.GetControllerOf(pod) == nil {
+		ns.orphans = append(ns.orphans, pod)
 	}
 	res.Allowed = res.Denial == nil
 	return res
