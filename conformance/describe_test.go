@@ -21,7 +21,7 @@ import (
 )
 
 // Differential tests of render.DescribeLimitRange / DescribeQuota / Describe
-// against k8s.io/kubectl v0.36.3's own describers (SEMANTICS.md §5, DESC-01..03).
+// against k8s.io/kubectl v0.36.3's own describers (docs/behaviour.md DESC-01..03).
 // Quota output must be byte-identical. kubectl prints the rows of one LimitRange
 // item in map order, so there every other line must be identical, the rows of each
 // item equal as a multiset (tabwriter pads them to the same widths in any order),

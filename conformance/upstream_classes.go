@@ -134,7 +134,7 @@ func (u *Upstream) AddClass(doc []byte) error {
 }
 
 // admit runs the mutating plugins after LimitRanger: Priority, DefaultStorageClass,
-// RuntimeClass (SEMANTICS.md §1). It returns the error and the stage.
+// RuntimeClass (docs/behaviour.md Pipeline, RQ-34). It returns the error and the stage.
 func (c *classPlugins) admit(ctx context.Context, attrs admission.Attributes) (string, error) {
 	if pod, ok := attrs.GetObject().(*api.Pod); ok && c.runPriority(pod) {
 		if err := c.priority.(admission.MutationInterface).Admit(ctx, attrs, nil); err != nil {

@@ -1,5 +1,5 @@
 // Package admissionconfig reads the ResourceQuota admission plugin's
-// configuration the way kube-apiserver 1.36 does (SEMANTICS.md §4, CFG-01,
+// configuration the way kube-apiserver 1.36 does (docs/behaviour.md CFG-01,
 // CFG-02), without linking k8s.io/apiserver:
 //
 //   - an AdmissionConfiguration (apiserver.config.k8s.io/v1 or

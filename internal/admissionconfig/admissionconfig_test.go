@@ -19,7 +19,7 @@ const (
 		"or resourcequota.admission.k8s.io/v1alpha1 Configuration"
 )
 
-// semanticsExample is the example of SEMANTICS.md §4.
+// semanticsExample is the example of docs/behaviour.md CFG-02.
 const semanticsExample = `apiVersion: apiserver.config.k8s.io/v1
 kind: AdmissionConfiguration
 plugins:
@@ -73,7 +73,7 @@ func TestLoadFile(t *testing.T) {
 		err   string
 	}{
 		{
-			name:  "SEMANTICS.md §4 example",
+			name:  "CFG-02 example",
 			files: map[string]string{"admission.yaml": semanticsExample},
 			load:  "admission.yaml",
 			want:  semanticsExampleConfig,

@@ -14,7 +14,7 @@ import (
 )
 
 // The Priority, DefaultStorageClass and RuntimeClass admission plugins change
-// what ResourceQuota sees (RQ-34, SEMANTICS.md §1 step 2): the default
+// what ResourceQuota sees (RQ-34, docs/behaviour.md Pipeline step 2): the default
 // PriorityClass decides PriorityClass-scoped quotas, the default StorageClass the
 // `<class>.storageclass.storage.k8s.io/*` names, a RuntimeClass's overhead the
 // Pod's usage. They read cluster objects, which limitcheck takes from the input:

@@ -6,7 +6,7 @@ import (
 )
 
 // API defaulting applied at decode time, before any admission plugin
-// (SetObjectDefaults_* in kubernetes/pkg/apis/core/v1; SEMANTICS.md §1, PL-01..03, LR-01).
+// (SetObjectDefaults_* in kubernetes/pkg/apis/core/v1; docs/behaviour.md PL-01..03, LR-01).
 
 // DefaultPod applies the resource-related v1 defaulting of a Pod, in upstream order:
 // SetDefaults_Pod first (requests := limits, then pod-level defaulting on unrounded

@@ -1,6 +1,6 @@
 // Package eval simulates what kube-apiserver runs on a create request for the
 // objects limitcheck reads: API defaulting, object validation, and the LimitRanger
-// admission plugin (SEMANTICS.md §1–2). It knows nothing of files, flags or terminals:
+// admission plugin (docs/behaviour.md Pipeline, PL, LR). It knows nothing of files, flags or terminals:
 // callers hand it decoded objects in input order and get one Result per object.
 package eval
 
@@ -449,7 +449,7 @@ func assignName(meta metav1.Object) {
 }
 
 // admitPod: defaulting → LimitRanger mutate → PrepareForCreate → validation →
-// LimitRanger validate (SEMANTICS.md §1).
+// LimitRanger validate (docs/behaviour.md Pipeline).
 func (e *Engine) admitPod(ns *namespaceState, pod *corev1.Pod) *Denial {
 	gates := e.opts.Gates
 	DefaultPod(pod, gates)
@@ -458,7 +458,7 @@ func (e *Engine) admitPod(ns *namespaceState, pod *corev1.Pod) *Denial {
 			mutatePod(lr, pod)
 		}
 	}
-	// Mutating plugins after LimitRanger (SEMANTICS.md §1 step 2, RQ-34).
+	// Mutating plugins after LimitRanger (docs/behaviour.md Pipeline step 2, RQ-34).
 	if d := e.admitPriority(pod); d != nil {
 		return d
 	}

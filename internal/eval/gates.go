@@ -8,7 +8,7 @@ import (
 	"strings"
 )
 
-// Gate names read by the admission paths limitcheck simulates (SEMANTICS.md §6, VER-01).
+// Gate names read by the admission paths limitcheck simulates (docs/behaviour.md VER-01).
 const (
 	GatePodLevelResources             = "PodLevelResources"
 	GateSidecarContainers             = "SidecarContainers"

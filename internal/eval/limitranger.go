@@ -8,7 +8,7 @@ import (
 	"k8s.io/apimachinery/pkg/api/resource"
 )
 
-// The LimitRanger admission plugin (LRA in SEMANTICS.md §2.3–2.6).
+// The LimitRanger admission plugin (LRA in docs/behaviour.md; LR-10..LR-22).
 
 // LimitRangerAnnotation is the annotation LimitRanger writes on the pods it defaults.
 const LimitRangerAnnotation = "kubernetes.io/limit-ranger"

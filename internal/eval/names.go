@@ -9,7 +9,7 @@ import (
 )
 
 // Resource-name classification, mirroring kubernetes/pkg/apis/core/helper
-// (HLP in SEMANTICS.md). The sets are the upstream ones; nothing is added.
+// (HLP in docs/behaviour.md). The sets are the upstream ones; nothing is added.
 
 const (
 	hugePagesPrefix         = "hugepages-"

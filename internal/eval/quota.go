@@ -10,8 +10,8 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 )
 
-// The ResourceQuota admission plugin (CTRL CheckRequest in SEMANTICS.md §3.6) and
-// the quota controller's status computation (RQC, §3.2).
+// The ResourceQuota admission plugin (CTRL CheckRequest in docs/behaviour.md; RQ-19..RQ-27) and
+// the quota controller's status computation (RQC; RQ-07, RQ-08).
 
 // QuotaUsage selects where an admitted quota's status.used starts from.
 type QuotaUsage string

@@ -10,7 +10,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 )
 
-// ResourceClaims (RCL in SEMANTICS.md §3.9): device counts per device class. Without
+// ResourceClaims (RCL in docs/behaviour.md; RQ-32): device counts per device class. Without
 // DeviceClass objects (limitcheck reads none yet) no class maps to an extended
 // resource, so only the implicit requests.deviceclass.resource.kubernetes.io/<class>
 // names are added, as upstream does with an empty class mapping.

@@ -15,7 +15,7 @@ import (
 )
 
 // Quota evaluators: what each kind of object uses and which quotas it matches
-// (PODS, SVC, PVC, QGEN in SEMANTICS.md §3.3–3.9).
+// (PODS, SVC, PVC, QGEN in docs/behaviour.md; RQ-09..RQ-33).
 
 type evaluator interface {
 	// id: the evaluator's object-count name, unique per group/resource.

@@ -7,7 +7,7 @@ import (
 )
 
 // ResourceQuota create validation (VAL ValidateResourceQuota as called by the
-// resourcequota REST strategy's Validate; SEMANTICS.md §3.1, RQ-01..05). The
+// resourcequota REST strategy's Validate; docs/behaviour.md RQ-01..05). The
 // strategy's PrepareForCreate clears status, so status is not validated. No
 // feature gate changes these checks in 1.36 (the VolumeAttributesClass scope is
 // accepted unconditionally by HLP IsStandardResourceQuotaScope).

@@ -3,7 +3,7 @@ package eval
 import corev1 "k8s.io/api/core/v1"
 
 // QuotaConfiguration is the ResourceQuota admission plugin's configuration
-// (ResourceQuotaConfiguration; SEMANTICS.md §4, CFG-01).
+// (ResourceQuotaConfiguration; docs/behaviour.md CFG-01).
 type QuotaConfiguration struct {
 	LimitedResources []LimitedResource
 }

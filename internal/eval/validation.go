@@ -15,7 +15,7 @@ import (
 )
 
 // Object validation as kube-apiserver's REST strategies run it between mutating and
-// validating admission (VAL in SEMANTICS.md; PL-05, PL-08, LR-02..09). Map keys are
+// validating admission (VAL in docs/behaviour.md; PL-05, PL-08, LR-02..09). Map keys are
 // visited in sorted order where upstream's order is random.
 
 const (

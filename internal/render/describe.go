@@ -13,7 +13,7 @@ import (
 
 // This file reproduces `kubectl describe` (k8s.io/kubectl v0.36.3,
 // pkg/describe/describe.go) for LimitRanges and ResourceQuotas byte for byte;
-// see SEMANTICS.md §5, rows DESC-01..03. The only deliberate difference: kubectl
+// see docs/behaviour.md DESC-01..03. The only deliberate difference: kubectl
 // prints the resources of a LimitRange item in map order (random), we sort them.
 
 // quotaScopeHelp holds the explanation kubectl prints under the Scopes line of a

@@ -39,7 +39,7 @@ func describeCases() []struct {
 	name    string
 	objects []any
 } {
-	// DESC-01: the example of SEMANTICS.md §5.
+	// DESC-01: the example of docs/behaviour.md.
 	basic := lrFixture("limits", "ns1",
 		corev1.LimitRangeItem{
 			Type:                 corev1.LimitTypeContainer,
@@ -76,7 +76,7 @@ func describeCases() []struct {
 			Max:  corev1.ResourceList{"storage": q("10Gi")},
 		},
 	)
-	// DESC-02: the example of SEMANTICS.md §5 (hard 1G, used 512Mi → 536870912;
+	// DESC-02: the example of docs/behaviour.md (hard 1G, used 512Mi → 536870912;
 	// missing used → 0).
 	compute := quotaFixture("compute-resources", "ns1",
 		[]corev1.ResourceQuotaScope{corev1.ResourceQuotaScopeNotTerminating, corev1.ResourceQuotaScopeNotBestEffort},
@@ -167,7 +167,7 @@ func TestDescribeGolden(t *testing.T) {
 	}
 }
 
-// TestDescribeSemanticsExamples pins the two outputs SEMANTICS.md §5 shows as
+// TestDescribeSemanticsExamples pins the two outputs docs/behaviour.md shows as
 // verified against kubectl (DESC-01, DESC-02).
 func TestDescribeSemanticsExamples(t *testing.T) {
 	cases := describeCases()

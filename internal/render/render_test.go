@@ -127,7 +127,7 @@ func q(s string) resource.Quantity { return resource.MustParse(s) }
 // reasons, an admitted Pod defaulted by a LimitRange (init sidecar, pod-level
 // resources), a rejected LimitRange, a denied PVC from a Helm chart, skipped kinds
 // with two reasons, and a document that could not be read. The messages are the
-// upstream texts of SEMANTICS.md §2.
+// upstream texts of docs/behaviour.md (LR).
 func sampleReport() *check.Report {
 	always := corev1.ContainerRestartPolicyAlways
 	webPod := &corev1.Pod{
