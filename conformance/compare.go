@@ -98,9 +98,9 @@ func DiffWorkload(up Outcome, mine eval.Result) []string {
 		return []string{fmt.Sprintf("workload simulated: upstream %v, limitcheck %v", u != nil, m != nil)}
 	}
 	var d []string
-	if u.Replicas != m.Replicas || u.Admitted != m.Admitted || u.NotCreated != m.NotCreated || len(u.Created) != len(m.Created) {
-		d = append(d, fmt.Sprintf("workload: upstream replicas=%d admitted=%d notCreated=%d created=%d, limitcheck replicas=%d admitted=%d notCreated=%d created=%d",
-			u.Replicas, u.Admitted, u.NotCreated, len(u.Created), m.Replicas, m.Admitted, m.NotCreated, len(m.Created)))
+	if u.Replicas != m.Replicas || u.Adopted != m.Adopted || u.Admitted != m.Admitted || u.NotCreated != m.NotCreated || len(u.Created) != len(m.Created) {
+		d = append(d, fmt.Sprintf("workload: upstream replicas=%d adopted=%d admitted=%d notCreated=%d created=%d, limitcheck replicas=%d adopted=%d admitted=%d notCreated=%d created=%d",
+			u.Replicas, u.Adopted, u.Admitted, u.NotCreated, len(u.Created), m.Replicas, m.Adopted, m.Admitted, m.NotCreated, len(m.Created)))
 	}
 	all := mine.Denial == nil
 	for _, c := range m.Created {

@@ -78,6 +78,7 @@ func TestDifferential(t *testing.T) {
 			classStats(stats, want, doc)
 			if w := want.Workload; w != nil {
 				stats["Pods wanted (Workload.Replicas)"] += w.Replicas
+				stats["Pods adopted (Workload.Adopted)"] += w.Adopted
 				stats["Pods not created (OrderedReady)"] += w.NotCreated
 				for _, c := range w.Created {
 					stats[outcomeKey("created ", c)]++

@@ -241,6 +241,9 @@ func (g *Generator) pod(name string) obj {
 	if g.chance(0.03) {
 		meta["finalizers"] = []any{g.pick([]any{"foo", "example.com/cleanup", "kubernetes"})}
 	}
+	if g.chance(0.15) { // a standalone Pod a later ReplicaSet or RC may adopt (WL-02)
+		meta["labels"] = obj{"app": fmt.Sprintf("w-%d", g.r.IntN(4))}
+	}
 	spec := g.podSpec(true)
 	g.namespace(meta)
 	return obj{"apiVersion": "v1", "kind": "Pod", "metadata": meta, "spec": spec}

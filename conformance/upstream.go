@@ -93,6 +93,9 @@ type Upstream struct {
 	stored map[string]bool
 	// seeded lists the namespaces given their initial objects (seedNamespace).
 	seeded map[string]bool
+	// orphans are the input's admitted Pods without a controller, per
+	// namespace, until a ReplicaSet or ReplicationController adopts them.
+	orphans map[string][]*corev1.Pod
 }
 
 // SetGates sets feature gates of the upstream code (process-wide).
@@ -277,6 +280,12 @@ func (u *Upstream) createOne(doc []byte, namespace string, fromInput bool) (Outc
 		u.stored[key] = true
 	}
 	out.Allowed = true
+	if pod, ok := out.Object.(*corev1.Pod); ok && fromInput && metav1.GetControllerOf(pod) == nil {
+		if u.orphans == nil {
+			u.orphans = map[string][]*corev1.Pod{}
+		}
+		u.orphans[ns] = append(u.orphans[ns], pod)
+	}
 	switch tm.Kind {
 	case "LimitRange":
 		lr := out.Object.(*corev1.LimitRange)

@@ -29,8 +29,11 @@ import (
 	batchv1 "k8s.io/api/batch/v1"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apiserver/pkg/storage/names"
+	"k8s.io/klog/v2"
 	"k8s.io/kubernetes/pkg/api/legacyscheme"
 	"k8s.io/kubernetes/pkg/controller"
 	daemonutil "k8s.io/kubernetes/pkg/controller/daemon/util"
@@ -48,7 +51,8 @@ type ControllerOptions struct {
 // WorkloadOutcome is what the controllers of one workload created (eval.Workload).
 type WorkloadOutcome struct {
 	Replicas   int       // Pods the controllers want
-	Admitted   int       // created Pods admitted
+	Adopted    int       // existing Pods a ReplicaSet or RC claimed (WL-02)
+	Admitted   int       // created Pods admitted, and the adopted ones
 	NotCreated int       // Pods an OrderedReady StatefulSet never got to
 	Created    []Outcome // every object created, in creation order
 }
@@ -73,12 +77,23 @@ func (u *Upstream) runControllers(out *Outcome) error {
 	case *appsv1.ReplicaSet:
 		w.Replicas = int(u.replicas(o.Spec.Replicas))
 		if allowed {
-			return u.createPods(w, o.Namespace, w.Replicas, func(int) (*corev1.PodTemplateSpec, runtime.Object) { return &o.Spec.Template, o })
+			sel, err := metav1.LabelSelectorAsSelector(o.Spec.Selector)
+			if err != nil {
+				return err
+			}
+			if err := u.adopt(w, o, sel, appsv1.SchemeGroupVersion.WithKind("ReplicaSet")); err != nil {
+				return err
+			}
+			return u.createPods(w, o.Namespace, max(w.Replicas-w.Adopted, 0), func(int) (*corev1.PodTemplateSpec, runtime.Object) { return &o.Spec.Template, o })
 		}
 	case *corev1.ReplicationController:
 		w.Replicas = int(u.replicas(o.Spec.Replicas))
 		if allowed {
-			return u.createPods(w, o.Namespace, w.Replicas, func(int) (*corev1.PodTemplateSpec, runtime.Object) { return o.Spec.Template, o })
+			sel := labels.Set(o.Spec.Selector).AsSelectorPreValidated()
+			if err := u.adopt(w, o, sel, corev1.SchemeGroupVersion.WithKind("ReplicationController")); err != nil {
+				return err
+			}
+			return u.createPods(w, o.Namespace, max(w.Replicas-w.Adopted, 0), func(int) (*corev1.PodTemplateSpec, runtime.Object) { return o.Spec.Template, o })
 		}
 	case *appsv1.DaemonSet:
 		w.Replicas = max(u.Controllers.Nodes, 1)
@@ -111,6 +126,32 @@ func (u *Upstream) replicas(spec *int32) int32 {
 		return 1
 	}
 	return *spec
+}
+
+// adopt is replica_set.go syncReplicaSet's claim: the namespace's Pods,
+// FilterActivePods, then PodControllerRefManager.ClaimPods with the
+// controller's selector; the claimed Pods are the controller's from then on.
+// The cluster's Pods here are the input's admitted Pods that no controller owns.
+func (u *Upstream) adopt(w *WorkloadOutcome, owner metav1.Object, sel labels.Selector, kind schema.GroupVersionKind) error {
+	ns := owner.GetNamespace()
+	active := controller.FilterActivePods(klog.Background(), u.orphans[ns])
+	m := controller.NewPodControllerRefManager(&controller.FakePodControl{}, owner, sel, kind, func(context.Context) error { return nil })
+	claimed, err := m.ClaimPods(context.Background(), active)
+	if err != nil {
+		return err
+	}
+	var rest []*corev1.Pod
+	for _, p := range u.orphans[ns] {
+		if !slices.Contains(claimed, p) {
+			rest = append(rest, p)
+		}
+	}
+	if u.orphans != nil {
+		u.orphans[ns] = rest
+	}
+	w.Adopted = len(claimed)
+	w.Admitted += len(claimed)
+	return nil
 }
 
 // createChild runs an object a controller creates through Create's admission

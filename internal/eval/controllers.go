@@ -93,6 +93,15 @@ func defaultWorkload(obj runtime.Object) {
 		}
 	case *corev1.ReplicationController:
 		one(&o.Spec.Replicas)
+		// SetDefaults_ReplicationController: selector and labels from the template's labels.
+		if t := o.Spec.Template; t != nil && len(t.Labels) > 0 {
+			if len(o.Spec.Selector) == 0 {
+				o.Spec.Selector = maps.Clone(t.Labels)
+			}
+			if len(o.Labels) == 0 {
+				o.Labels = maps.Clone(t.Labels)
+			}
+		}
 	case *batchv1.Job:
 		defaultJobSpec(&o.Spec)
 	case *batchv1.CronJob:
