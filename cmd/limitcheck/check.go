@@ -43,7 +43,7 @@ objects that come after it. Workloads are followed by what their controllers cre
 			}
 			f, err := render.Lookup(opts.Output)
 			if err != nil {
-				return &inputError{err: err}
+				return invalidFlagValue(cmd.Flags().Lookup("output"), opts.Output, "must be one of "+strings.Join(render.Formats(), ", "))
 			}
 			opts.Format = f
 			switch opts.Color {

@@ -8,9 +8,11 @@ import (
 	"os"
 	"path/filepath"
 	"runtime/debug"
+	"strconv"
 	"strings"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
 	"github.com/limitcheck/limitcheck/internal/load"
 )
@@ -109,6 +111,18 @@ func exitCode(err error, stderr io.Writer) int {
 	}
 }
 
+// flagError makes a command-line parse error a usage error. pflag's own
+// parsers explain a bad boolean with strconv's words; say what is expected
+// instead, in pflag's frame like every other bad value.
+func flagError(_ *cobra.Command, err error) error {
+	var bad *pflag.InvalidValueError
+	var num *strconv.NumError
+	if errors.As(err, &bad) && errors.As(err, &num) && bad.GetFlag().Value.Type() == "bool" {
+		return invalidFlagValue(bad.GetFlag(), bad.GetValue(), "must be true or false")
+	}
+	return &inputError{err: err}
+}
+
 // programName is the base name the binary was started as.
 func programName(arg0 string) string {
 	return strings.TrimSuffix(filepath.Base(arg0), ".exe")
@@ -133,7 +147,7 @@ Exit status: 0 every object admitted, 1 at least one denied, 2 bad input or usag
 	root.SetIn(s.In)
 	root.SetOut(s.Out)
 	root.SetErr(s.ErrOut)
-	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return &inputError{err: err} })
+	root.SetFlagErrorFunc(flagError)
 	root.AddCommand(newCmdCheck(s, nil), newCmdDescribe(s), newCmdVersion(s))
 	if name == kubectlPluginName {
 		const display = "kubectl limitcheck"
