@@ -192,7 +192,7 @@ func describeFindings(s streams, rep *check.Report) error {
 	sum := rep.Summary()
 	for i := range rep.Entries {
 		if e := &rep.Entries[i]; e.Err != nil {
-			fmt.Fprintf(s.ErrOut, "%s\n", e.Err.Error())
+			fmt.Fprintf(s.ErrOut, "%s\n", render.Escape(e.Err.Error()))
 		}
 	}
 	if sum.Denied == 0 && sum.Errors == 0 && sum.Internal == 0 {

@@ -14,7 +14,7 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
-	"github.com/limitcheck/limitcheck/internal/load"
+	"github.com/limitcheck/limitcheck/internal/render"
 )
 
 // Exit codes. When several apply, the highest wins.
@@ -82,14 +82,12 @@ func exitCode(err error, stderr io.Writer) int {
 	var (
 		findings *findingsError
 		internal *internalError
-		loadErr  *load.Error
-		input    *inputError
 	)
 	switch {
 	case err == nil:
 		return exitAdmitted
 	case errors.As(err, &internal):
-		fmt.Fprintf(stderr, "internal error: %v\n", internal.err)
+		fmt.Fprintf(stderr, "internal error: %s\n", render.Escape(internal.err.Error()))
 		return exitInternal
 	case errors.As(err, &findings):
 		if findings.internal > 0 {
@@ -100,13 +98,11 @@ func exitCode(err error, stderr io.Writer) int {
 			return exitBadInput
 		}
 		return exitDenied
-	case errors.As(err, &loadErr), errors.As(err, &input):
-		fmt.Fprintf(stderr, "Error: %v\n", err)
-		return exitBadInput
 	default:
-		// Every error limitcheck's own code returns is typed above; what remains
-		// comes from cobra's command-line handling (unknown command, bad args).
-		fmt.Fprintf(stderr, "Error: %v\n", err)
+		// A *load.Error or *inputError, or cobra's command-line handling
+		// (unknown command, bad args). Paths and values may come from the
+		// input: escaped for the terminal.
+		fmt.Fprintf(stderr, "Error: %s\n", render.Escape(err.Error()))
 		return exitBadInput
 	}
 }

@@ -94,7 +94,7 @@ func (textFormat) Render(w io.Writer, r *check.Report, o Options) error {
 		if ns == "" {
 			b.WriteString(p.header.Sprint("no namespace:") + "\n")
 		} else {
-			b.WriteString(p.header.Sprint("namespace "+ns+":") + "\n")
+			b.WriteString(p.header.Sprint("namespace "+Escape(ns)+":") + "\n")
 		}
 		for _, e := range findings[ns] {
 			writeFinding(&b, p, e)
@@ -104,9 +104,9 @@ func (textFormat) Render(w io.Writer, r *check.Report, o Options) error {
 		kinds := skipped[reason]
 		counts := make([]string, 0, len(kinds))
 		for _, kind := range slices.Sorted(maps.Keys(kinds)) {
-			counts = append(counts, strconv.Itoa(kinds[kind])+" "+kind)
+			counts = append(counts, strconv.Itoa(kinds[kind])+" "+Escape(kind))
 		}
-		fmt.Fprintf(&b, "skipped: %s: %s\n", strings.Join(counts, ", "), reason)
+		fmt.Fprintf(&b, "skipped: %s: %s\n", strings.Join(counts, ", "), Escape(reason))
 	}
 	writeQuotas(&b, p, r)
 	writeSummary(&b, p, r.Summary())
@@ -118,39 +118,42 @@ func hasFinding(e *check.Entry) bool {
 	return e.Err != nil || e.Result.Internal != "" || len(e.Result.Warnings) > 0 || (!e.Result.Skipped && !e.Result.Allowed)
 }
 
-// writeFinding writes an entry's error, denial and warnings.
+// writeFinding writes an entry's error, denial and warnings. Everything that
+// comes from the input is escaped for the terminal.
 func writeFinding(b *strings.Builder, p palette, e *check.Entry) {
 	if e.Err != nil {
 		loc := e.Err.File + ":" + strconv.Itoa(e.Err.Line) + ":"
 		msg := strings.TrimPrefix(e.Err.Error(), loc+" ")
-		fmt.Fprintf(b, "%s %s %s\n", p.location.Sprint(loc), p.err.Sprint("error:"), msg)
+		fmt.Fprintf(b, "%s %s %s\n", p.location.Sprint(Escape(loc)), p.err.Sprint("error:"), Escape(msg))
 		return
 	}
-	loc := e.Pos.File + ":" + strconv.Itoa(e.Pos.Line) + ":"
+	loc := Escape(e.Pos.File + ":" + strconv.Itoa(e.Pos.Line) + ":")
 	res := &e.Result
 	object := res.Kind + " " + qualifiedName(res)
 	if e.Pos.Source != "" {
 		object += " (" + e.Pos.Source + ")"
 	}
+	object = Escape(object)
 	switch {
 	case res.Internal != "":
-		fmt.Fprintf(b, "%s %s %s: %s\n", p.location.Sprint(loc), p.err.Sprint("internal error:"), object, res.Internal)
+		fmt.Fprintf(b, "%s %s %s: %s\n", p.location.Sprint(loc), p.err.Sprint("internal error:"), object, Escape(res.Internal))
 	case !res.Skipped && !res.Allowed:
 		writeDenial(b, p, loc, object, res)
 	}
 	for _, w := range res.Warnings {
-		fmt.Fprintf(b, "%s %s %s: %s\n", p.location.Sprint(loc), p.warn.Sprint("warning:"), object, w)
+		fmt.Fprintf(b, "%s %s %s: %s\n", p.location.Sprint(loc), p.warn.Sprint("warning:"), object, Escape(w))
 	}
 }
 
-// writeDenial writes `FILE:LINE: KIND NAMESPACE/NAME[ (SOURCE)]: MESSAGE`; for a
+// writeDenial writes `FILE:LINE: KIND NAMESPACE/NAME[ (SOURCE)]: MESSAGE` (loc
+// and object already escaped); for a
 // workload whose own object was admitted, the message says how many replicas fit
 // and why the first one that does not fit was refused. Each part of a
 // multi-part message follows on its own line.
 func writeDenial(b *strings.Builder, p palette, loc, object string, res *eval.Result) {
 	fmt.Fprintf(b, "%s %s: ", p.location.Sprint(loc), object)
 	if res.Denial != nil {
-		b.WriteString(res.Denial.Message + "\n")
+		b.WriteString(Escape(res.Denial.Message) + "\n")
 		writeParts(b, res.Denial)
 		return
 	}
@@ -172,7 +175,7 @@ func writeDenial(b *strings.Builder, p palette, loc, object string, res *eval.Re
 	same, listed := 0, 0
 	for i, c := range failed {
 		if i == 0 {
-			fmt.Fprintf(b, "; %s: %s\n", createdLabel(c), c.Denial.Message)
+			fmt.Fprintf(b, "; %s: %s\n", createdLabel(c), Escape(c.Denial.Message))
 			writeParts(b, c.Denial)
 			continue
 		}
@@ -185,7 +188,7 @@ func writeDenial(b *strings.Builder, p palette, loc, object string, res *eval.Re
 		if listed++; listed > maxExtraFailures {
 			continue
 		}
-		fmt.Fprintf(b, "    %s: %s\n", createdLabel(c), c.Denial.Message)
+		fmt.Fprintf(b, "    %s: %s\n", createdLabel(c), Escape(c.Denial.Message))
 		writeParts(b, c.Denial)
 	}
 	if same > 0 {
@@ -205,13 +208,13 @@ func createdLabel(c *eval.Result) string {
 	if c.Replica > 0 {
 		return "replica " + strconv.Itoa(c.Replica)
 	}
-	return c.Kind + " " + qualifiedName(c)
+	return Escape(c.Kind + " " + qualifiedName(c))
 }
 
 func writeParts(b *strings.Builder, d *eval.Denial) {
 	if len(d.Parts) > 1 {
 		for _, part := range d.Parts {
-			fmt.Fprintf(b, "    - %s\n", part)
+			fmt.Fprintf(b, "    - %s\n", Escape(part))
 		}
 	}
 }
@@ -240,7 +243,7 @@ func writeQuotas(b *strings.Builder, p palette, r *check.Report) {
 		if t == nil || q.Namespace != ns {
 			flush()
 			ns = q.Namespace
-			fmt.Fprintf(b, "quota usage in namespace %s:\n", ns)
+			fmt.Fprintf(b, "quota usage in namespace %s:\n", Escape(ns))
 			t = &colorTable{indent: "  "}
 			t.row(nil, "QUOTA", "RESOURCE", "USED", "HARD", "FREE")
 		}
@@ -255,7 +258,7 @@ func writeQuotas(b *strings.Builder, p palette, r *check.Report) {
 					style = p.bad
 				}
 			}
-			t.row([]*color.Color{nil, nil, nil, nil, style}, q.Name, string(k), used, hard.String(), free)
+			t.row([]*color.Color{nil, nil, nil, nil, style}, Escape(q.Name), Escape(string(k)), used, hard.String(), free)
 		}
 	}
 	flush()
