@@ -198,6 +198,17 @@ func describeFindings(s streams, rep *check.Report) error {
 	if sum.Denied == 0 && sum.Errors == 0 && sum.Internal == 0 {
 		return nil
 	}
-	fmt.Fprintf(s.ErrOut, "note: %d object(s) denied and %d unreadable are not part of the state described; limitcheck check with the same flags shows why\n", sum.Denied+sum.Internal, sum.Errors)
+	var left []string
+	if n := sum.Denied + sum.Internal; n > 0 {
+		left = append(left, render.Count(n, "denied object", "denied objects"))
+	}
+	if sum.Errors > 0 {
+		left = append(left, render.Count(sum.Errors, "unreadable document", "unreadable documents"))
+	}
+	verb := "are"
+	if len(left) == 1 && sum.Denied+sum.Internal+sum.Errors == 1 {
+		verb = "is"
+	}
+	fmt.Fprintf(s.ErrOut, "note: %s %s not part of the state described; limitcheck check with the same flags shows why\n", strings.Join(left, " and "), verb)
 	return &findingsError{denied: sum.Denied, errors: sum.Errors, internal: sum.Internal}
 }

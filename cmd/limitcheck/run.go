@@ -50,7 +50,7 @@ func inputErrorf(format string, args ...any) error {
 type findingsError struct{ denied, errors, internal int }
 
 func (e *findingsError) Error() string {
-	return fmt.Sprintf("%d denied, %d could not be read, %d internal errors", e.denied, e.errors, e.internal)
+	return fmt.Sprintf("%d denied, %d could not be read, %s", e.denied, e.errors, render.Count(e.internal, "internal error", "internal errors"))
 }
 
 // internalError is a failure that is not the input's fault (e.g. output could not
@@ -91,7 +91,7 @@ func exitCode(err error, stderr io.Writer) int {
 		return exitInternal
 	case errors.As(err, &findings):
 		if findings.internal > 0 {
-			fmt.Fprintf(stderr, "internal error: limitcheck failed on %d object(s); the report above is complete for the others. Please report it with the input.\n", findings.internal)
+			fmt.Fprintf(stderr, "internal error: limitcheck failed on %s; the report above is complete for the others. Please report it with the input.\n", render.Count(findings.internal, "object", "objects"))
 			return exitInternal
 		}
 		if findings.errors > 0 {

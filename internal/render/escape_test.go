@@ -67,18 +67,17 @@ func TestTextEscapesInput(t *testing.T) {
 	if err := (textFormat{}).Render(&buf, rep, Options{}); err != nil {
 		t.Fatal(err)
 	}
-	const want = `namespace nsx^[[31m\nforged:` + "\n" +
+	const want = `badx^[[31m\nforged.yaml:2: error: mx^[[31m\nforged` + "\n" +
+		`namespace nsx^[[31m\nforged:` + "\n" +
 		`fx^[[31m\nforged.yaml:3: Pod nsx^[[31m\nforged/webx^[[31m\nforged (chart/x^[[31m\nforged.yaml): pods "web" is forbidden: [ax^[[31m\nforged, b]` + "\n" +
 		`    - ax^[[31m\nforged` + "\n" +
 		`    - b` + "\n" +
 		`fx^[[31m\nforged.yaml:3: warning: Pod nsx^[[31m\nforged/webx^[[31m\nforged (chart/x^[[31m\nforged.yaml): wx^[[31m\nforged` + "\n" +
-		`no namespace:` + "\n" +
-		`badx^[[31m\nforged.yaml:2: error: mx^[[31m\nforged` + "\n" +
 		`skipped: 1 Kx^[[31m\nforged: rx^[[31m\nforged` + "\n" +
 		`quota usage in namespace nsx^[[31m\nforged:` + "\n" +
 		`  QUOTA             RESOURCE             USED  HARD  FREE` + "\n" +
 		`  qx^[[31m\nforged  podsx^[[31m\nforged  1     2     1` + "\n" +
-		`3 objects: 0 admitted, 1 denied, 1 skipped, 1 errors` + "\n"
+		`3 objects: 0 admitted, 1 denied, 1 skipped, 1 error` + "\n"
 	if got := buf.String(); got != want {
 		t.Errorf("got:\n%s\nwant:\n%s", got, want)
 	}

@@ -15,11 +15,14 @@ import (
 	"github.com/limitcheck/limitcheck/internal/eval"
 )
 
-// textFormat is the human report: findings grouped by namespace (namespaces in
-// order of first appearance, findings in input order), each a compiler-style
-// FILE:LINE line; then the skipped kinds per reason, a Used/Hard/Free table per
-// namespace with quotas, and a summary line.
+// textFormat is the human report: findings that belong to no namespace
+// (unreadable documents, cluster-scoped objects) without a header, then the
+// others grouped by namespace (namespaces in order of first appearance,
+// findings in input order), each a compiler-style FILE:LINE line; then the
+// skipped kinds per reason, a Used/Hard/Free table per namespace with quotas,
+// and a summary line.
 //
+//	deploy/bad.yaml:3: error: spec.replicas: expected integer, got string "two"
 //	namespace shop:
 //	deploy/web.yaml:1: Deployment shop/web: 3 of 5 replicas admitted; replica 4: pods "web-3" is forbidden: exceeded quota: ...
 //	skipped: 1 Namespace: cluster-scoped kind: LimitRanges and quotas do not apply
@@ -90,12 +93,16 @@ func (textFormat) Render(w io.Writer, r *check.Report, o Options) error {
 		}
 		findings[ns] = append(findings[ns], e)
 	}
+	// Findings without a namespace (documents that could not be read,
+	// cluster-scoped objects) come first, under no header.
+	for _, e := range findings[""] {
+		writeFinding(&b, p, e)
+	}
 	for _, ns := range groups {
 		if ns == "" {
-			b.WriteString(p.header.Sprint("no namespace:") + "\n")
-		} else {
-			b.WriteString(p.header.Sprint("namespace "+Escape(ns)+":") + "\n")
+			continue
 		}
+		b.WriteString(p.header.Sprint("namespace "+Escape(ns)+":") + "\n")
 		for _, e := range findings[ns] {
 			writeFinding(&b, p, e)
 		}
@@ -104,7 +111,7 @@ func (textFormat) Render(w io.Writer, r *check.Report, o Options) error {
 		kinds := skipped[reason]
 		counts := make([]string, 0, len(kinds))
 		for _, kind := range slices.Sorted(maps.Keys(kinds)) {
-			counts = append(counts, strconv.Itoa(kinds[kind])+" "+Escape(kind))
+			counts = append(counts, Count(kinds[kind], Escape(kind), Escape(kindPlural(kind))))
 		}
 		fmt.Fprintf(&b, "skipped: %s: %s\n", strings.Join(counts, ", "), Escape(reason))
 	}
@@ -162,7 +169,7 @@ func writeDenial(b *strings.Builder, p palette, loc, object string, res *eval.Re
 		b.WriteString("denied\n") // not produced by the engine; kept readable rather than silent
 		return
 	}
-	fmt.Fprintf(b, "%s", p.bad.Sprintf("%d of %d replicas admitted", w.Admitted, w.Replicas))
+	fmt.Fprintf(b, "%s", p.bad.Sprintf("%d of %s admitted", w.Admitted, Count(w.Replicas, "replica", "replicas")))
 	var failed []*eval.Result
 	for i := range w.Created {
 		if c := &w.Created[i]; !c.Allowed && c.Denial != nil {
@@ -276,15 +283,21 @@ func writeSummary(b *strings.Builder, p palette, s check.Summary) {
 	if s.Denied > 0 {
 		denied = p.bad.Sprint(denied)
 	}
-	fmt.Fprintf(b, "%d objects: %d admitted, %s, %d skipped", s.Objects, s.Admitted, denied, s.Skipped)
+	fmt.Fprintf(b, "%s: %d admitted, %s, %d skipped", Count(s.Objects, "object", "objects"), s.Admitted, denied, s.Skipped)
 	if s.Errors > 0 {
-		fmt.Fprintf(b, ", %s", p.err.Sprintf("%d errors", s.Errors))
+		fmt.Fprintf(b, ", %s", p.err.Sprint(Count(s.Errors, "error", "errors")))
 	}
 	if s.Internal > 0 {
-		fmt.Fprintf(b, ", %s", p.err.Sprintf("%d internal errors", s.Internal))
+		fmt.Fprintf(b, ", %s", p.err.Sprint(Count(s.Internal, "internal error", "internal errors")))
 	}
 	if s.Workloads > 0 {
-		unfit := fmt.Sprintf("%d of %d replicas do not fit", s.Unfit, s.Replicas)
+		// The noun agrees with the total, the verb with the count before it:
+		// 1 of 5 replicas does not fit, 0 of 1 replica does not fit.
+		verb := plural(s.Unfit, "does", "do")
+		if s.Unfit == 0 {
+			verb = plural(s.Replicas, "does", "do")
+		}
+		unfit := fmt.Sprintf("%d of %s %s not fit", s.Unfit, Count(s.Replicas, "replica", "replicas"), verb)
 		if s.Unfit > 0 {
 			unfit = p.bad.Sprint(unfit)
 		}
@@ -330,11 +343,4 @@ func (t *colorTable) write(b *strings.Builder) {
 		}
 		b.WriteString("\n")
 	}
-}
-
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return one
-	}
-	return many
 }
