@@ -24,7 +24,7 @@ import (
 //
 //	deploy/bad.yaml:3: error: spec.replicas: expected integer, got string "two"
 //	namespace shop:
-//	deploy/web.yaml:1: Deployment shop/web: 3 of 5 replicas admitted; replica 4: pods "web-3" is forbidden: exceeded quota: ...
+//	deploy/web.yaml:1: Deployment shop/web: 3 of 5 replicas admitted; Pod web-3: pods "web-3" is forbidden: exceeded quota: ...
 //	skipped: 1 Namespace: cluster-scoped kind: LimitRanges and quotas do not apply
 //	quota usage in namespace shop:
 //	  QUOTA    RESOURCE      USED   HARD  FREE
@@ -209,13 +209,11 @@ func writeDenial(b *strings.Builder, p palette, loc, object string, res *eval.Re
 	}
 }
 
-// createdLabel names a created object in a workload finding: "replica N" for what
-// belongs to a Pod, the kind and name otherwise (a ReplicaSet, a Job).
+// createdLabel names a created object in a workload finding by kind and name
+// (Pod web-3, PersistentVolumeClaim data-db-1, ReplicaSet web); its namespace
+// is the workload's.
 func createdLabel(c *eval.Result) string {
-	if c.Replica > 0 {
-		return "replica " + strconv.Itoa(c.Replica)
-	}
-	return Escape(c.Kind + " " + qualifiedName(c))
+	return Escape(c.Kind + " " + c.Name)
 }
 
 func writeParts(b *strings.Builder, d *eval.Denial) {
