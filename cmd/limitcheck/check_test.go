@@ -280,3 +280,30 @@ func TestRunInternalErrors(t *testing.T) {
 		}
 	})
 }
+
+// TestHelpWidth: every help text of limitcheck's own commands fits 80 columns,
+// and the commands that read input state the exit codes.
+func TestHelpWidth(t *testing.T) {
+	for _, args := range [][]string{{"--help"}, {"check", "--help"}, {"describe", "--help"}, {"version", "--help"}} {
+		var stdout, stderr bytes.Buffer
+		if code := run(t.Context(), args, strings.NewReader(""), &stdout, &stderr); code != 0 {
+			t.Fatalf("%q: exit %d, stderr %s", args, code, stderr.String())
+		}
+		for _, line := range strings.Split(stdout.String(), "\n") {
+			if len(line) > helpWidth {
+				t.Errorf("%q: %d columns: %s", args, len(line), line)
+			}
+		}
+		if args[0] != "version" && !strings.Contains(strings.Join(strings.Fields(stdout.String()), " "), exitStatusHelp) {
+			t.Errorf("%q: the exit codes are missing", args)
+		}
+	}
+}
+
+func TestWrapText(t *testing.T) {
+	got := wrapText("one two three four\nfive six\n\nseven eightnineten", 9)
+	want := "one two\nthree\nfour five\nsix\n\nseven\neightnineten"
+	if got != want {
+		t.Errorf("wrapText = %q, want %q", got, want)
+	}
+}

@@ -29,14 +29,12 @@ func newCmdDescribe(s streams) *cobra.Command {
 	opts := &inputOptions{}
 	cmd := &cobra.Command{
 		Use:   "describe (TYPE[,TYPE] [NAME...] | TYPE/NAME...) -f PATH...",
-		Short: "Print LimitRanges and quotas as kubectl describe does, after admitting the input",
-		Long: `Admit the input as check does, then print the LimitRanges (as stored, after API
-defaulting) and the ResourceQuotas (Used = the usage after the whole input) in
-kubectl describe's layout, byte for byte, so the output can be diffed against
-kubectl describe of a live namespace. TYPE is limitranges (limits) or
-resourcequotas (quota). Without -n every namespace of the input is described,
-namespaces and names sorted as the API server lists them; a single NAME that
-matches no object exactly selects the objects whose names start with it.`,
+		Short: "Print LimitRanges and quotas as kubectl describe does",
+		Long: `Admit the input as check does, then print the LimitRanges (as stored, after API defaulting) and the ResourceQuotas (Used = the usage after the whole input) in kubectl describe's layout, byte for byte, so the output can be diffed against kubectl describe of a live namespace. TYPE is limitranges (limits) or resourcequotas (quota). Without -n every namespace of the input is described, namespaces and names sorted as the API server lists them; a single NAME that matches no object exactly selects the objects whose names start with it. What was denied or could not be read is not part of the state described: it is listed on stderr.
+
+` + inputFlagsHelp() + `
+
+` + exitStatusHelp,
 		Example: `  limitcheck describe quota -f quota.yaml -f deploy/
   limitcheck describe limits,quota -n shop -f namespace/
   limitcheck describe quota/compute --replicas 10 -f quota.yaml -f web.yaml`,

@@ -49,17 +49,17 @@ func (o *inputOptions) addFlags(cmd *cobra.Command) {
 	fl.BoolVarP(&o.Recursive, "recursive", "R", false, "walk directories recursively")
 	o.Namespace = "default"
 	fl.VarP(&checkedValue{p: &o.Namespace, typ: "string", check: checkNamespace}, "namespace", "n", "namespace of objects that set none")
-	fl.StringVar(&o.gates, "feature-gates", "", "kube-apiserver feature gates, Name=bool,... (modelled: "+strings.Join(eval.KnownGates(), ", ")+")")
-	fl.StringVar(&o.quotaUsage, "quota-usage", string(eval.QuotaUsageComputed), "where each quota's usage starts: computed (from the objects before it in the input, as the quota controller would) or observed (its status.used as written, e.g. from kubectl get resourcequota -o yaml)")
-	fl.StringVar(&o.configFile, "admission-control-config-file", "", "kube-apiserver admission configuration (AdmissionConfiguration or ResourceQuotaConfiguration) with the ResourceQuota plugin's limitedResources")
-	fl.StringVar(&o.enablePlugins, "enable-admission-plugins", "", "admission plugins to enable, as kube-apiserver takes them (LimitRanger and ResourceQuota are on by default)")
-	fl.StringVar(&o.disablePlugins, "disable-admission-plugins", "", "admission plugins to disable, e.g. LimitRanger,ResourceQuota")
-	fl.Bool("simulate-controllers", true, "follow each workload with what its controllers create (ReplicaSet, Pods, claims, Job); false admits every document as it is and nothing more")
+	fl.StringVar(&o.gates, "feature-gates", "", "kube-apiserver feature gates: Name=bool,...")
+	fl.StringVar(&o.quotaUsage, "quota-usage", string(eval.QuotaUsageComputed), "where quota usage starts: computed or observed")
+	fl.StringVar(&o.configFile, "admission-control-config-file", "", "kube-apiserver admission configuration file")
+	fl.StringVar(&o.enablePlugins, "enable-admission-plugins", "", "admission plugins to enable, as kube-apiserver")
+	fl.StringVar(&o.disablePlugins, "disable-admission-plugins", "", "admission plugins to disable, as kube-apiserver")
+	fl.Bool("simulate-controllers", true, "admit what controllers create")
 	o.replicas = "spec"
-	fl.Var(&checkedValue{p: &o.replicas, typ: "string", check: checkReplicas}, "replicas", "replicas of every Deployment, ReplicaSet, ReplicationController and StatefulSet: spec (as written) or a number")
+	fl.Var(&checkedValue{p: &o.replicas, typ: "string", check: checkReplicas}, "replicas", "replicas of every scalable workload: spec or N")
 	o.nodes = "1"
 	fl.Var(&checkedValue{p: &o.nodes, typ: "int", check: checkNodes}, "nodes", "nodes a DaemonSet runs a Pod on")
-	fl.StringVar(&o.order, "order", string(check.OrderPoliciesFirst), "admission order: policies-first (LimitRanges, ResourceQuotas and PriorityClasses, StorageClasses, RuntimeClasses before every other object, as a namespace has them before an app arrives) or input (each document in input order, as kubectl create -f replays them)")
+	fl.StringVar(&o.order, "order", string(check.OrderPoliciesFirst), "admission order: policies-first or input")
 
 	_ = cmd.MarkFlagFilename("filename", "yaml", "yml", "json")
 	_ = cmd.MarkFlagFilename("admission-control-config-file", "yaml", "yml", "json")
@@ -76,6 +76,16 @@ func (o *inputOptions) addFlags(cmd *cobra.Command) {
 		return comps, cobra.ShellCompDirectiveNoFileComp | cobra.ShellCompDirectiveNoSpace
 	})
 	_ = cmd.RegisterFlagCompletionFunc("namespace", cobra.NoFileCompletions)
+}
+
+// inputFlagsHelp explains the shared flags, for the Long text of check and
+// describe (the flags' own usage lines stay short).
+func inputFlagsHelp() string {
+	return `--order=policies-first (the default) admits LimitRanges, ResourceQuotas, PriorityClasses, StorageClasses and RuntimeClasses before every other object, as a namespace has them before an application arrives; --order=input admits every document in input order, as kubectl create -f replays them.
+
+Workloads are followed by what their controllers create (a Deployment's ReplicaSet and Pods, a StatefulSet's claims and Pods, a Job's Pods, ...). --replicas N scales every Deployment, ReplicaSet, ReplicationController and StatefulSet; --nodes N is how many Pods a DaemonSet runs; --simulate-controllers=false admits every document as it is and nothing more.
+
+--quota-usage=computed (the default) starts each quota from the objects admitted before it, as the quota controller would; observed starts it from its status.used as written (e.g. by kubectl get resourcequota -o yaml). --admission-control-config-file takes kube-apiserver's AdmissionConfiguration or a ResourceQuotaConfiguration, for the ResourceQuota plugin's limitedResources. --enable-admission-plugins and --disable-admission-plugins take kube-apiserver's plugin names (LimitRanger and ResourceQuota are on by default). --feature-gates takes kube-apiserver's syntax for the gates limitcheck models: ` + strings.Join(eval.KnownGates(), ", ") + "."
 }
 
 // complete validates the shared flags and fills Engine.

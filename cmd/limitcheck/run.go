@@ -25,6 +25,39 @@ const (
 	exitInternal = 3 // a bug in limitcheck
 )
 
+// exitStatusHelp ends the Long text of every command that reads input.
+const exitStatusHelp = "Exit status: 0 every object admitted, 1 at least one denied, 2 bad input or usage, 3 internal error."
+
+// helpWidth is the width help texts are wrapped to.
+const helpWidth = 80
+
+// wrapText reflows each paragraph of s (paragraphs are separated by blank
+// lines) into lines of at most width columns; a word longer than width gets
+// a line of its own.
+func wrapText(s string, width int) string {
+	paragraphs := strings.Split(s, "\n\n")
+	for i, p := range paragraphs {
+		var lines []string
+		line := ""
+		for _, w := range strings.Fields(p) {
+			switch {
+			case line == "":
+				line = w
+			case len(line)+1+len(w) <= width:
+				line += " " + w
+			default:
+				lines = append(lines, line)
+				line = w
+			}
+		}
+		if line != "" {
+			lines = append(lines, line)
+		}
+		paragraphs[i] = strings.Join(lines, "\n")
+	}
+	return strings.Join(paragraphs, "\n\n")
+}
+
 // kubectlPluginName is the binary name under which kubectl finds the plugin.
 const kubectlPluginName = "kubectl-limitcheck"
 
@@ -128,14 +161,9 @@ func newCmdRoot(name string, s streams) *cobra.Command {
 	root := &cobra.Command{
 		Use:   "limitcheck",
 		Short: "Simulate kube-apiserver admission of Kubernetes manifests, offline",
-		Long: `limitcheck reads Kubernetes manifests and runs them through what kube-apiserver
-does on create: API defaulting, object validation, the LimitRanger and ResourceQuota
-admission plugins, and what the controllers create for a workload. A LimitRange or
-quota in the input governs every later object of its namespace. Each denial is
-printed exactly as kube-apiserver words it.
+		Long: `limitcheck reads Kubernetes manifests and runs them through what kube-apiserver does on create: API defaulting, object validation, the LimitRanger and ResourceQuota admission plugins, and what the controllers create for a workload. A LimitRange or quota in the input governs every later object of its namespace. Each denial is printed exactly as kube-apiserver words it.
 
-Exit status: 0 every object admitted, 1 at least one denied, 2 bad input or usage,
-3 internal error.`,
+` + exitStatusHelp,
 		Version:       versionString(),
 		SilenceUsage:  true,
 		SilenceErrors: true,
@@ -145,6 +173,11 @@ Exit status: 0 every object admitted, 1 at least one denied, 2 bad input or usag
 	root.SetErr(s.ErrOut)
 	root.SetFlagErrorFunc(flagError)
 	root.AddCommand(newCmdCheck(s, nil), newCmdDescribe(s), newCmdVersion(s))
+	// Help fits 80 columns: Long texts are reflowed, flag usages wrapped.
+	root.SetUsageTemplate(strings.ReplaceAll(root.UsageTemplate(), ".FlagUsages ", fmt.Sprintf(".FlagUsagesWrapped %d ", helpWidth)))
+	for _, c := range append(root.Commands(), root) {
+		c.Long = wrapText(c.Long, helpWidth)
+	}
 	if name == kubectlPluginName {
 		const display = "kubectl limitcheck"
 		root.Annotations = map[string]string{cobra.CommandDisplayNameAnnotation: display}
