@@ -199,10 +199,12 @@ func writeDenial(b *strings.Builder, p palette, loc, object string, res *eval.Re
 		writeParts(b, c.Denial)
 	}
 	if same > 0 {
-		fmt.Fprintf(b, "    %d more refused for the same reason\n", same)
+		// Same message but for the name: the same kind as the first.
+		kind := failed[0].Kind
+		fmt.Fprintf(b, "    %s refused for the same reason\n", Count(same, "more "+Escape(kind), "more "+Escape(kindPlural(kind))))
 	}
 	if listed > maxExtraFailures {
-		fmt.Fprintf(b, "    %d more refused for other reasons (-o json lists them all)\n", listed-maxExtraFailures)
+		fmt.Fprintf(b, "    %s refused for other reasons (-o json lists them all)\n", Count(listed-maxExtraFailures, "more object", "more objects"))
 	}
 	if w.NotCreated > 0 {
 		fmt.Fprintf(b, "    %d more %s not created: the StatefulSet controller (OrderedReady) waits for the refused one\n", w.NotCreated, plural(w.NotCreated, "replica", "replicas"))
