@@ -27,12 +27,13 @@ func newCmdCheck(s streams, runF func(*checkOptions) error) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "check [-f PATH]... [PATH]...",
 		Short: "Admit manifests as kube-apiserver would and report the denials",
-		Long: `Read every manifest, in order, and admit each object as kube-apiserver would on
-create. A path is a file, a directory (its .yaml, .yml and .json files; with -R also
-those of its subdirectories) or - for standard input. Paths given with -f are read
-first, then the positional ones, each in the order given; a LimitRange governs the
-objects that come after it. Workloads are followed by what their controllers create
-(a Deployment's ReplicaSet and Pods, a StatefulSet's claims and Pods, ...).`,
+		Long: `Read every manifest and admit each object as kube-apiserver would on create, then report every denial as kube-apiserver words it. A path is a file, a directory (its .yaml, .yml and .json files; with -R also those of its subdirectories) or - for standard input. Paths given with -f are read first, then the positional ones, each in the order given.
+
+` + inputFlagsHelp() + `
+
+-o text (the default) groups the findings by namespace; -o json prints every object with its verdict. --color=auto colours the text report when stdout is a terminal, unless NO_COLOR is set or TERM=dumb.
+
+` + exitStatusHelp,
 		Example: `  limitcheck check -f limits.yaml -f deploy/
   helm template ./chart | limitcheck check -n team-a -
   limitcheck check --replicas 10 -f quota.yaml -f deploy/web.yaml
@@ -43,7 +44,7 @@ objects that come after it. Workloads are followed by what their controllers cre
 			}
 			f, err := render.Lookup(opts.Output)
 			if err != nil {
-				return &inputError{err: err}
+				return invalidFlagValue(cmd.Flags().Lookup("output"), opts.Output, "must be one of "+strings.Join(render.Formats(), ", "))
 			}
 			opts.Format = f
 			switch opts.Color {
@@ -64,7 +65,7 @@ objects that come after it. Workloads are followed by what their controllers cre
 	opts.addFlags(cmd)
 	fl := cmd.Flags()
 	fl.StringVarP(&opts.Output, "output", "o", render.Default, "output format: one of "+strings.Join(render.Formats(), ", "))
-	fl.StringVar(&opts.Color, "color", "auto", "colour the text report: auto (when stdout is a terminal, unless NO_COLOR is set or TERM=dumb), always or never")
+	fl.StringVar(&opts.Color, "color", "auto", "colour the text report: auto, always or never")
 	_ = cmd.RegisterFlagCompletionFunc("color", cobra.FixedCompletions([]cobra.Completion{"auto", "always", "never"}, cobra.ShellCompDirectiveNoFileComp))
 	_ = cmd.RegisterFlagCompletionFunc("output", func(*cobra.Command, []string, string) ([]cobra.Completion, cobra.ShellCompDirective) {
 		comps := make([]cobra.Completion, 0, len(render.Formats()))

@@ -24,6 +24,7 @@ func parseCheck(t *testing.T, args ...string) (*checkOptions, error) {
 	cmd.SetOut(io.Discard)
 	cmd.SetErr(io.Discard)
 	cmd.SilenceErrors, cmd.SilenceUsage = true, true
+	cmd.SetFlagErrorFunc(flagError) // as the root sets it
 	err := cmd.Execute()
 	if err == nil && got == nil {
 		t.Fatalf("check %q: runF was not called", args)
@@ -74,6 +75,52 @@ func TestCheckFlags(t *testing.T) {
 	}
 }
 
+// TestCheckNamespace: an empty -n is no -n (client-go's reading); an explicit one
+// is enforced.
+func TestCheckNamespace(t *testing.T) {
+	for _, tt := range []struct {
+		args     []string
+		ns       string
+		enforced bool
+	}{
+		{args: []string{"a.yaml"}, ns: "default"},
+		{args: []string{"-n", "", "a.yaml"}, ns: "default"},
+		{args: []string{"--namespace=", "a.yaml"}, ns: "default"},
+		{args: []string{"-n", "default", "a.yaml"}, ns: "default", enforced: true},
+		{args: []string{"-n", "shop", "a.yaml"}, ns: "shop", enforced: true},
+	} {
+		o, err := parseCheck(t, tt.args...)
+		if err != nil {
+			t.Fatalf("%q: %v", tt.args, err)
+		}
+		if o.Namespace != tt.ns || o.Engine.DefaultNamespace != tt.ns || o.NamespaceSet != tt.enforced {
+			t.Errorf("%q: namespace %q (engine %q), enforced %v; want %q, %v", tt.args, o.Namespace, o.Engine.DefaultNamespace, o.NamespaceSet, tt.ns, tt.enforced)
+		}
+	}
+}
+
+// TestCheckControllerFlagWarnings: --replicas and --nodes without controllers
+// warn that they do nothing.
+func TestCheckControllerFlagWarnings(t *testing.T) {
+	for _, tt := range []struct {
+		args []string
+		want []string
+	}{
+		{args: []string{"--replicas", "3", "a.yaml"}},
+		{args: []string{"--simulate-controllers=false", "a.yaml"}},
+		{args: []string{"--simulate-controllers=false", "--replicas", "3", "a.yaml"}, want: []string{"--replicas has no effect with --simulate-controllers=false"}},
+		{args: []string{"--simulate-controllers=false", "--nodes=1", "--replicas=spec", "a.yaml"}, want: []string{"--replicas has no effect with --simulate-controllers=false", "--nodes has no effect with --simulate-controllers=false"}},
+	} {
+		o, err := parseCheck(t, tt.args...)
+		if err != nil {
+			t.Fatalf("%q: %v", tt.args, err)
+		}
+		if !slices.Equal(o.warnings, tt.want) {
+			t.Errorf("%q: warnings %q, want %q", tt.args, o.warnings, tt.want)
+		}
+	}
+}
+
 func TestCheckFeatureGates(t *testing.T) {
 	// PodLevelResources can only be switched off together with the gates that
 	// depend on it, as in kube-apiserver 1.36.
@@ -98,7 +145,23 @@ func TestCheckUsageErrors(t *testing.T) {
 		want string
 	}{
 		{name: "no input", args: nil, want: "no input: give a file, a directory or - for stdin"},
-		{name: "unknown output", args: []string{"-o", "xml", "a.yaml"}, want: `unknown output format "xml": valid formats are json, text`},
+		{name: "unknown output", args: []string{"-o", "xml", "a.yaml"}, want: `invalid argument "xml" for "-o, --output" flag: must be one of json, text`},
+		{name: "nodes not a number", args: []string{"--nodes=x", "a.yaml"}, want: `invalid argument "x" for "--nodes" flag: must be a number of nodes, at least 1`},
+		{name: "nodes zero", args: []string{"--nodes", "0", "a.yaml"}, want: `invalid argument "0" for "--nodes" flag: must be at least 1: a DaemonSet runs one Pod per node`},
+		{name: "nodes negative", args: []string{"--nodes=-1", "a.yaml"}, want: `invalid argument "-1" for "--nodes" flag: must be at least 1: a DaemonSet runs one Pod per node`},
+		{name: "nodes beyond int32", args: []string{"--nodes=2147483648", "a.yaml"}, want: `invalid argument "2147483648" for "--nodes" flag: more than 2147483647, the most nodes a DaemonSet can count`},
+		{name: "replicas not a number", args: []string{"--replicas=x", "a.yaml"}, want: `invalid argument "x" for "--replicas" flag: must be spec or a non-negative number`},
+		{name: "replicas negative", args: []string{"--replicas=-1", "a.yaml"}, want: `invalid argument "-1" for "--replicas" flag: must be spec or a non-negative number`},
+		{name: "replicas beyond int32", args: []string{"--replicas", "3000000000", "a.yaml"}, want: `invalid argument "3000000000" for "--replicas" flag: more than 2147483647, the most replicas a workload can have`},
+		{name: "replicas beyond int64", args: []string{"--replicas", "99999999999999999999", "a.yaml"}, want: `invalid argument "99999999999999999999" for "--replicas" flag: more than 2147483647, the most replicas a workload can have`},
+		{name: "namespace uppercase", args: []string{"-n", "Bad_NS", "a.yaml"}, want: `invalid argument "Bad_NS" for "-n, --namespace" flag: a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')`},
+		{name: "namespace with slash", args: []string{"--namespace=ns/evil", "a.yaml"}, want: `invalid argument "ns/evil" for "-n, --namespace" flag: a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')`},
+		{name: "namespace too long", args: []string{"-n", strings.Repeat("a", 64), "a.yaml"}, want: `invalid argument "` + strings.Repeat("a", 64) + `" for "-n, --namespace" flag: must be no more than 63 characters`},
+		{name: "namespace with dots", args: []string{"-n", "a.b", "a.yaml"}, want: `invalid argument "a.b" for "-n, --namespace" flag: must not contain dots`},
+		{name: "missing config file", args: []string{"--admission-control-config-file", "testdata/nope.yaml", "a.yaml"}, want: `invalid argument "testdata/nope.yaml" for "--admission-control-config-file" flag: no such file or directory`},
+		{name: "config file is a directory", args: []string{"--admission-control-config-file", "testdata", "a.yaml"}, want: `invalid argument "testdata" for "--admission-control-config-file" flag: is a directory`},
+		{name: "bool", args: []string{"--simulate-controllers=maybe", "a.yaml"}, want: `invalid argument "maybe" for "--simulate-controllers" flag: must be true or false`},
+		{name: "short bool", args: []string{"-R=1x", "a.yaml"}, want: `invalid argument "1x" for "-R, --recursive" flag: must be true or false`},
 		{name: "unknown gate", args: []string{"--feature-gates=Bogus=true", "a.yaml"}, want: `invalid argument "Bogus=true" for "--feature-gates" flag: unrecognized feature gate: Bogus (limitcheck models ` + strings.Join(eval.KnownGates(), ", ") + ")"},
 		{name: "locked gate", args: []string{"--feature-gates=SidecarContainers=false", "a.yaml"}, want: `invalid argument "SidecarContainers=false" for "--feature-gates" flag: cannot set feature gate SidecarContainers to false, feature is locked to true`},
 		{name: "gate dependency", args: []string{"--feature-gates=PodLevelResources=false", "a.yaml"}, want: `invalid argument "PodLevelResources=false" for "--feature-gates" flag: InPlacePodLevelResourcesVerticalScaling is enabled, but depends on features that are disabled: [PodLevelResources]`},
@@ -216,4 +279,31 @@ func TestRunInternalErrors(t *testing.T) {
 			t.Errorf("stderr = %q, want %q", got, want)
 		}
 	})
+}
+
+// TestHelpWidth: every help text of limitcheck's own commands fits 80 columns,
+// and the commands that read input state the exit codes.
+func TestHelpWidth(t *testing.T) {
+	for _, args := range [][]string{{"--help"}, {"check", "--help"}, {"describe", "--help"}, {"version", "--help"}} {
+		var stdout, stderr bytes.Buffer
+		if code := run(t.Context(), args, strings.NewReader(""), &stdout, &stderr); code != 0 {
+			t.Fatalf("%q: exit %d, stderr %s", args, code, stderr.String())
+		}
+		for _, line := range strings.Split(stdout.String(), "\n") {
+			if len(line) > helpWidth {
+				t.Errorf("%q: %d columns: %s", args, len(line), line)
+			}
+		}
+		if args[0] != "version" && !strings.Contains(strings.Join(strings.Fields(stdout.String()), " "), exitStatusHelp) {
+			t.Errorf("%q: the exit codes are missing", args)
+		}
+	}
+}
+
+func TestWrapText(t *testing.T) {
+	got := wrapText("one two three four\nfive six\n\nseven eightnineten", 9)
+	want := "one two\nthree\nfour five\nsix\n\nseven\neightnineten"
+	if got != want {
+		t.Errorf("wrapText = %q, want %q", got, want)
+	}
 }

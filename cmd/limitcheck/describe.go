@@ -29,14 +29,12 @@ func newCmdDescribe(s streams) *cobra.Command {
 	opts := &inputOptions{}
 	cmd := &cobra.Command{
 		Use:   "describe (TYPE[,TYPE] [NAME...] | TYPE/NAME...) -f PATH...",
-		Short: "Print LimitRanges and quotas as kubectl describe does, after admitting the input",
-		Long: `Admit the input as check does, then print the LimitRanges (as stored, after API
-defaulting) and the ResourceQuotas (Used = the usage after the whole input) in
-kubectl describe's layout, byte for byte, so the output can be diffed against
-kubectl describe of a live namespace. TYPE is limitranges (limits) or
-resourcequotas (quota). Without -n every namespace of the input is described,
-namespaces and names sorted as the API server lists them; a single NAME that
-matches no object exactly selects the objects whose names start with it.`,
+		Short: "Print LimitRanges and quotas as kubectl describe does",
+		Long: `Admit the input as check does, then print the LimitRanges (as stored, after API defaulting) and the ResourceQuotas (Used = the usage after the whole input) in kubectl describe's layout, byte for byte, so the output can be diffed against kubectl describe of a live namespace. TYPE is limitranges (limits) or resourcequotas (quota). Without -n every namespace of the input is described, namespaces and names sorted as the API server lists them; a single NAME that matches no object exactly selects the objects whose names start with it. What was denied or could not be read is not part of the state described: it is listed on stderr.
+
+` + inputFlagsHelp() + `
+
+` + exitStatusHelp,
 		Example: `  limitcheck describe quota -f quota.yaml -f deploy/
   limitcheck describe limits,quota -n shop -f namespace/
   limitcheck describe quota/compute --replicas 10 -f quota.yaml -f web.yaml`,
@@ -192,12 +190,23 @@ func describeFindings(s streams, rep *check.Report) error {
 	sum := rep.Summary()
 	for i := range rep.Entries {
 		if e := &rep.Entries[i]; e.Err != nil {
-			fmt.Fprintf(s.ErrOut, "%s\n", e.Err.Error())
+			fmt.Fprintf(s.ErrOut, "%s\n", render.Escape(e.Err.Error()))
 		}
 	}
 	if sum.Denied == 0 && sum.Errors == 0 && sum.Internal == 0 {
 		return nil
 	}
-	fmt.Fprintf(s.ErrOut, "note: %d object(s) denied and %d unreadable are not part of the state described; limitcheck check with the same flags shows why\n", sum.Denied+sum.Internal, sum.Errors)
+	var left []string
+	if n := sum.Denied + sum.Internal; n > 0 {
+		left = append(left, render.Count(n, "denied object", "denied objects"))
+	}
+	if sum.Errors > 0 {
+		left = append(left, render.Count(sum.Errors, "unreadable document", "unreadable documents"))
+	}
+	verb := "are"
+	if len(left) == 1 && sum.Denied+sum.Internal+sum.Errors == 1 {
+		verb = "is"
+	}
+	fmt.Fprintf(s.ErrOut, "note: %s %s not part of the state described; limitcheck check with the same flags shows why\n", strings.Join(left, " and "), verb)
 	return &findingsError{denied: sum.Denied, errors: sum.Errors, internal: sum.Internal}
 }

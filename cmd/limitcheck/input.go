@@ -3,11 +3,15 @@ package main
 import (
 	"errors"
 	"fmt"
+	"io"
+	"io/fs"
+	"math"
 	"strconv"
 	"strings"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
+	"k8s.io/apimachinery/pkg/util/validation"
 
 	"github.com/limitcheck/limitcheck/internal/admissionconfig"
 	"github.com/limitcheck/limitcheck/internal/check"
@@ -33,6 +37,9 @@ type inputOptions struct {
 
 	files                                                                         []string
 	gates, quotaUsage, configFile, enablePlugins, disablePlugins, replicas, order string
+	nodes                                                                         string
+	// warnings are printed on stderr before the input is read.
+	warnings []string
 }
 
 // addFlags binds the shared flags to fl.
@@ -40,17 +47,20 @@ func (o *inputOptions) addFlags(cmd *cobra.Command) {
 	fl := cmd.Flags()
 	fl.StringArrayVarP(&o.files, "filename", "f", nil, "file or directory to read, - for stdin (repeatable)")
 	fl.BoolVarP(&o.Recursive, "recursive", "R", false, "walk directories recursively")
-	fl.StringVarP(&o.Namespace, "namespace", "n", "default", "namespace of objects that set none")
-	fl.StringVar(&o.gates, "feature-gates", "", "kube-apiserver feature gates, Name=bool,... (modelled: "+strings.Join(eval.KnownGates(), ", ")+")")
-	fl.StringVar(&o.quotaUsage, "quota-usage", string(eval.QuotaUsageComputed), "where each quota's usage starts: computed (from the objects before it in the input, as the quota controller would) or observed (its status.used as written, e.g. from kubectl get resourcequota -o yaml)")
-	fl.StringVar(&o.configFile, "admission-control-config-file", "", "kube-apiserver admission configuration (AdmissionConfiguration or ResourceQuotaConfiguration) with the ResourceQuota plugin's limitedResources")
-	fl.StringVar(&o.enablePlugins, "enable-admission-plugins", "", "admission plugins to enable, as kube-apiserver takes them (LimitRanger and ResourceQuota are on by default)")
-	fl.StringVar(&o.disablePlugins, "disable-admission-plugins", "", "admission plugins to disable, e.g. LimitRanger,ResourceQuota")
-	fl.Bool("simulate-controllers", true, "follow each workload with what its controllers create (ReplicaSet, Pods, claims, Job); false admits every document as it is and nothing more")
-	fl.StringVar(&o.replicas, "replicas", "spec", "replicas of every Deployment, ReplicaSet, ReplicationController and StatefulSet: spec (as written) or a number")
-	fl.IntVar(&o.Engine.Nodes, "nodes", 1, "nodes a DaemonSet runs a Pod on")
-	fl.Bool("namespace-objects", true, "every namespace holds the ConfigMap kube-root-ca.crt and the ServiceAccount default (namespace default also the Service kubernetes), as in a cluster: quotas count them and their names are taken")
-	fl.StringVar(&o.order, "order", string(check.OrderPoliciesFirst), "admission order: policies-first (LimitRanges, ResourceQuotas and PriorityClasses, StorageClasses, RuntimeClasses before every other object, as a namespace has them before an app arrives) or input (each document in input order, as kubectl create -f replays them)")
+	o.Namespace = "default"
+	fl.VarP(&checkedValue{p: &o.Namespace, typ: "string", check: checkNamespace}, "namespace", "n", "namespace of objects that set none")
+	fl.StringVar(&o.gates, "feature-gates", "", "kube-apiserver feature gates: Name=bool,...")
+	fl.StringVar(&o.quotaUsage, "quota-usage", string(eval.QuotaUsageComputed), "where quota usage starts: computed or observed")
+	fl.StringVar(&o.configFile, "admission-control-config-file", "", "kube-apiserver admission configuration file")
+	fl.StringVar(&o.enablePlugins, "enable-admission-plugins", "", "admission plugins to enable, as kube-apiserver")
+	fl.StringVar(&o.disablePlugins, "disable-admission-plugins", "", "admission plugins to disable, as kube-apiserver")
+	fl.Bool("simulate-controllers", true, "admit what controllers create")
+	o.replicas = "spec"
+	fl.Var(&checkedValue{p: &o.replicas, typ: "string", check: checkReplicas}, "replicas", "replicas of every scalable workload: spec or N")
+	o.nodes = "1"
+	fl.Var(&checkedValue{p: &o.nodes, typ: "int", check: checkNodes}, "nodes", "nodes a DaemonSet runs a Pod on")
+	fl.Bool("namespace-objects", true, "count the objects every namespace holds (kube-root-ca.crt, default)")
+	fl.StringVar(&o.order, "order", string(check.OrderPoliciesFirst), "admission order: policies-first or input")
 
 	_ = cmd.MarkFlagFilename("filename", "yaml", "yml", "json")
 	_ = cmd.MarkFlagFilename("admission-control-config-file", "yaml", "yml", "json")
@@ -69,10 +79,24 @@ func (o *inputOptions) addFlags(cmd *cobra.Command) {
 	_ = cmd.RegisterFlagCompletionFunc("namespace", cobra.NoFileCompletions)
 }
 
+// inputFlagsHelp explains the shared flags, for the Long text of check and
+// describe (the flags' own usage lines stay short).
+func inputFlagsHelp() string {
+	return `--order=policies-first (the default) admits LimitRanges, ResourceQuotas, PriorityClasses, StorageClasses and RuntimeClasses before every other object, as a namespace has them before an application arrives; --order=input admits every document in input order, as kubectl create -f replays them. Every namespace holds what a cluster puts in it, the ConfigMap kube-root-ca.crt and the ServiceAccount default (namespace default also the Service kubernetes): quotas count them and their names are taken; --namespace-objects=false checks against empty namespaces.
+
+Workloads are followed by what their controllers create (a Deployment's ReplicaSet and Pods, a StatefulSet's claims and Pods, a Job's Pods, ...). --replicas N scales every Deployment, ReplicaSet, ReplicationController and StatefulSet; --nodes N is how many Pods a DaemonSet runs; --simulate-controllers=false admits every document as it is and nothing more.
+
+--quota-usage=computed (the default) starts each quota from the objects admitted before it, as the quota controller would; observed starts it from its status.used as written (e.g. by kubectl get resourcequota -o yaml). --admission-control-config-file takes kube-apiserver's AdmissionConfiguration or a ResourceQuotaConfiguration, for the ResourceQuota plugin's limitedResources. --enable-admission-plugins and --disable-admission-plugins take kube-apiserver's plugin names (LimitRanger and ResourceQuota are on by default). --feature-gates takes kube-apiserver's syntax for the gates limitcheck models: ` + strings.Join(eval.KnownGates(), ", ") + "."
+}
+
 // complete validates the shared flags and fills Engine.
 func (o *inputOptions) complete(fl *pflag.FlagSet, args []string) error {
 	o.Paths = append(append([]string(nil), o.files...), args...)
-	o.NamespaceSet = fl.Changed("namespace")
+	// An empty -n is no -n, as client-go reads an empty namespace.
+	o.NamespaceSet = fl.Changed("namespace") && o.Namespace != ""
+	if o.Namespace == "" {
+		o.Namespace = "default"
+	}
 	if len(o.Paths) == 0 {
 		return inputErrorf("no input: give a file, a directory or - for stdin")
 	}
@@ -80,7 +104,7 @@ func (o *inputOptions) complete(fl *pflag.FlagSet, args []string) error {
 	if err != nil {
 		return inputErrorf("invalid argument %q for \"--feature-gates\" flag: %w", o.gates, err)
 	}
-	nodes := o.Engine.Nodes
+	nodes, _ := strconv.Atoi(o.nodes) // checked by checkNodes
 	o.Engine = eval.Options{DefaultNamespace: o.Namespace, Gates: gates, Nodes: nodes}
 	if err := o.Engine.ApplyAdmissionPlugins(o.enablePlugins, o.disablePlugins); err != nil {
 		return &inputError{err: err}
@@ -93,6 +117,12 @@ func (o *inputOptions) complete(fl *pflag.FlagSet, args []string) error {
 	}
 	if o.configFile != "" {
 		if o.Engine.QuotaConfig, err = admissionconfig.LoadFile(o.configFile); err != nil {
+			// The file itself cannot be read: a bad flag value. Errors in its
+			// content name the file and line.
+			var pe *fs.PathError
+			if errors.As(err, &pe) && pe.Path == o.configFile {
+				return invalidFlagValue(fl.Lookup("admission-control-config-file"), o.configFile, pe.Err)
+			}
 			return &inputError{err: err}
 		}
 	}
@@ -107,23 +137,95 @@ func (o *inputOptions) complete(fl *pflag.FlagSet, args []string) error {
 	}
 	if v, _ := fl.GetBool("simulate-controllers"); !v {
 		o.Engine.DisableControllers = true
+		for _, name := range []string{"replicas", "nodes"} {
+			if fl.Changed(name) {
+				o.warnings = append(o.warnings, "--"+name+" has no effect with --simulate-controllers=false")
+			}
+		}
 	}
 	if o.replicas != "spec" {
-		n, err := strconv.ParseInt(o.replicas, 10, 32)
-		if err != nil || n < 0 {
-			return inputErrorf("invalid argument %q for \"--replicas\" flag: must be spec or a non-negative number", o.replicas)
-		}
+		n, _ := strconv.ParseInt(o.replicas, 10, 32) // checked by checkReplicas
 		r := int32(n)
 		o.Engine.Replicas = &r
-	}
-	if nodes < 0 {
-		return inputErrorf("invalid argument \"%d\" for \"--nodes\" flag: must not be negative", nodes)
 	}
 	return nil
 }
 
+// checkedValue is a string flag whose value is checked as it is parsed, so that
+// pflag words a bad value as it words every other:
+// invalid argument "x" for "--nodes" flag: REASON.
+type checkedValue struct {
+	p     *string
+	typ   string // the type the help shows
+	check func(string) error
+}
+
+func (v *checkedValue) String() string { return *v.p }
+func (v *checkedValue) Type() string   { return v.typ }
+func (v *checkedValue) Set(s string) error {
+	if err := v.check(s); err != nil {
+		return err
+	}
+	*v.p = s
+	return nil
+}
+
+// checkNamespace accepts what kube-apiserver accepts as a namespace name (a
+// DNS-1123 label), and "" (no namespace given).
+func checkNamespace(s string) error {
+	if s == "" {
+		return nil
+	}
+	if msgs := validation.IsDNS1123Label(s); len(msgs) > 0 {
+		return errors.New(strings.Join(msgs, "; "))
+	}
+	return nil
+}
+
+// checkReplicas accepts spec or a replica count a workload's spec can hold
+// (spec.replicas is an int32).
+func checkReplicas(s string) error {
+	if s == "spec" {
+		return nil
+	}
+	n, err := strconv.ParseInt(s, 10, 64)
+	switch {
+	case (err == nil || errors.Is(err, strconv.ErrRange)) && n > math.MaxInt32:
+		return fmt.Errorf("more than %d, the most replicas a workload can have", math.MaxInt32)
+	case err != nil || n < 0:
+		return errors.New("must be spec or a non-negative number")
+	}
+	return nil
+}
+
+// checkNodes accepts a node count from 1 to what a DaemonSet's status can count
+// (its desiredNumberScheduled is an int32).
+func checkNodes(s string) error {
+	n, err := strconv.ParseInt(s, 10, 64)
+	switch {
+	case (err == nil || errors.Is(err, strconv.ErrRange)) && n > math.MaxInt32:
+		return fmt.Errorf("more than %d, the most nodes a DaemonSet can count", math.MaxInt32)
+	case err != nil:
+		return errors.New("must be a number of nodes, at least 1")
+	case n < 1:
+		return errors.New("must be at least 1: a DaemonSet runs one Pod per node")
+	}
+	return nil
+}
+
+// invalidFlagValue is a usage error about a flag's value, worded as pflag words
+// the values it cannot parse.
+func invalidFlagValue(f *pflag.Flag, value string, reason any) error {
+	name := "--" + f.Name
+	if f.Shorthand != "" && f.ShorthandDeprecated == "" {
+		name = "-" + f.Shorthand + ", " + name
+	}
+	return inputErrorf("invalid argument %q for %q flag: %v", value, name, reason)
+}
+
 // run reads and admits the input.
 func (o *inputOptions) run(s streams) (*check.Report, error) {
+	printWarnings(s.ErrOut, o.warnings)
 	rep, err := check.Run(check.Options{
 		Paths:     o.Paths,
 		Recursive: o.Recursive,
@@ -141,4 +243,11 @@ func (o *inputOptions) run(s streams) (*check.Report, error) {
 		return nil, &inputError{err: fmt.Errorf("reading input: %w", err)}
 	}
 	return rep, nil
+}
+
+// printWarnings writes warnings about the command line on stderr.
+func printWarnings(w io.Writer, warnings []string) {
+	for _, msg := range warnings {
+		fmt.Fprintf(w, "Warning: %s\n", msg)
+	}
 }

@@ -8,11 +8,13 @@ import (
 	"os"
 	"path/filepath"
 	"runtime/debug"
+	"strconv"
 	"strings"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
-	"github.com/limitcheck/limitcheck/internal/load"
+	"github.com/limitcheck/limitcheck/internal/render"
 )
 
 // Exit codes. When several apply, the highest wins.
@@ -22,6 +24,39 @@ const (
 	exitBadInput = 2 // a document could not be read, a path is missing, or the command line is wrong
 	exitInternal = 3 // a bug in limitcheck
 )
+
+// exitStatusHelp ends the Long text of every command that reads input.
+const exitStatusHelp = "Exit status: 0 every object admitted, 1 at least one denied, 2 bad input or usage, 3 internal error."
+
+// helpWidth is the width help texts are wrapped to.
+const helpWidth = 80
+
+// wrapText reflows each paragraph of s (paragraphs are separated by blank
+// lines) into lines of at most width columns; a word longer than width gets
+// a line of its own.
+func wrapText(s string, width int) string {
+	paragraphs := strings.Split(s, "\n\n")
+	for i, p := range paragraphs {
+		var lines []string
+		line := ""
+		for _, w := range strings.Fields(p) {
+			switch {
+			case line == "":
+				line = w
+			case len(line)+1+len(w) <= width:
+				line += " " + w
+			default:
+				lines = append(lines, line)
+				line = w
+			}
+		}
+		if line != "" {
+			lines = append(lines, line)
+		}
+		paragraphs[i] = strings.Join(lines, "\n")
+	}
+	return strings.Join(paragraphs, "\n\n")
+}
 
 // kubectlPluginName is the binary name under which kubectl finds the plugin.
 const kubectlPluginName = "kubectl-limitcheck"
@@ -48,7 +83,7 @@ func inputErrorf(format string, args ...any) error {
 type findingsError struct{ denied, errors, internal int }
 
 func (e *findingsError) Error() string {
-	return fmt.Sprintf("%d denied, %d could not be read, %d internal errors", e.denied, e.errors, e.internal)
+	return fmt.Sprintf("%d denied, %d could not be read, %s", e.denied, e.errors, render.Count(e.internal, "internal error", "internal errors"))
 }
 
 // internalError is a failure that is not the input's fault (e.g. output could not
@@ -80,33 +115,41 @@ func exitCode(err error, stderr io.Writer) int {
 	var (
 		findings *findingsError
 		internal *internalError
-		loadErr  *load.Error
-		input    *inputError
 	)
 	switch {
 	case err == nil:
 		return exitAdmitted
 	case errors.As(err, &internal):
-		fmt.Fprintf(stderr, "internal error: %v\n", internal.err)
+		fmt.Fprintf(stderr, "internal error: %s\n", render.Escape(internal.err.Error()))
 		return exitInternal
 	case errors.As(err, &findings):
 		if findings.internal > 0 {
-			fmt.Fprintf(stderr, "internal error: limitcheck failed on %d object(s); the report above is complete for the others. Please report it with the input.\n", findings.internal)
+			fmt.Fprintf(stderr, "internal error: limitcheck failed on %s; the report above is complete for the others. Please report it with the input.\n", render.Count(findings.internal, "object", "objects"))
 			return exitInternal
 		}
 		if findings.errors > 0 {
 			return exitBadInput
 		}
 		return exitDenied
-	case errors.As(err, &loadErr), errors.As(err, &input):
-		fmt.Fprintf(stderr, "Error: %v\n", err)
-		return exitBadInput
 	default:
-		// Every error limitcheck's own code returns is typed above; what remains
-		// comes from cobra's command-line handling (unknown command, bad args).
-		fmt.Fprintf(stderr, "Error: %v\n", err)
+		// A *load.Error or *inputError, or cobra's command-line handling
+		// (unknown command, bad args). Paths and values may come from the
+		// input: escaped for the terminal.
+		fmt.Fprintf(stderr, "Error: %s\n", render.Escape(err.Error()))
 		return exitBadInput
 	}
+}
+
+// flagError makes a command-line parse error a usage error. pflag's own
+// parsers explain a bad boolean with strconv's words; say what is expected
+// instead, in pflag's frame like every other bad value.
+func flagError(_ *cobra.Command, err error) error {
+	var bad *pflag.InvalidValueError
+	var num *strconv.NumError
+	if errors.As(err, &bad) && errors.As(err, &num) && bad.GetFlag().Value.Type() == "bool" {
+		return invalidFlagValue(bad.GetFlag(), bad.GetValue(), "must be true or false")
+	}
+	return &inputError{err: err}
 }
 
 // programName is the base name the binary was started as.
@@ -118,14 +161,9 @@ func newCmdRoot(name string, s streams) *cobra.Command {
 	root := &cobra.Command{
 		Use:   "limitcheck",
 		Short: "Simulate kube-apiserver admission of Kubernetes manifests, offline",
-		Long: `limitcheck reads Kubernetes manifests and runs them through what kube-apiserver
-does on create: API defaulting, object validation, the LimitRanger and ResourceQuota
-admission plugins, and what the controllers create for a workload. A LimitRange or
-quota in the input governs every later object of its namespace. Each denial is
-printed exactly as kube-apiserver words it.
+		Long: `limitcheck reads Kubernetes manifests and runs them through what kube-apiserver does on create: API defaulting, object validation, the LimitRanger and ResourceQuota admission plugins, and what the controllers create for a workload. A LimitRange or quota in the input governs every later object of its namespace. Each denial is printed exactly as kube-apiserver words it.
 
-Exit status: 0 every object admitted, 1 at least one denied, 2 bad input or usage,
-3 internal error.`,
+` + exitStatusHelp,
 		Version:       versionString(),
 		SilenceUsage:  true,
 		SilenceErrors: true,
@@ -133,8 +171,13 @@ Exit status: 0 every object admitted, 1 at least one denied, 2 bad input or usag
 	root.SetIn(s.In)
 	root.SetOut(s.Out)
 	root.SetErr(s.ErrOut)
-	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return &inputError{err: err} })
+	root.SetFlagErrorFunc(flagError)
 	root.AddCommand(newCmdCheck(s, nil), newCmdDescribe(s), newCmdVersion(s))
+	// Help fits 80 columns: Long texts are reflowed, flag usages wrapped.
+	root.SetUsageTemplate(strings.ReplaceAll(root.UsageTemplate(), ".FlagUsages ", fmt.Sprintf(".FlagUsagesWrapped %d ", helpWidth)))
+	for _, c := range append(root.Commands(), root) {
+		c.Long = wrapText(c.Long, helpWidth)
+	}
 	if name == kubectlPluginName {
 		const display = "kubectl limitcheck"
 		root.Annotations = map[string]string{cobra.CommandDisplayNameAnnotation: display}

@@ -59,6 +59,15 @@ func FuzzPipeline(f *testing.F) {
 			if e.Err == nil && !e.Result.Skipped && !e.Result.Allowed && e.Result.Denial == nil && e.Result.Workload == nil {
 				t.Fatalf("entry %d (%s %s) is neither admitted, denied, skipped nor an error", i, e.Result.Kind, e.Result.Name)
 			}
+			results := []eval.Result{e.Result}
+			if w := e.Result.Workload; w != nil {
+				results = append(results, w.Created...)
+			}
+			for _, r := range results {
+				if d := r.Denial; d != nil && !partsInOrder(d) {
+					t.Fatalf("%s %s: parts %q are not in the order of the message %q", r.Kind, r.Name, d.Parts, d.Message)
+				}
+			}
 		}
 		for _, name := range render.Formats() {
 			format, _ := render.Lookup(name)
@@ -84,6 +93,19 @@ func FuzzPipeline(f *testing.F) {
 			t.Fatal(err)
 		}
 	})
+}
+
+// partsInOrder reports whether d's parts appear in its message in their order.
+func partsInOrder(d *eval.Denial) bool {
+	rest := d.Message
+	for _, p := range d.Parts {
+		i := strings.Index(rest, p)
+		if i < 0 {
+			return false
+		}
+		rest = rest[i+len(p):]
+	}
+	return true
 }
 
 // pipelineSeeds are the manifests of the CLI's test scripts and of the

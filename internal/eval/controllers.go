@@ -274,6 +274,9 @@ func (e *Engine) nodes() int {
 func (e *Engine) admitCreated(obj runtime.Object, replica int) Result {
 	res := e.admitObject(overTheWire(obj), false)
 	res.Replica = replica
+	if _, ok := obj.(*corev1.Pod); ok {
+		res.Pod = res.Name
+	}
 	return res
 }
 
@@ -390,6 +393,7 @@ func (e *Engine) runStatefulSet(w *Workload, set *appsv1.StatefulSet) {
 		claimsOK := true
 		for j := range set.Spec.VolumeClaimTemplates {
 			res := e.admitCreated(claimFor(set, &set.Spec.VolumeClaimTemplates[j], ordinal), i+1)
+			res.Pod = set.Name + "-" + strconv.Itoa(ordinal)
 			w.Created = append(w.Created, res)
 			claimsOK = claimsOK && res.Allowed
 		}

@@ -93,6 +93,10 @@ type Result struct {
 	// Replica is, for a controller-created object, the 1-based ordinal of the Pod
 	// it was created for (0 for a ReplicaSet or Job).
 	Replica int
+	// Pod is, for a controller-created object, the name of the Pod it was
+	// created for: a Pod's own name, the Pod a StatefulSet claim is for; "" for
+	// a ReplicaSet or Job.
+	Pod string
 
 	// Internal is set when limitcheck itself failed on this object (a bug): the
 	// verdict is unknown. The engine stays usable for the objects after it.

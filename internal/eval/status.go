@@ -2,6 +2,7 @@ package eval
 
 import (
 	"errors"
+	"slices"
 	"sort"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
@@ -12,7 +13,8 @@ import (
 )
 
 // Denial is how kube-apiserver would refuse a request: the metav1.Status it would
-// return, the stage that refused it, and the distinct reasons (sorted).
+// return, the stage that refused it, and its distinct reasons, in the order the
+// message lists them.
 type Denial struct {
 	Code    int32
 	Reason  metav1.StatusReason
@@ -47,7 +49,7 @@ func invalid(gk schema.GroupKind, name string, errs field.ErrorList) *Denial {
 	for _, e := range errs {
 		parts = append(parts, e.Error())
 	}
-	return &Denial{Code: st.Code, Reason: st.Reason, Stage: StageValidation, Message: st.Message, Parts: distinctSorted(parts)}
+	return &Denial{Code: st.Code, Reason: st.Reason, Stage: StageValidation, Message: st.Message, Parts: distinct(parts)}
 }
 
 // forbidden builds the 403 of an admission plugin, wrapping its errors as
@@ -66,13 +68,25 @@ func forbidden(stage Stage, gr schema.GroupResource, name string, errs []error) 
 	for _, e := range errs {
 		parts = append(parts, e.Error())
 	}
-	return &Denial{Code: st.Code, Reason: st.Reason, Stage: stage, Message: st.Message, Parts: distinctSorted(parts)}
+	return &Denial{Code: st.Code, Reason: st.Reason, Stage: stage, Message: st.Message, Parts: distinct(parts)}
 }
 
 // internalError is a plain error returned by an admission plugin: HTTP 500, no
 // reason, the message unchanged (PL-09).
 func internalError(stage Stage, err error) *Denial {
 	return &Denial{Code: 500, Stage: stage, Message: err.Error(), Parts: []string{err.Error()}}
+}
+
+// distinct keeps the first of equal parts, in order, as the aggregated message
+// does (utilerrors.Aggregate and field.ErrorList.ToAggregate drop repeats).
+func distinct(in []string) []string {
+	out := make([]string, 0, len(in))
+	for _, s := range in {
+		if !slices.Contains(out, s) {
+			out = append(out, s)
+		}
+	}
+	return out
 }
 
 func distinctSorted(in []string) []string {

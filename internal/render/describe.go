@@ -26,11 +26,6 @@ var quotaScopeHelp = map[corev1.ResourceQuotaScope]string{
 	corev1.ResourceQuotaScopeNotBestEffort:  "Matches all pods that have at least one resource requirement set. These pods have a burstable or guaranteed quality of service.",
 }
 
-// terminalEscaper is the replacement kubectl applies to every formatted line
-// before it reaches the tabwriter (cli-runtime printers.WriteEscaped), so the
-// column widths count the escaped text.
-var terminalEscaper = strings.NewReplacer("\x1b", "^[", "\r", `\r`)
-
 // describeTable collects lines for kubectl's describe tabwriter (DESC-03).
 type describeTable struct {
 	buf bytes.Buffer
@@ -43,9 +38,18 @@ func newDescribeTable() *describeTable {
 	return t
 }
 
-// line writes one line; cells are separated by tabs.
+// line writes one line; cells are separated by tabs. kubectl escapes every
+// formatted line before it reaches the tabwriter (cli-runtime
+// printers.WriteEscaped), so the column widths count the escaped text; Escape
+// does the same per cell, and also escapes the control characters kubectl lets
+// through (a tab or newline in a cell), which only names kube-apiserver refuses
+// can hold.
 func (t *describeTable) line(cells ...string) {
-	terminalEscaper.WriteString(t.tw, strings.Join(cells, "\t")+"\n")
+	escaped := make([]string, len(cells))
+	for i, c := range cells {
+		escaped[i] = Escape(c)
+	}
+	io.WriteString(t.tw, strings.Join(escaped, "\t")+"\n")
 }
 
 func (t *describeTable) String() string {

@@ -58,13 +58,15 @@ type jsonWorkload struct {
 	Created    []jsonCreated `json:"created"`
 }
 
-// jsonCreated is one object a controller created, in creation order.
+// jsonCreated is one object a controller created, in creation order; pod is
+// the Pod it was created for (its own name for a Pod, the Pod of a StatefulSet
+// claim, "" for a ReplicaSet or Job).
 type jsonCreated struct {
 	APIVersion string `json:"apiVersion"`
 	Kind       string `json:"kind"`
 	Namespace  string `json:"namespace"`
 	Name       string `json:"name"`
-	Replica    int    `json:"replica"`
+	Pod        string `json:"pod"`
 	Allowed    bool   `json:"allowed"`
 	jsonStatus
 	*jsonPod
@@ -180,7 +182,7 @@ func newJSONCreated(res *eval.Result) jsonCreated {
 		Kind:       res.Kind,
 		Namespace:  res.Namespace,
 		Name:       res.Name,
-		Replica:    res.Replica,
+		Pod:        res.Pod,
 		Allowed:    res.Allowed,
 		jsonStatus: newJSONStatus(res),
 	}

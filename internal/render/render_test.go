@@ -228,14 +228,14 @@ func sampleReport() *check.Report {
 				APIVersion: "apps/v1", Kind: "Deployment", Namespace: "team-a", Name: "shop",
 				Workload: &eval.Workload{Replicas: 4, Admitted: 2, Created: []eval.Result{
 					{APIVersion: "apps/v1", Kind: "ReplicaSet", Namespace: "team-a", Name: "shop", Allowed: true},
-					{APIVersion: "v1", Kind: "Pod", Namespace: "team-a", Name: "shop-0", Replica: 1, Allowed: true, Object: &corev1.Pod{}},
-					{APIVersion: "v1", Kind: "Pod", Namespace: "team-a", Name: "shop-1", Replica: 2, Allowed: true, Object: &corev1.Pod{}},
-					{APIVersion: "v1", Kind: "Pod", Namespace: "team-a", Name: "shop-2", Replica: 3, Object: &corev1.Pod{}, Denial: &eval.Denial{
+					{APIVersion: "v1", Kind: "Pod", Namespace: "team-a", Name: "shop-0", Replica: 1, Pod: "shop-0", Allowed: true, Object: &corev1.Pod{}},
+					{APIVersion: "v1", Kind: "Pod", Namespace: "team-a", Name: "shop-1", Replica: 2, Pod: "shop-1", Allowed: true, Object: &corev1.Pod{}},
+					{APIVersion: "v1", Kind: "Pod", Namespace: "team-a", Name: "shop-2", Replica: 3, Pod: "shop-2", Object: &corev1.Pod{}, Denial: &eval.Denial{
 						Code: 403, Reason: metav1.StatusReasonForbidden, Stage: eval.StageQuota,
 						Message: `pods "shop-2" is forbidden: exceeded quota: compute, requested: requests.cpu=500m, used: requests.cpu=1750m, limited: requests.cpu=2`,
 						Parts:   []string{"exceeded quota: compute, requested: requests.cpu=500m, used: requests.cpu=1750m, limited: requests.cpu=2"},
 					}},
-					{APIVersion: "v1", Kind: "Pod", Namespace: "team-a", Name: "shop-3", Replica: 4, Object: &corev1.Pod{}, Denial: &eval.Denial{
+					{APIVersion: "v1", Kind: "Pod", Namespace: "team-a", Name: "shop-3", Replica: 4, Pod: "shop-3", Object: &corev1.Pod{}, Denial: &eval.Denial{
 						Code: 403, Reason: metav1.StatusReasonForbidden, Stage: eval.StageQuota,
 						Message: `pods "shop-3" is forbidden: exceeded quota: compute, requested: requests.cpu=500m, used: requests.cpu=1750m, limited: requests.cpu=2`,
 						Parts:   []string{"exceeded quota: compute, requested: requests.cpu=500m, used: requests.cpu=1750m, limited: requests.cpu=2"},

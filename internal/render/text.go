@@ -15,13 +15,16 @@ import (
 	"github.com/limitcheck/limitcheck/internal/eval"
 )
 
-// textFormat is the human report: findings grouped by namespace (namespaces in
-// order of first appearance, findings in input order), each a compiler-style
-// FILE:LINE line; then the skipped kinds per reason, a Used/Hard/Free table per
-// namespace with quotas, and a summary line.
+// textFormat is the human report: findings that belong to no namespace
+// (unreadable documents, cluster-scoped objects) without a header, then the
+// others grouped by namespace (namespaces in order of first appearance,
+// findings in input order), each a compiler-style FILE:LINE line; then the
+// skipped kinds per reason, a Used/Hard/Free table per namespace with quotas,
+// and a summary line.
 //
+//	deploy/bad.yaml:3: error: spec.replicas: expected integer, got string "two"
 //	namespace shop:
-//	deploy/web.yaml:1: Deployment shop/web: 3 of 5 replicas admitted; replica 4: pods "web-3" is forbidden: exceeded quota: ...
+//	deploy/web.yaml:1: Deployment shop/web: 3 of 5 replicas admitted; Pod web-3: pods "web-3" is forbidden: exceeded quota: ...
 //	skipped: 1 Namespace: cluster-scoped kind: LimitRanges and quotas do not apply
 //	quota usage in namespace shop:
 //	  QUOTA    RESOURCE      USED   HARD  FREE
@@ -90,12 +93,16 @@ func (textFormat) Render(w io.Writer, r *check.Report, o Options) error {
 		}
 		findings[ns] = append(findings[ns], e)
 	}
+	// Findings without a namespace (documents that could not be read,
+	// cluster-scoped objects) come first, under no header.
+	for _, e := range findings[""] {
+		writeFinding(&b, p, e)
+	}
 	for _, ns := range groups {
 		if ns == "" {
-			b.WriteString(p.header.Sprint("no namespace:") + "\n")
-		} else {
-			b.WriteString(p.header.Sprint("namespace "+ns+":") + "\n")
+			continue
 		}
+		b.WriteString(p.header.Sprint("namespace "+Escape(ns)+":") + "\n")
 		for _, e := range findings[ns] {
 			writeFinding(&b, p, e)
 		}
@@ -104,9 +111,9 @@ func (textFormat) Render(w io.Writer, r *check.Report, o Options) error {
 		kinds := skipped[reason]
 		counts := make([]string, 0, len(kinds))
 		for _, kind := range slices.Sorted(maps.Keys(kinds)) {
-			counts = append(counts, strconv.Itoa(kinds[kind])+" "+kind)
+			counts = append(counts, Count(kinds[kind], Escape(kind), Escape(kindPlural(kind))))
 		}
-		fmt.Fprintf(&b, "skipped: %s: %s\n", strings.Join(counts, ", "), reason)
+		fmt.Fprintf(&b, "skipped: %s: %s\n", strings.Join(counts, ", "), Escape(reason))
 	}
 	writeQuotas(&b, p, r)
 	writeSummary(&b, p, r.Summary())
@@ -118,39 +125,42 @@ func hasFinding(e *check.Entry) bool {
 	return e.Err != nil || e.Result.Internal != "" || len(e.Result.Warnings) > 0 || (!e.Result.Skipped && !e.Result.Allowed)
 }
 
-// writeFinding writes an entry's error, denial and warnings.
+// writeFinding writes an entry's error, denial and warnings. Everything that
+// comes from the input is escaped for the terminal.
 func writeFinding(b *strings.Builder, p palette, e *check.Entry) {
 	if e.Err != nil {
 		loc := e.Err.File + ":" + strconv.Itoa(e.Err.Line) + ":"
 		msg := strings.TrimPrefix(e.Err.Error(), loc+" ")
-		fmt.Fprintf(b, "%s %s %s\n", p.location.Sprint(loc), p.err.Sprint("error:"), msg)
+		fmt.Fprintf(b, "%s %s %s\n", p.location.Sprint(Escape(loc)), p.err.Sprint("error:"), Escape(msg))
 		return
 	}
-	loc := e.Pos.File + ":" + strconv.Itoa(e.Pos.Line) + ":"
+	loc := Escape(e.Pos.File + ":" + strconv.Itoa(e.Pos.Line) + ":")
 	res := &e.Result
 	object := res.Kind + " " + qualifiedName(res)
 	if e.Pos.Source != "" {
 		object += " (" + e.Pos.Source + ")"
 	}
+	object = Escape(object)
 	switch {
 	case res.Internal != "":
-		fmt.Fprintf(b, "%s %s %s: %s\n", p.location.Sprint(loc), p.err.Sprint("internal error:"), object, res.Internal)
+		fmt.Fprintf(b, "%s %s %s: %s\n", p.location.Sprint(loc), p.err.Sprint("internal error:"), object, Escape(res.Internal))
 	case !res.Skipped && !res.Allowed:
 		writeDenial(b, p, loc, object, res)
 	}
 	for _, w := range res.Warnings {
-		fmt.Fprintf(b, "%s %s %s: %s\n", p.location.Sprint(loc), p.warn.Sprint("warning:"), object, w)
+		fmt.Fprintf(b, "%s %s %s: %s\n", p.location.Sprint(loc), p.warn.Sprint("warning:"), object, Escape(w))
 	}
 }
 
-// writeDenial writes `FILE:LINE: KIND NAMESPACE/NAME[ (SOURCE)]: MESSAGE`; for a
+// writeDenial writes `FILE:LINE: KIND NAMESPACE/NAME[ (SOURCE)]: MESSAGE` (loc
+// and object already escaped); for a
 // workload whose own object was admitted, the message says how many replicas fit
 // and why the first one that does not fit was refused. Each part of a
 // multi-part message follows on its own line.
 func writeDenial(b *strings.Builder, p palette, loc, object string, res *eval.Result) {
 	fmt.Fprintf(b, "%s %s: ", p.location.Sprint(loc), object)
 	if res.Denial != nil {
-		b.WriteString(res.Denial.Message + "\n")
+		b.WriteString(Escape(res.Denial.Message) + "\n")
 		writeParts(b, res.Denial)
 		return
 	}
@@ -159,7 +169,7 @@ func writeDenial(b *strings.Builder, p palette, loc, object string, res *eval.Re
 		b.WriteString("denied\n") // not produced by the engine; kept readable rather than silent
 		return
 	}
-	fmt.Fprintf(b, "%s", p.bad.Sprintf("%d of %d replicas admitted", w.Admitted, w.Replicas))
+	fmt.Fprintf(b, "%s", p.bad.Sprintf("%d of %s admitted", w.Admitted, Count(w.Replicas, "replica", "replicas")))
 	var failed []*eval.Result
 	for i := range w.Created {
 		if c := &w.Created[i]; !c.Allowed && c.Denial != nil {
@@ -172,7 +182,7 @@ func writeDenial(b *strings.Builder, p palette, loc, object string, res *eval.Re
 	same, listed := 0, 0
 	for i, c := range failed {
 		if i == 0 {
-			fmt.Fprintf(b, "; %s: %s\n", createdLabel(c), c.Denial.Message)
+			fmt.Fprintf(b, "; %s: %s\n", createdLabel(c), Escape(c.Denial.Message))
 			writeParts(b, c.Denial)
 			continue
 		}
@@ -185,33 +195,33 @@ func writeDenial(b *strings.Builder, p palette, loc, object string, res *eval.Re
 		if listed++; listed > maxExtraFailures {
 			continue
 		}
-		fmt.Fprintf(b, "    %s: %s\n", createdLabel(c), c.Denial.Message)
+		fmt.Fprintf(b, "    %s: %s\n", createdLabel(c), Escape(c.Denial.Message))
 		writeParts(b, c.Denial)
 	}
 	if same > 0 {
-		fmt.Fprintf(b, "    %d more refused for the same reason\n", same)
+		// Same message but for the name: the same kind as the first.
+		kind := failed[0].Kind
+		fmt.Fprintf(b, "    %s refused for the same reason\n", Count(same, "more "+Escape(kind), "more "+Escape(kindPlural(kind))))
 	}
 	if listed > maxExtraFailures {
-		fmt.Fprintf(b, "    %d more refused for other reasons (-o json lists them all)\n", listed-maxExtraFailures)
+		fmt.Fprintf(b, "    %s refused for other reasons (-o json lists them all)\n", Count(listed-maxExtraFailures, "more object", "more objects"))
 	}
 	if w.NotCreated > 0 {
 		fmt.Fprintf(b, "    %d more %s not created: the StatefulSet controller (OrderedReady) waits for the refused one\n", w.NotCreated, plural(w.NotCreated, "replica", "replicas"))
 	}
 }
 
-// createdLabel names a created object in a workload finding: "replica N" for what
-// belongs to a Pod, the kind and name otherwise (a ReplicaSet, a Job).
+// createdLabel names a created object in a workload finding by kind and name
+// (Pod web-3, PersistentVolumeClaim data-db-1, ReplicaSet web); its namespace
+// is the workload's.
 func createdLabel(c *eval.Result) string {
-	if c.Replica > 0 {
-		return "replica " + strconv.Itoa(c.Replica)
-	}
-	return c.Kind + " " + qualifiedName(c)
+	return Escape(c.Kind + " " + c.Name)
 }
 
 func writeParts(b *strings.Builder, d *eval.Denial) {
 	if len(d.Parts) > 1 {
 		for _, part := range d.Parts {
-			fmt.Fprintf(b, "    - %s\n", part)
+			fmt.Fprintf(b, "    - %s\n", Escape(part))
 		}
 	}
 }
@@ -240,7 +250,7 @@ func writeQuotas(b *strings.Builder, p palette, r *check.Report) {
 		if t == nil || q.Namespace != ns {
 			flush()
 			ns = q.Namespace
-			fmt.Fprintf(b, "quota usage in namespace %s:\n", ns)
+			fmt.Fprintf(b, "quota usage in namespace %s:\n", Escape(ns))
 			t = &colorTable{indent: "  "}
 			t.row(nil, "QUOTA", "RESOURCE", "USED", "HARD", "FREE")
 		}
@@ -255,7 +265,7 @@ func writeQuotas(b *strings.Builder, p palette, r *check.Report) {
 					style = p.bad
 				}
 			}
-			t.row([]*color.Color{nil, nil, nil, nil, style}, q.Name, string(k), used, hard.String(), free)
+			t.row([]*color.Color{nil, nil, nil, nil, style}, Escape(q.Name), Escape(string(k)), used, hard.String(), free)
 		}
 	}
 	flush()
@@ -273,15 +283,21 @@ func writeSummary(b *strings.Builder, p palette, s check.Summary) {
 	if s.Denied > 0 {
 		denied = p.bad.Sprint(denied)
 	}
-	fmt.Fprintf(b, "%d objects: %d admitted, %s, %d skipped", s.Objects, s.Admitted, denied, s.Skipped)
+	fmt.Fprintf(b, "%s: %d admitted, %s, %d skipped", Count(s.Objects, "object", "objects"), s.Admitted, denied, s.Skipped)
 	if s.Errors > 0 {
-		fmt.Fprintf(b, ", %s", p.err.Sprintf("%d errors", s.Errors))
+		fmt.Fprintf(b, ", %s", p.err.Sprint(Count(s.Errors, "error", "errors")))
 	}
 	if s.Internal > 0 {
-		fmt.Fprintf(b, ", %s", p.err.Sprintf("%d internal errors", s.Internal))
+		fmt.Fprintf(b, ", %s", p.err.Sprint(Count(s.Internal, "internal error", "internal errors")))
 	}
 	if s.Workloads > 0 {
-		unfit := fmt.Sprintf("%d of %d replicas do not fit", s.Unfit, s.Replicas)
+		// The noun agrees with the total, the verb with the count before it:
+		// 1 of 5 replicas does not fit, 0 of 1 replica does not fit.
+		verb := plural(s.Unfit, "does", "do")
+		if s.Unfit == 0 {
+			verb = plural(s.Replicas, "does", "do")
+		}
+		unfit := fmt.Sprintf("%d of %s %s not fit", s.Unfit, Count(s.Replicas, "replica", "replicas"), verb)
 		if s.Unfit > 0 {
 			unfit = p.bad.Sprint(unfit)
 		}
@@ -327,11 +343,4 @@ func (t *colorTable) write(b *strings.Builder) {
 		}
 		b.WriteString("\n")
 	}
-}
-
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return one
-	}
-	return many
 }

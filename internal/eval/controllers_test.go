@@ -1,0 +1,48 @@
+package eval
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+)
+
+// TestCreatedPod: every object a controller creates names the Pod it was created
+// for (its own name for a Pod, the Pod of a StatefulSet claim, with
+// spec.ordinals.start), and nothing for a ReplicaSet or Job.
+func TestCreatedPod(t *testing.T) {
+	for _, tt := range []struct {
+		name, doc string
+		want      []string // kind/name→pod of every created object, in order
+	}{
+		{
+			name: "Deployment",
+			doc:  "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: web}\nspec: {replicas: 2, selector: {matchLabels: {a: b}}, template: {metadata: {labels: {a: b}}, spec: {containers: [{name: c, image: i}]}}}",
+			want: []string{"ReplicaSet/web→", "Pod/web-0→web-0", "Pod/web-1→web-1"},
+		},
+		{
+			name: "StatefulSet from ordinal 3",
+			doc: "apiVersion: apps/v1\nkind: StatefulSet\nmetadata: {name: db}\nspec: {replicas: 2, ordinals: {start: 3}, selector: {matchLabels: {a: b}}, template: {metadata: {labels: {a: b}}, spec: {containers: [{name: c, image: i}]}}," +
+				" volumeClaimTemplates: [{metadata: {name: data}, spec: {accessModes: [ReadWriteOnce], resources: {requests: {storage: 1Gi}}}}]}",
+			want: []string{"PersistentVolumeClaim/data-db-3→db-3", "Pod/db-3→db-3", "PersistentVolumeClaim/data-db-4→db-4", "Pod/db-4→db-4"},
+		},
+		{
+			name: "CronJob",
+			doc:  "apiVersion: batch/v1\nkind: CronJob\nmetadata: {name: nightly}\nspec: {schedule: '0 3 * * *', jobTemplate: {spec: {template: {spec: {restartPolicy: Never, containers: [{name: c, image: i}]}}}}}",
+			want: []string{"Job/nightly→", "Pod/nightly-0→nightly-0"},
+		},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			r := New(Options{DefaultNamespace: "ns1", Nodes: 1}).Admit(decode(t, tt.doc))
+			if r.Workload == nil {
+				t.Fatalf("no workload: %+v", r.Denial)
+			}
+			var got []string
+			for _, c := range r.Workload.Created {
+				got = append(got, fmt.Sprintf("%s/%s→%s", c.Kind, c.Name, c.Pod))
+			}
+			if strings.Join(got, " ") != strings.Join(tt.want, " ") {
+				t.Errorf("created %q, want %q", got, tt.want)
+			}
+		})
+	}
+}
