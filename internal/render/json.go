@@ -54,6 +54,7 @@ type jsonResult struct {
 type jsonWorkload struct {
 	Replicas   int           `json:"replicas"`
 	Admitted   int           `json:"admitted"`
+	Adopted    int           `json:"adopted"`
 	NotCreated int           `json:"notCreated"`
 	Created    []jsonCreated `json:"created"`
 }
@@ -168,7 +169,7 @@ func newJSONResult(e *check.Entry) jsonResult {
 		j.jsonPod = newJSONPod(pod)
 	}
 	if wl := res.Workload; wl != nil {
-		j.jsonWorkload = &jsonWorkload{Replicas: wl.Replicas, Admitted: wl.Admitted, NotCreated: wl.NotCreated, Created: make([]jsonCreated, 0, len(wl.Created))}
+		j.jsonWorkload = &jsonWorkload{Replicas: wl.Replicas, Admitted: wl.Admitted, Adopted: wl.Adopted, NotCreated: wl.NotCreated, Created: make([]jsonCreated, 0, len(wl.Created))}
 		for i := range wl.Created {
 			j.Created = append(j.Created, newJSONCreated(&wl.Created[i]))
 		}
