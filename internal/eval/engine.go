@@ -18,6 +18,8 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/util/validation/field"
+
+	"github.com/limitcheck/limitcheck/internal/eval/apis"
 )
 
 // Placeholders for names the apiserver would generate at random (PL-04). They are
@@ -58,6 +60,10 @@ type Options struct {
 	Replicas *int32
 	// Nodes is the number of nodes a DaemonSet runs a Pod on (default 1).
 	Nodes int
+	// APIs says which kinds are served, their scope and resource (plural);
+	// nil means the built-in kinds only (custom resources namespaced, plural
+	// guessed). Give one that read the input's CRDs (apis.Catalog.AddCRD).
+	APIs *apis.Catalog
 }
 
 // Result is the outcome of one object.
@@ -246,7 +252,7 @@ func (e *Engine) admitObject(obj runtime.Object) Result {
 		res.Skipped, res.SkipReason = true, "cluster class: read by the Priority, DefaultStorageClass and RuntimeClass plugins for the whole run"
 		return res
 	}
-	if isClusterScoped(gvk.GroupKind()) {
+	if clusterScopedIn(e.catalog(), gvk) {
 		res.Skipped, res.SkipReason = true, "cluster-scoped kind: LimitRanges and quotas do not apply"
 		return res
 	}
@@ -256,7 +262,7 @@ func (e *Engine) admitObject(obj runtime.Object) Result {
 	res.Namespace = meta.GetNamespace()
 	ns := e.namespace(res.Namespace)
 
-	gr := resourceFor(gvk)
+	gr := resourceIn(e.catalog(), gvk)
 	switch o := obj.(type) {
 	case *corev1.Pod:
 		res.Object = o
