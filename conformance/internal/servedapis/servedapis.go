@@ -38,6 +38,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apiserver/pkg/server/resourceconfig"
 	serverstorage "k8s.io/apiserver/pkg/server/storage"
+	"k8s.io/client-go/restmapper"
 	aggregatorserver "k8s.io/kube-aggregator/pkg/apiserver"
 	aggregatorscheme "k8s.io/kube-aggregator/pkg/apiserver/scheme"
 	"k8s.io/kubernetes/pkg/api/legacyscheme"
@@ -54,6 +55,10 @@ type Upstream struct {
 	// first, then the groups in discovery order; within a group the versions in
 	// priority order; within a version the kinds by name.
 	Kinds []apis.Kind
+	// Served is discovery as kube-apiserver shows it with the default
+	// --runtime-config: the group/versions and resources of api/discovery that
+	// are switched on (what kubectl builds its REST mapper from).
+	Served []*restmapper.APIGroupResources
 }
 
 // Derive locates the k8s.io/kubernetes module of the build (go list -m, run in
@@ -71,11 +76,12 @@ func Derive() (*Upstream, error) {
 	if mod.Dir == "" {
 		return nil, fmt.Errorf("k8s.io/kubernetes %s is not in the module cache (go mod download k8s.io/kubernetes)", mod.Version)
 	}
-	kinds, err := DeriveFrom(filepath.Join(mod.Dir, "api", "discovery"))
+	u, err := DeriveFrom(filepath.Join(mod.Dir, "api", "discovery"))
 	if err != nil {
 		return nil, err
 	}
-	return &Upstream{Version: mod.Version, Kinds: kinds}, nil
+	u.Version = mod.Version
+	return u, nil
 }
 
 // enablement answers whether kube-apiserver serves a group/version/resource with
@@ -85,9 +91,8 @@ type enablement struct {
 }
 
 type serverConfig struct {
-	name     string
-	registry *runtime.Scheme
-	config   *serverstorage.ResourceConfig
+	name   string
+	config *serverstorage.ResourceConfig
 }
 
 func defaultEnablement() (*enablement, error) {
@@ -106,9 +111,29 @@ func defaultEnablement() (*enablement, error) {
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", s.name, err)
 		}
-		e.configs = append(e.configs, serverConfig{s.name, s.registry, merged})
+		e.configs = append(e.configs, serverConfig{s.name, merged})
 	}
 	return e, nil
+}
+
+// owner returns the server whose default configuration mentions group.
+func (e *enablement) owner(group string) (*serverConfig, error) {
+	var owner *serverConfig
+	for i, s := range e.configs {
+		for gv := range s.config.GroupVersionConfigs {
+			if gv.Group != group {
+				continue
+			}
+			if owner != nil && owner != &e.configs[i] {
+				return nil, fmt.Errorf("group %q is in the default configurations of both %s and %s", group, owner.name, s.name)
+			}
+			owner = &e.configs[i]
+		}
+	}
+	if owner == nil {
+		return nil, fmt.Errorf("no default API resource configuration mentions group %q", group)
+	}
+	return owner, nil
 }
 
 // enabled reports whether gvr is served by default. The server whose default
@@ -116,20 +141,9 @@ func defaultEnablement() (*enablement, error) {
 // default configuration mentions, or that two mention, is an error: the table
 // would be guessing.
 func (e *enablement) enabled(gvr schema.GroupVersionResource) (bool, error) {
-	var owner *serverConfig
-	for i, s := range e.configs {
-		for gv := range s.config.GroupVersionConfigs {
-			if gv.Group != gvr.Group {
-				continue
-			}
-			if owner != nil && owner != &e.configs[i] {
-				return false, fmt.Errorf("group %q is in the default configurations of both %s and %s", gvr.Group, owner.name, s.name)
-			}
-			owner = &e.configs[i]
-		}
-	}
-	if owner == nil {
-		return false, fmt.Errorf("%s is in api/discovery but no default API resource configuration mentions group %q", gvr.GroupVersion(), gvr.Group)
+	owner, err := e.owner(gvr.Group)
+	if err != nil {
+		return false, fmt.Errorf("%s is in api/discovery: %w", gvr.GroupVersion(), err)
 	}
 	if _, known := owner.config.GroupVersionConfigs[gvr.GroupVersion()]; !known {
 		return false, fmt.Errorf("%s is in api/discovery but the default API resource configuration of %s does not mention it", gvr.GroupVersion(), owner.name)
@@ -144,9 +158,9 @@ type subresourceUse struct {
 	enabled    bool
 }
 
-// DeriveFrom derives the table from a discovery directory (api/discovery of
-// k8s.io/kubernetes).
-func DeriveFrom(dir string) ([]apis.Kind, error) {
+// DeriveFrom derives the table and the default discovery from a discovery
+// directory (api/discovery of k8s.io/kubernetes); Version is left empty.
+func DeriveFrom(dir string) (*Upstream, error) {
 	en, err := defaultEnablement()
 	if err != nil {
 		return nil, err
@@ -195,6 +209,8 @@ func DeriveFrom(dir string) ([]apis.Kind, error) {
 	var kinds []apis.Kind
 	topLevel := map[schema.GroupVersionKind]bool{}
 	subresources := map[schema.GroupVersionKind][]subresourceUse{}
+	served := map[string]*restmapper.APIGroupResources{}
+	var servedOrder []string
 	for _, g := range gvs {
 		var list metav1.APIResourceList
 		if err := readJSON(filepath.Join(dir, g.file), &list); err != nil {
@@ -214,6 +230,23 @@ func DeriveFrom(dir string) ([]apis.Kind, error) {
 				kindGV = schema.GroupVersion{Group: r.Group, Version: r.Version}
 			}
 			gvk := kindGV.WithKind(r.Kind)
+			if enabled {
+				sg := served[g.gv.Group]
+				if sg == nil {
+					sg = &restmapper.APIGroupResources{Group: metav1.APIGroup{Name: g.gv.Group}, VersionedResources: map[string][]metav1.APIResource{}}
+					served[g.gv.Group] = sg
+					servedOrder = append(servedOrder, g.gv.Group)
+				}
+				if _, ok := sg.VersionedResources[g.gv.Version]; !ok {
+					// Versions arrive by priority: the first served one is preferred.
+					v := metav1.GroupVersionForDiscovery{GroupVersion: g.gv.String(), Version: g.gv.Version}
+					sg.Group.Versions = append(sg.Group.Versions, v)
+					if len(sg.Group.Versions) == 1 {
+						sg.Group.PreferredVersion = v
+					}
+				}
+				sg.VersionedResources[g.gv.Version] = append(sg.VersionedResources[g.gv.Version], r)
+			}
 			if isSub {
 				subresources[gvk] = append(subresources[gvk], subresourceUse{r.Name, r.Namespaced, enabled})
 				continue
@@ -274,7 +307,11 @@ func DeriveFrom(dir string) ([]apis.Kind, error) {
 		}
 		return strings.Compare(a.Kind, b.Kind)
 	})
-	return kinds, nil
+	u := &Upstream{Kinds: kinds}
+	for _, g := range servedOrder {
+		u.Served = append(u.Served, served[g])
+	}
+	return u, nil
 }
 
 func readJSON(path string, v any) error {

@@ -24,6 +24,13 @@
 //   - Versions kube-apiserver has but leaves off by default (every alpha, and the
 //     betas that 1.36 keeps off: none is on) are in the table with Disabled set
 //     and are not served.
+//   - v1 ComponentStatus is served (kubectl maps it) although its only verbs are
+//     get and list: the apiserver would refuse its creation (405).
+//
+// Kinds are case-sensitive, as in the apiserver. kubectl's REST mapper also
+// accepts the all-lower-case spelling of a served kind ("pod"); the apiserver
+// then refuses the object, so Lookup says NotServed and NotServedMessage gives
+// the apiserver's text instead of kubectl's "no matches for kind".
 package apis
 
 //go:generate go -C ../../../conformance run ./cmd/genapis -o ../internal/eval/apis/zz_served.go

@@ -284,3 +284,29 @@ func TestBuiltInTable(t *testing.T) {
 		t.Errorf("release() = %q", got)
 	}
 }
+
+func TestNotServedMessage(t *testing.T) {
+	c := catalogWithCRDs(t)
+	for _, tc := range []struct{ apiVersion, kind, want string }{
+		{"apps/v1beta1", "Deployment", `no matches for kind "Deployment" in version "apps/v1beta1"`},
+		{"v2", "Pod", `no matches for kind "Pod" in version "v2"`},
+		{"autoscaling/v1", "Scale", `no matches for kind "Scale" in version "autoscaling/v1"`},
+		{"resource.k8s.io/v1beta2", "ResourceClaim", `no matches for kind "ResourceClaim" in version "resource.k8s.io/v1beta2"`},
+		// kubectl maps the all-lower-case spelling of a served kind; the apiserver refuses the body.
+		{"v1", "pod", `pod in version "v1" cannot be handled as a Pod: no kind "pod" is registered for version "v1" in scheme "pkg/api/legacyscheme/scheme.go:30"`},
+		{"apps/v1", "deployment", `deployment in version "v1" cannot be handled as a Deployment: no kind "deployment" is registered for version "apps/v1" in scheme "pkg/api/legacyscheme/scheme.go:30"`},
+		{"apiextensions.k8s.io/v1", "customresourcedefinition", `customresourcedefinition in version "v1" cannot be handled as a CustomResourceDefinition: no kind "customresourcedefinition" is registered for version "apiextensions.k8s.io/v1" in scheme "pkg/apiserver/apiserver.go:55"`},
+		{"example.com/v1", "widget", `kind: Invalid value: "widget": must be Widget`},
+		// Other spellings, and lower case in a version that is not served, find no mapping.
+		{"v1", "POD", `no matches for kind "POD" in version "v1"`},
+		{"apps/v1", "deployMent", `no matches for kind "deployMent" in version "apps/v1"`},
+		{"apps/v1beta1", "deployment", `no matches for kind "deployment" in version "apps/v1beta1"`},
+		{"autoscaling/v1", "scale", `no matches for kind "scale" in version "autoscaling/v1"`},
+		{"example.com/v1beta1", "widget", `no matches for kind "widget" in version "example.com/v1beta1"`},
+		{"skaffold/v4beta11", "Config", `no matches for kind "Config" in version "skaffold/v4beta11"`},
+	} {
+		if got := c.NotServedMessage(tc.apiVersion, tc.kind); got != tc.want {
+			t.Errorf("NotServedMessage(%q, %q) =\n %s\nwant\n %s", tc.apiVersion, tc.kind, got, tc.want)
+		}
+	}
+}

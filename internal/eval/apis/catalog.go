@@ -16,10 +16,10 @@ const (
 	// Served: a built-in kind served with the default --runtime-config, or a
 	// custom resource whose CRD is in the input and serves that version.
 	Served Status = iota + 1
-	// NotServed: kube-apiserver answers kubectl's "no matches for kind" (see
-	// NoMatchMessage). The group is built in (the core group included), comes
-	// from a CRD of the input, or cannot be a CRD's group (it has no dot), and
-	// the version/kind is not served in it.
+	// NotServed: `kubectl create -f` fails, in most cases with kubectl's "no
+	// matches for kind" (see Catalog.NotServedMessage). The group is built in
+	// (the core group included), comes from a CRD of the input, or cannot be a
+	// CRD's group (it has no dot), and the version/kind is not served in it.
 	NotServed
 	// Custom: a group that is neither built in nor from a CRD of the input; the
 	// kind is assumed to be a custom resource whose CRD is already installed,
@@ -159,8 +159,10 @@ func (c *Catalog) AddCRD(data []byte) error {
 }
 
 // Lookup says whether kube-apiserver serves apiVersion/kind, and how. Like the
-// apiserver it is case-sensitive ("deployment" is not a kind of apps/v1). The
-// Kind returned always has Group, Version and Kind set from the arguments, and:
+// apiserver it is case-sensitive: "deployment" is not a kind of apps/v1 (kubectl
+// maps the all-lower-case spelling, but the apiserver then refuses the object;
+// NotServedMessage gives the text). The Kind returned always has Group, Version
+// and Kind set from the arguments, and:
 //
 //   - Served: the served kind (resource, scope, flags).
 //   - NotServed: for a built-in kind in a version left off by default or served

@@ -6,11 +6,13 @@ import (
 	"strings"
 
 	"k8s.io/apimachinery/pkg/api/meta"
+	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 )
 
-// NoMatchMessage is kubectl's error for a kind the apiserver does not serve in
-// that version, the text of apimachinery's NoKindMatchError:
+// NoMatchMessage is kubectl's error when its REST mapper (built from the
+// apiserver's discovery) has no mapping for a kind in that version, the text of
+// apimachinery's NoKindMatchError (see also Catalog.NotServedMessage):
 //
 //	no matches for kind "Deployment" in version "apps/v1beta1"
 func NoMatchMessage(apiVersion, kind string) string {
@@ -20,6 +22,54 @@ func NoMatchMessage(apiVersion, kind string) string {
 	}
 	e := &meta.NoKindMatchError{GroupKind: schema.GroupKind{Group: gv.Group, Kind: kind}, SearchedVersions: []string{gv.Version}}
 	return e.Error()
+}
+
+// Names of the schemes kube-apiserver decodes request bodies with, as its
+// "no kind is registered" errors show them in release builds (built with
+// -trimpath): the trimmed file:line of each server's runtime.NewScheme call.
+// The conformance tests check them against the k8s.io/kubernetes source.
+const legacySchemeName = "pkg/api/legacyscheme/scheme.go:30"
+
+var schemeNames = map[string]string{
+	"apiextensions.k8s.io":   "pkg/apiserver/apiserver.go:55",     // apiextensions-apiserver
+	"apiregistration.k8s.io": "pkg/apiserver/scheme/scheme.go:28", // kube-aggregator
+}
+
+// NotServedMessage is the error `kubectl create -f` reports for a NotServed
+// apiVersion/kind (kubectl puts `error when creating "FILE": ` before it).
+// Usually kubectl's REST mapper finds nothing and the text is NoMatchMessage's.
+// The exception is the all-lower-case spelling of a served kind ("pod",
+// "deployment"): kubectl's mapper accepts lower-case kinds too, the request
+// reaches the apiserver, and the apiserver refuses it. For a built-in kind it
+// cannot decode the body (400 BadRequest):
+//
+//	pod in version "v1" cannot be handled as a Pod: no kind "pod" is registered for version "v1" in scheme "pkg/api/legacyscheme/scheme.go:30"
+//
+// For a custom resource of an input CRD, validation refuses the object (422;
+// the apiserver puts `Widget.example.com "NAME" is invalid: ` before it):
+//
+//	kind: Invalid value: "widget": must be Widget
+func (c *Catalog) NotServedMessage(apiVersion, kind string) string {
+	gv, err := schema.ParseGroupVersion(apiVersion)
+	if err != nil || kind == "" || kind != strings.ToLower(kind) {
+		return NoMatchMessage(apiVersion, kind)
+	}
+	for _, k := range builtinOrdered {
+		if k.Group == gv.Group && k.Version == gv.Version && !k.Disabled && !k.Subresource && k.Kind != kind && strings.ToLower(k.Kind) == kind {
+			scheme := legacySchemeName
+			if s, ok := schemeNames[gv.Group]; ok {
+				scheme = s
+			}
+			notRegistered := runtime.NewNotRegisteredErrForKind(scheme, gv.WithKind(kind))
+			return fmt.Sprintf("%s in version %q cannot be handled as a %s: %v", kind, gv.Version, k.Kind, notRegistered)
+		}
+	}
+	for gk, r := range c.crds {
+		if gk.Group == gv.Group && gk.Kind != kind && strings.ToLower(gk.Kind) == kind && r.versions[gv.Version] {
+			return fmt.Sprintf("kind: Invalid value: %q: must be %s", kind, gk.Kind)
+		}
+	}
+	return NoMatchMessage(apiVersion, kind)
 }
 
 // release is "1.36" for KubernetesVersion "v1.36.3".
