@@ -310,3 +310,20 @@ func TestNotServedMessage(t *testing.T) {
 		}
 	}
 }
+
+// A nil catalogue answers for the built-in kinds.
+func TestNilCatalog(t *testing.T) {
+	var c *Catalog
+	if k, st := c.Lookup("apps/v1", "Deployment"); st != Served || k.Resource != "deployments" {
+		t.Errorf("Lookup = %+v %v", k, st)
+	}
+	if _, st := c.Lookup("example.com/v1", "Widget"); st != Custom {
+		t.Errorf("Lookup custom = %v", st)
+	}
+	if got := c.Suggest("apps/v1beta1", "Deployment"); got != "kube-apiserver 1.36 serves Deployment as apps/v1" {
+		t.Errorf("Suggest = %q", got)
+	}
+	if got := c.NotServedMessage("v1", "pod"); got == NoMatchMessage("v1", "pod") {
+		t.Errorf("NotServedMessage = %q", got)
+	}
+}

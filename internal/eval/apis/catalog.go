@@ -75,8 +75,9 @@ func init() {
 }
 
 // Catalog answers which kinds are served: the built-in table plus the custom
-// resources of the CustomResourceDefinitions added to it. The zero value is not
-// usable; use New. A Catalog is not safe for concurrent AddCRD and Lookup.
+// resources of the CustomResourceDefinitions added to it. Make one with New; a
+// nil *Catalog answers queries for the built-in kinds only. A Catalog is not
+// safe for concurrent AddCRD and queries.
 type Catalog struct {
 	crds      map[schema.GroupKind]*crd
 	crdGroups map[string]bool
@@ -175,6 +176,7 @@ func (c *Catalog) AddCRD(data []byte) error {
 //
 // Lists (v1 List, *List kinds) are not looked up: kubectl sends their items.
 func (c *Catalog) Lookup(apiVersion, kind string) (Kind, Status) {
+	c = c.orEmpty()
 	gv, err := schema.ParseGroupVersion(apiVersion)
 	if err != nil {
 		return guessed(schema.GroupVersionKind{Version: apiVersion, Kind: kind}), NotServed
@@ -214,6 +216,14 @@ func (c *Catalog) Lookup(apiVersion, kind string) (Kind, Status) {
 		return guessed(gvk), NotServed
 	}
 	return guessed(gvk), Custom
+}
+
+// orEmpty lets a nil *Catalog answer for the built-in kinds.
+func (c *Catalog) orEmpty() *Catalog {
+	if c == nil {
+		return &Catalog{}
+	}
+	return c
 }
 
 // guessed is a namespaced kind under kubectl's plural guess.

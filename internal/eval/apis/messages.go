@@ -50,6 +50,7 @@ var schemeNames = map[string]string{
 //
 //	kind: Invalid value: "widget": must be Widget
 func (c *Catalog) NotServedMessage(apiVersion, kind string) string {
+	c = c.orEmpty()
 	gv, err := schema.ParseGroupVersion(apiVersion)
 	if err != nil || kind == "" || kind != strings.ToLower(kind) {
 		return NoMatchMessage(apiVersion, kind)
@@ -97,6 +98,7 @@ func release() string {
 // then every built-in group (a kind that moved, as extensions' Ingress did, or a
 // misspelt group such as app/v1).
 func (c *Catalog) Suggest(apiVersion, kind string) string {
+	c = c.orEmpty()
 	gv, err := schema.ParseGroupVersion(apiVersion)
 	if err != nil || kind == "" {
 		return ""
