@@ -19,6 +19,8 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/util/validation/field"
+
+	"github.com/limitcheck/limitcheck/internal/eval/apis"
 )
 
 // Placeholders for names the apiserver would generate at random (PL-04). They are
@@ -65,6 +67,10 @@ type Options struct {
 	// Service, Endpoints and EndpointSlice kubernetes). By default they exist:
 	// quotas count them and their names are taken.
 	OmitNamespaceObjects bool
+	// APIs says which kinds are served, their scope and resource (plural);
+	// nil means the built-in kinds only (custom resources namespaced, plural
+	// guessed). Give one that read the input's CRDs (apis.Catalog.AddCRD).
+	APIs *apis.Catalog
 }
 
 // Result is the outcome of one object.
@@ -291,7 +297,7 @@ func (e *Engine) admitObject(obj runtime.Object, fromInput bool) Result {
 		res.Skipped, res.SkipReason = true, "cluster class: read by the Priority, DefaultStorageClass and RuntimeClass plugins for the whole run"
 		return res
 	}
-	if isClusterScoped(gvk.GroupKind()) {
+	if clusterScopedIn(e.catalog(), gvk) {
 		res.Skipped, res.SkipReason = true, "cluster-scoped kind: LimitRanges and quotas do not apply"
 		return res
 	}
@@ -301,7 +307,7 @@ func (e *Engine) admitObject(obj runtime.Object, fromInput bool) Result {
 	res.Namespace = meta.GetNamespace()
 	ns := e.namespace(res.Namespace)
 
-	gr := resourceFor(gvk)
+	gr := resourceIn(e.catalog(), gvk)
 	if want, ok := evaluatedTypes[gr]; ok && reflect.TypeOf(obj) != want {
 		// Only the versions limitcheck decodes reach an evaluator that reads
 		// the object's fields; anything else is a bug in the caller.

@@ -1,50 +1,35 @@
 package eval
 
-import "k8s.io/apimachinery/pkg/runtime/schema"
+import (
+	"k8s.io/apimachinery/pkg/runtime/schema"
 
-// clusterScoped lists the built-in cluster-scoped kinds of Kubernetes 1.36. Kinds
-// not listed (custom resources included) are treated as namespaced.
-var clusterScoped = map[schema.GroupKind]bool{
-	{Kind: "Namespace"}:        true,
-	{Kind: "Node"}:             true,
-	{Kind: "PersistentVolume"}: true,
-	{Kind: "ComponentStatus"}:  true,
-	{Group: "rbac.authorization.k8s.io", Kind: "ClusterRole"}:                         true,
-	{Group: "rbac.authorization.k8s.io", Kind: "ClusterRoleBinding"}:                  true,
-	{Group: "storage.k8s.io", Kind: "StorageClass"}:                                   true,
-	{Group: "storage.k8s.io", Kind: "CSIDriver"}:                                      true,
-	{Group: "storage.k8s.io", Kind: "CSINode"}:                                        true,
-	{Group: "storage.k8s.io", Kind: "VolumeAttachment"}:                               true,
-	{Group: "storage.k8s.io", Kind: "VolumeAttributesClass"}:                          true,
-	{Group: "scheduling.k8s.io", Kind: "PriorityClass"}:                               true,
-	{Group: "node.k8s.io", Kind: "RuntimeClass"}:                                      true,
-	{Group: "networking.k8s.io", Kind: "IngressClass"}:                                true,
-	{Group: "networking.k8s.io", Kind: "IPAddress"}:                                   true,
-	{Group: "networking.k8s.io", Kind: "ServiceCIDR"}:                                 true,
-	{Group: "apiextensions.k8s.io", Kind: "CustomResourceDefinition"}:                 true,
-	{Group: "apiregistration.k8s.io", Kind: "APIService"}:                             true,
-	{Group: "admissionregistration.k8s.io", Kind: "MutatingWebhookConfiguration"}:     true,
-	{Group: "admissionregistration.k8s.io", Kind: "ValidatingWebhookConfiguration"}:   true,
-	{Group: "admissionregistration.k8s.io", Kind: "ValidatingAdmissionPolicy"}:        true,
-	{Group: "admissionregistration.k8s.io", Kind: "ValidatingAdmissionPolicyBinding"}: true,
-	{Group: "admissionregistration.k8s.io", Kind: "MutatingAdmissionPolicy"}:          true,
-	{Group: "admissionregistration.k8s.io", Kind: "MutatingAdmissionPolicyBinding"}:   true,
-	{Group: "certificates.k8s.io", Kind: "CertificateSigningRequest"}:                 true,
-	{Group: "certificates.k8s.io", Kind: "ClusterTrustBundle"}:                        true,
-	{Group: "flowcontrol.apiserver.k8s.io", Kind: "FlowSchema"}:                       true,
-	{Group: "flowcontrol.apiserver.k8s.io", Kind: "PriorityLevelConfiguration"}:       true,
-	{Group: "resource.k8s.io", Kind: "DeviceClass"}:                                   true,
-	{Group: "resource.k8s.io", Kind: "ResourceSlice"}:                                 true,
-	{Group: "authentication.k8s.io", Kind: "SelfSubjectReview"}:                       true,
-	{Group: "authentication.k8s.io", Kind: "TokenReview"}:                             true,
-	{Group: "authorization.k8s.io", Kind: "SelfSubjectAccessReview"}:                  true,
-	{Group: "authorization.k8s.io", Kind: "SelfSubjectRulesReview"}:                   true,
-	{Group: "authorization.k8s.io", Kind: "SubjectAccessReview"}:                      true,
+	"github.com/limitcheck/limitcheck/internal/eval/apis"
+)
+
+// builtinAPIs is the catalogue of an engine without Options.APIs: the kinds
+// kube-apiserver serves, no custom resources. Never given CRDs.
+var builtinAPIs = apis.New()
+
+// catalog is the engine's catalogue of served kinds.
+func (e *Engine) catalog() *apis.Catalog {
+	if e.opts.APIs != nil {
+		return e.opts.APIs
+	}
+	return builtinAPIs
 }
 
-func isClusterScoped(gk schema.GroupKind) bool { return clusterScoped[gk] }
+// clusterScopedIn reports whether c says gvk is cluster-scoped. Kinds it does
+// not serve keep the scope of a served version of the same group/kind when
+// there is one; anything else (custom resources without a CRD included) is
+// namespaced.
+func clusterScopedIn(c *apis.Catalog, gvk schema.GroupVersionKind) bool {
+	k, _ := c.Lookup(gvk.GroupVersion().String(), gvk.Kind)
+	return !k.Namespaced
+}
 
-// ClusterScoped reports whether a built-in kind is cluster-scoped.
+// ClusterScoped reports whether a built-in kind is cluster-scoped (custom
+// resources count as namespaced; see apis.Catalog.Lookup for a catalogue that
+// knows the CRDs of the input).
 func ClusterScoped(apiVersion, kind string) bool {
-	return isClusterScoped(schema.FromAPIVersionAndKind(apiVersion, kind).GroupKind())
+	return clusterScopedIn(builtinAPIs, schema.FromAPIVersionAndKind(apiVersion, kind))
 }

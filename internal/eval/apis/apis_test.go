@@ -1,0 +1,329 @@
+package apis
+
+import (
+	"strings"
+	"testing"
+)
+
+const widgetCRD = `
+apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata: {name: widgetries.example.com}
+spec:
+  group: example.com
+  names: {kind: Widget, plural: widgetries, singular: widget}
+  scope: Cluster
+  versions:
+  - {name: v1, served: true, storage: true}
+  - {name: v1beta1, served: false, storage: false}
+`
+
+// A namespaced custom resource with a plural kubectl would not guess, in JSON.
+const octopusCRD = `{"apiVersion":"apiextensions.k8s.io/v1","kind":"CustomResourceDefinition",
+"metadata":{"name":"octopi.zoo.example.org"},
+"spec":{"group":"zoo.example.org","names":{"kind":"Octopus","plural":"octopi"},"scope":"Namespaced",
+"versions":[{"name":"v2","served":true,"storage":true},{"name":"v1","served":true}]}}`
+
+func catalogWithCRDs(t *testing.T) *Catalog {
+	t.Helper()
+	c := New()
+	for _, d := range []string{widgetCRD, octopusCRD} {
+		if err := c.AddCRD([]byte(d)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return c
+}
+
+func TestLookup(t *testing.T) {
+	c := catalogWithCRDs(t)
+	for _, tc := range []struct {
+		apiVersion, kind string
+		status           Status
+		resource         string // Kind.GroupResource()
+		cluster          bool
+		flags            string // CreateOnly, Subresource, Disabled, BuiltIn as letters
+		// For NotServed: kubectl's message is always NoMatchMessage; suggest is Suggest.
+		suggest string
+	}{
+		// Built-in kinds served by default.
+		{"v1", "Pod", Served, "pods", false, "B", ""},
+		{"v1", "Namespace", Served, "namespaces", true, "B", ""},
+		{"v1", "Endpoints", Served, "endpoints", false, "B", ""},
+		{"apps/v1", "Deployment", Served, "deployments.apps", false, "B", ""},
+		{"networking.k8s.io/v1", "NetworkPolicy", Served, "networkpolicies.networking.k8s.io", false, "B", ""},
+		{"networking.k8s.io/v1", "IngressClass", Served, "ingressclasses.networking.k8s.io", true, "B", ""},
+		{"autoscaling/v2", "HorizontalPodAutoscaler", Served, "horizontalpodautoscalers.autoscaling", false, "B", ""},
+		{"autoscaling/v1", "HorizontalPodAutoscaler", Served, "horizontalpodautoscalers.autoscaling", false, "B", ""},
+		{"storage.k8s.io/v1", "CSIStorageCapacity", Served, "csistoragecapacities.storage.k8s.io", false, "B", ""},
+		{"apiextensions.k8s.io/v1", "CustomResourceDefinition", Served, "customresourcedefinitions.apiextensions.k8s.io", true, "B", ""},
+		{"apiregistration.k8s.io/v1", "APIService", Served, "apiservices.apiregistration.k8s.io", true, "B", ""},
+		{"admissionregistration.k8s.io/v1", "MutatingAdmissionPolicy", Served, "mutatingadmissionpolicies.admissionregistration.k8s.io", true, "B", ""},
+		// resource.k8s.io: 1.36 serves v1 only; v1beta1 and v1beta2 are off by default.
+		{"resource.k8s.io/v1", "ResourceClaim", Served, "resourceclaims.resource.k8s.io", false, "B", ""},
+		{"resource.k8s.io/v1", "DeviceClass", Served, "deviceclasses.resource.k8s.io", true, "B", ""},
+		{"resource.k8s.io/v1beta2", "ResourceClaim", NotServed, "resourceclaims.resource.k8s.io", false, "BD",
+			"kube-apiserver 1.36 serves ResourceClaim as resource.k8s.io/v1"},
+		{"resource.k8s.io/v1beta1", "ResourceClaim", NotServed, "resourceclaims.resource.k8s.io", false, "BD",
+			"kube-apiserver 1.36 serves ResourceClaim as resource.k8s.io/v1"},
+		{"resource.k8s.io/v1alpha3", "ResourceClaim", NotServed, "resourceclaims.resource.k8s.io", false, "B",
+			"kube-apiserver 1.36 serves ResourceClaim as resource.k8s.io/v1"},
+		{"resource.k8s.io/v1", "DeviceTaintRule", NotServed, "devicetaintrules.resource.k8s.io", false, "",
+			"kube-apiserver 1.36 has DeviceTaintRule in resource.k8s.io/v1beta2 and resource.k8s.io/v1alpha3 but serves none of them by default"},
+		{"storagemigration.k8s.io/v1beta1", "StorageVersionMigration", NotServed, "storageversionmigrations.storagemigration.k8s.io", true, "BD",
+			"kube-apiserver 1.36 has StorageVersionMigration in storagemigration.k8s.io/v1beta1 but does not serve it by default"},
+		// Virtual kinds: served for create.
+		{"authentication.k8s.io/v1", "TokenReview", Served, "tokenreviews.authentication.k8s.io", true, "BC", ""},
+		{"authorization.k8s.io/v1", "LocalSubjectAccessReview", Served, "localsubjectaccessreviews.authorization.k8s.io", false, "BC", ""},
+		{"v1", "Binding", Served, "bindings", false, "BC", ""},
+		// Subresource-only kinds: not served from a manifest.
+		{"autoscaling/v1", "Scale", NotServed, "deployments/scale.autoscaling", false, "BS",
+			"kube-apiserver 1.36 serves Scale only as a subresource (deployments/scale)"},
+		{"policy/v1", "Eviction", NotServed, "pods/eviction.policy", false, "BS",
+			"kube-apiserver 1.36 serves Eviction only as a subresource (pods/eviction)"},
+		{"authentication.k8s.io/v1", "TokenRequest", NotServed, "serviceaccounts/token.authentication.k8s.io", false, "BS",
+			"kube-apiserver 1.36 serves TokenRequest only as a subresource (serviceaccounts/token)"},
+		// Versions and kinds kube-apiserver 1.36 does not serve.
+		{"apps/v1beta1", "Deployment", NotServed, "deployments.apps", false, "B",
+			"kube-apiserver 1.36 serves Deployment as apps/v1"},
+		{"extensions/v1beta1", "Ingress", NotServed, "ingresses.extensions", false, "",
+			"kube-apiserver 1.36 serves Ingress as networking.k8s.io/v1"},
+		{"batch/v1beta1", "CronJob", NotServed, "cronjobs.batch", false, "B",
+			"kube-apiserver 1.36 serves CronJob as batch/v1"},
+		{"policy/v1beta1", "PodSecurityPolicy", NotServed, "podsecuritypolicies.policy", false, "", ""},
+		{"policy/v1beta1", "PodDisruptionBudget", NotServed, "poddisruptionbudgets.policy", false, "B",
+			"kube-apiserver 1.36 serves PodDisruptionBudget as policy/v1"},
+		{"autoscaling/v2beta2", "HorizontalPodAutoscaler", NotServed, "horizontalpodautoscalers.autoscaling", false, "B",
+			"kube-apiserver 1.36 serves HorizontalPodAutoscaler as autoscaling/v2 or autoscaling/v1"},
+		{"rbac.authorization.k8s.io/v1beta1", "ClusterRole", NotServed, "clusterroles.rbac.authorization.k8s.io", true, "B",
+			"kube-apiserver 1.36 serves ClusterRole as rbac.authorization.k8s.io/v1"},
+		{"v2", "Pod", NotServed, "pods", false, "B", "kube-apiserver 1.36 serves Pod as v1"},
+		{"v1", "pod", NotServed, "pods", false, "", "kube-apiserver 1.36 serves Pod as v1 (kinds are case-sensitive)"},
+		{"apps/v1", "deployment", NotServed, "deployments.apps", false, "",
+			"kube-apiserver 1.36 serves Deployment as apps/v1 (kinds are case-sensitive)"},
+		{"v1", "Deployment", NotServed, "deployments", false, "", "kube-apiserver 1.36 serves Deployment as apps/v1"},
+		{"app/v1", "Deployment", NotServed, "deployments.app", false, "", "kube-apiserver 1.36 serves Deployment as apps/v1"},
+		{"v1", "Event", Served, "events", false, "B", ""},
+		{"events.k8s.io/v1beta1", "Event", NotServed, "events.events.k8s.io", false, "B",
+			"kube-apiserver 1.36 serves Event as events.k8s.io/v1"},
+		{"settings.k8s.io/v1alpha1", "PodPreset", NotServed, "podpresets.settings.k8s.io", false, "", ""},
+		{"v1", "Frobnicator", NotServed, "frobnicators", false, "", ""},
+		// Custom resources from the input's CRDs.
+		{"example.com/v1", "Widget", Served, "widgetries.example.com", true, "", ""},
+		{"example.com/v1beta1", "Widget", NotServed, "widgetries.example.com", true, "",
+			"CustomResourceDefinition widgetries.example.com serves Widget as example.com/v1"},
+		{"example.com/v2", "Widget", NotServed, "widgetries.example.com", true, "",
+			"CustomResourceDefinition widgetries.example.com serves Widget as example.com/v1"},
+		{"example.com/v1", "widget", NotServed, "widgets.example.com", false, "",
+			"CustomResourceDefinition widgetries.example.com serves Widget as example.com/v1 (kinds are case-sensitive)"},
+		{"example.com/v1", "Gadget", NotServed, "gadgets.example.com", false, "", ""},
+		{"zoo.example.org/v1", "Octopus", Served, "octopi.zoo.example.org", false, "", ""},
+		{"zoo.example.org/v3", "Octopus", NotServed, "octopi.zoo.example.org", false, "",
+			"CustomResourceDefinition octopi.zoo.example.org serves Octopus as zoo.example.org/v2 or zoo.example.org/v1"},
+		// Custom resources without a CRD in the input.
+		{"stable.example.com/v1", "CronTab", Custom, "crontabs.stable.example.com", false, "", ""},
+		{"monitoring.coreos.com/v1", "ServiceMonitor", Custom, "servicemonitors.monitoring.coreos.com", false, "", ""},
+		{"cert-manager.io/v1", "ClusterIssuer", Custom, "clusterissuers.cert-manager.io", false, "", ""},
+		{"example.com/v1", "Deployment", NotServed, "deployments.example.com", false, "", "kube-apiserver 1.36 serves Deployment as apps/v1"},
+		{"other.example.com/v1", "Deployment", Custom, "deployments.other.example.com", false, "", ""},
+		// Client and component configuration files.
+		{"kustomize.config.k8s.io/v1beta1", "Kustomization", ToolConfig, "kustomizations.kustomize.config.k8s.io", false, "", ""},
+		{"kustomize.config.k8s.io/v1alpha1", "Component", ToolConfig, "components.kustomize.config.k8s.io", false, "", ""},
+		{"kubelet.config.k8s.io/v1beta1", "KubeletConfiguration", ToolConfig, "kubeletconfigurations.kubelet.config.k8s.io", false, "", ""},
+		{"apiserver.config.k8s.io/v1", "AdmissionConfiguration", ToolConfig, "admissionconfigurations.apiserver.config.k8s.io", false, "", ""},
+		{"resourcequota.admission.k8s.io/v1beta1", "Configuration", ToolConfig, "configurations.resourcequota.admission.k8s.io", false, "", ""},
+		{"audit.k8s.io/v1", "Policy", ToolConfig, "policies.audit.k8s.io", false, "", ""},
+		{"kubeadm.k8s.io/v1beta4", "ClusterConfiguration", ToolConfig, "clusterconfigurations.kubeadm.k8s.io", false, "", ""},
+		{"kind.x-k8s.io/v1alpha4", "Cluster", ToolConfig, "clusters.kind.x-k8s.io", false, "", ""},
+		{"v1", "Config", ToolConfig, "configs", false, "", ""},
+		// A dotless group that is not built in cannot be served at all.
+		{"skaffold/v4beta11", "Config", NotServed, "configs.skaffold", false, "", ""},
+		{"builtin", "PatchTransformer", NotServed, "patchtransformers", false, "", ""},
+	} {
+		name := tc.apiVersion + " " + tc.kind
+		k, st := c.Lookup(tc.apiVersion, tc.kind)
+		if st != tc.status {
+			t.Errorf("%s: status %v, want %v", name, st, tc.status)
+		}
+		if k.Kind != tc.kind {
+			t.Errorf("%s: Kind.Kind %q", name, k.Kind)
+		}
+		if got := k.GroupResource(); got != tc.resource {
+			t.Errorf("%s: resource %q, want %q", name, got, tc.resource)
+		}
+		if k.Namespaced == tc.cluster {
+			t.Errorf("%s: Namespaced = %v, want %v", name, k.Namespaced, !tc.cluster)
+		}
+		flags := ""
+		for _, f := range []struct {
+			set    bool
+			letter string
+		}{{k.BuiltIn, "B"}, {k.CreateOnly, "C"}, {k.Subresource, "S"}, {k.Disabled, "D"}} {
+			if f.set {
+				flags += f.letter
+			}
+		}
+		if flags != tc.flags {
+			t.Errorf("%s: flags %q, want %q", name, flags, tc.flags)
+		}
+		if got := c.Suggest(tc.apiVersion, tc.kind); st == NotServed && got != tc.suggest {
+			t.Errorf("%s: Suggest = %q, want %q", name, got, tc.suggest)
+		}
+	}
+}
+
+func TestNoMatchMessage(t *testing.T) {
+	for _, tc := range []struct{ apiVersion, kind, want string }{
+		{"apps/v1beta1", "Deployment", `no matches for kind "Deployment" in version "apps/v1beta1"`},
+		{"extensions/v1beta1", "Ingress", `no matches for kind "Ingress" in version "extensions/v1beta1"`},
+		{"batch/v1beta1", "CronJob", `no matches for kind "CronJob" in version "batch/v1beta1"`},
+		{"policy/v1beta1", "PodSecurityPolicy", `no matches for kind "PodSecurityPolicy" in version "policy/v1beta1"`},
+		{"autoscaling/v2beta2", "HorizontalPodAutoscaler", `no matches for kind "HorizontalPodAutoscaler" in version "autoscaling/v2beta2"`},
+		{"v2", "Pod", `no matches for kind "Pod" in version "v2"`},
+		{"v1", "pod", `no matches for kind "pod" in version "v1"`},
+		{"skaffold/v4beta11", "Config", `no matches for kind "Config" in version "skaffold/v4beta11"`},
+		{"example.com/v1beta1", "Widget", `no matches for kind "Widget" in version "example.com/v1beta1"`},
+		{"a/b/c", "X", `no matches for kind "X" in version "a/b/c"`},
+	} {
+		if got := NoMatchMessage(tc.apiVersion, tc.kind); got != tc.want {
+			t.Errorf("NoMatchMessage(%q, %q) = %s, want %s", tc.apiVersion, tc.kind, got, tc.want)
+		}
+	}
+}
+
+func TestAddCRDErrors(t *testing.T) {
+	crd := func(apiVersion, name, group, kind, plural, scope, versions string) string {
+		return `{"apiVersion":"` + apiVersion + `","kind":"CustomResourceDefinition","metadata":{"name":"` + name +
+			`"},"spec":{"group":"` + group + `","names":{"kind":"` + kind + `","plural":"` + plural +
+			`"},"scope":"` + scope + `","versions":[` + versions + `]}}`
+	}
+	v1 := `{"name":"v1","served":true,"storage":true}`
+	for _, tc := range []struct{ doc, want string }{
+		{crd("apiextensions.k8s.io/v1beta1", "ws.example.com", "example.com", "W", "ws", "Namespaced", v1),
+			`not an apiextensions.k8s.io/v1 CustomResourceDefinition: apiVersion "apiextensions.k8s.io/v1beta1", kind "CustomResourceDefinition"`},
+		{crd("apiextensions.k8s.io/v1", "ws.example", "example", "W", "ws", "Namespaced", v1),
+			`CustomResourceDefinition "ws.example": spec.group "example" must be a domain with at least one dot`},
+		{crd("apiextensions.k8s.io/v1", "deployments.apps", "apps", "Deployment", "deployments", "Namespaced", v1),
+			`CustomResourceDefinition "deployments.apps": spec.group "apps" must be a domain with at least one dot`},
+		{crd("apiextensions.k8s.io/v1", "ingresses.networking.k8s.io", "networking.k8s.io", "Ingress", "ingresses", "Namespaced", v1),
+			`CustomResourceDefinition "ingresses.networking.k8s.io": spec.group "networking.k8s.io" is served by kube-apiserver itself`},
+		{crd("apiextensions.k8s.io/v1", "widgets.example.com", "example.com", "W", "ws", "Namespaced", v1),
+			`CustomResourceDefinition "widgets.example.com": metadata.name must be "ws.example.com" (spec.names.plural + "." + spec.group)`},
+		{crd("apiextensions.k8s.io/v1", "ws.example.com", "example.com", "W", "ws", "namespaced", v1),
+			`CustomResourceDefinition "ws.example.com": spec.scope "namespaced" must be Namespaced or Cluster`},
+		{crd("apiextensions.k8s.io/v1", "ws.example.com", "example.com", "W", "ws", "Cluster", ""),
+			`CustomResourceDefinition "ws.example.com": spec.versions is empty`},
+		{crd("apiextensions.k8s.io/v1", "ws.example.com", "example.com", "", "ws", "Cluster", v1),
+			`CustomResourceDefinition "ws.example.com": spec.names.kind and spec.names.plural are required`},
+		{`[1`, `reading CustomResourceDefinition: `},
+	} {
+		c := New()
+		err := c.AddCRD([]byte(tc.doc))
+		if err == nil || !strings.HasPrefix(err.Error(), tc.want) || (!strings.HasSuffix(tc.want, ": ") && err.Error() != tc.want) {
+			t.Errorf("AddCRD error = %v, want %s", err, tc.want)
+		}
+		if len(c.crds) != 0 {
+			t.Errorf("a refused CRD was added: %v", c.crds)
+		}
+	}
+}
+
+// A CRD added again replaces the first; catalogues do not share CRDs.
+func TestAddCRDReplaces(t *testing.T) {
+	c := catalogWithCRDs(t)
+	namespaced := strings.Replace(widgetCRD, "scope: Cluster", "scope: Namespaced", 1)
+	if err := c.AddCRD([]byte(namespaced)); err != nil {
+		t.Fatal(err)
+	}
+	if k, st := c.Lookup("example.com/v1", "Widget"); st != Served || !k.Namespaced {
+		t.Errorf("after replacing: %+v %v", k, st)
+	}
+	if _, st := New().Lookup("example.com/v1", "Widget"); st != Custom {
+		t.Errorf("a new catalogue knows the CRD: %v", st)
+	}
+}
+
+// The table's invariants: one row per group/version/kind, every row either
+// served or flagged, tool-configuration groups disjoint from built-in groups.
+func TestBuiltInTable(t *testing.T) {
+	seen := map[string]bool{}
+	served := 0
+	c := New()
+	for _, k := range BuiltIns() {
+		id := k.APIVersion() + " " + k.Kind
+		if seen[id] {
+			t.Errorf("%s listed twice", id)
+		}
+		seen[id] = true
+		if !k.BuiltIn || k.Resource == "" || k.Kind == "" || k.Version == "" {
+			t.Errorf("incomplete row %+v", k)
+		}
+		if strings.Contains(k.Resource, "/") != k.Subresource {
+			t.Errorf("%s: resource %q but Subresource %v", id, k.Resource, k.Subresource)
+		}
+		got, st := c.Lookup(k.APIVersion(), k.Kind)
+		if want := map[bool]Status{true: NotServed, false: Served}[k.Disabled || k.Subresource]; st != want || got != k {
+			t.Errorf("Lookup(%s) = %+v %v, want %+v %v", id, got, st, k, want)
+		}
+		if st == Served {
+			served++
+		}
+		if IsToolConfig(k.APIVersion(), k.Kind) {
+			t.Errorf("%s is built in and a tool configuration", id)
+		}
+	}
+	for g := range builtinGroups {
+		if g != "" && IsToolConfig(g+"/v1", "X") {
+			t.Errorf("built-in group %s is a tool-configuration group", g)
+		}
+	}
+	if served < 60 {
+		t.Errorf("only %d kinds served", served)
+	}
+	if got := release(); got != "1.36" {
+		t.Errorf("release() = %q", got)
+	}
+}
+
+func TestNotServedMessage(t *testing.T) {
+	c := catalogWithCRDs(t)
+	for _, tc := range []struct{ apiVersion, kind, want string }{
+		{"apps/v1beta1", "Deployment", `no matches for kind "Deployment" in version "apps/v1beta1"`},
+		{"v2", "Pod", `no matches for kind "Pod" in version "v2"`},
+		{"autoscaling/v1", "Scale", `no matches for kind "Scale" in version "autoscaling/v1"`},
+		{"resource.k8s.io/v1beta2", "ResourceClaim", `no matches for kind "ResourceClaim" in version "resource.k8s.io/v1beta2"`},
+		// kubectl maps the all-lower-case spelling of a served kind; the apiserver refuses the body.
+		{"v1", "pod", `pod in version "v1" cannot be handled as a Pod: no kind "pod" is registered for version "v1" in scheme "pkg/api/legacyscheme/scheme.go:30"`},
+		{"apps/v1", "deployment", `deployment in version "v1" cannot be handled as a Deployment: no kind "deployment" is registered for version "apps/v1" in scheme "pkg/api/legacyscheme/scheme.go:30"`},
+		{"apiextensions.k8s.io/v1", "customresourcedefinition", `customresourcedefinition in version "v1" cannot be handled as a CustomResourceDefinition: no kind "customresourcedefinition" is registered for version "apiextensions.k8s.io/v1" in scheme "pkg/apiserver/apiserver.go:55"`},
+		{"example.com/v1", "widget", `kind: Invalid value: "widget": must be Widget`},
+		// Other spellings, and lower case in a version that is not served, find no mapping.
+		{"v1", "POD", `no matches for kind "POD" in version "v1"`},
+		{"apps/v1", "deployMent", `no matches for kind "deployMent" in version "apps/v1"`},
+		{"apps/v1beta1", "deployment", `no matches for kind "deployment" in version "apps/v1beta1"`},
+		{"autoscaling/v1", "scale", `no matches for kind "scale" in version "autoscaling/v1"`},
+		{"example.com/v1beta1", "widget", `no matches for kind "widget" in version "example.com/v1beta1"`},
+		{"skaffold/v4beta11", "Config", `no matches for kind "Config" in version "skaffold/v4beta11"`},
+	} {
+		if got := c.NotServedMessage(tc.apiVersion, tc.kind); got != tc.want {
+			t.Errorf("NotServedMessage(%q, %q) =\n %s\nwant\n %s", tc.apiVersion, tc.kind, got, tc.want)
+		}
+	}
+}
+
+// A nil catalogue answers for the built-in kinds.
+func TestNilCatalog(t *testing.T) {
+	var c *Catalog
+	if k, st := c.Lookup("apps/v1", "Deployment"); st != Served || k.Resource != "deployments" {
+		t.Errorf("Lookup = %+v %v", k, st)
+	}
+	if _, st := c.Lookup("example.com/v1", "Widget"); st != Custom {
+		t.Errorf("Lookup custom = %v", st)
+	}
+	if got := c.Suggest("apps/v1beta1", "Deployment"); got != "kube-apiserver 1.36 serves Deployment as apps/v1" {
+		t.Errorf("Suggest = %q", got)
+	}
+	if got := c.NotServedMessage("v1", "pod"); got == NoMatchMessage("v1", "pod") {
+		t.Errorf("NotServedMessage = %q", got)
+	}
+}

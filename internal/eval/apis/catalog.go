@@ -1,0 +1,233 @@
+package apis
+
+import (
+	"fmt"
+	"strings"
+
+	"k8s.io/apimachinery/pkg/api/meta"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"sigs.k8s.io/yaml"
+)
+
+// Status is Lookup's verdict on an apiVersion/kind.
+type Status int
+
+const (
+	// Served: a built-in kind served with the default --runtime-config, or a
+	// custom resource whose CRD is in the input and serves that version.
+	Served Status = iota + 1
+	// NotServed: `kubectl create -f` fails, in most cases with kubectl's "no
+	// matches for kind" (see Catalog.NotServedMessage). The group is built in
+	// (the core group included), comes from a CRD of the input, or cannot be a
+	// CRD's group (it has no dot), and the version/kind is not served in it.
+	NotServed
+	// Custom: a group that is neither built in nor from a CRD of the input; the
+	// kind is assumed to be a custom resource whose CRD is already installed,
+	// namespaced, under kubectl's guessed plural.
+	Custom
+	// ToolConfig: a configuration file of a client or component (kustomize,
+	// kubelet, kubeadm, kind, a kubeconfig, …), not an API object at all.
+	ToolConfig
+)
+
+func (s Status) String() string {
+	switch s {
+	case Served:
+		return "Served"
+	case NotServed:
+		return "NotServed"
+	case Custom:
+		return "Custom"
+	case ToolConfig:
+		return "ToolConfig"
+	}
+	return fmt.Sprintf("Status(%d)", int(s))
+}
+
+// removedGroups are groups earlier releases of kube-apiserver served and 1.36
+// serves in no version; discovery no longer lists them. They cannot be the group
+// of a custom resource either (extensions has no dot; the others are reserved
+// *.k8s.io groups), so their kinds are NotServed rather than Custom.
+var removedGroups = map[string]bool{
+	"extensions":               true, // last versions removed in 1.22
+	"settings.k8s.io":          true, // PodPreset, removed in 1.20
+	"auditregistration.k8s.io": true, // AuditSink, removed in 1.19
+}
+
+// The built-in table, indexed once; never modified.
+var (
+	builtinByGVK   = map[schema.GroupVersionKind]Kind{}
+	builtinByGK    = map[schema.GroupKind][]Kind{} // every version, table order
+	builtinGroups  = map[string]bool{"": true}
+	builtinOrdered = BuiltIns()
+)
+
+func init() {
+	for _, k := range builtinOrdered {
+		gvk := schema.GroupVersionKind{Group: k.Group, Version: k.Version, Kind: k.Kind}
+		builtinByGVK[gvk] = k
+		builtinByGK[gvk.GroupKind()] = append(builtinByGK[gvk.GroupKind()], k)
+		builtinGroups[k.Group] = true
+	}
+	for g := range removedGroups {
+		builtinGroups[g] = true
+	}
+}
+
+// Catalog answers which kinds are served: the built-in table plus the custom
+// resources of the CustomResourceDefinitions added to it. Make one with New; a
+// nil *Catalog answers queries for the built-in kinds only. A Catalog is not
+// safe for concurrent AddCRD and queries.
+type Catalog struct {
+	crds      map[schema.GroupKind]*crd
+	crdGroups map[string]bool
+}
+
+type crd struct {
+	name       string // metadata.name, plural.group
+	resource   string
+	namespaced bool
+	served     []string // versions with served: true, in spec order
+	versions   map[string]bool
+}
+
+// New returns a catalog of the built-in kinds only.
+func New() *Catalog {
+	return &Catalog{crds: map[schema.GroupKind]*crd{}, crdGroups: map[string]bool{}}
+}
+
+// crdDocument is the part of an apiextensions.k8s.io/v1 CustomResourceDefinition
+// the catalog reads.
+type crdDocument struct {
+	APIVersion string `json:"apiVersion"`
+	Kind       string `json:"kind"`
+	Metadata   struct {
+		Name string `json:"name"`
+	} `json:"metadata"`
+	Spec struct {
+		Group string `json:"group"`
+		Names struct {
+			Plural string `json:"plural"`
+			Kind   string `json:"kind"`
+		} `json:"names"`
+		Scope    string `json:"scope"`
+		Versions []struct {
+			Name   string `json:"name"`
+			Served bool   `json:"served"`
+		} `json:"versions"`
+	} `json:"spec"`
+}
+
+// AddCRD reads an apiextensions.k8s.io/v1 CustomResourceDefinition (JSON, or
+// YAML) and makes its custom resources known: their scope, plural and served
+// versions. A CRD for a group/kind already added replaces it. A document that is
+// not a v1 CRD, or one kube-apiserver would refuse for a reason that matters here
+// (no dot in the group, a built-in group, a name that is not plural.group, an
+// unknown scope, no versions), is an error and changes nothing.
+func (c *Catalog) AddCRD(data []byte) error {
+	var d crdDocument
+	if err := yaml.Unmarshal(data, &d); err != nil {
+		return fmt.Errorf("reading CustomResourceDefinition: %w", err)
+	}
+	if d.APIVersion != "apiextensions.k8s.io/v1" || d.Kind != "CustomResourceDefinition" {
+		return fmt.Errorf("not an apiextensions.k8s.io/v1 CustomResourceDefinition: apiVersion %q, kind %q", d.APIVersion, d.Kind)
+	}
+	s := d.Spec
+	switch {
+	case s.Names.Kind == "" || s.Names.Plural == "":
+		return fmt.Errorf("CustomResourceDefinition %q: spec.names.kind and spec.names.plural are required", d.Metadata.Name)
+	case !strings.Contains(s.Group, "."):
+		return fmt.Errorf("CustomResourceDefinition %q: spec.group %q must be a domain with at least one dot", d.Metadata.Name, s.Group)
+	case builtinGroups[s.Group]:
+		return fmt.Errorf("CustomResourceDefinition %q: spec.group %q is served by kube-apiserver itself", d.Metadata.Name, s.Group)
+	case d.Metadata.Name != s.Names.Plural+"."+s.Group:
+		return fmt.Errorf("CustomResourceDefinition %q: metadata.name must be %q (spec.names.plural + \".\" + spec.group)", d.Metadata.Name, s.Names.Plural+"."+s.Group)
+	case s.Scope != "Namespaced" && s.Scope != "Cluster":
+		return fmt.Errorf("CustomResourceDefinition %q: spec.scope %q must be Namespaced or Cluster", d.Metadata.Name, s.Scope)
+	case len(s.Versions) == 0:
+		return fmt.Errorf("CustomResourceDefinition %q: spec.versions is empty", d.Metadata.Name)
+	}
+	r := &crd{name: d.Metadata.Name, resource: s.Names.Plural, namespaced: s.Scope == "Namespaced", versions: map[string]bool{}}
+	for _, v := range s.Versions {
+		r.versions[v.Name] = v.Served
+		if v.Served {
+			r.served = append(r.served, v.Name)
+		}
+	}
+	c.crds[schema.GroupKind{Group: s.Group, Kind: s.Names.Kind}] = r
+	c.crdGroups[s.Group] = true
+	return nil
+}
+
+// Lookup says whether kube-apiserver serves apiVersion/kind, and how. Like the
+// apiserver it is case-sensitive: "deployment" is not a kind of apps/v1 (kubectl
+// maps the all-lower-case spelling, but the apiserver then refuses the object;
+// NotServedMessage gives the text). The Kind returned always has Group, Version
+// and Kind set from the arguments, and:
+//
+//   - Served: the served kind (resource, scope, flags).
+//   - NotServed: for a built-in kind in a version left off by default or served
+//     only as a subresource, that table row; otherwise the resource and scope of
+//     the group/kind in a version that is served (built-in or from a CRD) when
+//     there is one, else those of Custom. Useful for scope only.
+//   - Custom: resource by kubectl's plural guess (meta.UnsafeGuessKindToResource),
+//     namespaced.
+//   - ToolConfig: as Custom; such files are not API objects.
+//
+// Lists (v1 List, *List kinds) are not looked up: kubectl sends their items.
+func (c *Catalog) Lookup(apiVersion, kind string) (Kind, Status) {
+	c = c.orEmpty()
+	gv, err := schema.ParseGroupVersion(apiVersion)
+	if err != nil {
+		return guessed(schema.GroupVersionKind{Version: apiVersion, Kind: kind}), NotServed
+	}
+	gvk := gv.WithKind(kind)
+	if k, ok := builtinByGVK[gvk]; ok {
+		if k.Disabled || k.Subresource {
+			return k, NotServed
+		}
+		return k, Served
+	}
+	if IsToolConfig(apiVersion, kind) {
+		return guessed(gvk), ToolConfig
+	}
+	if builtinGroups[gv.Group] {
+		for _, k := range builtinByGK[gvk.GroupKind()] {
+			if !k.Disabled && !k.Subresource {
+				k.Version = gv.Version
+				return k, NotServed
+			}
+		}
+		return guessed(gvk), NotServed
+	}
+	if c.crdGroups[gv.Group] {
+		r := c.crds[gvk.GroupKind()]
+		if r == nil {
+			return guessed(gvk), NotServed
+		}
+		k := Kind{Group: gv.Group, Version: gv.Version, Kind: kind, Resource: r.resource, Namespaced: r.namespaced}
+		if r.versions[gv.Version] {
+			return k, Served
+		}
+		return k, NotServed
+	}
+	if !strings.Contains(gv.Group, ".") {
+		// Not built in and not a possible CRD group (CRD groups need a dot).
+		return guessed(gvk), NotServed
+	}
+	return guessed(gvk), Custom
+}
+
+// orEmpty lets a nil *Catalog answer for the built-in kinds.
+func (c *Catalog) orEmpty() *Catalog {
+	if c == nil {
+		return &Catalog{}
+	}
+	return c
+}
+
+// guessed is a namespaced kind under kubectl's plural guess.
+func guessed(gvk schema.GroupVersionKind) Kind {
+	plural, _ := meta.UnsafeGuessKindToResource(gvk)
+	return Kind{Group: gvk.Group, Version: gvk.Version, Kind: gvk.Kind, Resource: plural.Resource, Namespaced: true}
+}

@@ -1,0 +1,61 @@
+package apis
+
+import (
+	"strings"
+
+	"k8s.io/apimachinery/pkg/runtime/schema"
+)
+
+// Configuration files of clients and components look like API objects
+// (apiVersion, kind) but no apiserver serves them; they end up next to
+// manifests (a kustomization.yaml in the manifest directory, a kind cluster
+// config, a kubelet config in a node-setup repository). Only groups with a dot
+// are listed: a dotless unknown group (skaffold/v4beta11, builtin) cannot be any
+// apiserver's group and is NotServed, as kubectl reports it.
+var (
+	// toolConfigSuffixes cover the component configuration groups
+	// (kubelet.config.k8s.io, kubeproxy.config.k8s.io,
+	// kubescheduler.config.k8s.io, kubecontrollermanager.config.k8s.io,
+	// apiserver.config.k8s.io, kustomize.config.k8s.io, kubectl.config.k8s.io
+	// (kuberc), pod-security.admission.config.k8s.io, …) and the admission
+	// plugin configuration groups (resourcequota.admission.k8s.io,
+	// eventratelimit.admission.k8s.io, podtolerationrestriction.admission.k8s.io).
+	// Kubernetes reserves both domains for these files.
+	toolConfigSuffixes = []string{".config.k8s.io", ".admission.k8s.io"}
+	toolConfigGroups   = map[string]bool{
+		"apiserver.k8s.io":     true, // v1alpha1 AdmissionConfiguration, before apiserver.config.k8s.io
+		"audit.k8s.io":         true, // audit Policy (--audit-policy-file)
+		"kubeadm.k8s.io":       true, // InitConfiguration, ClusterConfiguration, JoinConfiguration
+		"kind.x-k8s.io":        true, // kind's Cluster
+		"config.kubernetes.io": true, // kyaml/kpt function ResourceList and local config
+		"kpt.dev":              true, // Kptfile
+		"fn.kpt.dev":           true, // kpt function configurations
+	}
+)
+
+// IsToolConfig reports whether apiVersion/kind is a client or component
+// configuration file rather than an API object: a kubeconfig (v1 Config), a
+// kind of a *.config.k8s.io or *.admission.k8s.io group (kustomize's
+// Kustomization and Component, KubeletConfiguration, KubeProxyConfiguration,
+// KubeSchedulerConfiguration, AdmissionConfiguration, …), or a kind of
+// apiserver.k8s.io, audit.k8s.io, kubeadm.k8s.io, kind.x-k8s.io,
+// config.kubernetes.io, kpt.dev or fn.kpt.dev. (internal/admissionconfig reads
+// the admission configuration kinds among them.)
+func IsToolConfig(apiVersion, kind string) bool {
+	gv, err := schema.ParseGroupVersion(apiVersion)
+	if err != nil {
+		return false
+	}
+	if gv.Group == "" {
+		return gv.Version == "v1" && kind == "Config" // clientcmd's kubeconfig
+	}
+	if toolConfigGroups[gv.Group] {
+		return true
+	}
+	for _, s := range toolConfigSuffixes {
+		if strings.HasSuffix(gv.Group, s) {
+			return true
+		}
+	}
+	return false
+}
