@@ -34,6 +34,8 @@ type inputOptions struct {
 
 	// Order is --order: policies first (the default) or input order.
 	Order check.Order
+	// SkipUnknown is --skip-unknown: kinds not served are skipped, not errors.
+	SkipUnknown bool
 
 	files                                                                         []string
 	gates, quotaUsage, configFile, enablePlugins, disablePlugins, replicas, order string
@@ -61,6 +63,7 @@ func (o *inputOptions) addFlags(cmd *cobra.Command) {
 	fl.Var(&checkedValue{p: &o.nodes, typ: "int", check: checkNodes}, "nodes", "nodes a DaemonSet runs a Pod on")
 	fl.Bool("namespace-objects", true, "count the objects every namespace holds (kube-root-ca.crt, default)")
 	fl.StringVar(&o.order, "order", string(check.OrderPoliciesFirst), "admission order: policies-first or input")
+	fl.BoolVar(&o.SkipUnknown, "skip-unknown", false, "skip kinds kube-apiserver 1.36 does not serve")
 
 	_ = cmd.MarkFlagFilename("filename", "yaml", "yml", "json")
 	_ = cmd.MarkFlagFilename("admission-control-config-file", "yaml", "yml", "json")
@@ -82,7 +85,7 @@ func (o *inputOptions) addFlags(cmd *cobra.Command) {
 // inputFlagsHelp explains the shared flags, for the Long text of check and
 // describe (the flags' own usage lines stay short).
 func inputFlagsHelp() string {
-	return `--order=policies-first (the default) admits LimitRanges, ResourceQuotas, PriorityClasses, StorageClasses and RuntimeClasses before every other object, as a namespace has them before an application arrives; --order=input admits every document in input order, as kubectl create -f replays them. Every namespace holds what a cluster puts in it, the ConfigMap kube-root-ca.crt and the ServiceAccount default (namespace default also the Service kubernetes): quotas count them and their names are taken; --namespace-objects=false checks against empty namespaces.
+	return `--order=policies-first (the default) admits LimitRanges, ResourceQuotas, PriorityClasses, StorageClasses and RuntimeClasses before every other object, as a namespace has them before an application arrives; --order=input admits every document in input order, as kubectl create -f replays them. An apiVersion/kind kube-apiserver 1.36 does not serve (a removed beta, a typo) is kubectl's "no matches for kind" error, or skipped with --skip-unknown; custom resources count as objects, with the scope and plural of their CustomResourceDefinition when the input has it; tool configuration files (Kustomization, ...) are skipped. Every namespace holds what a cluster puts in it, the ConfigMap kube-root-ca.crt and the ServiceAccount default (namespace default also the Service kubernetes): quotas count them and their names are taken; --namespace-objects=false checks against empty namespaces.
 
 Workloads are followed by what their controllers create (a Deployment's ReplicaSet and Pods, a StatefulSet's claims and Pods, a Job's Pods, ...). --replicas N scales every Deployment, ReplicaSet, ReplicationController and StatefulSet; --nodes N is how many Pods a DaemonSet runs; --simulate-controllers=false admits every document as it is and nothing more.
 
@@ -234,6 +237,7 @@ func (o *inputOptions) run(s streams) (*check.Report, error) {
 		// kubectl refuses a mismatching object namespace only when -n was given.
 		EnforceNamespace: o.NamespaceSet,
 		Order:            o.Order,
+		SkipUnknown:      o.SkipUnknown,
 	})
 	if err != nil {
 		var le *load.Error

@@ -13,6 +13,7 @@ import (
 
 	"github.com/limitcheck/limitcheck/internal/admissionconfig"
 	"github.com/limitcheck/limitcheck/internal/eval"
+	"github.com/limitcheck/limitcheck/internal/eval/apis"
 	"github.com/limitcheck/limitcheck/internal/load"
 )
 
@@ -27,6 +28,9 @@ type Options struct {
 	EnforceNamespace bool
 	// Order is the order objects are admitted in (default OrderPoliciesFirst).
 	Order Order
+	// SkipUnknown skips, with the reason, documents whose apiVersion/kind
+	// kube-apiserver does not serve, instead of reporting them as errors.
+	SkipUnknown bool
 }
 
 // Order is the order in which the documents are admitted.
@@ -150,6 +154,21 @@ func Run(opts Options) (*Report, error) {
 		engineOpts.QuotaConfig, configAt = cfg, where
 	}
 
+	// The input's CustomResourceDefinitions tell the scope and plural of their
+	// custom resources for the whole run, as classes do (API-01).
+	catalog := apis.New()
+	crdErrs := map[int]*load.Error{}
+	for i, d := range docs {
+		if d.Err == nil && d.APIVersion == "apiextensions.k8s.io/v1" && d.Kind == "CustomResourceDefinition" {
+			if err := catalog.AddCRD(d.JSON); err != nil {
+				crdErrs[i] = &load.Error{File: d.Pos.File, Line: d.Pos.Line, Msg: err.Error()}
+			}
+		}
+	}
+	for i, e := range crdErrs {
+		docs[i].Err = e
+	}
+	engineOpts.APIs = catalog
 	engine := eval.New(engineOpts)
 	// PriorityClasses, StorageClasses and RuntimeClasses are cluster state the
 	// admission plugins read: they apply to the whole run, wherever they appear.
@@ -179,7 +198,7 @@ func Run(opts Options) (*Report, error) {
 			entry.Result = eval.Result{APIVersion: d.APIVersion, Kind: d.Kind, Name: d.Name, Skipped: true,
 				SkipReason: "admission configuration: applies to the whole run"}
 		default:
-			entry.Result = engine.Admit(d.Object)
+			entry.Result, entry.Err = admitServed(engine, catalog, d, opts.SkipUnknown)
 		}
 		rep.Entries = append(rep.Entries, entry)
 	}
@@ -187,6 +206,29 @@ func Run(opts Options) (*Report, error) {
 	rep.LimitRanges = engine.LimitRanges()
 	overQuota(rep, engineOpts.QuotaUsage)
 	return rep, nil
+}
+
+// admitServed admits a document whose apiVersion/kind kube-apiserver serves;
+// one it does not serve is kubectl's error (or skipped with SkipUnknown), and a
+// tool's configuration file is skipped (API-01).
+func admitServed(engine *eval.Engine, catalog *apis.Catalog, d load.Document, skipUnknown bool) (eval.Result, *load.Error) {
+	id := eval.Result{APIVersion: d.APIVersion, Kind: d.Kind, Namespace: d.Namespace, Name: d.Name}
+	switch _, status := catalog.Lookup(d.APIVersion, d.Kind); status {
+	case apis.NotServed:
+		msg := catalog.NotServedMessage(d.APIVersion, d.Kind)
+		if hint := catalog.Suggest(d.APIVersion, d.Kind); hint != "" {
+			msg += "; " + hint
+		}
+		if skipUnknown {
+			id.Skipped, id.SkipReason = true, "not served by kube-apiserver 1.36 (--skip-unknown)"
+			return id, nil
+		}
+		return id, &load.Error{File: d.Pos.File, Line: d.Pos.Line, Msg: msg}
+	case apis.ToolConfig:
+		id.Skipped, id.SkipReason = true, "a tool's configuration file, not an API object"
+		return id, nil
+	}
+	return engine.Admit(d.Object), nil
 }
 
 // policiesFirst returns the documents in the order OrderPoliciesFirst admits
