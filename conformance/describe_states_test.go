@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/limitcheck/limitcheck/internal/eval/features"
+
 	"github.com/limitcheck/limitcheck/internal/eval"
 	"github.com/limitcheck/limitcheck/internal/render"
 )
@@ -25,8 +27,8 @@ func TestDescribeFinalStates(t *testing.T) {
 	}
 	for i := 0; i < *flagCases; i++ {
 		c := gen.Next()
-		gates := eval.DefaultFeatureGates()
-		gates.Set(eval.GatePodLevelResources, c.PodLevelResources)
+		gates := features.Default()
+		gates.Set(features.PodLevelResources, c.PodLevelResources)
 		engine := eval.New(eval.Options{DefaultNamespace: "ns1", Gates: gates, QuotaConfig: c.QuotaConfig})
 		for j, doc := range c.Docs {
 			if _, err := Mine(engine, doc); err != nil {

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/limitcheck/limitcheck/internal/eval/features"
+
 	corev1 "k8s.io/api/core/v1"
 
 	"github.com/limitcheck/limitcheck/internal/eval"
@@ -32,8 +34,8 @@ func TestDifferential(t *testing.T) {
 		if err := SetGates(map[string]bool{"PodLevelResources": c.PodLevelResources, "InPlacePodLevelResourcesVerticalScaling": c.PodLevelResources}); err != nil {
 			t.Fatal(err)
 		}
-		gates := eval.DefaultFeatureGates()
-		gates.Set(eval.GatePodLevelResources, c.PodLevelResources)
+		gates := features.Default()
+		gates.Set(features.PodLevelResources, c.PodLevelResources)
 		up, err := NewUpstream(c.QuotaConfig)
 		if err != nil {
 			t.Fatal(err)

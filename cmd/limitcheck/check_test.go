@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/limitcheck/limitcheck/internal/eval"
+	"github.com/limitcheck/limitcheck/internal/eval/features"
 )
 
 // parseCheck runs `check ARGS` through cobra with a runF that only records the
@@ -66,8 +66,8 @@ func TestCheckFlags(t *testing.T) {
 			if o.Output != tt.output || o.Format == nil {
 				t.Errorf("Output = %q (format %v), want %q", o.Output, o.Format, tt.output)
 			}
-			for _, g := range eval.KnownGates() {
-				if o.Engine.Gates.Enabled(g) != eval.DefaultFeatureGates().Enabled(g) {
+			for _, g := range features.Known() {
+				if o.Engine.Gates.Enabled(g) != features.Default().Enabled(g) {
 					t.Errorf("gate %s = %v, want the default", g, o.Engine.Gates.Enabled(g))
 				}
 			}
@@ -128,12 +128,12 @@ func TestCheckFeatureGates(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, g := range []string{eval.GatePodLevelResources, eval.GateInPlacePodLevelResourcesVerticalScaling, eval.GateDRAExtendedResource} {
+	for _, g := range []string{features.PodLevelResources, features.InPlacePodLevelResourcesVerticalScaling, features.DRAExtendedResource} {
 		if o.Engine.Gates.Enabled(g) {
 			t.Errorf("gate %s not switched off", g)
 		}
 	}
-	if !o.Engine.Gates.Enabled(eval.GateSidecarContainers) {
+	if !o.Engine.Gates.Enabled(features.SidecarContainers) {
 		t.Error("SidecarContainers should keep its default (on)")
 	}
 }
@@ -162,7 +162,7 @@ func TestCheckUsageErrors(t *testing.T) {
 		{name: "config file is a directory", args: []string{"--admission-control-config-file", "testdata", "a.yaml"}, want: `invalid argument "testdata" for "--admission-control-config-file" flag: is a directory`},
 		{name: "bool", args: []string{"--simulate-controllers=maybe", "a.yaml"}, want: `invalid argument "maybe" for "--simulate-controllers" flag: must be true or false`},
 		{name: "short bool", args: []string{"-R=1x", "a.yaml"}, want: `invalid argument "1x" for "-R, --recursive" flag: must be true or false`},
-		{name: "unknown gate", args: []string{"--feature-gates=Bogus=true", "a.yaml"}, want: `invalid argument "Bogus=true" for "--feature-gates" flag: unrecognized feature gate: Bogus (limitcheck models ` + strings.Join(eval.KnownGates(), ", ") + ")"},
+		{name: "unknown gate", args: []string{"--feature-gates=Bogus=true", "a.yaml"}, want: `invalid argument "Bogus=true" for "--feature-gates" flag: unrecognized feature gate: Bogus (limitcheck models ` + strings.Join(features.Known(), ", ") + ")"},
 		{name: "locked gate", args: []string{"--feature-gates=SidecarContainers=false", "a.yaml"}, want: `invalid argument "SidecarContainers=false" for "--feature-gates" flag: cannot set feature gate SidecarContainers to false, feature is locked to true`},
 		{name: "gate dependency", args: []string{"--feature-gates=PodLevelResources=false", "a.yaml"}, want: `invalid argument "PodLevelResources=false" for "--feature-gates" flag: InPlacePodLevelResourcesVerticalScaling is enabled, but depends on features that are disabled: [PodLevelResources]`},
 		{name: "gate without value", args: []string{"--feature-gates=PodLevelResources", "a.yaml"}, want: `invalid argument "PodLevelResources" for "--feature-gates" flag: missing bool value for PodLevelResources`},

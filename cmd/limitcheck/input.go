@@ -9,6 +9,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/limitcheck/limitcheck/internal/eval/features"
+
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 	"k8s.io/apimachinery/pkg/util/validation"
@@ -74,7 +76,7 @@ func (o *inputOptions) addFlags(cmd *cobra.Command) {
 		// Complete the last element of a comma-separated list.
 		done := toComplete[:strings.LastIndex(toComplete, ",")+1]
 		var comps []cobra.Completion
-		for _, g := range eval.KnownGates() {
+		for _, g := range features.Known() {
 			comps = append(comps, done+g+"=true", done+g+"=false")
 		}
 		return comps, cobra.ShellCompDirectiveNoFileComp | cobra.ShellCompDirectiveNoSpace
@@ -89,7 +91,7 @@ func inputFlagsHelp() string {
 
 Workloads are followed by what their controllers create (a Deployment's ReplicaSet and Pods, a StatefulSet's claims and Pods, a Job's Pods, ...). --replicas N scales every Deployment, ReplicaSet, ReplicationController and StatefulSet; --nodes N is how many Pods a DaemonSet runs; --simulate-controllers=false admits every document as it is and nothing more.
 
---quota-usage=computed (the default) starts each quota from the objects admitted before it, as the quota controller would; observed starts it from its status.used as written (e.g. by kubectl get resourcequota -o yaml). --admission-control-config-file takes kube-apiserver's AdmissionConfiguration or a ResourceQuotaConfiguration, for the ResourceQuota plugin's limitedResources. --enable-admission-plugins and --disable-admission-plugins take kube-apiserver's plugin names (LimitRanger and ResourceQuota are on by default). --feature-gates takes kube-apiserver's syntax for the gates limitcheck models: ` + strings.Join(eval.KnownGates(), ", ") + "."
+--quota-usage=computed (the default) starts each quota from the objects admitted before it, as the quota controller would; observed starts it from its status.used as written (e.g. by kubectl get resourcequota -o yaml). --admission-control-config-file takes kube-apiserver's AdmissionConfiguration or a ResourceQuotaConfiguration, for the ResourceQuota plugin's limitedResources. --enable-admission-plugins and --disable-admission-plugins take kube-apiserver's plugin names (LimitRanger and ResourceQuota are on by default). --feature-gates takes kube-apiserver's syntax for the gates limitcheck models: ` + strings.Join(features.Known(), ", ") + "."
 }
 
 // complete validates the shared flags and fills Engine.
@@ -103,7 +105,7 @@ func (o *inputOptions) complete(fl *pflag.FlagSet, args []string) error {
 	if len(o.Paths) == 0 {
 		return inputErrorf("no input: give a file, a directory or - for stdin")
 	}
-	gates, err := eval.ParseFeatureGates(o.gates)
+	gates, err := features.Parse(o.gates)
 	if err != nil {
 		return inputErrorf("invalid argument %q for \"--feature-gates\" flag: %w", o.gates, err)
 	}

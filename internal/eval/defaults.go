@@ -3,6 +3,8 @@ package eval
 import (
 	corev1 "k8s.io/api/core/v1"
 	resourcehelper "k8s.io/component-helpers/resource"
+
+	"github.com/limitcheck/limitcheck/internal/eval/features"
 )
 
 // API defaulting applied at decode time, before any admission plugin
@@ -11,10 +13,10 @@ import (
 // DefaultPod applies the resource-related v1 defaulting of a Pod, in upstream order:
 // SetDefaults_Pod first (requests := limits, then pod-level defaulting on unrounded
 // values), then rounding of every ResourceList.
-func DefaultPod(pod *corev1.Pod, gates FeatureGates) {
+func DefaultPod(pod *corev1.Pod, gates features.Gates) {
 	defaultRequestsFromLimits(pod.Spec.Containers)
 	defaultRequestsFromLimits(pod.Spec.InitContainers)
-	if gates.Enabled(GatePodLevelResources) {
+	if gates.Enabled(features.PodLevelResources) {
 		defaultHugePagePodLimits(pod)
 		defaultPodRequests(pod)
 	}

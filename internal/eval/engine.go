@@ -8,6 +8,8 @@ import (
 	"fmt"
 	"reflect"
 
+	"github.com/limitcheck/limitcheck/internal/eval/features"
+
 	appsv1 "k8s.io/api/apps/v1"
 	batchv1 "k8s.io/api/batch/v1"
 	corev1 "k8s.io/api/core/v1"
@@ -38,7 +40,7 @@ type Options struct {
 	// (kubectl's -n; "default" when empty).
 	DefaultNamespace string
 	// Gates are the feature gates to evaluate with; zero value = Kubernetes 1.36 defaults.
-	Gates FeatureGates
+	Gates features.Gates
 	// DisableLimitRanger and DisableResourceQuota switch the admission plugins off
 	// (kube-apiserver's --disable-admission-plugins); both are on by default.
 	DisableLimitRanger   bool
@@ -132,9 +134,6 @@ type namespaceState struct {
 func New(opts Options) *Engine {
 	if opts.DefaultNamespace == "" {
 		opts.DefaultNamespace = metav1.NamespaceDefault
-	}
-	if opts.Gates.values == nil {
-		opts.Gates = DefaultFeatureGates()
 	}
 	if opts.QuotaUsage == "" {
 		opts.QuotaUsage = QuotaUsageComputed
@@ -477,7 +476,7 @@ func (e *Engine) admitPod(ns *namespaceState, pod *corev1.Pod) *Denial {
 	}
 	// PrepareForCreate: status reset; pod-level resources dropped with the gate off.
 	pod.Status = corev1.PodStatus{Phase: corev1.PodPending}
-	if !gates.Enabled(GatePodLevelResources) {
+	if !gates.Enabled(features.PodLevelResources) {
 		pod.Spec.Resources = nil
 	}
 	assignName(&pod.ObjectMeta)

@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/limitcheck/limitcheck/internal/eval/features"
+
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
@@ -31,7 +33,7 @@ func decode(t *testing.T, doc string) runtime.Object {
 }
 
 // run admits every document in order and returns the last result.
-func run(t *testing.T, gates FeatureGates, docs ...string) Result {
+func run(t *testing.T, gates features.Gates, docs ...string) Result {
 	t.Helper()
 	e := New(Options{DefaultNamespace: "ns1", Gates: gates})
 	var last Result
@@ -268,7 +270,7 @@ spec:
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			res := run(t, DefaultFeatureGates(), tc.docs...)
+			res := run(t, features.Default(), tc.docs...)
 			if res.Allowed || res.Denial == nil {
 				t.Fatalf("admitted, want denial %q", tc.message)
 			}
@@ -301,7 +303,7 @@ spec:
   containers:
   - {name: c1, image: nginx}
   - {name: c2, image: nginx, resources: {requests: {cpu: 50m}, limits: {cpu: 200m}}}`
-	res := run(t, DefaultFeatureGates(), lr, pod)
+	res := run(t, features.Default(), lr, pod)
 	if !res.Allowed {
 		t.Fatalf("denied: %s", res.Denial.Message)
 	}
@@ -323,7 +325,7 @@ spec:
 
 func TestLimitRangeDefaulting(t *testing.T) {
 	// LR-01: default := max; defaultRequest := default, else min.
-	res := run(t, DefaultFeatureGates(), `
+	res := run(t, features.Default(), `
 apiVersion: v1
 kind: LimitRange
 metadata: {name: d}
@@ -344,7 +346,7 @@ spec:
 
 func TestPodRounding(t *testing.T) {
 	// PL-01, PL-02: sub-milli values round up; requests default to limits.
-	res := run(t, DefaultFeatureGates(), `
+	res := run(t, features.Default(), `
 apiVersion: v1
 kind: Pod
 metadata: {name: tiny}
@@ -372,10 +374,10 @@ spec:
   - {name: a, image: nginx, resources: {requests: {cpu: 300m}, limits: {cpu: 600m}}}
   - {name: b, image: nginx, resources: {requests: {cpu: 300m}, limits: {cpu: 600m}}}`
 	// LR-18: gate on, the pod-level limit overrides the 1200m aggregate.
-	if res := run(t, DefaultFeatureGates(), lr, pod); !res.Allowed {
+	if res := run(t, features.Default(), lr, pod); !res.Allowed {
 		t.Errorf("gate on: denied: %s", res.Denial.Message)
 	}
-	off, err := ParseFeatureGates("PodLevelResources=false,InPlacePodLevelResourcesVerticalScaling=false")
+	off, err := features.Parse("PodLevelResources=false,InPlacePodLevelResourcesVerticalScaling=false")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -386,28 +388,6 @@ spec:
 	}
 	if res.Object.(*corev1.Pod).Spec.Resources != nil {
 		t.Error("gate off: pod-level resources must be dropped")
-	}
-}
-
-func TestParseFeatureGates(t *testing.T) {
-	tests := []struct{ spec, err string }{
-		{"", ""},
-		{"PodLevelResources=true", ""},
-		{"PodLevelResources=false", "InPlacePodLevelResourcesVerticalScaling is enabled, but depends on features that are disabled: [PodLevelResources]"},
-		{"SidecarContainers=false", "cannot set feature gate SidecarContainers to false, feature is locked to true"},
-		{"PodLevelResources", "missing bool value for PodLevelResources"},
-		{"PodLevelResources=maybe", `invalid value of PodLevelResources=maybe, err: strconv.ParseBool: parsing "maybe": invalid syntax`},
-		{"Nope=true", "unrecognized feature gate: Nope (limitcheck models DRAExtendedResource, DynamicResourceAllocation, InPlacePodLevelResourcesVerticalScaling, InPlacePodVerticalScaling, NodeDeclaredFeatures, PodLevelResourceManagers, PodLevelResources, RecoverVolumeExpansionFailure, SidecarContainers, VolumeAttributesClass)"},
-	}
-	for _, tc := range tests {
-		_, err := ParseFeatureGates(tc.spec)
-		got := ""
-		if err != nil {
-			got = err.Error()
-		}
-		if got != tc.err {
-			t.Errorf("ParseFeatureGates(%q) error = %q, want %q", tc.spec, got, tc.err)
-		}
 	}
 }
 

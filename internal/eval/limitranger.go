@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/limitcheck/limitcheck/internal/eval/features"
+
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
 )
@@ -77,7 +79,7 @@ func fillMissing(dst, defaults corev1.ResourceList) []string {
 // validatePodLimits checks a pod against one LimitRange (LR-12..18) and returns the
 // failures in upstream's structure: items in spec order; Container items visit
 // containers then init containers; per target min, then max, then ratio; keys sorted.
-func validatePodLimits(lr *corev1.LimitRange, pod *corev1.Pod, gates FeatureGates) []error {
+func validatePodLimits(lr *corev1.LimitRange, pod *corev1.Pod, gates features.Gates) []error {
 	var errs []error
 	check := func(item *corev1.LimitRangeItem, req, lim corev1.ResourceList) {
 		t := string(item.Type)
@@ -110,7 +112,7 @@ func validatePodLimits(lr *corev1.LimitRange, pod *corev1.Pod, gates FeatureGate
 				check(item, c.Resources.Requests, c.Resources.Limits)
 			}
 		case corev1.LimitTypePod:
-			podLevel := gates.Enabled(GatePodLevelResources)
+			podLevel := gates.Enabled(features.PodLevelResources)
 			req := limitRangerPodAggregate(pod, podLevel, func(r *corev1.ResourceRequirements) corev1.ResourceList { return r.Requests })
 			lim := limitRangerPodAggregate(pod, podLevel, func(r *corev1.ResourceRequirements) corev1.ResourceList { return r.Limits })
 			check(item, req, lim)

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/limitcheck/limitcheck/internal/eval/features"
+
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
 	"k8s.io/apimachinery/pkg/runtime"
@@ -59,7 +61,7 @@ func (e *Engine) evaluatorFor(gr schema.GroupResource) evaluator {
 	case schema.GroupResource{Resource: "persistentvolumeclaims"}:
 		return claimEvaluator{gates: e.opts.Gates}
 	case resourceClaimsGR:
-		if e.opts.Gates.Enabled(GateDynamicResourceAllocation) {
+		if e.opts.Gates.Enabled(features.DynamicResourceAllocation) {
 			return resourceClaimEvaluator{gates: e.opts.Gates}
 		}
 	}

@@ -3,6 +3,8 @@ package eval
 import (
 	"strings"
 
+	"github.com/limitcheck/limitcheck/internal/eval/features"
+
 	corev1 "k8s.io/api/core/v1"
 	resourcev1 "k8s.io/api/resource/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
@@ -19,7 +21,7 @@ var resourceClaimsGR = schema.GroupResource{Group: "resource.k8s.io", Resource: 
 
 var resourceClaimCountName = countName(resourceClaimsGR)
 
-type resourceClaimEvaluator struct{ gates FeatureGates }
+type resourceClaimEvaluator struct{ gates features.Gates }
 
 func (resourceClaimEvaluator) id() corev1.ResourceName { return resourceClaimCountName }
 func (resourceClaimEvaluator) scopedLimits() bool      { return false }
@@ -81,7 +83,7 @@ func (e resourceClaimEvaluator) usage(obj runtime.Object) corev1.ResourceList {
 			charge(req.Exactly.DeviceClassName, devices(req.Exactly.AllocationMode, req.Exactly.Count))
 		}
 	}
-	if e.gates.Enabled(GateDRAExtendedResource) {
+	if e.gates.Enabled(features.DRAExtendedResource) {
 		implicit := corev1.ResourceList{}
 		for name, q := range out {
 			class, ok := strings.CutSuffix(string(name), corev1.ResourceClaimsPerClass)

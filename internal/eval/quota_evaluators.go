@@ -5,6 +5,8 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/limitcheck/limitcheck/internal/eval/features"
+
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
 	"k8s.io/apimachinery/pkg/labels"
@@ -56,7 +58,7 @@ func intersect(names, tracked []corev1.ResourceName) []corev1.ResourceName {
 
 // --- pods ---
 
-type podEvaluator struct{ gates FeatureGates }
+type podEvaluator struct{ gates features.Gates }
 
 var podCountName = countName(schema.GroupResource{Resource: "pods"})
 
@@ -156,7 +158,7 @@ func (e podEvaluator) isBestEffort(pod *corev1.Pod) bool {
 		}
 		return false
 	}
-	if e.gates.Enabled(GatePodLevelResources) && pod.Spec.Resources != nil {
+	if e.gates.Enabled(features.PodLevelResources) && pod.Spec.Resources != nil {
 		return !positive(pod.Spec.Resources.Requests) && !positive(pod.Spec.Resources.Limits)
 	}
 	for _, cs := range [][]corev1.Container{pod.Spec.Containers, pod.Spec.InitContainers} {
@@ -205,8 +207,8 @@ func (e podEvaluator) usage(obj runtime.Object) corev1.ResourceList {
 		return out
 	}
 	opts := resourcehelper.PodResourcesOptions{
-		UseStatusResources:    e.gates.Enabled(GateInPlacePodVerticalScaling),
-		SkipPodLevelResources: !e.gates.Enabled(GatePodLevelResources),
+		UseStatusResources:    e.gates.Enabled(features.InPlacePodVerticalScaling),
+		SkipPodLevelResources: !e.gates.Enabled(features.PodLevelResources),
 	}
 	return addLists(out, podComputeUsage(resourcehelper.PodRequests(pod, opts), resourcehelper.PodLimits(pod, opts)))
 }
@@ -247,7 +249,7 @@ func podComputeUsage(req, lim corev1.ResourceList) corev1.ResourceList {
 // required cpu/memory names; skipped for pods with pod-level resources.
 func (e podEvaluator) constraints(required []corev1.ResourceName, obj runtime.Object) error {
 	pod := obj.(*corev1.Pod)
-	if e.gates.Enabled(GatePodLevelResources) && resourcehelper.IsPodLevelResourcesSet(pod) {
+	if e.gates.Enabled(features.PodLevelResources) && resourcehelper.IsPodLevelResourcesSet(pod) {
 		return nil
 	}
 	var need []corev1.ResourceName
@@ -330,14 +332,14 @@ func (serviceEvaluator) usage(obj runtime.Object) corev1.ResourceList {
 
 // --- persistent volume claims ---
 
-type claimEvaluator struct{ gates FeatureGates }
+type claimEvaluator struct{ gates features.Gates }
 
 const storageClassSuffix = ".storageclass.storage.k8s.io/"
 
 var claimCountName = countName(schema.GroupResource{Resource: "persistentvolumeclaims"})
 
 func (claimEvaluator) id() corev1.ResourceName { return claimCountName }
-func (e claimEvaluator) scopedLimits() bool    { return e.gates.Enabled(GateVolumeAttributesClass) }
+func (e claimEvaluator) scopedLimits() bool    { return e.gates.Enabled(features.VolumeAttributesClass) }
 
 func (claimEvaluator) matchingResources(names []corev1.ResourceName) []corev1.ResourceName {
 	var out []corev1.ResourceName
@@ -355,7 +357,7 @@ func (claimEvaluator) matchingResources(names []corev1.ResourceName) []corev1.Re
 
 // matchesScope (RQ-30): only VolumeAttributesClass, with the gate on.
 func (e claimEvaluator) matchesScope(sel corev1.ScopedResourceSelectorRequirement, obj runtime.Object) (bool, error) {
-	if !e.gates.Enabled(GateVolumeAttributesClass) || sel.ScopeName != corev1.ResourceQuotaScopeVolumeAttributesClass {
+	if !e.gates.Enabled(features.VolumeAttributesClass) || sel.ScopeName != corev1.ResourceQuotaScopeVolumeAttributesClass {
 		return false, nil
 	}
 	pvc := obj.(*corev1.PersistentVolumeClaim)
@@ -417,7 +419,7 @@ func (e claimEvaluator) usage(obj runtime.Object) corev1.ResourceList {
 		return out
 	}
 	storage := roundUp(req)
-	if e.gates.Enabled(GateRecoverVolumeExpansionFailure) {
+	if e.gates.Enabled(features.RecoverVolumeExpansionFailure) {
 		if alloc, ok := pvc.Status.AllocatedResources[corev1.ResourceStorage]; ok && alloc.Cmp(storage) > 0 {
 			storage = roundUp(alloc)
 		}

@@ -3,6 +3,8 @@ package eval
 import (
 	"testing"
 
+	"github.com/limitcheck/limitcheck/internal/eval/features"
+
 	corev1 "k8s.io/api/core/v1"
 )
 
@@ -194,7 +196,7 @@ func TestQuotaStatusStored(t *testing.T) {
 	pod := func(name, mem string) string {
 		return "apiVersion: v1\nkind: Pod\nmetadata: {name: " + name + "}\nspec: {containers: [{name: c, image: i, resources: {limits: {memory: " + mem + "}}}]}"
 	}
-	got := run(t, DefaultFeatureGates(),
+	got := run(t, features.Default(),
 		"apiVersion: v1\nkind: ResourceQuota\nmetadata: {name: mem}\nspec: {hard: {limits.memory: 700M}}",
 		pod("a", "500Mi"), pod("b", "100M"), pod("c", "100M"))
 	want := `pods "c" is forbidden: exceeded quota: mem, requested: limits.memory=100M, used: limits.memory=624288k, limited: limits.memory=700M`

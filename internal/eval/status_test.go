@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/limitcheck/limitcheck/internal/eval/features"
+
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/util/validation/field"
@@ -43,7 +45,7 @@ func TestPartsInMessageOrder(t *testing.T) {
 // TestDenialPartsOrder runs the multi-part denials of TestDenials' kind through
 // the engine: the parts appear in the message, in order.
 func TestDenialPartsOrder(t *testing.T) {
-	res := run(t, DefaultFeatureGates(), `
+	res := run(t, features.Default(), `
 apiVersion: v1
 kind: LimitRange
 metadata: {name: lr-ratio}

@@ -5,6 +5,8 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/limitcheck/limitcheck/internal/eval/features"
+
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
 	apivalidation "k8s.io/apimachinery/pkg/api/validation"
@@ -237,7 +239,7 @@ func validateLimitRangeKey(p *field.Path, k corev1.ResourceName, minL, maxL, def
 // validatePodResources is the resource part of Pod create validation (PL-05): per
 // container (containers, then init containers) the requirements, ephemeral
 // containers forbidden on create, then pod-level resources when the gate is on.
-func validatePodResources(pod *corev1.Pod, gates FeatureGates) field.ErrorList {
+func validatePodResources(pod *corev1.Pod, gates features.Gates) field.ErrorList {
 	errs := validateObjectMeta(&pod.ObjectMeta)
 	errs = append(errs, validatePodSpecResources(&pod.Spec, field.NewPath("spec"), gates)...)
 	if len(pod.Spec.EphemeralContainers) > 0 {
@@ -248,7 +250,7 @@ func validatePodResources(pod *corev1.Pod, gates FeatureGates) field.ErrorList {
 
 // validatePodSpecResources validates the resources of a Pod spec, or of a
 // workload's Pod template (spec at p).
-func validatePodSpecResources(spec *corev1.PodSpec, p *field.Path, gates FeatureGates) field.ErrorList {
+func validatePodSpecResources(spec *corev1.PodSpec, p *field.Path, gates features.Gates) field.ErrorList {
 	var errs field.ErrorList
 	for i := range spec.Containers {
 		errs = append(errs, validateResourceRequirements(&spec.Containers[i].Resources, validateContainerResourceName, p.Child("containers").Index(i).Child("resources"))...)
@@ -256,7 +258,7 @@ func validatePodSpecResources(spec *corev1.PodSpec, p *field.Path, gates Feature
 	for i := range spec.InitContainers {
 		errs = append(errs, validateResourceRequirements(&spec.InitContainers[i].Resources, validateContainerResourceName, p.Child("initContainers").Index(i).Child("resources"))...)
 	}
-	if gates.Enabled(GatePodLevelResources) && spec.Resources != nil {
+	if gates.Enabled(features.PodLevelResources) && spec.Resources != nil {
 		errs = append(errs, validatePodLevelResources(spec, p.Child("resources"))...)
 	}
 	return errs

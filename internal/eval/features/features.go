@@ -1,4 +1,7 @@
-package eval
+// Package features holds the kube-apiserver 1.36 feature gates the simulated
+// admission paths read: their defaults, locks and dependencies, and
+// kube-apiserver's --feature-gates syntax.
+package features
 
 import (
 	"errors"
@@ -10,18 +13,18 @@ import (
 
 // Gate names read by the admission paths limitcheck simulates (docs/behaviour.md VER-01).
 const (
-	GatePodLevelResources             = "PodLevelResources"
-	GateSidecarContainers             = "SidecarContainers"
-	GateInPlacePodVerticalScaling     = "InPlacePodVerticalScaling"
-	GateVolumeAttributesClass         = "VolumeAttributesClass"
-	GateDynamicResourceAllocation     = "DynamicResourceAllocation"
-	GateDRAExtendedResource           = "DRAExtendedResource"
-	GateRecoverVolumeExpansionFailure = "RecoverVolumeExpansionFailure"
+	PodLevelResources             = "PodLevelResources"
+	SidecarContainers             = "SidecarContainers"
+	InPlacePodVerticalScaling     = "InPlacePodVerticalScaling"
+	VolumeAttributesClass         = "VolumeAttributesClass"
+	DynamicResourceAllocation     = "DynamicResourceAllocation"
+	DRAExtendedResource           = "DRAExtendedResource"
+	RecoverVolumeExpansionFailure = "RecoverVolumeExpansionFailure"
 	// Gates limitcheck does not read but must know to check dependencies as
 	// kube-apiserver does (turning PodLevelResources off needs these off too).
-	GateInPlacePodLevelResourcesVerticalScaling = "InPlacePodLevelResourcesVerticalScaling"
-	GatePodLevelResourceManagers                = "PodLevelResourceManagers"
-	GateNodeDeclaredFeatures                    = "NodeDeclaredFeatures"
+	InPlacePodLevelResourcesVerticalScaling = "InPlacePodLevelResourcesVerticalScaling"
+	PodLevelResourceManagers                = "PodLevelResourceManagers"
+	NodeDeclaredFeatures                    = "NodeDeclaredFeatures"
 )
 
 type gateSpec struct {
@@ -32,27 +35,27 @@ type gateSpec struct {
 
 // gates136 are the Kubernetes 1.36 defaults of the gates above.
 var gates136 = map[string]gateSpec{
-	GatePodLevelResources:             {def: true},
-	GateSidecarContainers:             {def: true, locked: true},
-	GateInPlacePodVerticalScaling:     {def: true, locked: true},
-	GateVolumeAttributesClass:         {def: true, locked: true},
-	GateDynamicResourceAllocation:     {def: true, locked: true},
-	GateDRAExtendedResource:           {def: true},
-	GateRecoverVolumeExpansionFailure: {def: true, locked: true},
-	GateInPlacePodLevelResourcesVerticalScaling: {def: true, deps: []string{
-		GateInPlacePodVerticalScaling, GatePodLevelResources, GateNodeDeclaredFeatures}},
-	GatePodLevelResourceManagers: {def: false, deps: []string{GatePodLevelResources}},
-	GateNodeDeclaredFeatures:     {def: true},
+	PodLevelResources:             {def: true},
+	SidecarContainers:             {def: true, locked: true},
+	InPlacePodVerticalScaling:     {def: true, locked: true},
+	VolumeAttributesClass:         {def: true, locked: true},
+	DynamicResourceAllocation:     {def: true, locked: true},
+	DRAExtendedResource:           {def: true},
+	RecoverVolumeExpansionFailure: {def: true, locked: true},
+	InPlacePodLevelResourcesVerticalScaling: {def: true, deps: []string{
+		InPlacePodVerticalScaling, PodLevelResources, NodeDeclaredFeatures}},
+	PodLevelResourceManagers: {def: false, deps: []string{PodLevelResources}},
+	NodeDeclaredFeatures:     {def: true},
 }
 
-// FeatureGates is the set of gate values the engine evaluates with.
-type FeatureGates struct {
+// Gates is a set of gate values; the zero value holds the 1.36 defaults.
+type Gates struct {
 	values map[string]bool
 }
 
-// DefaultFeatureGates returns the Kubernetes 1.36 defaults.
-func DefaultFeatureGates() FeatureGates {
-	g := FeatureGates{values: make(map[string]bool, len(gates136))}
+// Default returns the Kubernetes 1.36 defaults.
+func Default() Gates {
+	g := Gates{values: make(map[string]bool, len(gates136))}
 	for name, spec := range gates136 {
 		g.values[name] = spec.def
 	}
@@ -60,15 +63,15 @@ func DefaultFeatureGates() FeatureGates {
 }
 
 // Enabled reports whether the named gate is on. Unknown names are off.
-func (g FeatureGates) Enabled(name string) bool {
+func (g Gates) Enabled(name string) bool {
 	if g.values == nil {
 		return gates136[name].def
 	}
 	return g.values[name]
 }
 
-// KnownGates lists the gate names limitcheck models, sorted.
-func KnownGates() []string {
+// Known lists the gate names limitcheck models, sorted.
+func Known() []string {
 	names := make([]string, 0, len(gates136))
 	for n := range gates136 {
 		names = append(names, n)
@@ -77,11 +80,11 @@ func KnownGates() []string {
 	return names
 }
 
-// ParseFeatureGates parses kube-apiserver's --feature-gates syntax (Name=bool,...)
+// Parse parses kube-apiserver's --feature-gates syntax (Name=bool,...)
 // on top of the 1.36 defaults. Locked gates can only be set to their locked value,
 // as in kube-apiserver.
-func ParseFeatureGates(spec string) (FeatureGates, error) {
-	g := DefaultFeatureGates()
+func Parse(spec string) (Gates, error) {
+	g := Default()
 	for _, s := range strings.Split(spec, ",") {
 		s = strings.TrimSpace(s)
 		if s == "" {
@@ -94,7 +97,7 @@ func ParseFeatureGates(spec string) (FeatureGates, error) {
 		}
 		gs, known := gates136[k]
 		if !known {
-			return g, fmt.Errorf("unrecognized feature gate: %s (limitcheck models %s)", k, strings.Join(KnownGates(), ", "))
+			return g, fmt.Errorf("unrecognized feature gate: %s (limitcheck models %s)", k, strings.Join(Known(), ", "))
 		}
 		b, err := strconv.ParseBool(strings.TrimSpace(v))
 		if err != nil {
@@ -110,9 +113,9 @@ func ParseFeatureGates(spec string) (FeatureGates, error) {
 
 // checkDependencies reports enabled gates whose dependencies are disabled, in
 // kube-apiserver's words.
-func (g FeatureGates) checkDependencies() error {
+func (g Gates) checkDependencies() error {
 	var errs []string
-	for _, name := range KnownGates() {
+	for _, name := range Known() {
 		if !g.Enabled(name) {
 			continue
 		}
@@ -133,9 +136,9 @@ func (g FeatureGates) checkDependencies() error {
 }
 
 // Set overrides one gate (for tests and the differential harness); locked gates included.
-func (g *FeatureGates) Set(name string, on bool) {
+func (g *Gates) Set(name string, on bool) {
 	if g.values == nil {
-		*g = DefaultFeatureGates()
+		*g = Default()
 	}
 	g.values[name] = on
 }
