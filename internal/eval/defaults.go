@@ -4,6 +4,8 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	resourcehelper "k8s.io/component-helpers/resource"
 
+	"github.com/limitcheck/limitcheck/internal/eval/resources"
+
 	"github.com/limitcheck/limitcheck/internal/eval/features"
 )
 
@@ -34,15 +36,15 @@ func roundPodSpec(spec *corev1.PodSpec) {
 	for i := range spec.EphemeralContainers {
 		roundRequirements(&spec.EphemeralContainers[i].Resources)
 	}
-	roundResourceList(spec.Overhead)
+	resources.RoundResourceList(spec.Overhead)
 	if spec.Resources != nil {
 		roundRequirements(spec.Resources)
 	}
 }
 
 func roundRequirements(r *corev1.ResourceRequirements) {
-	roundResourceList(r.Limits)
-	roundResourceList(r.Requests)
+	resources.RoundResourceList(r.Limits)
+	resources.RoundResourceList(r.Requests)
 }
 
 // defaultRequestsFromLimits: for containers with limits, every limit missing from
@@ -74,7 +76,7 @@ func defaultPodRequests(pod *corev1.Pod) {
 		podReqs = corev1.ResourceList{}
 	}
 	for k, v := range resourcehelper.AggregateContainerRequests(pod, resourcehelper.PodResourcesOptions{}) {
-		if _, ok := podReqs[k]; !ok && resourcehelper.IsSupportedPodLevelResource(k) && isOvercommitAllowed(k) {
+		if _, ok := podReqs[k]; !ok && resourcehelper.IsSupportedPodLevelResource(k) && resources.IsOvercommitAllowed(k) {
 			podReqs[k] = v.DeepCopy()
 		}
 	}
@@ -100,7 +102,7 @@ func defaultHugePagePodLimits(pod *corev1.Pod) {
 		podLims = corev1.ResourceList{}
 	}
 	for k, v := range resourcehelper.AggregateContainerLimits(pod, resourcehelper.PodResourcesOptions{}) {
-		if !resourcehelper.IsSupportedPodLevelResource(k) || !isHugePageResourceName(k) {
+		if !resourcehelper.IsSupportedPodLevelResource(k) || !resources.IsHugePageResourceName(k) {
 			continue
 		}
 		if _, ok := r.Requests[k]; ok {
@@ -131,11 +133,11 @@ func DefaultLimitRange(lr *corev1.LimitRange) {
 			copyMissing(item.DefaultRequest, item.Default)
 			copyMissing(item.DefaultRequest, item.Min)
 		}
-		roundResourceList(item.Max)
-		roundResourceList(item.Min)
-		roundResourceList(item.Default)
-		roundResourceList(item.DefaultRequest)
-		roundResourceList(item.MaxLimitRequestRatio)
+		resources.RoundResourceList(item.Max)
+		resources.RoundResourceList(item.Min)
+		resources.RoundResourceList(item.Default)
+		resources.RoundResourceList(item.DefaultRequest)
+		resources.RoundResourceList(item.MaxLimitRequestRatio)
 	}
 }
 
@@ -154,18 +156,18 @@ func DefaultPersistentVolumeClaim(pvc *corev1.PersistentVolumeClaim) {
 		pvc.Spec.VolumeMode = &mode
 	}
 	roundRequirementsVolume(&pvc.Spec.Resources)
-	roundResourceList(pvc.Status.Capacity)
-	roundResourceList(pvc.Status.AllocatedResources)
+	resources.RoundResourceList(pvc.Status.Capacity)
+	resources.RoundResourceList(pvc.Status.AllocatedResources)
 }
 
 func roundRequirementsVolume(r *corev1.VolumeResourceRequirements) {
-	roundResourceList(r.Limits)
-	roundResourceList(r.Requests)
+	resources.RoundResourceList(r.Limits)
+	resources.RoundResourceList(r.Requests)
 }
 
 // DefaultResourceQuota rounds spec.hard, status.hard and status.used (PL-01).
 func DefaultResourceQuota(q *corev1.ResourceQuota) {
-	roundResourceList(q.Spec.Hard)
-	roundResourceList(q.Status.Hard)
-	roundResourceList(q.Status.Used)
+	resources.RoundResourceList(q.Spec.Hard)
+	resources.RoundResourceList(q.Status.Hard)
+	resources.RoundResourceList(q.Status.Used)
 }

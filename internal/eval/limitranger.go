@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/limitcheck/limitcheck/internal/eval/resources"
+
 	"github.com/limitcheck/limitcheck/internal/eval/features"
 
 	corev1 "k8s.io/api/core/v1"
@@ -67,7 +69,7 @@ func mergeContainerDefaults(c *corev1.Container, defReq, defLim corev1.ResourceL
 // fillMissing copies the defaults dst lacks and returns their names, sorted.
 func fillMissing(dst, defaults corev1.ResourceList) []string {
 	var set []string
-	for _, k := range sortedNames(defaults) {
+	for _, k := range resources.SortedNames(defaults) {
 		if _, ok := dst[k]; !ok {
 			dst[k] = defaults[k].DeepCopy()
 			set = append(set, string(k))
@@ -83,17 +85,17 @@ func validatePodLimits(lr *corev1.LimitRange, pod *corev1.Pod, gates features.Ga
 	var errs []error
 	check := func(item *corev1.LimitRangeItem, req, lim corev1.ResourceList) {
 		t := string(item.Type)
-		for _, k := range sortedNames(item.Min) {
+		for _, k := range resources.SortedNames(item.Min) {
 			if err := minConstraint(t, k, item.Min[k], req, lim); err != nil {
 				errs = append(errs, err)
 			}
 		}
-		for _, k := range sortedNames(item.Max) {
+		for _, k := range resources.SortedNames(item.Max) {
 			if err := maxConstraint(t, k, item.Max[k], req, lim); err != nil {
 				errs = append(errs, err)
 			}
 		}
-		for _, k := range sortedNames(item.MaxLimitRequestRatio) {
+		for _, k := range resources.SortedNames(item.MaxLimitRequestRatio) {
 			if err := limitRequestRatioConstraint(t, k, item.MaxLimitRequestRatio[k], req, lim); err != nil {
 				errs = append(errs, err)
 			}
@@ -131,12 +133,12 @@ func validateClaimLimits(lr *corev1.LimitRange, pvc *corev1.PersistentVolumeClai
 			continue
 		}
 		t := string(item.Type)
-		for _, k := range sortedNames(item.Min) {
+		for _, k := range resources.SortedNames(item.Min) {
 			if err := minConstraint(t, k, item.Min[k], pvc.Spec.Resources.Requests, corev1.ResourceList{}); err != nil {
 				errs = append(errs, err)
 			}
 		}
-		for _, k := range sortedNames(item.Max) {
+		for _, k := range resources.SortedNames(item.Max) {
 			if err := maxRequestConstraint(t, k, item.Max[k], pvc.Spec.Resources.Requests); err != nil {
 				errs = append(errs, err)
 			}
@@ -151,7 +153,7 @@ func validateClaimLimits(lr *corev1.LimitRange, pvc *corev1.PersistentVolumeClai
 func limitRangerPodAggregate(pod *corev1.Pod, podLevel bool, pick func(*corev1.ResourceRequirements) corev1.ResourceList) corev1.ResourceList {
 	sum := corev1.ResourceList{}
 	for i := range pod.Spec.Containers {
-		addResourceList(sum, pick(&pod.Spec.Containers[i].Resources))
+		resources.AddResourceList(sum, pick(&pod.Spec.Containers[i].Resources))
 	}
 	sidecars, initMax := corev1.ResourceList{}, corev1.ResourceList{}
 	for i := range pod.Spec.InitContainers {
@@ -159,17 +161,17 @@ func limitRangerPodAggregate(pod *corev1.Pod, podLevel bool, pick func(*corev1.R
 		own := pick(&c.Resources)
 		var use corev1.ResourceList
 		if isSidecar(c) {
-			addResourceList(sum, own)
-			addResourceList(sidecars, own)
+			resources.AddResourceList(sum, own)
+			resources.AddResourceList(sidecars, own)
 			use = sidecars
 		} else {
 			use = corev1.ResourceList{}
-			addResourceList(use, own)
-			addResourceList(use, sidecars)
+			resources.AddResourceList(use, own)
+			resources.AddResourceList(use, sidecars)
 		}
-		maxResourceList(initMax, use)
+		resources.MaxResourceList(initMax, use)
 	}
-	maxResourceList(sum, initMax)
+	resources.MaxResourceList(sum, initMax)
 	if podLevel && pod.Spec.Resources != nil {
 		for k, v := range pick(pod.Spec.Resources) {
 			if k == corev1.ResourceCPU || k == corev1.ResourceMemory {
@@ -252,4 +254,8 @@ func limitRequestRatioConstraint(limitType string, name corev1.ResourceName, enf
 		return fmt.Errorf("%s max limit to request ratio per %s is %s, but provided ratio is %f", name, limitType, enforced.String(), shown)
 	}
 	return nil
+}
+
+func isSidecar(c *corev1.Container) bool {
+	return c.RestartPolicy != nil && *c.RestartPolicy == corev1.ContainerRestartPolicyAlways
 }

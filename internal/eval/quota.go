@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/limitcheck/limitcheck/internal/eval/resources"
+
 	"github.com/limitcheck/limitcheck/internal/eval/features"
 
 	corev1 "k8s.io/api/core/v1"
@@ -82,7 +84,7 @@ func scopeSelectors(q *corev1.ResourceQuota) []corev1.ScopedResourceSelectorRequ
 // matches is QGEN Matches: the quota tracks one of the evaluator's resources and
 // the object satisfies every scope selector.
 func matches(ev evaluator, q *corev1.ResourceQuota, obj runtime.Object) (bool, error) {
-	if len(ev.matchingResources(sortedNames(q.Status.Hard))) == 0 {
+	if len(ev.matchingResources(resources.SortedNames(q.Status.Hard))) == 0 {
 		return false, nil
 	}
 	for _, sel := range scopeSelectors(q) {
@@ -146,7 +148,7 @@ func (e *Engine) checkQuota(ns *namespaceState, gr schema.GroupResource, name st
 		if lr.APIGroup != gr.Group || lr.Resource != gr.Resource {
 			continue
 		}
-		for _, k := range sortedNames(usage) {
+		for _, k := range resources.SortedNames(usage) {
 			if q := usage[k]; q.Sign() <= 0 {
 				continue
 			}
@@ -175,7 +177,7 @@ func (e *Engine) checkQuota(ns *namespaceState, gr schema.GroupResource, name st
 		if !ok {
 			continue
 		}
-		r := ev.matchingResources(sortedNames(q.Status.Hard))
+		r := ev.matchingResources(resources.SortedNames(q.Status.Hard))
 		if err := ev.constraints(r, obj); err != nil {
 			return forbid(fmt.Errorf("failed quota: %s: %v", q.Name, err))
 		}
@@ -237,10 +239,10 @@ func (e *Engine) checkQuota(ns *namespaceState, gr schema.GroupResource, name st
 	// Check every interesting quota before charging any (all must admit).
 	newUsed := make([]corev1.ResourceList, len(interesting))
 	for i, q := range interesting {
-		requested := maskList(delta, sortedNames(q.Status.Hard))
+		requested := maskList(delta, resources.SortedNames(q.Status.Hard))
 		newUsed[i] = addLists(q.Status.Used, requested)
 		var exceeded []corev1.ResourceName
-		for _, k := range sortedNames(requested) {
+		for _, k := range resources.SortedNames(requested) {
 			if n, h := newUsed[i][k], q.Status.Hard[k]; n.Cmp(h) > 0 {
 				exceeded = append(exceeded, k)
 			}
@@ -251,7 +253,7 @@ func (e *Engine) checkQuota(ns *namespaceState, gr schema.GroupResource, name st
 		}
 	}
 	for i, q := range interesting {
-		q.Status.Used = stored(newUsed[i]) // written with UpdateStatus, read back by the next request
+		q.Status.Used = resources.Stored(newUsed[i]) // written with UpdateStatus, read back by the next request
 	}
 	ns.objects = append(ns.objects, admitted{ev, obj})
 	return nil
@@ -262,7 +264,7 @@ func (e *Engine) checkQuota(ns *namespaceState, gr schema.GroupResource, name st
 // objects matching all its scopes, for each hard resource some evaluator tracks.
 func (e *Engine) computeStatus(ns *namespaceState, q *corev1.ResourceQuota) {
 	hard := addLists(corev1.ResourceList{}, q.Spec.Hard)
-	names := sortedNames(hard)
+	names := resources.SortedNames(hard)
 	used := corev1.ResourceList{}
 	if e.opts.QuotaUsage == QuotaUsageObserved {
 		// The status written in the input, as a live namespace reports it.
@@ -312,8 +314,8 @@ func (e *Engine) computeStatus(ns *namespaceState, q *corev1.ResourceQuota) {
 		used = addLists(used, sums[key])
 	}
 	// The controller writes the status; admission reads it back (QS-02).
-	q.Status.Hard = stored(hard)
-	q.Status.Used = stored(maskList(used, names))
+	q.Status.Hard = resources.Stored(hard)
+	q.Status.Used = resources.Stored(maskList(used, names))
 }
 
 // allEvaluators returns the evaluators that track at least one of names: the

@@ -5,6 +5,8 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/limitcheck/limitcheck/internal/eval/resources"
+
 	"github.com/limitcheck/limitcheck/internal/eval/features"
 
 	corev1 "k8s.io/api/core/v1"
@@ -72,7 +74,7 @@ var podResources = []corev1.ResourceName{
 const deviceClassPrefix = "deviceclass.resource.kubernetes.io/"
 
 // requiredForPods: quotas on these force every container to specify them (RQ-16).
-var requiredForPods = newNameSet(corev1.ResourceCPU, corev1.ResourceMemory, corev1.ResourceRequestsCPU,
+var requiredForPods = resources.NewNameSet(corev1.ResourceCPU, corev1.ResourceMemory, corev1.ResourceRequestsCPU,
 	corev1.ResourceRequestsMemory, corev1.ResourceLimitsCPU, corev1.ResourceLimitsMemory)
 
 func (podEvaluator) id() corev1.ResourceName { return podCountName }
@@ -84,10 +86,10 @@ func (podEvaluator) matchingResources(names []corev1.ResourceName) []corev1.Reso
 	out := intersect(names, podResources)
 	for _, n := range names {
 		s := string(n)
-		if strings.HasPrefix(s, hugePagesPrefix) || strings.HasPrefix(s, requestsHugePagesPrefix) {
+		if strings.HasPrefix(s, resources.HugePagesPrefix) || strings.HasPrefix(s, resources.RequestsHugePagesPrefix) {
 			out = append(out, n)
 		}
-		if strings.HasPrefix(s, requestsPrefix) && (!isNativeResource(n) || strings.HasPrefix(s, requestsPrefix+deviceClassPrefix)) {
+		if strings.HasPrefix(s, resources.RequestsPrefix) && (!resources.IsNativeResource(n) || strings.HasPrefix(s, resources.RequestsPrefix+deviceClassPrefix)) {
 			out = append(out, n)
 		}
 	}
@@ -234,12 +236,12 @@ func podComputeUsage(req, lim corev1.ResourceList) corev1.ResourceList {
 		}
 	}
 	for k, q := range req {
-		if strings.HasPrefix(string(k), hugePagesPrefix) {
+		if strings.HasPrefix(string(k), resources.HugePagesPrefix) {
 			out[k] = q
-			out[requestsPrefix+k] = q
+			out[resources.RequestsPrefix+k] = q
 		}
-		if isExtendedResourceName(k) || strings.HasPrefix(string(k), deviceClassPrefix) {
-			out[requestsPrefix+k] = q
+		if resources.IsExtendedResourceName(k) || strings.HasPrefix(string(k), deviceClassPrefix) {
+			out[resources.RequestsPrefix+k] = q
 		}
 	}
 	return out
@@ -501,7 +503,7 @@ func maskList(l corev1.ResourceList, names []corev1.ResourceName) corev1.Resourc
 // prettyPrint is `key=value` pairs, keys sorted, joined by "," (CTRL prettyPrint).
 func prettyPrint(l corev1.ResourceList) string {
 	parts := make([]string, 0, len(l))
-	for _, k := range sortedNames(l) {
+	for _, k := range resources.SortedNames(l) {
 		q := l[k]
 		parts = append(parts, string(k)+"="+q.String())
 	}

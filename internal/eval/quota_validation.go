@@ -4,6 +4,8 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/util/validation/field"
+
+	"github.com/limitcheck/limitcheck/internal/eval/resources"
 )
 
 // ResourceQuota create validation (VAL ValidateResourceQuota as called by the
@@ -34,11 +36,11 @@ var standardQuotaScopes = map[corev1.ResourceQuotaScope]bool{
 }
 
 var (
-	podComputeQuotaResources = newNameSet(
+	podComputeQuotaResources = resources.NewNameSet(
 		corev1.ResourceCPU, corev1.ResourceMemory, corev1.ResourceLimitsCPU,
 		corev1.ResourceLimitsMemory, corev1.ResourceRequestsCPU, corev1.ResourceRequestsMemory,
 	)
-	pvcQuotaResources = newNameSet(corev1.ResourcePersistentVolumeClaims, corev1.ResourceRequestsStorage)
+	pvcQuotaResources = resources.NewNameSet(corev1.ResourcePersistentVolumeClaims, corev1.ResourceRequestsStorage)
 )
 
 // conflictingScopePairs are checked in this order, for spec.scopes and for the
@@ -80,7 +82,7 @@ func ValidateResourceQuota(q *corev1.ResourceQuota) field.ErrorList {
 
 	spec := field.NewPath("spec")
 	hard := spec.Child("hard")
-	for _, k := range sortedNames(q.Spec.Hard) {
+	for _, k := range resources.SortedNames(q.Spec.Hard) {
 		p := hard.Key(string(k))
 		errs = append(errs, validateQuotaResourceName(k, p)...)
 		errs = append(errs, validateResourceQuantityValue(k, q.Spec.Hard[k], p)...)
@@ -108,8 +110,8 @@ func ResourceQuotaInvalid(q *corev1.ResourceQuota) *Denial {
 // ones a scope can be incompatible with.
 func hardNamesLimitedByScope(hard corev1.ResourceList) []corev1.ResourceName {
 	var names []corev1.ResourceName
-	for _, k := range sortedNames(hard) {
-		if isStandardQuotaResourceName(k) {
+	for _, k := range resources.SortedNames(hard) {
+		if resources.IsStandardQuotaResourceName(k) {
 			names = append(names, k)
 		}
 	}

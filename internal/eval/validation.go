@@ -5,6 +5,8 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/limitcheck/limitcheck/internal/eval/resources"
+
 	"github.com/limitcheck/limitcheck/internal/eval/features"
 
 	corev1 "k8s.io/api/core/v1"
@@ -28,6 +30,10 @@ const (
 
 // validateObjectMeta is core's ValidateObjectMeta for a namespaced object with a
 // DNS-subdomain name: apimachinery's checks plus the finalizer-name rule.
+var standardLimitTypes = map[corev1.LimitType]bool{
+	corev1.LimitTypePod: true, corev1.LimitTypeContainer: true, corev1.LimitTypePersistentVolumeClaim: true,
+}
+
 func validateObjectMeta(meta *metav1.ObjectMeta) field.ErrorList {
 	p := field.NewPath("metadata")
 	errs := apivalidation.ValidateObjectMeta(meta, true, apivalidation.NameIsDNSSubdomain, p)
@@ -55,7 +61,7 @@ func validateResourceName(name corev1.ResourceName, p *field.Path) field.ErrorLi
 	if len(errs) != 0 {
 		return errs
 	}
-	if isUnqualified(name) && !isStandardResourceName(name) {
+	if resources.IsUnqualified(name) && !resources.IsStandardResourceName(name) {
 		errs = append(errs, field.Invalid(p, name, "must be a standard resource type or fully qualified"))
 	}
 	return errs
@@ -65,11 +71,11 @@ func validateResourceName(name corev1.ResourceName, p *field.Path) field.ErrorLi
 // without short-circuiting, so an unknown name yields two errors (LR-03).
 func validateContainerResourceName(name corev1.ResourceName, p *field.Path) field.ErrorList {
 	errs := validateResourceName(name, p)
-	if isUnqualified(name) {
-		if !isStandardContainerResourceName(name) {
+	if resources.IsUnqualified(name) {
+		if !resources.IsStandardContainerResourceName(name) {
 			errs = append(errs, field.Invalid(p, name, "must be a standard resource for containers"))
 		}
-	} else if !isNativeResource(name) && !isExtendedResourceName(name) {
+	} else if !resources.IsNativeResource(name) && !resources.IsExtendedResourceName(name) {
 		errs = append(errs, field.Invalid(p, name, "doesn't follow extended resource name standard"))
 	}
 	return errs
@@ -96,7 +102,7 @@ func validatePodLevelResourceName(name corev1.ResourceName, p *field.Path) field
 // validateQuotaResourceName: validateResourceName plus the quota list (RQ-01).
 func validateQuotaResourceName(name corev1.ResourceName, p *field.Path) field.ErrorList {
 	errs := validateResourceName(name, p)
-	if isUnqualified(name) && !isStandardQuotaResourceName(name) {
+	if resources.IsUnqualified(name) && !resources.IsStandardQuotaResourceName(name) {
 		errs = append(errs, field.Invalid(p, name, "must be a standard resource for quota"))
 	}
 	return errs
@@ -108,7 +114,7 @@ func validateResourceQuantityValue(name corev1.ResourceName, q resource.Quantity
 	if q.Cmp(resource.Quantity{}) < 0 {
 		errs = append(errs, field.Invalid(p, q.String(), msgNegative))
 	}
-	if isIntegerResourceName(name) && q.MilliValue()%1000 != 0 {
+	if resources.IsIntegerResourceName(name) && q.MilliValue()%1000 != 0 {
 		errs = append(errs, field.Invalid(p, q, msgNotInteger))
 	}
 	return errs
@@ -130,7 +136,7 @@ func ValidateLimitRange(lr *corev1.LimitRange) field.ErrorList {
 
 		keys := corev1.ResourceList{}
 		checkNames := func(list corev1.ResourceList, child string) {
-			for _, k := range sortedNames(list) {
+			for _, k := range resources.SortedNames(list) {
 				errs = append(errs, validateLimitRangeResourceName(item.Type, k, p.Child(child).Key(string(k)))...)
 				keys[k] = resource.Quantity{}
 			}
@@ -159,7 +165,7 @@ func ValidateLimitRange(lr *corev1.LimitRange) field.ErrorList {
 		}
 		checkNames(item.MaxLimitRequestRatio, "maxLimitRequestRatio")
 
-		for _, k := range sortedNames(keys) {
+		for _, k := range resources.SortedNames(keys) {
 			errs = append(errs, validateLimitRangeKey(p, k, item.Min, item.Max, defaults, defaultRequests, item.MaxLimitRequestRatio)...)
 		}
 	}
@@ -230,7 +236,7 @@ func validateLimitRangeKey(p *field.Path, k corev1.ResourceName, minL, maxL, def
 			errs = append(errs, field.Invalid(p.Child("maxLimitRequestRatio").Key(key), ratio, fmt.Sprintf("ratio %s is greater than max/min = %f", ratio.String(), lim)))
 		}
 	}
-	if !isOvercommitAllowed(k) && hasDef && hasReq && defQ.Cmp(reqQ) != 0 {
+	if !resources.IsOvercommitAllowed(k) && hasDef && hasReq && defQ.Cmp(reqQ) != 0 {
 		errs = append(errs, field.Invalid(p.Child("defaultRequest").Key(key), reqQ, fmt.Sprintf("default value %s must equal to defaultRequest value %s in %s", defQ.String(), reqQ.String(), key)))
 	}
 	return errs
@@ -272,14 +278,14 @@ func validateResourceRequirements(r *corev1.ResourceRequirements, nameFn nameVal
 	var errs field.ErrorList
 	limPath, reqPath := p.Child("limits"), p.Child("requests")
 	limCPUOrMem, reqCPUOrMem, limHuge, reqHuge := false, false, false, false
-	for _, k := range sortedNames(r.Limits) {
+	for _, k := range resources.SortedNames(r.Limits) {
 		q := r.Limits[k]
 		kp := limPath.Key(string(k))
 		errs = append(errs, nameFn(k, kp)...)
 		errs = append(errs, validateResourceQuantityValue(k, q, kp)...)
-		if isHugePageResourceName(k) {
+		if resources.IsHugePageResourceName(k) {
 			limHuge = true
-			if !isHugePageResourceValueDivisible(k, q) {
+			if !resources.IsHugePageResourceValueDivisible(k, q) {
 				errs = append(errs, field.Invalid(kp, q.String(), fmt.Sprintf("%s is not positive integer multiple of %s", q.String(), k)))
 			}
 		}
@@ -287,23 +293,23 @@ func validateResourceRequirements(r *corev1.ResourceRequirements, nameFn nameVal
 			limCPUOrMem = true
 		}
 	}
-	for _, k := range sortedNames(r.Requests) {
+	for _, k := range resources.SortedNames(r.Requests) {
 		q := r.Requests[k]
 		kp := reqPath.Key(string(k))
 		errs = append(errs, nameFn(k, kp)...)
 		errs = append(errs, validateResourceQuantityValue(k, q, kp)...)
 		if lim, ok := r.Limits[k]; ok {
-			if q.Cmp(lim) != 0 && !isOvercommitAllowed(k) {
+			if q.Cmp(lim) != 0 && !resources.IsOvercommitAllowed(k) {
 				errs = append(errs, field.Invalid(reqPath, q.String(), fmt.Sprintf("must be equal to %s limit of %s", k, lim.String())))
 			} else if q.Cmp(lim) > 0 {
 				errs = append(errs, field.Invalid(reqPath, q.String(), fmt.Sprintf("must be less than or equal to %s limit of %s", k, lim.String())))
 			}
-		} else if !isOvercommitAllowed(k) {
+		} else if !resources.IsOvercommitAllowed(k) {
 			errs = append(errs, field.Required(limPath, "Limit must be set for non overcommitable resources"))
 		}
-		if isHugePageResourceName(k) {
+		if resources.IsHugePageResourceName(k) {
 			reqHuge = true
-			if !isHugePageResourceValueDivisible(k, q) {
+			if !resources.IsHugePageResourceValueDivisible(k, q) {
 				errs = append(errs, field.Invalid(kp, q.String(), fmt.Sprintf("%s is not positive integer multiple of %s", q.String(), k)))
 			}
 		}
@@ -330,7 +336,7 @@ func validatePodLevelResources(spec *corev1.PodSpec, p *field.Path) field.ErrorL
 
 	ctrOnly := &corev1.Pod{Spec: *spec}
 	aggReqs := resourcehelper.AggregateContainerRequests(ctrOnly, resourcehelper.PodResourcesOptions{})
-	for _, k := range sortedNames(aggReqs) {
+	for _, k := range resources.SortedNames(aggReqs) {
 		podReq, ok := spec.Resources.Requests[k]
 		if !ok {
 			continue
@@ -340,8 +346,8 @@ func validatePodLevelResources(spec *corev1.PodSpec, p *field.Path) field.ErrorL
 		}
 	}
 	aggLims := resourcehelper.AggregateContainerLimits(ctrOnly, resourcehelper.PodResourcesOptions{})
-	for _, k := range sortedNames(aggLims) {
-		if !isHugePageResourceName(k) {
+	for _, k := range resources.SortedNames(aggLims) {
+		if !resources.IsHugePageResourceName(k) {
 			continue
 		}
 		podLim, ok := spec.Resources.Limits[k]
@@ -354,7 +360,7 @@ func validatePodLevelResources(spec *corev1.PodSpec, p *field.Path) field.ErrorL
 	}
 	for i := range spec.Containers {
 		lims := spec.Containers[i].Resources.Limits
-		for _, k := range sortedNames(lims) {
+		for _, k := range resources.SortedNames(lims) {
 			podLim, ok := spec.Resources.Limits[k]
 			if !ok {
 				continue

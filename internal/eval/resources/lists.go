@@ -1,4 +1,4 @@
-package eval
+package resources
 
 import (
 	"sort"
@@ -7,9 +7,9 @@ import (
 	"k8s.io/apimachinery/pkg/api/resource"
 )
 
-// addResourceList adds every quantity of add into list (keys missing in list are
-// copied), as upstream's addResourceList does.
-func addResourceList(list, add corev1.ResourceList) {
+// AddResourceList adds every quantity of add into list (keys missing in list are
+// copied), as upstream's AddResourceList does.
+func AddResourceList(list, add corev1.ResourceList) {
 	for name, q := range add {
 		if cur, ok := list[name]; ok {
 			cur.Add(q)
@@ -20,11 +20,11 @@ func addResourceList(list, add corev1.ResourceList) {
 	}
 }
 
-// stored is a ResourceList as kube-apiserver stores and serves it back: each
+// Stored is a ResourceList as kube-apiserver stores and serves it back: each
 // quantity re-read from its canonical string (QS-02). A sum held in memory can
 // print differently: 500Mi + 100M is 624288000 in binary format, which reads
 // back as decimal and prints from then on as 624288k.
-func stored(list corev1.ResourceList) corev1.ResourceList {
+func Stored(list corev1.ResourceList) corev1.ResourceList {
 	out := make(corev1.ResourceList, len(list))
 	for name, q := range list {
 		if p, err := resource.ParseQuantity(q.String()); err == nil {
@@ -35,8 +35,8 @@ func stored(list corev1.ResourceList) corev1.ResourceList {
 	return out
 }
 
-// maxResourceList sets list[k] to the greater of list[k] and other[k] for every k in other.
-func maxResourceList(list, other corev1.ResourceList) {
+// MaxResourceList sets list[k] to the greater of list[k] and other[k] for every k in other.
+func MaxResourceList(list, other corev1.ResourceList) {
 	for name, q := range other {
 		if cur, ok := list[name]; !ok || q.Cmp(cur) > 0 {
 			list[name] = q.DeepCopy()
@@ -44,25 +44,21 @@ func maxResourceList(list, other corev1.ResourceList) {
 	}
 }
 
-// roundResourceList rounds every value up to milli precision (SetDefaults_ResourceList, PL-01).
-func roundResourceList(list corev1.ResourceList) {
+// RoundResourceList rounds every value up to milli precision (SetDefaults_ResourceList, PL-01).
+func RoundResourceList(list corev1.ResourceList) {
 	for k, v := range list {
 		v.RoundUp(-3)
 		list[k] = v
 	}
 }
 
-// sortedNames returns the keys of a ResourceList in lexical order. Upstream iterates
+// SortedNames returns the keys of a ResourceList in lexical order. Upstream iterates
 // these maps in random order; limitcheck always sorts (LR-22).
-func sortedNames(list corev1.ResourceList) []corev1.ResourceName {
+func SortedNames(list corev1.ResourceList) []corev1.ResourceName {
 	names := make([]corev1.ResourceName, 0, len(list))
 	for k := range list {
 		names = append(names, k)
 	}
 	sort.Slice(names, func(i, j int) bool { return names[i] < names[j] })
 	return names
-}
-
-func isSidecar(c *corev1.Container) bool {
-	return c.RestartPolicy != nil && *c.RestartPolicy == corev1.ContainerRestartPolicyAlways
 }
