@@ -8,6 +8,8 @@ import (
 	"fmt"
 	"reflect"
 
+	"github.com/limitcheck/limitcheck/internal/eval/validation"
+
 	"github.com/limitcheck/limitcheck/internal/eval/features"
 
 	appsv1 "k8s.io/api/apps/v1"
@@ -362,7 +364,7 @@ func (e *Engine) admitObject(obj runtime.Object, fromInput bool) Result {
 		if t, path := podTemplateOf(obj); t != nil {
 			res.Object = obj
 			defaultWorkload(obj)
-			if errs := validatePodSpecResources(&t.Spec, field.NewPath(path).Child("spec"), e.opts.Gates); len(errs) > 0 {
+			if errs := validation.PodSpecResources(&t.Spec, field.NewPath(path).Child("spec"), e.opts.Gates); len(errs) > 0 {
 				res.Denial = invalid(gvk.GroupKind(), name, errs)
 				break
 			}
@@ -480,7 +482,7 @@ func (e *Engine) admitPod(ns *namespaceState, pod *corev1.Pod) *Denial {
 		pod.Spec.Resources = nil
 	}
 	assignName(&pod.ObjectMeta)
-	if errs := validatePodResources(pod, gates); len(errs) > 0 {
+	if errs := validation.PodResources(pod, gates); len(errs) > 0 {
 		return invalid(schema.GroupKind{Kind: "Pod"}, pod.Name, errs)
 	}
 	if !e.opts.DisableLimitRanger {
@@ -501,7 +503,7 @@ func (e *Engine) admitClaim(ns *namespaceState, pvc *corev1.PersistentVolumeClai
 	e.defaultStorageClass(pvc)
 	pvc.Status = corev1.PersistentVolumeClaimStatus{} // PrepareForCreate
 	assignName(&pvc.ObjectMeta)
-	if errs := validatePersistentVolumeClaim(pvc); len(errs) > 0 {
+	if errs := validation.PersistentVolumeClaim(pvc); len(errs) > 0 {
 		return invalid(schema.GroupKind{Kind: "PersistentVolumeClaim"}, pvc.Name, errs)
 	}
 	if !e.opts.DisableLimitRanger {
@@ -523,7 +525,7 @@ func (e *Engine) admitLimitRange(ns *namespaceState, lr *corev1.LimitRange, dup 
 	if lr.Name == "" {
 		lr.Name = UnnamedLimitRange // what the LimitRange strategy's PrepareForCreate does
 	}
-	if errs := ValidateLimitRange(lr); len(errs) > 0 {
+	if errs := validation.LimitRange(lr); len(errs) > 0 {
 		return invalid(schema.GroupKind{Kind: "LimitRange"}, lr.Name, errs)
 	}
 	if d := e.checkQuota(ns, corev1.Resource("limitranges"), lr.Name, lr); d != nil || dup {

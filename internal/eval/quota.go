@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/limitcheck/limitcheck/internal/eval/validation"
+
 	"github.com/limitcheck/limitcheck/internal/eval/resources"
 
 	"github.com/limitcheck/limitcheck/internal/eval/features"
@@ -332,4 +334,16 @@ func (e *Engine) allEvaluators(names []corev1.ResourceName) []evaluator {
 		}
 	}
 	return evs
+}
+
+// ResourceQuotaInvalid runs the create path of a defaulted ResourceQuota from name
+// generation on (placeholder suffix, PL-04) and returns the 422 kube-apiserver
+// would answer, or nil when the quota is valid. The namespace must already be set.
+func ResourceQuotaInvalid(q *corev1.ResourceQuota) *Denial {
+	assignName(&q.ObjectMeta)
+	q.Status = corev1.ResourceQuotaStatus{} // PrepareForCreate
+	if errs := validation.ResourceQuota(q); len(errs) > 0 {
+		return invalid(corev1.SchemeGroupVersion.WithKind("ResourceQuota").GroupKind(), q.Name, errs)
+	}
+	return nil
 }

@@ -1,4 +1,4 @@
-package eval
+package validation
 
 import (
 	"fmt"
@@ -120,8 +120,8 @@ func validateResourceQuantityValue(name corev1.ResourceName, q resource.Quantity
 	return errs
 }
 
-// ValidateLimitRange validates a defaulted LimitRange (LR-02..09).
-func ValidateLimitRange(lr *corev1.LimitRange) field.ErrorList {
+// LimitRange validates a defaulted LimitRange (LR-02..09).
+func LimitRange(lr *corev1.LimitRange) field.ErrorList {
 	errs := validateObjectMeta(&lr.ObjectMeta)
 	seenTypes := map[corev1.LimitType]bool{}
 	base := field.NewPath("spec", "limits")
@@ -242,21 +242,21 @@ func validateLimitRangeKey(p *field.Path, k corev1.ResourceName, minL, maxL, def
 	return errs
 }
 
-// validatePodResources is the resource part of Pod create validation (PL-05): per
+// PodResources is the resource part of Pod create validation (PL-05): per
 // container (containers, then init containers) the requirements, ephemeral
 // containers forbidden on create, then pod-level resources when the gate is on.
-func validatePodResources(pod *corev1.Pod, gates features.Gates) field.ErrorList {
+func PodResources(pod *corev1.Pod, gates features.Gates) field.ErrorList {
 	errs := validateObjectMeta(&pod.ObjectMeta)
-	errs = append(errs, validatePodSpecResources(&pod.Spec, field.NewPath("spec"), gates)...)
+	errs = append(errs, PodSpecResources(&pod.Spec, field.NewPath("spec"), gates)...)
 	if len(pod.Spec.EphemeralContainers) > 0 {
 		errs = append(errs, field.Forbidden(field.NewPath("spec", "ephemeralContainers"), "cannot be set on create"))
 	}
 	return errs
 }
 
-// validatePodSpecResources validates the resources of a Pod spec, or of a
+// PodSpecResources validates the resources of a Pod spec, or of a
 // workload's Pod template (spec at p).
-func validatePodSpecResources(spec *corev1.PodSpec, p *field.Path, gates features.Gates) field.ErrorList {
+func PodSpecResources(spec *corev1.PodSpec, p *field.Path, gates features.Gates) field.ErrorList {
 	var errs field.ErrorList
 	for i := range spec.Containers {
 		errs = append(errs, validateResourceRequirements(&spec.Containers[i].Resources, validateContainerResourceName, p.Child("containers").Index(i).Child("resources"))...)
@@ -323,7 +323,7 @@ func validateResourceRequirements(r *corev1.ResourceRequirements, nameFn nameVal
 	return errs
 }
 
-// validatePodLevelResources mirrors validatePodResources + validatePodResourceConsistency.
+// validatePodLevelResources mirrors PodResources + validatePodResourceConsistency.
 func validatePodLevelResources(spec *corev1.PodSpec, p *field.Path) field.ErrorList {
 	if spec.OS != nil && spec.OS.Name == corev1.Windows {
 		return field.ErrorList{field.Forbidden(p, "may not be set for a windows pod")}
@@ -377,10 +377,10 @@ var supportedAccessModes = []string{
 	string(corev1.ReadOnlyMany), string(corev1.ReadWriteMany), string(corev1.ReadWriteOnce), string(corev1.ReadWriteOncePod),
 }
 
-// validatePersistentVolumeClaim covers metadata, access modes, the storage request
+// PersistentVolumeClaim covers metadata, access modes, the storage request
 // and the class name of a claim (the rest of ValidatePersistentVolumeClaimSpec is
 // not simulated).
-func validatePersistentVolumeClaim(pvc *corev1.PersistentVolumeClaim) field.ErrorList {
+func PersistentVolumeClaim(pvc *corev1.PersistentVolumeClaim) field.ErrorList {
 	errs := validateObjectMeta(&pvc.ObjectMeta)
 	spec := field.NewPath("spec")
 	if len(pvc.Spec.AccessModes) == 0 {

@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"testing"
 
+	"github.com/limitcheck/limitcheck/internal/eval/validation"
+
 	corev1 "k8s.io/api/core/v1"
 )
 
@@ -214,7 +216,7 @@ func TestValidateResourceQuota(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			q := quotaForCreate(t, tt.doc)
-			errs := ValidateResourceQuota(q)
+			errs := validation.ResourceQuota(q)
 			got := ""
 			if len(errs) > 0 {
 				got = invalid(corev1.SchemeGroupVersion.WithKind("ResourceQuota").GroupKind(), q.Name, errs).Message

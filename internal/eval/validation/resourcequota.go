@@ -1,4 +1,4 @@
-package eval
+package validation
 
 import (
 	corev1 "k8s.io/api/core/v1"
@@ -8,7 +8,7 @@ import (
 	"github.com/limitcheck/limitcheck/internal/eval/resources"
 )
 
-// ResourceQuota create validation (VAL ValidateResourceQuota as called by the
+// ResourceQuota create validation (VAL ResourceQuota as called by the
 // resourcequota REST strategy's Validate; docs/behaviour.md RQ-01..05). The
 // strategy's PrepareForCreate clears status, so status is not validated. No
 // feature gate changes these checks in 1.36 (the VolumeAttributesClass scope is
@@ -75,9 +75,9 @@ func isQuotaScopeValidForResource(s corev1.ResourceQuotaScope, name corev1.Resou
 	}
 }
 
-// ValidateResourceQuota validates a ResourceQuota on create (RQ-01..05), after API
+// ResourceQuota validates a ResourceQuota on create (RQ-01..05), after API
 // defaulting (DefaultResourceQuota rounds the lists).
-func ValidateResourceQuota(q *corev1.ResourceQuota) field.ErrorList {
+func ResourceQuota(q *corev1.ResourceQuota) field.ErrorList {
 	errs := validateObjectMeta(&q.ObjectMeta)
 
 	spec := field.NewPath("spec")
@@ -92,18 +92,6 @@ func ValidateResourceQuota(q *corev1.ResourceQuota) field.ErrorList {
 		errs = append(errs, validateQuotaScopeSelector(&q.Spec, spec.Child("scopeSelector").Child("matchExpressions"))...)
 	}
 	return errs
-}
-
-// ResourceQuotaInvalid runs the create path of a defaulted ResourceQuota from name
-// generation on (placeholder suffix, PL-04) and returns the 422 kube-apiserver
-// would answer, or nil when the quota is valid. The namespace must already be set.
-func ResourceQuotaInvalid(q *corev1.ResourceQuota) *Denial {
-	assignName(&q.ObjectMeta)
-	q.Status = corev1.ResourceQuotaStatus{} // PrepareForCreate
-	if errs := ValidateResourceQuota(q); len(errs) > 0 {
-		return invalid(corev1.SchemeGroupVersion.WithKind("ResourceQuota").GroupKind(), q.Name, errs)
-	}
-	return nil
 }
 
 // hardNamesLimitedByScope: the sorted standard quota names of spec.hard, the only
