@@ -152,8 +152,20 @@ func (f *dupFinder) mapping(n *yaml3.Node) {
 	}
 }
 
-// dupLines renders "line 3 and line 9" or "line 3, line 5 and line 9".
+// dupLines renders "line 3 and line 9", "line 3, line 5 and line 9", or
+// "twice on line 3" when all are on one line.
 func dupLines(lines []int) string {
+	same := true
+	for _, l := range lines {
+		same = same && l == lines[0]
+	}
+	if same {
+		times := "twice"
+		if len(lines) > 2 {
+			times = strconv.Itoa(len(lines)) + " times"
+		}
+		return times + " on line " + strconv.Itoa(lines[0])
+	}
 	var b strings.Builder
 	for i, l := range lines {
 		switch {

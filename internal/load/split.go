@@ -312,7 +312,7 @@ func helmSource(comment []byte) (string, bool) {
 // yamlDoc accumulates one YAML document while splitting.
 type yamlDoc struct {
 	contentOff  int64 // offset of the first content line, -1 if none yet
-	contentLine int // line number of the first content line
+	contentLine int   // line number of the first content line
 	source      string
 	badSep      string // text after an invalid "---" separator
 	badSepLine  int

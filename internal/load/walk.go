@@ -8,6 +8,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"strconv"
 	"strings"
 )
 
@@ -281,10 +282,22 @@ func (b *budget) fits(p string, size int64) *Error {
 	case size <= left:
 		return nil
 	case b.used == 0 || size > b.max:
-		return &Error{File: p, Msg: fmt.Sprintf("file is %s, larger than %s, the input limit for one run; not read", humanSize(size), humanSize(b.max))}
+		s, m := sizes(size, b.max)
+		return &Error{File: p, Msg: fmt.Sprintf("file is %s, larger than %s, the input limit for one run; not read", s, m)}
 	default:
-		return &Error{File: p, Msg: fmt.Sprintf("file is %s, more than the %s left of %s, the input limit for one run; not read", humanSize(size), humanSize(left), humanSize(b.max))}
+		s, l := sizes(size, left)
+		return &Error{File: p, Msg: fmt.Sprintf("file is %s, more than the %s left of %s, the input limit for one run; not read", s, l, humanSize(b.max))}
 	}
+}
+
+// sizes renders two different sizes humanly, or exactly if humanly they
+// would look the same.
+func sizes(a, b int64) (string, string) {
+	ha, hb := humanSize(a), humanSize(b)
+	if ha == hb {
+		return strconv.FormatInt(a, 10) + " bytes", strconv.FormatInt(b, 10) + " bytes"
+	}
+	return ha, hb
 }
 
 // maxHintEntries bounds the directory entries looked at to decide whether a
