@@ -732,3 +732,21 @@ func TestNoteString(t *testing.T) {
 		}
 	}
 }
+
+// TestLongJSONLine: a JSON stream may be one long line of small objects; only
+// each object counts against the document limit.
+func TestLongJSONLine(t *testing.T) {
+	obj := `{"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "a"}}`
+	in := "\n  " + strings.Repeat(obj, 100) + "\n"
+	n := 0
+	err := ReadStream("f.json", strings.NewReader(in), Options{MaxDocumentBytes: 100}, func(d Document) bool {
+		if d.Err != nil || d.Pos.Line != 2 {
+			t.Errorf("document %d: %+v %v", n, d.Pos, d.Err)
+		}
+		n++
+		return true
+	})
+	if err != nil || n != 100 {
+		t.Errorf("read %d documents, error %v", n, err)
+	}
+}

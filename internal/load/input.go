@@ -59,6 +59,7 @@ type source struct {
 	base    int64
 	end     endKind
 	nulAt   int64
+	pastNUL int64 // bytes read from the NUL byte on (not buffered)
 	readErr error
 	hasCR   bool    // buffered data has contained a '\r'
 	budget  *budget // nil: unlimited
@@ -141,6 +142,7 @@ func (s *source) more(keep int64) {
 	}
 	got := p[:n]
 	if i := bytes.IndexByte(got, 0); i >= 0 {
+		s.pastNUL = int64(len(got) - i)
 		got, over = got[:i], false
 		s.end, s.nulAt = endNUL, s.limit()+int64(i)
 	}
@@ -162,21 +164,28 @@ func (s *source) more(keep int64) {
 	}
 }
 
-// remaining returns the number of bytes of the stream from offset off on, as
-// far as it can be known without reading more than maxDrain further bytes
-// (which are discarded). A stream that ended because of a NUL byte or a
-// failure has no known remainder.
+// remaining returns the number of bytes of the stream from offset off on, and
+// whether they are all white space, as far as it can be known without reading
+// more than maxDrain further bytes (which are discarded).
 func (s *source) remaining(off int64, maxDrain int64) (n int64, blank, ok bool) {
 	switch s.end {
 	case endEOF:
 		rest := s.at(min(off, s.limit()))
 		return int64(len(rest)), isBlank(rest), true
+	case endNUL:
+		// The rest includes the NUL byte and what was read after it.
+		if s.size >= off {
+			return s.size - off, false, true
+		}
 	case endNone:
 	default:
 		return 0, false, false
 	}
 	rest := s.at(min(off, s.limit()))
 	n, blank = int64(len(rest)), isBlank(rest)
+	if s.end == endNUL {
+		n, blank = n+s.pastNUL, false
+	}
 	var chunk [32 << 10]byte
 	drained := int64(0)
 	for drained <= maxDrain {

@@ -97,7 +97,61 @@ func (s *stream) read() {
 	if bytes.HasPrefix(src.buf, utf8BOM) {
 		off = 3
 	}
-	s.readYAML(off)
+	s.detect(off)
+}
+
+// detect skips the white space at the start of the stream and reads the
+// stream as JSON if the first other character is '{' or '[', else as YAML.
+// (Looking at the first line only would need all of it: a JSON stream may
+// be a single long line.)
+func (s *stream) detect(off int64) {
+	src := s.src
+	lineStart := off // start of the current line
+	yamlLine := 1    // line number counting "\n", "\r\n" and "\r"
+	jsonLine := 1    // line number counting "\n" only, as JSON errors do
+	prevCR := false
+	for {
+		b := src.at(off)
+		i := 0
+	scan:
+		for ; i < len(b); i++ {
+			switch b[i] {
+			case ' ', '\t':
+				prevCR = false
+				continue
+			case '\r':
+				yamlLine++
+				prevCR = true
+			case '\n':
+				if !prevCR {
+					yamlLine++
+				}
+				jsonLine++
+				prevCR = false
+			default:
+				break scan
+			}
+			lineStart = off + int64(i) + 1
+		}
+		off += int64(i)
+		if off-lineStart > s.maxDoc {
+			// Leading white space longer than a document.
+			s.tooLarge(yamlLine, "")
+			return
+		}
+		if i < len(b) {
+			if b[i] == '{' || b[i] == '[' {
+				s.readJSON(off, jsonLine)
+				return
+			}
+			break
+		}
+		if src.done() {
+			break
+		}
+		src.more(lineStart)
+	}
+	s.readYAML(lineStart, yamlLine)
 }
 
 // emit yields the documents produced for one top-level document.
@@ -204,8 +258,13 @@ const (
 
 // readLine returns the line of the source starting at off, reading more as
 // needed. keep is the first offset still needed; chunk is where the current
-// document's bytes began (for the size limit). A last line without a line
-// break is returned only if the stream ended normally.
+// document's bytes began. A last line without a line break is returned only
+// if the stream ended normally.
+//
+// The size limit is checked on the content of the line as far as it is known
+// (a line longer than the limit, or one that takes the document past it
+// unless it may be a "---" line); the check gives the same answer whether the
+// line arrives at once or a byte at a time.
 func (s *stream) readLine(off, keep, chunk int64) (absLine, lineStatus) {
 	src := s.src
 	scan := off // bytes before scan hold no line break
@@ -218,32 +277,33 @@ func (s *stream) readLine(off, keep, chunk int64) (absLine, lineStatus) {
 		} else {
 			k = bytes.IndexByte(b[from:], '\n')
 		}
+		l, complete := absLine{off, src.limit(), src.limit()}, false
 		if k >= 0 {
 			k += from
-			if b[k] == '\n' {
-				return absLine{off, off + int64(k), off + int64(k) + 1}, lineOK
+			end := off + int64(k)
+			switch {
+			case b[k] == '\n':
+				l, complete = absLine{off, end, end + 1}, true
+			case k+1 < len(b) && b[k+1] == '\n':
+				l, complete = absLine{off, end, end + 2}, true
+			case k+1 < len(b) || src.done():
+				l, complete = absLine{off, end, end + 1}, true
+			default:
+				scan = end // a "\r" at the end: is it "\r\n"?
+				l.end = end
 			}
-			if k+1 < len(b) || src.done() {
-				if k+1 < len(b) && b[k+1] == '\n' {
-					return absLine{off, off + int64(k), off + int64(k) + 2}, lineOK
-				}
-				return absLine{off, off + int64(k), off + int64(k) + 1}, lineOK
-			}
-			scan = off + int64(k) // a "\r" at the end: is it "\r\n"?
 		} else {
 			scan = off + int64(len(b))
-			if src.done() {
-				if len(b) > 0 && src.end == endEOF {
-					return absLine{off, off + int64(len(b)), off + int64(len(b))}, lineOK
-				}
-				return absLine{}, lineNone
-			}
+			complete = src.done() && len(b) > 0 && src.end == endEOF
 		}
-		// The line is incomplete. Everything before it belongs to the
-		// document; so does the line itself unless it may be a separator.
-		lim := src.limit()
-		if lim-off > s.maxDoc || (lim-chunk > s.maxDoc && !maybeSeparator(b)) {
+		if l.end-off > s.maxDoc || (l.end-chunk > s.maxDoc && !maybeSeparator(b[:l.end-off])) {
 			return absLine{}, lineTooLong
+		}
+		if complete {
+			return l, lineOK
+		}
+		if src.done() {
+			return absLine{}, lineNone
 		}
 		src.more(keep)
 	}
@@ -322,16 +382,12 @@ func (d *yamlDoc) reset() {
 	*d = yamlDoc{contentOff: -1}
 }
 
-// readYAML reads a YAML stream from off on. A stream whose first non-blank
-// line starts with '{' or '[' is a JSON stream instead.
-func (s *stream) readYAML(off int64) {
+// readYAML reads a YAML stream from off, the start of line lineNo, on.
+func (s *stream) readYAML(off int64, lineNo int) {
 	src := s.src
 	var doc yamlDoc
 	doc.reset()
-	lineNo := 1
-	chunk, chunkLine := off, 1 // where the current document's bytes began
-	first := true              // no non-blank line yet
-	jsonLine := 1              // lineNo counting "\n" only, as JSON errors do
+	chunk, chunkLine := off, lineNo // where the current document's bytes began
 	docLine := func() int {
 		if doc.contentOff >= 0 {
 			return doc.contentLine
@@ -357,19 +413,6 @@ func (s *stream) readYAML(off int64) {
 		}
 		text := src.span(l.start, l.end)
 		kind, rest := classify(text)
-		if first {
-			if kind == lineBlank {
-				if l.next-l.end == 2 || (l.next > l.end && src.span(l.end, l.next)[0] == '\n') {
-					jsonLine++
-				}
-			} else {
-				first = false
-				if i := skipWS(text, 0); i < len(text) && (text[i] == '{' || text[i] == '[') {
-					s.readJSON(l.start, jsonLine)
-					return
-				}
-			}
-		}
 		switch kind {
 		case lineDocStart, lineDocEnd, lineBadStart:
 			s.yamlDocument(&doc, l.start)
@@ -545,6 +588,10 @@ func (s *stream) readJSON(off int64, line int) {
 	}
 }
 
+// maxDrain bounds what is read of a stream of unknown size after a JSON
+// syntax error, only to say how much was not read.
+const maxDrain = 4 << 20
+
 // jsonError reports a JSON syntax error in the value starting at start; the
 // rest of the stream cannot be read (there is no way to resynchronise).
 func (s *stream) jsonError(err error, start int64, startLine int) {
@@ -556,7 +603,7 @@ func (s *stream) jsonError(err error, start int64, startLine int) {
 		msg = se.Error()
 		if bad := start + se.Offset - 1; se.Offset > 0 && bad < src.limit() {
 			errLine += bytes.Count(src.span(start, bad), []byte{'\n'})
-			if n, blank, ok := src.remaining(bad+1, s.maxDoc); !ok {
+			if n, blank, ok := src.remaining(bad+1, maxDrain); !ok {
 				msg += "; " + s.rest()
 			} else if !blank {
 				verb := "were"
