@@ -500,8 +500,10 @@ func TestRecursiveHint(t *testing.T) {
 		{"only in subdirectories", []string{"team-a"}, Options{}, []string{"note team-a: no manifests in this directory, only in its subdirectories; give -R to read them"}},
 		{"recursive", []string{"team-a"}, Options{Recursive: true}, []string{"doc team-a/envs/prod/web.yaml:1: ConfigMap web"}},
 		{"own manifests", []string{"team-b"}, Options{}, []string{"doc team-b/x.yaml:1: ConfigMap x"}},
-		{"no manifests at all", []string{"team-c"}, Options{}, nil},
-		{"ignored", []string{"team-d"}, Options{Ignore: []string{"charts"}}, nil},
+		{"no manifests at all", []string{"team-c"}, Options{}, []string{"note team-c: no .yaml, .yml or .json files in this directory"}},
+		{"no manifests at all, recursive", []string{"team-c"}, Options{Recursive: true}, []string{"note team-c: no .yaml, .yml or .json files in this directory or its subdirectories"}},
+		{"ignored", []string{"team-d"}, Options{Ignore: []string{"charts"}}, []string{"note team-d: no .yaml, .yml or .json files in this directory"}},
+		{"ignored, recursive", []string{"team-d"}, Options{Recursive: true, Ignore: []string{"charts"}}, []string{"note team-d: 1 path ignored by --ignore-path"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Chdir(dir)

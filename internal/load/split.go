@@ -82,7 +82,6 @@ func (s *stream) read() {
 			if s.inYield {
 				panic(r)
 			}
-			s.stopped = false
 			s.emit([]Document{{
 				Pos: Position{File: s.name, Line: 1, Index: s.index, Item: -1},
 				Err: &Error{File: s.name, Line: 1, Msg: fmt.Sprintf("internal error: %v", r)},

@@ -142,35 +142,48 @@ func (w *walker) path(p string, info fs.FileInfo) error {
 	if !info.IsDir() {
 		return w.file(p, info, false)
 	}
-	ignored := 0
-	own, err := w.dir(p, 0, &ignored)
-	if err != nil || w.stopped {
+	var st walkStats
+	if err := w.dir(p, 0, &st); err != nil || w.stopped {
 		return err
 	}
-	if ignored == 1 {
+	switch {
+	case st.ignored == 1:
 		w.note(Note{File: p, Msg: "1 path ignored by --ignore-path"})
-	} else if ignored > 1 {
-		w.note(Note{File: p, Msg: fmt.Sprintf("%d paths ignored by --ignore-path", ignored)})
+	case st.ignored > 1:
+		w.note(Note{File: p, Msg: fmt.Sprintf("%d paths ignored by --ignore-path", st.ignored)})
 	}
-	if !w.opts.Recursive && !own && w.manifestsBelow(p) {
+	switch {
+	case st.own > 0:
+	case !w.opts.Recursive && w.manifestsBelow(p):
 		w.note(Note{File: p, Msg: "no manifests in this directory, only in its subdirectories; give -R to read them"})
+	case st.found > 0 || st.ignored > 0:
+	case w.opts.Recursive:
+		w.note(Note{File: p, Msg: "no .yaml, .yml or .json files in this directory or its subdirectories"})
+	default:
+		w.note(Note{File: p, Msg: "no .yaml, .yml or .json files in this directory"})
 	}
 	return nil
+}
+
+// walkStats counts what the walk of one directory argument found.
+type walkStats struct {
+	own     int // manifest files in the directory itself
+	found   int // manifest files and directories found, read or not
+	ignored int // paths not read because of Options.Ignore
 }
 
 // maxDirDepth bounds the nesting of directories below a directory argument.
 const maxDirDepth = 1000
 
 // dir reads the manifest files of dir (and its subdirectories with
-// Options.Recursive). own reports whether dir itself has manifest files;
-// ignored counts the paths Options.Ignore kept from being read.
-func (w *walker) dir(dir string, depth int, ignored *int) (own bool, err error) {
+// Options.Recursive), counting what it finds in st.
+func (w *walker) dir(dir string, depth int, st *walkStats) error {
 	if depth > maxDirDepth {
-		return false, &Error{Msg: fmt.Sprintf("directory %q is nested more than %d levels deep; not read", dir, maxDirDepth)}
+		return &Error{Msg: fmt.Sprintf("directory %q is nested more than %d levels deep; not read", dir, maxDirDepth)}
 	}
 	entries, err := os.ReadDir(dir) // sorted by file name
 	if err != nil {
-		return false, pathError(dir, err)
+		return pathError(dir, err)
 	}
 	for _, e := range entries {
 		p := filepath.Join(dir, e.Name())
@@ -188,14 +201,15 @@ func (w *walker) dir(dir string, depth int, ignored *int) (own bool, err error) 
 				if !manifest {
 					continue // would not be read anyway
 				}
-				return own, pathError(p, err)
+				return pathError(p, err)
 			}
 			if info.IsDir() {
 				if !w.opts.Recursive {
 					continue
 				}
+				st.found++
 				if w.ign.ignored(p) {
-					*ignored++
+					st.ignored++
 					continue
 				}
 				w.note(Note{File: p, Msg: "a symbolic link to a directory; not followed"})
@@ -206,22 +220,25 @@ func (w *walker) dir(dir string, depth int, ignored *int) (own bool, err error) 
 			}
 			typ = info.Mode().Type()
 		}
+		if manifest && !typ.IsDir() {
+			st.found++
+		}
 		switch {
 		case typ.IsDir():
 			if !w.opts.Recursive {
 				continue
 			}
 			if w.ign.ignored(p) {
-				*ignored++
+				st.ignored++
 				continue
 			}
-			if _, err := w.dir(p, depth+1, ignored); err != nil {
-				return own, err
+			if err := w.dir(p, depth+1, st); err != nil {
+				return err
 			}
 		case !manifest:
 			continue
 		case w.ign.ignored(p):
-			*ignored++
+			st.ignored++
 			continue
 		case !typ.IsRegular():
 			// Never opened: opening a named pipe blocks until it has a
@@ -229,21 +246,23 @@ func (w *walker) dir(dir string, depth int, ignored *int) (own bool, err error) 
 			w.note(Note{File: p, Msg: irregular(typ) + ", not a regular file; skipped"})
 			continue
 		default:
-			own = true
+			if depth == 0 {
+				st.own++
+			}
 			if info == nil {
 				if info, err = e.Info(); err != nil {
-					return own, pathError(p, err)
+					return pathError(p, err)
 				}
 			}
 			if err := w.file(p, info, true); err != nil {
-				return own, err
+				return err
 			}
 		}
 		if w.stopped {
-			return own, nil
+			return nil
 		}
 	}
-	return own, nil
+	return nil
 }
 
 // file reads a file (walked: found by a directory walk) unless it was read
