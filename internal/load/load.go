@@ -8,7 +8,19 @@
 // Options.NewObject asks for one, otherwise leniently into a
 // *metav1.PartialObjectMetadata.
 //
-// The package knows nothing about admission, flags or terminals.
+// Input is read in chunks and bounded while it is read: a document larger
+// than Options.MaxDocumentBytes, or a NUL byte (binary data), ends the
+// reading of its stream with a document error, and more than
+// Options.MaxInputBytes in the whole run stops the run. Memory use stays
+// about MaxDocumentBytes however long a stream is.
+//
+// What is not a document is reported as a Note: paths skipped (named pipes
+// and devices found in directories, ignored paths, files already read) and
+// hints. A mapping key given twice in a YAML document is a Warning of the
+// document (an error with Options.Strict): kubectl silently keeps the last.
+//
+// The package knows nothing about admission or terminals; the messages name
+// the command-line flags -R and --ignore-path.
 package load
 
 import (
