@@ -754,3 +754,18 @@ func TestLongJSONLine(t *testing.T) {
 		t.Errorf("read %d documents, error %v", n, err)
 	}
 }
+
+// TestDuplicateKeysEmptyList: warnings about a List without items, which has
+// no document to carry them, are Notes.
+func TestDuplicateKeysEmptyList(t *testing.T) {
+	var got []string
+	opts := Options{Note: func(n Note) { got = append(got, "note "+n.String()) }}
+	err := ReadStream("f.yaml", strings.NewReader("apiVersion: v1\nkind: List\nmetadata: {}\nmetadata: {}\nitems: []\n"), opts, func(d Document) bool {
+		got = append(got, docEvent("", d)...)
+		return true
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkEvents(t, got, []string{`note f.yaml:4: duplicate key "metadata" (line 3 and line 4): kubectl keeps the last value`})
+}

@@ -55,7 +55,7 @@ func Walk(paths []string, stdin io.Reader, opts Options, yield func(Document) bo
 			return pathError(p, err)
 		}
 		if what := notAFile(info.Mode()); what != "" {
-			return &Error{Msg: fmt.Sprintf("cannot read path %q: %s, not a file", p, what)}
+			return &Error{Msg: fmt.Sprintf("cannot read path %q: %s", p, what)}
 		}
 		infos[i] = info
 	}
@@ -90,15 +90,15 @@ func Walk(paths []string, stdin io.Reader, opts Options, yield func(Document) bo
 	return nil
 }
 
-// notAFile says what a path that Walk refuses to read is, or "".
+// notAFile says why Walk refuses to read a path, or "".
 func notAFile(m fs.FileMode) string {
 	switch {
 	case m&fs.ModeDevice != 0 || m&fs.ModeCharDevice != 0:
-		return "a device"
+		return "a device, not a file"
 	case m&fs.ModeSocket != 0:
-		return "a socket"
+		return "a socket, not a file"
 	case m&fs.ModeIrregular != 0:
-		return "an irregular file"
+		return "not a regular file"
 	}
 	return ""
 }
