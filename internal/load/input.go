@@ -68,7 +68,7 @@ type source struct {
 }
 
 func newSource(r io.Reader, size int64, b *budget, maxDoc int64) *source {
-	return &source{r: r, size: size, budget: b, retain: int(min(maxDoc, 1<<40)) + 2*minRead}
+	return &source{r: r, size: size, budget: b, retain: int(min(maxDoc, 1<<30)) + 2*minRead}
 }
 
 // memSource is a source over data that is all in memory.

@@ -168,7 +168,7 @@ func (w *walker) path(p string, info fs.FileInfo) error {
 // walkStats counts what the walk of one directory argument found.
 type walkStats struct {
 	own     int // manifest files in the directory itself
-	found   int // manifest files and directories found, read or not
+	found   int // entries named like manifests, and symlinked directories, read or not
 	ignored int // paths not read because of Options.Ignore
 }
 
