@@ -103,18 +103,18 @@ func notAFile(m fs.FileMode) string {
 	return ""
 }
 
-// irregular describes a directory entry that is not a regular file or a
-// directory.
+// irregular says why a directory entry that is neither a regular file nor a
+// directory is skipped.
 func irregular(m fs.FileMode) string {
 	switch {
 	case m&fs.ModeNamedPipe != 0:
-		return "a named pipe"
+		return "a named pipe, not a regular file; skipped"
 	case m&fs.ModeSocket != 0:
-		return "a socket"
+		return "a socket, not a regular file; skipped"
 	case m&fs.ModeDevice != 0 || m&fs.ModeCharDevice != 0:
-		return "a device"
+		return "a device, not a regular file; skipped"
 	}
-	return "not a regular file"
+	return "not a regular file; skipped"
 }
 
 type walker struct {
@@ -243,7 +243,7 @@ func (w *walker) dir(dir string, depth int, st *walkStats) error {
 		case !typ.IsRegular():
 			// Never opened: opening a named pipe blocks until it has a
 			// writer.
-			w.note(Note{File: p, Msg: irregular(typ) + ", not a regular file; skipped"})
+			w.note(Note{File: p, Msg: irregular(typ)})
 			continue
 		default:
 			if depth == 0 {
