@@ -87,3 +87,46 @@ func BenchmarkYAMLToJSONOnly(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkReadStreamReader reads the stream through ReadStream: in chunks,
+// as stdin and files are read.
+func BenchmarkReadStreamReader(b *testing.B) {
+	data := benchStream(1000)
+	b.SetBytes(int64(len(data)))
+	b.ReportAllocs()
+	for b.Loop() {
+		n := 0
+		err := ReadStream("bench.yaml", bytes.NewReader(data), typedOpts, func(d Document) bool {
+			if d.Err != nil {
+				b.Fatal(d.Err)
+			}
+			n++
+			return true
+		})
+		if err != nil || n != 1000 {
+			b.Fatalf("got %d documents, error %v", n, err)
+		}
+	}
+}
+
+// BenchmarkReadStreamDuplicateKeys is the worst case for duplicate keys:
+// every document has one, so every document is converted twice and parsed
+// with yaml v3 as well.
+func BenchmarkReadStreamDuplicateKeys(b *testing.B) {
+	data := bytes.ReplaceAll(benchStream(1000), []byte("  replicas: 3\n"), []byte("  replicas: 3\n  replicas: 4\n"))
+	b.SetBytes(int64(len(data)))
+	b.ReportAllocs()
+	for b.Loop() {
+		n := 0
+		readBytes("bench.yaml", data, typedOpts, func(d Document) bool {
+			if d.Err != nil || len(d.Warnings) != 1 {
+				b.Fatal(d.Err, d.Warnings)
+			}
+			n++
+			return true
+		})
+		if n != 1000 {
+			b.Fatalf("got %d documents", n)
+		}
+	}
+}

@@ -24,11 +24,14 @@ type docSrc struct {
 	text     []byte // the document's text (YAML chunk or JSON value)
 	lineBase int    // absolute line of text's first line
 
+	yaml   bool // text is YAML (not JSON)
+	dups   bool // text may have duplicate mapping keys
 	parsed bool
 	root   *yaml3.Node // text parsed with yaml v3; nil if that failed
 
-	items int // next Item number
-	out   []Document
+	items   int // next Item number
+	out     []Document
+	pending []Warning // for the next document added
 }
 
 // obj is one object inside a document: the document itself or a List item.
@@ -53,7 +56,19 @@ func (d *docSrc) run(js []byte, line int) (docs []Document) {
 		}
 	}()
 	d.object(js, &obj{line: line}, 0)
+	for _, w := range d.pending {
+		// Warnings about a List that has no items to carry them.
+		d.stream.note(Note{File: d.stream.name, Line: w.Line, Msg: w.Msg})
+	}
 	return d.out
+}
+
+// add adds a document to the output, with the pending warnings.
+func (d *docSrc) add(doc Document) {
+	if len(d.pending) > 0 {
+		doc.Warnings, d.pending = d.pending, nil
+	}
+	d.out = append(d.out, doc)
 }
 
 // pos returns the Position of a document about to be yielded for o. List
@@ -113,22 +128,61 @@ func (d *docSrc) fail(o *obj, h *header, js []byte, e *Error) {
 	if h != nil {
 		doc.APIVersion, doc.Kind, doc.Name, doc.Namespace = h.apiVersion, h.kind, h.name, h.namespace
 	}
-	d.out = append(d.out, doc)
+	d.add(doc)
+}
+
+// skip adds a skipped document (see Document.Skip).
+func (d *docSrc) skip(o *obj, h *header, reason string) {
+	doc := Document{Pos: d.pos(o), Skip: reason}
+	if h != nil {
+		doc.APIVersion, doc.Kind, doc.Name, doc.Namespace = h.apiVersion, h.kind, h.name, h.namespace
+	}
+	d.add(doc)
+}
+
+// missing reports whether a type field is absent, null or "".
+func missing(raw []byte, val string) bool {
+	t := JSONType(raw)
+	return raw == nil || t == "null" || (t == "string" && val == "")
 }
 
 // object handles one object: the document itself or a List item.
 func (d *docSrc) object(js []byte, o *obj, depth int) {
+	// In files found by a directory walk, documents that are not objects
+	// (Helm values, Chart.yaml, other tools' configuration) are skipped.
+	skippable := d.stream.walked && !o.isItem
 	h, ok := scanHeader(js)
 	if !ok {
+		if skippable {
+			d.skip(o, nil, "not a Kubernetes object: not a mapping")
+			return
+		}
 		d.fail(o, nil, js, &Error{Msg: "not a Kubernetes object: expected a mapping"})
 		return
 	}
-	if e := d.checkTypeField(o, "kind", h.kindRaw, h.kind); e != nil {
-		d.fail(o, &h, js, e)
+	if skippable && missing(h.kindRaw, h.kind) {
+		reason := "not a Kubernetes object: no kind"
+		if missing(h.apiVersionRaw, h.apiVersion) {
+			reason = "not a Kubernetes object: no apiVersion or kind"
+		}
+		d.skip(o, &h, reason)
 		return
 	}
-	if e := d.checkTypeField(o, "apiVersion", h.apiVersionRaw, h.apiVersion); e != nil {
-		d.fail(o, &h, js, e)
+	typeErr := d.checkTypeField(o, "kind", h.kindRaw, h.kind)
+	if typeErr == nil {
+		typeErr = d.checkTypeField(o, "apiVersion", h.apiVersionRaw, h.apiVersion)
+	}
+	if d.dups {
+		isList := typeErr == nil && strings.HasSuffix(h.kind, "List") && JSONType(h.items) == "array"
+		warns, err := d.duplicates(o, isList)
+		if err != nil {
+			d.fail(o, &h, js, err)
+			return
+		}
+		d.pending = append(d.pending, warns...)
+	}
+	if typeErr != nil {
+		d.fail(o, &h, js, typeErr)
 		return
 	}
 	if strings.HasSuffix(h.kind, "List") {
@@ -214,7 +268,7 @@ func (d *docSrc) decode(js []byte, o *obj, h *header) {
 		}
 		into = pom
 	}
-	d.out = append(d.out, Document{
+	d.add(Document{
 		Pos:        d.pos(o),
 		APIVersion: h.apiVersion,
 		Kind:       h.kind,

@@ -8,16 +8,23 @@
 // Options.NewObject asks for one, otherwise leniently into a
 // *metav1.PartialObjectMetadata.
 //
-// The package knows nothing about admission, flags or terminals.
+// Input is read in chunks and bounded while it is read: a document larger
+// than Options.MaxDocumentBytes, or a NUL byte (binary data), ends the
+// reading of its stream with a document error, and more than
+// Options.MaxInputBytes in the whole run stops the run. Memory use stays
+// about MaxDocumentBytes however long a stream is.
+//
+// What is not a document is reported as a Note: paths skipped (named pipes
+// and devices found in directories, ignored paths, files already read) and
+// hints. A mapping key given twice in a YAML document is a Warning of the
+// document (an error with Options.Strict): kubectl silently keeps the last.
+//
+// The package knows nothing about admission or terminals; the messages name
+// the command-line flags -R and --ignore-path.
 package load
 
 import (
-	"errors"
-	"fmt"
 	"io"
-	"io/fs"
-	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 
@@ -62,9 +69,37 @@ type Document struct {
 	// Object is the decoded object (see Options.NewObject); nil when
 	// Err != nil.
 	Object runtime.Object
-	// Err is set when this document could not be read/decoded; the stream
-	// continues.
+	// Err is set when this document could not be read/decoded. The stream
+	// continues, except after the problems that say so in their message
+	// (a document too large, binary data, a JSON syntax error).
 	Err *Error
+	// Skip, when not "", says why this document was skipped rather than
+	// read: in a file found by a directory walk (not named explicitly), a
+	// document that is not a mapping or has no kind is not a Kubernetes
+	// object (Helm values, Chart.yaml, ...). Err and Object are nil.
+	Skip string
+	// Warnings are problems that do not stop the document from being read,
+	// such as a mapping key given twice.
+	Warnings []Warning
+}
+
+// Warning is a problem with a document that kubectl would not report.
+type Warning struct {
+	Line int // absolute line in the file
+	Msg  string
+}
+
+// Note reports something about the input that is not a document: a path
+// skipped, ignored or already read, a hint about a directory.
+type Note struct {
+	File string
+	Line int // 0 if not about a line
+	Msg  string
+}
+
+// String renders "FILE:LINE: MSG" like Error.Error.
+func (n Note) String() string {
+	return (&Error{File: n.File, Line: n.Line, Msg: n.Msg}).Error()
 }
 
 // Error is a per-document or per-path input error.
@@ -107,165 +142,37 @@ type Options struct {
 	// the caller wants decoded strictly into Go types, or nil for other
 	// kinds. A nil func decodes nothing typed.
 	NewObject func(apiVersion, kind string) runtime.Object
-}
-
-// manifestExts are the file extensions read from directories.
-var manifestExts = map[string]bool{".yaml": true, ".yml": true, ".json": true}
-
-// Walk reads every path in order ("-" = stdin, read once; a second "-" is an
-// error) and calls yield for each document in input order; it stops early if
-// yield returns false.
-//
-// Every path is checked before anything is read, so a missing path fails the
-// run before any document is yielded. Walk returns an error (always of type
-// *Error) only for failures that stop the whole run: a path that does not
-// exist or cannot be read, or "-" given twice. Problems with individual
-// documents are reported in Document.Err.
-func Walk(paths []string, stdin io.Reader, opts Options, yield func(Document) bool) error {
-	stdinSeen := false
-	for _, p := range paths {
-		if p == "-" {
-			if stdinSeen {
-				return &Error{Msg: `"-" (stdin) given more than once`}
-			}
-			stdinSeen = true
-			continue
-		}
-		if _, err := os.Stat(p); err != nil {
-			return pathError(p, err)
-		}
-	}
-
-	w := walker{opts: opts, yield: yield}
-	for _, p := range paths {
-		var err error
-		if p == "-" {
-			if stdin == nil {
-				return &Error{File: StdinName, Msg: "cannot read: no stdin reader"}
-			}
-			err = w.stream(StdinName, stdin)
-		} else {
-			err = w.path(p)
-		}
-		if err != nil {
-			return err
-		}
-		if w.stopped {
-			return nil
-		}
-	}
-	return nil
-}
-
-type walker struct {
-	opts    Options
-	yield   func(Document) bool
-	stopped bool
-}
-
-func (w *walker) stream(name string, r io.Reader) error {
-	return ReadStream(name, r, w.opts, func(d Document) bool {
-		if !w.yield(d) {
-			w.stopped = true
-			return false
-		}
-		return true
-	})
-}
-
-// path reads a path given on the command line: a file (whatever its
-// extension) or a directory.
-func (w *walker) path(p string) error {
-	info, err := os.Stat(p)
-	if err != nil {
-		return pathError(p, err)
-	}
-	if info.IsDir() {
-		return w.dir(p, 0)
-	}
-	return w.file(p)
-}
-
-const maxDirDepth = 1000
-
-func (w *walker) dir(dir string, depth int) error {
-	if depth > maxDirDepth {
-		return &Error{Msg: fmt.Sprintf("directory %q is nested too deeply", dir)}
-	}
-	entries, err := os.ReadDir(dir) // sorted by file name
-	if err != nil {
-		return pathError(dir, err)
-	}
-	for _, e := range entries {
-		p := filepath.Join(dir, e.Name())
-		isDir := e.IsDir()
-		if e.Type()&fs.ModeSymlink != 0 {
-			// Follow symlinks to files; like kubectl (filepath.Walk), do
-			// not descend into symlinked directories.
-			info, err := os.Stat(p)
-			if err != nil {
-				return pathError(p, err)
-			}
-			if info.IsDir() {
-				continue
-			}
-		}
-		if isDir {
-			if !w.opts.Recursive {
-				continue
-			}
-			if err := w.dir(p, depth+1); err != nil {
-				return err
-			}
-		} else if manifestExts[filepath.Ext(p)] {
-			if err := w.file(p); err != nil {
-				return err
-			}
-		}
-		if w.stopped {
-			return nil
-		}
-	}
-	return nil
-}
-
-func (w *walker) file(p string) error {
-	data, err := os.ReadFile(p)
-	if err != nil {
-		return pathError(p, err)
-	}
-	readBytes(p, data, w.opts, func(d Document) bool {
-		if !w.yield(d) {
-			w.stopped = true
-			return false
-		}
-		return true
-	})
-	return nil
-}
-
-func pathError(p string, err error) *Error {
-	if errors.Is(err, fs.ErrNotExist) {
-		return &Error{Msg: fmt.Sprintf("path %q does not exist", p)}
-	}
-	var pe *fs.PathError
-	if errors.As(err, &pe) {
-		err = pe.Err
-	}
-	return &Error{Msg: fmt.Sprintf("cannot read path %q: %v", p, err)}
+	// Strict makes a mapping key given twice in a YAML document an error of
+	// the document (Document.Err) instead of a warning.
+	Strict bool
+	// MaxDocumentBytes is the size of the largest document read (0:
+	// DefaultMaxDocumentBytes, 3 MiB, the largest request kube-apiserver
+	// accepts). A larger document is an error and ends the reading of its
+	// stream, so memory stays bounded by about this size.
+	MaxDocumentBytes int64
+	// MaxInputBytes bounds the bytes read in the whole run, all files and
+	// stdin together (0: DefaultMaxInputBytes, 1 GiB). Reaching it stops
+	// the run with an error.
+	MaxInputBytes int64
+	// Ignore holds path.Match patterns of paths not to read or descend
+	// into. A pattern matches the slash form of a path as walked (the
+	// argument joined with the names below it), or any trailing run of its
+	// components: "values.yaml", "charts/*", "team-a/charts/*/values.yaml".
+	Ignore []string
+	// Note receives Notes; nil discards them.
+	Note func(Note)
 }
 
 // ReadStream reads one named stream (file contents or stdin) and yields its
-// documents. It returns an error (of type *Error) only when r cannot be
-// read; problems with individual documents are reported in Document.Err.
+// documents. It returns an error (of type *Error) only when the stream cannot
+// be read or Options.MaxInputBytes is exceeded; problems with individual
+// documents are reported in Document.Err.
 func ReadStream(name string, r io.Reader, opts Options, yield func(Document) bool) error {
 	if r == nil {
 		return &Error{File: name, Msg: "cannot read: nil reader"}
 	}
-	data, err := io.ReadAll(r)
-	if err != nil {
-		return &Error{File: name, Msg: fmt.Sprintf("cannot read: %v", err)}
+	if err := readReader(name, r, -1, newBudget(opts.MaxInputBytes), opts, false, yield); err != nil {
+		return err
 	}
-	readBytes(name, data, opts, yield)
 	return nil
 }

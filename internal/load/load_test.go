@@ -448,7 +448,7 @@ var streamCases = []struct {
 			{Pos: pos(12, 5, -1), APIVersion: "v1", Kind: "Pod", Name: "d", Err: `f.yaml:13: kind: duplicate field "kind"`},
 			cm(pos(15, 6, 0), "i0"),
 			cm(pos(16, 6, 1), "i1"),
-			{Pos: pos(18, 7, -1), Err: "f.yaml:19: invalid JSON: invalid character '}' looking for beginning of value"},
+			{Pos: pos(18, 7, -1), Err: "f.yaml:19: invalid JSON: invalid character '}' looking for beginning of value; the remaining 43 bytes of f.yaml were not read"},
 		},
 	},
 	{
@@ -459,7 +459,7 @@ var streamCases = []struct {
 	{
 		name: "flow mapping at the start is JSON",
 		in:   "{apiVersion: v1}\n",
-		want: []got{{Pos: pos(1, 0, -1), Err: "f.yaml:1: invalid JSON: invalid character 'a' looking for beginning of object key string"}},
+		want: []got{{Pos: pos(1, 0, -1), Err: "f.yaml:1: invalid JSON: invalid character 'a' looking for beginning of object key string; the remaining 15 bytes of f.yaml were not read"}},
 	},
 	{
 		name: "empty stream",
@@ -798,7 +798,7 @@ func TestPathologicalInputs(t *testing.T) {
 		{
 			name: "deeply nested JSON",
 			in:   `{"apiVersion":"v1","kind":"ConfigMap","data":` + strings.Repeat("[", 20000) + strings.Repeat("]", 20000) + "}",
-			want: []got{{Pos: pos(1, 0, -1), Err: "f.yaml:1: invalid JSON: invalid character '[' exceeded max depth"}},
+			want: []got{{Pos: pos(1, 0, -1), Err: "f.yaml:1: invalid JSON: invalid character '[' exceeded max depth; the remaining 29.3 KiB of f.yaml were not read"}},
 		},
 		{
 			name: "Lists nested too deeply",
@@ -816,6 +816,11 @@ func TestPathologicalInputs(t *testing.T) {
 		{
 			name: "binary garbage",
 			in:   "apiVersion: v1\nkind: ConfigMap\n\x00\x01\xff\xfe",
+			want: []got{{Pos: pos(1, 0, -1), Err: "f.yaml:3: binary data, not YAML or JSON (a NUL byte at offset 31); the rest of f.yaml was not read"}},
+		},
+		{
+			name: "control characters",
+			in:   "apiVersion: v1\nkind: ConfigMap\n\x01\xff\xfe",
 			want: []got{{Pos: pos(1, 0, -1), Err: "f.yaml:3: invalid YAML: control characters are not allowed"}},
 		},
 		{

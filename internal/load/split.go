@@ -18,15 +18,62 @@ type stream struct {
 	name    string
 	opts    Options
 	yield   func(Document) bool
+	src     *source
+	maxDoc  int64
+	walked  bool // found by a directory walk: documents that are not objects are skipped
 	index   int  // Index of the next non-empty document
 	stopped bool // yield returned false
 	inYield bool // yield is running
+	err     *Error
+}
+
+func newStream(name string, src *source, opts Options, yield func(Document) bool) *stream {
+	maxDoc := opts.MaxDocumentBytes
+	if maxDoc <= 0 {
+		maxDoc = DefaultMaxDocumentBytes
+	}
+	return &stream{name: name, opts: opts, yield: yield, src: src, maxDoc: maxDoc}
 }
 
 // readBytes splits data (the whole contents of one stream) into documents and
 // yields them.
-func readBytes(name string, data []byte, opts Options, yield func(Document) bool) {
-	s := &stream{name: name, opts: opts, yield: yield}
+func readBytes(name string, data []byte, opts Options, yield func(Document) bool) *Error {
+	if len(data) >= 2 && (data[0] == 0xFF && data[1] == 0xFE || data[0] == 0xFE && data[1] == 0xFF) {
+		data = decodeUTF16(data[2:], data[0] == 0xFE)
+	}
+	s := newStream(name, memSource(data), opts, yield)
+	s.read()
+	return s.err
+}
+
+// readReader reads the stream r. size is its length if known, else -1.
+func readReader(name string, r io.Reader, size int64, b *budget, opts Options, walked bool, yield func(Document) bool) *Error {
+	var head [2]byte
+	n, err := io.ReadFull(r, head[:])
+	switch {
+	case n == 2 && (head[0] == 0xFF && head[1] == 0xFE || head[0] == 0xFE && head[1] == 0xFF):
+		r, size = newUTF16Reader(r, head[0] == 0xFE), -1
+	case err == nil:
+		r = io.MultiReader(bytes.NewReader(head[:n]), r)
+	case err == io.EOF || err == io.ErrUnexpectedEOF:
+		r = bytes.NewReader(head[:n])
+	default:
+		r = io.MultiReader(bytes.NewReader(head[:n]), errReader{err})
+	}
+	s := newStream(name, nil, opts, yield)
+	s.src = newSource(r, size, b, s.maxDoc)
+	s.walked = walked
+	s.read()
+	return s.err
+}
+
+type errReader struct{ err error }
+
+func (e errReader) Read([]byte) (int, error) { return 0, e.err }
+
+// read reads the stream to its end, or until yield returns false or an
+// error stops it.
+func (s *stream) read() {
 	defer func() {
 		// Last line of defence against bugs: report a panic as an error
 		// document rather than crashing. Panics raised by yield itself are
@@ -36,18 +83,74 @@ func readBytes(name string, data []byte, opts Options, yield func(Document) bool
 				panic(r)
 			}
 			s.emit([]Document{{
-				Pos: Position{File: name, Line: 1, Index: s.index, Item: -1},
-				Err: &Error{File: name, Line: 1, Msg: fmt.Sprintf("internal error: %v", r)},
+				Pos: Position{File: s.name, Line: 1, Index: s.index, Item: -1},
+				Err: &Error{File: s.name, Line: 1, Msg: fmt.Sprintf("internal error: %v", r)},
 			}})
 		}
 	}()
-	data = bytes.TrimPrefix(data, utf8BOM)
-	i := skipWS(data, 0)
-	if i < len(data) && (data[i] == '{' || data[i] == '[') {
-		s.readJSON(data)
-		return
+	src := s.src
+	for src.limit() < 3 && !src.done() {
+		src.more(0)
 	}
-	s.readYAML(data)
+	off := int64(0)
+	if bytes.HasPrefix(src.buf, utf8BOM) {
+		off = 3
+	}
+	s.detect(off)
+}
+
+// detect skips the white space at the start of the stream and reads the
+// stream as JSON if the first other character is '{' or '[', else as YAML.
+// (Looking at the first line only would need all of it: a JSON stream may
+// be a single long line.)
+func (s *stream) detect(off int64) {
+	src := s.src
+	lineStart := off // start of the current line
+	yamlLine := 1    // line number counting "\n", "\r\n" and "\r"
+	jsonLine := 1    // line number counting "\n" only, as JSON errors do
+	prevCR := false
+	for {
+		b := src.at(off)
+		i := 0
+	scan:
+		for ; i < len(b); i++ {
+			switch b[i] {
+			case ' ', '\t':
+				prevCR = false
+				continue
+			case '\r':
+				yamlLine++
+				prevCR = true
+			case '\n':
+				if !prevCR {
+					yamlLine++
+				}
+				jsonLine++
+				prevCR = false
+			default:
+				break scan
+			}
+			lineStart = off + int64(i) + 1
+		}
+		off += int64(i)
+		if off-lineStart > s.maxDoc {
+			// Leading white space longer than a document.
+			s.tooLarge(yamlLine, "")
+			return
+		}
+		if i < len(b) {
+			if b[i] == '{' || b[i] == '[' {
+				s.readJSON(off, jsonLine)
+				return
+			}
+			break
+		}
+		if src.done() {
+			break
+		}
+		src.more(lineStart)
+	}
+	s.readYAML(lineStart, yamlLine)
 }
 
 // emit yields the documents produced for one top-level document.
@@ -62,6 +165,52 @@ func (s *stream) emit(docs []Document) {
 		if !ok {
 			s.stopped = true
 		}
+	}
+}
+
+// note reports a Note.
+func (s *stream) note(n Note) {
+	if s.opts.Note != nil && !s.stopped {
+		s.opts.Note(n)
+	}
+}
+
+// rest says what of the stream was not read after a problem that stops it.
+func (s *stream) rest() string {
+	return "the rest of " + s.name + " was not read"
+}
+
+// tooLarge reports the current document as too large; reading stops.
+func (s *stream) tooLarge(line int, source string) {
+	why := "the most kube-apiserver accepts in one request"
+	if s.opts.MaxDocumentBytes > 0 && s.opts.MaxDocumentBytes != DefaultMaxDocumentBytes {
+		why = "the limit for one document"
+	}
+	s.errorDoc(line, line, source, fmt.Sprintf("document is larger than %s, %s; %s", humanSize(s.maxDoc), why, s.rest()))
+}
+
+// errorDoc yields an error document.
+func (s *stream) errorDoc(line, errLine int, source, msg string) {
+	idx := s.index
+	s.index++
+	s.emit([]Document{{
+		Pos: Position{File: s.name, Line: line, Index: idx, Item: -1, Source: source},
+		Err: &Error{File: s.name, Line: errLine, Msg: msg},
+	}})
+}
+
+// ended handles the end of the data for a reason other than the end of the
+// stream: a NUL byte (docLine is the line of the document it is in, nulLine
+// its own line), the input limit or a read error.
+func (s *stream) ended(docLine, nulLine int, source string) {
+	src := s.src
+	switch src.end {
+	case endNUL:
+		s.errorDoc(docLine, nulLine, source, fmt.Sprintf("binary data, not YAML or JSON (a NUL byte at offset %d); %s", src.nulAt, s.rest()))
+	case endBudget:
+		s.err = &Error{File: s.name, Line: nulLine, Msg: fmt.Sprintf("input is larger than %s, the limit for one run; stopped reading here", humanSize(src.budget.max))}
+	case endReadErr:
+		s.err = &Error{File: s.name, Msg: fmt.Sprintf("cannot read: %v", src.readErr)}
 	}
 }
 
@@ -90,6 +239,80 @@ func nextLine(data []byte, off int, hasCR bool) line {
 		return line{off, off + k, off + k + 2}
 	}
 	return line{off, off + k, off + k + 1}
+}
+
+// absLine is a line of a stream, in absolute offsets.
+type absLine struct {
+	start, end int64 // content bytes, without the line break
+	next       int64 // offset of the next line
+}
+
+type lineStatus int
+
+const (
+	lineOK      lineStatus = iota
+	lineNone               // no more lines (see src.end for why)
+	lineTooLong            // the document would grow past the limit
+)
+
+// readLine returns the line of the source starting at off, reading more as
+// needed. keep is the first offset still needed; chunk is where the current
+// document's bytes began. A last line without a line break is returned only
+// if the stream ended normally.
+//
+// The size limit is checked on the content of the line as far as it is known
+// (a line longer than the limit, or one that takes the document past it
+// unless it may be a "---" line); the check gives the same answer whether the
+// line arrives at once or a byte at a time.
+func (s *stream) readLine(off, keep, chunk int64) (absLine, lineStatus) {
+	src := s.src
+	scan := off // bytes before scan hold no line break
+	for {
+		b := src.at(off)
+		from := int(scan - off)
+		var k int
+		if src.hasCR {
+			k = bytes.IndexAny(b[from:], "\r\n")
+		} else {
+			k = bytes.IndexByte(b[from:], '\n')
+		}
+		l, complete := absLine{off, src.limit(), src.limit()}, false
+		if k >= 0 {
+			k += from
+			end := off + int64(k)
+			switch {
+			case b[k] == '\n':
+				l, complete = absLine{off, end, end + 1}, true
+			case k+1 < len(b) && b[k+1] == '\n':
+				l, complete = absLine{off, end, end + 2}, true
+			case k+1 < len(b) || src.done():
+				l, complete = absLine{off, end, end + 1}, true
+			default:
+				scan = end // a "\r" at the end: is it "\r\n"?
+				l.end = end
+			}
+		} else {
+			scan = off + int64(len(b))
+			complete = src.done() && len(b) > 0 && src.end == endEOF
+		}
+		if l.end-off > s.maxDoc || (l.end-chunk > s.maxDoc && !maybeSeparator(b[:l.end-off])) {
+			return absLine{}, lineTooLong
+		}
+		if complete {
+			return l, lineOK
+		}
+		if src.done() {
+			return absLine{}, lineNone
+		}
+		src.more(keep)
+	}
+}
+
+// maybeSeparator reports whether the start of a line may be that of a "---"
+// or "..." line.
+func maybeSeparator(b []byte) bool {
+	n := min(len(b), 3)
+	return string(b[:n]) == "---"[:n] || string(b[:n]) == "..."[:n]
 }
 
 // lineKind classifies a YAML line for document splitting.
@@ -147,8 +370,8 @@ func helmSource(comment []byte) (string, bool) {
 
 // yamlDoc accumulates one YAML document while splitting.
 type yamlDoc struct {
-	contentOff  int // offset of the first content line, -1 if none yet
-	contentLine int // line number of the first content line
+	contentOff  int64 // offset of the first content line, -1 if none yet
+	contentLine int   // line number of the first content line
 	source      string
 	badSep      string // text after an invalid "---" separator
 	badSepLine  int
@@ -158,21 +381,45 @@ func (d *yamlDoc) reset() {
 	*d = yamlDoc{contentOff: -1}
 }
 
-func (s *stream) readYAML(data []byte) {
-	hasCR := bytes.IndexByte(data, '\r') >= 0
+// readYAML reads a YAML stream from off, the start of line lineNo, on.
+func (s *stream) readYAML(off int64, lineNo int) {
+	src := s.src
 	var doc yamlDoc
 	doc.reset()
-	lineNo := 1
-	for off := 0; off < len(data); lineNo++ {
-		l := nextLine(data, off, hasCR)
-		kind, rest := classify(data[l.start:l.end])
+	chunk, chunkLine := off, lineNo // where the current document's bytes began
+	docLine := func() int {
+		if doc.contentOff >= 0 {
+			return doc.contentLine
+		}
+		return chunkLine
+	}
+	for {
+		if off-chunk > s.maxDoc {
+			s.tooLarge(docLine(), doc.source)
+			return
+		}
+		keep := off
+		if doc.contentOff >= 0 {
+			keep = doc.contentOff
+		}
+		l, st := s.readLine(off, keep, chunk)
+		if st == lineTooLong {
+			s.tooLarge(docLine(), doc.source)
+			return
+		}
+		if st == lineNone {
+			break
+		}
+		text := src.span(l.start, l.end)
+		kind, rest := classify(text)
 		switch kind {
 		case lineDocStart, lineDocEnd, lineBadStart:
-			s.yamlDocument(data, &doc, l.start)
+			s.yamlDocument(&doc, l.start)
 			if s.stopped {
 				return
 			}
 			doc.reset()
+			chunk, chunkLine = l.next, lineNo+1
 			if kind == lineBadStart {
 				doc.badSep = rest
 				doc.badSepLine = lineNo
@@ -182,7 +429,7 @@ func (s *stream) readYAML(data []byte) {
 			}
 		case lineComment:
 			if doc.contentOff < 0 && doc.source == "" {
-				if src, ok := helmSource(data[l.start:l.end]); ok {
+				if src, ok := helmSource(text); ok {
 					doc.source = src
 				}
 			}
@@ -193,12 +440,21 @@ func (s *stream) readYAML(data []byte) {
 			}
 		}
 		off = l.next
+		lineNo++
 	}
-	s.yamlDocument(data, &doc, len(data))
+	if src.end == endEOF {
+		s.yamlDocument(&doc, off)
+		return
+	}
+	line := lineNo
+	if doc.contentOff >= 0 {
+		line = doc.contentLine
+	}
+	s.ended(line, lineNo, doc.source)
 }
 
 // yamlDocument processes the document accumulated in doc, which ends at end.
-func (s *stream) yamlDocument(data []byte, doc *yamlDoc, end int) {
+func (s *stream) yamlDocument(doc *yamlDoc, end int64) {
 	if doc.badSep != "" {
 		idx := s.index
 		s.index++
@@ -212,8 +468,8 @@ func (s *stream) yamlDocument(data []byte, doc *yamlDoc, end int) {
 	if doc.contentOff < 0 {
 		return // only blank lines and comments
 	}
-	text := data[doc.contentOff:end]
-	js, err := yamlToJSON(text)
+	text := s.src.span(doc.contentOff, end)
+	js, dups, err := yamlToJSON(text)
 	if err == nil && isJSONNull(js) {
 		return // "null", "~", ...: empty document
 	}
@@ -231,82 +487,99 @@ func (s *stream) yamlDocument(data []byte, doc *yamlDoc, end int) {
 		}})
 		return
 	}
-	src := &docSrc{stream: s, index: idx, source: doc.source, text: text, lineBase: doc.contentLine}
+	src := &docSrc{stream: s, index: idx, source: doc.source, text: text, lineBase: doc.contentLine, dups: dups, yaml: true}
 	s.emit(src.run(js, doc.contentLine))
 }
 
 // yamlToJSON is sigs.k8s.io/yaml.YAMLToJSON (what kubectl uses), turning any
-// panic in the YAML library into an error.
-func yamlToJSON(text []byte) (js []byte, err error) {
+// panic in the YAML library into an error. dups reports that the document may
+// have duplicate mapping keys, which YAMLToJSON silently resolves (the last
+// one wins): the strict conversion is tried first, at no extra cost, and only
+// when it fails is the lenient one run for the result.
+func yamlToJSON(text []byte) (js []byte, dups bool, err error) {
 	defer func() {
 		if r := recover(); r != nil {
-			js, err = nil, fmt.Errorf("internal error in YAML parser: %v", r)
+			js, dups, err = nil, false, fmt.Errorf("internal error in YAML parser: %v", r)
 		}
 	}()
-	return yaml.YAMLToJSON(text)
+	js, err = yaml.YAMLToJSONStrict(text)
+	if err == nil {
+		return js, false, nil
+	}
+	// The strict conversion also fails for keys that override keys merged
+	// with "<<", which are not duplicates: the caller checks the nodes.
+	dups = strings.Contains(err.Error(), " already set in map")
+	js, err = yaml.YAMLToJSON(text)
+	return js, dups && err == nil, err
 }
 
 func isJSONNull(js []byte) bool {
 	return string(bytes.TrimSpace(js)) == "null"
 }
 
-// readJSON reads a stream of concatenated JSON values.
-func (s *stream) readJSON(data []byte) {
-	dec := json.NewDecoder(bytes.NewReader(data))
-	lc := lineCounter{data: data, line: 1}
-	prevEnd := 0
+// readJSON reads a stream of concatenated JSON values from off on; line is
+// the line of off, counting "\n" only.
+func (s *stream) readJSON(off int64, line int) {
+	src := s.src
 	for {
-		start := skipWS(data, prevEnd)
-		if start >= len(data) {
+		// Skip white space, counting lines.
+		for {
+			b := src.at(off)
+			i := 0
+			for i < len(b) && (b[i] == ' ' || b[i] == '\t' || b[i] == '\n' || b[i] == '\r') {
+				if b[i] == '\n' {
+					line++
+				}
+				i++
+			}
+			off += int64(i)
+			if i < len(b) || src.done() {
+				break
+			}
+			src.more(off)
+		}
+		if off >= src.limit() {
+			s.ended(line, line, "")
 			return
 		}
-		startLine := lc.lineAt(start)
+		start, startLine := off, line
+		f := &feed{src: src, pos: start, keep: start, limit: start + s.maxDoc + 1}
+		dec := json.NewDecoder(f)
 		var raw json.RawMessage
 		err := dec.Decode(&raw)
+		if err == nil && int64(len(raw)) > s.maxDoc {
+			err = errFeedLimit
+		}
 		if err != nil {
-			if errors.Is(err, io.EOF) {
-				return
+			switch {
+			case err == errFeedLimit:
+				s.tooLarge(startLine, "")
+			case err == errFeedEnd:
+				s.ended(startLine, startLine+bytes.Count(src.span(start, min(src.limit(), max(src.nulAt, start))), []byte{'\n'}), "")
+			case errors.Is(err, io.EOF):
+			default:
+				s.jsonError(err, start, startLine)
 			}
-			idx := s.index
-			s.index++
-			errLine := startLine
-			var se *json.SyntaxError
-			msg := err.Error()
-			if errors.As(err, &se) {
-				if se.Offset > 0 && se.Offset <= int64(len(data)) {
-					errLine = lc.lineAt(int(se.Offset) - 1)
-				}
-				msg = se.Error()
-			} else if errors.Is(err, io.ErrUnexpectedEOF) {
-				msg = "unexpected end of input"
-			}
-			s.emit([]Document{{
-				Pos: Position{File: s.name, Line: startLine, Index: idx, Item: -1},
-				Err: &Error{File: s.name, Line: errLine, Msg: "invalid JSON: " + msg},
-			}})
-			return // cannot resynchronise after a syntax error
+			return
 		}
-		end := int(dec.InputOffset())
-		if end < start || end > len(data) {
-			return // cannot happen
-		}
-		prevEnd = end
+		off = start + dec.InputOffset()
+		line += bytes.Count(raw, []byte{'\n'})
 		if isJSONNull(raw) {
 			continue
 		}
 		idx := s.index
 		s.index++
-		// Use the stream's own bytes (not the decoder's copy) so line
-		// lookups see exactly what was written.
-		value := data[start:end]
-		if value[0] != '{' {
+		switch {
+		case raw[0] != '{' && s.walked:
+			s.emit([]Document{{Pos: Position{File: s.name, Line: startLine, Index: idx, Item: -1}, Skip: "not a Kubernetes object: not a JSON object"}})
+		case raw[0] != '{':
 			s.emit([]Document{{
 				Pos: Position{File: s.name, Line: startLine, Index: idx, Item: -1},
 				Err: &Error{File: s.name, Line: startLine, Msg: "expected a JSON object"},
 			}})
-		} else {
-			src := &docSrc{stream: s, index: idx, text: value, lineBase: startLine}
-			s.emit(src.run(value, startLine))
+		default:
+			d := &docSrc{stream: s, index: idx, text: raw, lineBase: startLine}
+			s.emit(d.run(raw, startLine))
 		}
 		if s.stopped {
 			return
@@ -314,25 +587,35 @@ func (s *stream) readJSON(data []byte) {
 	}
 }
 
-// lineCounter maps increasing byte offsets to 1-based line numbers ("\n"
-// separated) in amortised linear time.
-type lineCounter struct {
-	data []byte
-	off  int // offsets before off have been counted
-	line int // line number at off
-}
+// maxDrain bounds what is read of a stream of unknown size after a JSON
+// syntax error, only to say how much was not read.
+const maxDrain = 4 << 20
 
-func (c *lineCounter) lineAt(off int) int {
-	if off > len(c.data) {
-		off = len(c.data)
+// jsonError reports a JSON syntax error in the value starting at start; the
+// rest of the stream cannot be read (there is no way to resynchronise).
+func (s *stream) jsonError(err error, start int64, startLine int) {
+	src := s.src
+	errLine := startLine
+	msg := err.Error()
+	var se *json.SyntaxError
+	if errors.As(err, &se) {
+		msg = se.Error()
+		if bad := start + se.Offset - 1; se.Offset > 0 && bad < src.limit() {
+			errLine += bytes.Count(src.span(start, bad), []byte{'\n'})
+			if n, blank, ok := src.remaining(bad+1, maxDrain); !ok {
+				msg += "; " + s.rest()
+			} else if !blank {
+				verb := "were"
+				if n == 1 {
+					verb = "was"
+				}
+				msg += fmt.Sprintf("; the remaining %s of %s %s not read", countBytes(n), s.name, verb)
+			}
+		}
+	} else if errors.Is(err, io.ErrUnexpectedEOF) {
+		msg = "unexpected end of input"
 	}
-	if off < c.off {
-		// Not expected (offsets only increase); recount from the start.
-		c.off, c.line = 0, 1
-	}
-	c.line += bytes.Count(c.data[c.off:off], []byte{'\n'})
-	c.off = off
-	return c.line
+	s.errorDoc(startLine, errLine, "", "invalid JSON: "+msg)
 }
 
 func truncate(s string) string {

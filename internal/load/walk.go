@@ -1,0 +1,467 @@
+package load
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"strconv"
+	"strings"
+)
+
+// manifestExts are the file extensions read from directories.
+var manifestExts = map[string]bool{".yaml": true, ".yml": true, ".json": true}
+
+// Walk reads every path in order ("-" = stdin, read once; a second "-" is an
+// error) and calls yield for each document in input order; it stops early if
+// yield returns false.
+//
+// Every path is checked before anything is read, so a missing path, a device
+// or a bad Options.Ignore pattern fails the run before any document is
+// yielded. Walk returns an error (always of type *Error) only for failures
+// that stop the whole run: a path that does not exist or cannot be read, a
+// device, "-" given twice, more input than Options.MaxInputBytes. Problems
+// with individual documents are reported in Document.Err.
+//
+// A path named explicitly is read whatever it is (a file of any extension, a
+// named pipe such as bash's <(command)), except a device or a socket. A
+// directory is read for its *.yaml, *.yml and *.json regular files (and, with
+// Options.Recursive, its subdirectories); anything else found there with such
+// a name (a named pipe, a socket, a device) is skipped with a Note, never
+// opened. A file reached twice (the same path given twice, a directory walk
+// reaching a file named before, a symbolic link to a file already read) is
+// read the first time only, with a Note the second time. Every path given and
+// every file found is accounted for: read, skipped with a Note, or an error.
+func Walk(paths []string, stdin io.Reader, opts Options, yield func(Document) bool) error {
+	ign, e := newIgnorer(opts.Ignore)
+	if e != nil {
+		return e
+	}
+	infos := make([]fs.FileInfo, len(paths))
+	stdinSeen := false
+	for i, p := range paths {
+		if p == "-" {
+			if stdinSeen {
+				return &Error{Msg: `"-" (stdin) given more than once`}
+			}
+			stdinSeen = true
+			continue
+		}
+		info, err := os.Stat(p)
+		if err != nil {
+			return pathError(p, err)
+		}
+		if what := notAFile(info.Mode()); what != "" {
+			return &Error{Msg: fmt.Sprintf("cannot read path %q: %s", p, what)}
+		}
+		infos[i] = info
+	}
+
+	w := &walker{opts: opts, ign: ign, budget: newBudget(opts.MaxInputBytes), seen: newSeenFiles()}
+	w.yield = func(d Document) bool {
+		if !yield(d) {
+			w.stopped = true
+			return false
+		}
+		return true
+	}
+	for i, p := range paths {
+		var err error
+		if p == "-" {
+			if stdin == nil {
+				return &Error{File: StdinName, Msg: "cannot read: no stdin reader"}
+			}
+			if e := readReader(StdinName, stdin, -1, w.budget, opts, false, w.yield); e != nil {
+				return e
+			}
+		} else {
+			err = w.path(p, infos[i])
+		}
+		if err != nil {
+			return err
+		}
+		if w.stopped {
+			return nil
+		}
+	}
+	return nil
+}
+
+// notAFile says why Walk refuses to read a path, or "".
+func notAFile(m fs.FileMode) string {
+	switch {
+	case m&fs.ModeDevice != 0 || m&fs.ModeCharDevice != 0:
+		return "a device, not a file"
+	case m&fs.ModeSocket != 0:
+		return "a socket, not a file"
+	case m&fs.ModeIrregular != 0:
+		return "not a regular file"
+	}
+	return ""
+}
+
+// irregular says why a directory entry that is neither a regular file nor a
+// directory is skipped.
+func irregular(m fs.FileMode) string {
+	switch {
+	case m&fs.ModeNamedPipe != 0:
+		return "a named pipe, not a regular file; skipped"
+	case m&fs.ModeSocket != 0:
+		return "a socket, not a regular file; skipped"
+	case m&fs.ModeDevice != 0 || m&fs.ModeCharDevice != 0:
+		return "a device, not a regular file; skipped"
+	}
+	return "not a regular file; skipped"
+}
+
+type walker struct {
+	opts    Options
+	yield   func(Document) bool
+	ign     *ignorer
+	budget  *budget
+	seen    *seenFiles
+	stopped bool
+}
+
+func (w *walker) note(n Note) {
+	if w.opts.Note != nil && !w.stopped {
+		w.opts.Note(n)
+	}
+}
+
+// path reads a path given on the command line: a file (whatever its
+// extension), a named pipe or a directory.
+func (w *walker) path(p string, info fs.FileInfo) error {
+	if pat, ok := w.ign.match(filepath.Clean(p)); ok {
+		w.note(Note{File: p, Msg: fmt.Sprintf("ignored by --ignore-path %q", pat)})
+		return nil
+	}
+	if !info.IsDir() {
+		return w.file(p, info, false)
+	}
+	var st walkStats
+	if err := w.dir(p, 0, &st); err != nil || w.stopped {
+		return err
+	}
+	switch {
+	case st.ignored == 1:
+		w.note(Note{File: p, Msg: "1 path ignored by --ignore-path"})
+	case st.ignored > 1:
+		w.note(Note{File: p, Msg: fmt.Sprintf("%d paths ignored by --ignore-path", st.ignored)})
+	}
+	switch {
+	case st.own > 0:
+	case !w.opts.Recursive && w.manifestsBelow(p):
+		w.note(Note{File: p, Msg: "no manifests in this directory, only in its subdirectories; give -R to read them"})
+	case st.found > 0 || st.ignored > 0:
+	case w.opts.Recursive:
+		w.note(Note{File: p, Msg: "no .yaml, .yml or .json files in this directory or its subdirectories"})
+	default:
+		w.note(Note{File: p, Msg: "no .yaml, .yml or .json files in this directory"})
+	}
+	return nil
+}
+
+// walkStats counts what the walk of one directory argument found.
+type walkStats struct {
+	own     int // manifest files in the directory itself
+	found   int // entries named like manifests, and symlinked directories, read or not
+	ignored int // paths not read because of Options.Ignore
+}
+
+// maxDirDepth bounds the nesting of directories below a directory argument.
+const maxDirDepth = 1000
+
+// dir reads the manifest files of dir (and its subdirectories with
+// Options.Recursive), counting what it finds in st.
+func (w *walker) dir(dir string, depth int, st *walkStats) error {
+	if depth > maxDirDepth {
+		return &Error{Msg: fmt.Sprintf("directory %q is nested more than %d levels deep; not read", dir, maxDirDepth)}
+	}
+	entries, err := os.ReadDir(dir) // sorted by file name
+	if err != nil {
+		return pathError(dir, err)
+	}
+	for _, e := range entries {
+		p := filepath.Join(dir, e.Name())
+		manifest := manifestExts[filepath.Ext(p)]
+		typ := e.Type()
+		var info fs.FileInfo
+		if typ&fs.ModeSymlink != 0 {
+			if !manifest && !w.opts.Recursive {
+				continue
+			}
+			// Follow symlinks to files; like kubectl (filepath.Walk), do
+			// not descend into symlinked directories.
+			info, err = os.Stat(p)
+			if err != nil {
+				if !manifest {
+					continue // would not be read anyway
+				}
+				return pathError(p, err)
+			}
+			if info.IsDir() {
+				if !w.opts.Recursive {
+					continue
+				}
+				st.found++
+				if w.ign.ignored(p) {
+					st.ignored++
+					continue
+				}
+				w.note(Note{File: p, Msg: "a symbolic link to a directory; not followed"})
+				continue
+			}
+			if !manifest {
+				continue
+			}
+			typ = info.Mode().Type()
+		}
+		if manifest && !typ.IsDir() {
+			st.found++
+		}
+		switch {
+		case typ.IsDir():
+			if !w.opts.Recursive {
+				continue
+			}
+			if w.ign.ignored(p) {
+				st.ignored++
+				continue
+			}
+			if err := w.dir(p, depth+1, st); err != nil {
+				return err
+			}
+		case !manifest:
+			continue
+		case w.ign.ignored(p):
+			st.ignored++
+			continue
+		case !typ.IsRegular():
+			// Never opened: opening a named pipe blocks until it has a
+			// writer.
+			w.note(Note{File: p, Msg: irregular(typ)})
+			continue
+		default:
+			if depth == 0 {
+				st.own++
+			}
+			if info == nil {
+				if info, err = e.Info(); err != nil {
+					return pathError(p, err)
+				}
+			}
+			if err := w.file(p, info, true); err != nil {
+				return err
+			}
+		}
+		if w.stopped {
+			return nil
+		}
+	}
+	return nil
+}
+
+// file reads a file (walked: found by a directory walk) unless it was read
+// before.
+func (w *walker) file(p string, info fs.FileInfo, walked bool) error {
+	if first, dup := w.seen.add(p, info); dup {
+		w.note(Note{File: p, Msg: fmt.Sprintf("already read (as %s); read once", first)})
+		return nil
+	}
+	size := int64(-1)
+	if info.Mode().IsRegular() {
+		size = info.Size()
+		if err := w.budget.fits(p, size); err != nil {
+			return err
+		}
+	}
+	f, err := os.Open(p)
+	if err != nil {
+		return pathError(p, err)
+	}
+	defer f.Close()
+	if fi, err := f.Stat(); err == nil && fi.Mode().IsRegular() {
+		size = fi.Size()
+	}
+	if e := readReader(p, f, size, w.budget, w.opts, walked, w.yield); e != nil {
+		return e
+	}
+	return nil
+}
+
+// fits refuses a regular file of size bytes that the rest of the budget
+// cannot hold, before it is read.
+func (b *budget) fits(p string, size int64) *Error {
+	left := b.max - b.used
+	switch {
+	case size <= left:
+		return nil
+	case b.used == 0 || size > b.max:
+		s, m := sizes(size, b.max)
+		return &Error{File: p, Msg: fmt.Sprintf("file is %s, larger than %s, the input limit for one run; not read", s, m)}
+	default:
+		s, l := sizes(size, left)
+		return &Error{File: p, Msg: fmt.Sprintf("file is %s, more than the %s left of %s, the input limit for one run; not read", s, l, humanSize(b.max))}
+	}
+}
+
+// sizes renders two different sizes humanly, or exactly if humanly they
+// would look the same.
+func sizes(a, b int64) (string, string) {
+	ha, hb := humanSize(a), humanSize(b)
+	if ha == hb {
+		return strconv.FormatInt(a, 10) + " bytes", strconv.FormatInt(b, 10) + " bytes"
+	}
+	return ha, hb
+}
+
+// maxHintEntries bounds the directory entries looked at to decide whether a
+// directory has manifests in its subdirectories.
+const maxHintEntries = 10000
+
+// manifestsBelow reports whether a subdirectory of dir (at any depth) has a
+// manifest file, looking at no more than maxHintEntries entries.
+func (w *walker) manifestsBelow(dir string) bool {
+	queue := []string{dir}
+	seen := 0
+	for len(queue) > 0 && seen < maxHintEntries {
+		d := queue[0]
+		queue = queue[1:]
+		entries, err := os.ReadDir(d)
+		if err != nil {
+			continue
+		}
+		for _, e := range entries {
+			seen++
+			p := filepath.Join(d, e.Name())
+			if w.ign.ignored(p) {
+				continue
+			}
+			typ := e.Type()
+			if typ&fs.ModeSymlink != 0 {
+				if d == dir || !manifestExts[filepath.Ext(p)] {
+					continue
+				}
+				info, err := os.Stat(p)
+				if err != nil {
+					continue
+				}
+				typ = info.Mode().Type()
+			}
+			switch {
+			case typ.IsDir():
+				if strings.Count(p, string(filepath.Separator))-strings.Count(dir, string(filepath.Separator)) <= maxDirDepth {
+					queue = append(queue, p)
+				}
+			case d != dir && typ.IsRegular() && manifestExts[filepath.Ext(p)]:
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func pathError(p string, err error) *Error {
+	if errors.Is(err, fs.ErrNotExist) {
+		return &Error{Msg: fmt.Sprintf("path %q does not exist", p)}
+	}
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		err = pe.Err
+	}
+	return &Error{Msg: fmt.Sprintf("cannot read path %q: %v", p, err)}
+}
+
+// ignorer matches paths against Options.Ignore.
+type ignorer struct {
+	pats []ignorePat
+}
+
+type ignorePat struct {
+	given string // as given, for notes
+	pat   string // cleaned, slash-separated
+	comps int    // number of path components pat matches
+}
+
+func newIgnorer(pats []string) (*ignorer, *Error) {
+	ig := &ignorer{}
+	for _, p := range pats {
+		if p == "" {
+			return nil, &Error{Msg: `--ignore-path "": empty pattern`}
+		}
+		if _, err := path.Match(p, ""); err != nil {
+			return nil, &Error{Msg: fmt.Sprintf("--ignore-path %q: %v", p, err)}
+		}
+		c := path.Clean(filepath.ToSlash(p))
+		ig.pats = append(ig.pats, ignorePat{given: p, pat: c, comps: strings.Count(c, "/") + 1})
+	}
+	return ig, nil
+}
+
+// match returns the first pattern matching the path p (as walked), if any.
+// A pattern of n components is matched against the last n components of p.
+func (ig *ignorer) match(p string) (string, bool) {
+	if len(ig.pats) == 0 {
+		return "", false
+	}
+	s := filepath.ToSlash(p)
+	for _, ip := range ig.pats {
+		cand := s
+		i := len(s)
+		for n := 0; n < ip.comps; n++ {
+			i = strings.LastIndexByte(s[:i], '/')
+			if i < 0 {
+				break
+			}
+		}
+		if i >= 0 {
+			cand = s[i+1:]
+		}
+		if ok, _ := path.Match(ip.pat, cand); ok {
+			return ip.given, true
+		}
+	}
+	return "", false
+}
+
+func (ig *ignorer) ignored(p string) bool {
+	_, ok := ig.match(p)
+	return ok
+}
+
+// seenFiles remembers the files read, by identity (device and inode where
+// the system has them), not by name.
+type seenFiles struct {
+	ids   map[fileID]string
+	infos []seenInfo
+}
+
+type seenInfo struct {
+	info fs.FileInfo
+	name string
+}
+
+func newSeenFiles() *seenFiles { return &seenFiles{ids: map[fileID]string{}} }
+
+// add records the file p; if it was recorded before, it returns the name it
+// was first read as.
+func (s *seenFiles) add(p string, info fs.FileInfo) (first string, dup bool) {
+	if id, ok := fileIDOf(info); ok {
+		if first, dup := s.ids[id]; dup {
+			return first, true
+		}
+		s.ids[id] = p
+		return "", false
+	}
+	for _, si := range s.infos {
+		if os.SameFile(si.info, info) {
+			return si.name, true
+		}
+	}
+	s.infos = append(s.infos, seenInfo{info, p})
+	return "", false
+}
