@@ -38,6 +38,9 @@ type inputOptions struct {
 	Order check.Order
 	// SkipUnknown is --skip-unknown: kinds not served are skipped, not errors.
 	SkipUnknown bool
+	// Strict is --strict; Ignore the --ignore-path patterns.
+	Strict bool
+	Ignore []string
 
 	files                                                                         []string
 	gates, quotaUsage, configFile, enablePlugins, disablePlugins, replicas, order string
@@ -66,6 +69,8 @@ func (o *inputOptions) addFlags(cmd *cobra.Command) {
 	fl.Bool("namespace-objects", true, "count the objects every namespace holds (kube-root-ca.crt, default)")
 	fl.StringVar(&o.order, "order", string(check.OrderPoliciesFirst), "admission order: policies-first or input")
 	fl.BoolVar(&o.SkipUnknown, "skip-unknown", false, "skip kinds kube-apiserver 1.36 does not serve")
+	fl.BoolVar(&o.Strict, "strict", false, "a YAML key given twice is an error, not a warning")
+	fl.StringArrayVar(&o.Ignore, "ignore-path", nil, "do not read paths matching GLOB (repeatable)")
 
 	_ = cmd.MarkFlagFilename("filename", "yaml", "yml", "json")
 	_ = cmd.MarkFlagFilename("admission-control-config-file", "yaml", "yml", "json")
@@ -87,7 +92,7 @@ func (o *inputOptions) addFlags(cmd *cobra.Command) {
 // inputFlagsHelp explains the shared flags, for the Long text of check and
 // describe (the flags' own usage lines stay short).
 func inputFlagsHelp() string {
-	return `--order=policies-first (the default) admits LimitRanges, ResourceQuotas, PriorityClasses, StorageClasses and RuntimeClasses before every other object, as a namespace has them before an application arrives; --order=input admits every document in input order, as kubectl create -f replays them. An apiVersion/kind kube-apiserver 1.36 does not serve (a removed beta, a typo) is kubectl's "no matches for kind" error, or skipped with --skip-unknown; custom resources count as objects, with the scope and plural of their CustomResourceDefinition when the input has it; tool configuration files (Kustomization, ...) are skipped. Every namespace holds what a cluster puts in it, the ConfigMap kube-root-ca.crt and the ServiceAccount default (namespace default also the Service kubernetes): quotas count them and their names are taken; --namespace-objects=false checks against empty namespaces.
+	return `--order=policies-first (the default) admits LimitRanges, ResourceQuotas, PriorityClasses, StorageClasses and RuntimeClasses before every other object, as a namespace has them before an application arrives; --order=input admits every document in input order, as kubectl create -f replays them. An apiVersion/kind kube-apiserver 1.36 does not serve (a removed beta, a typo) is kubectl's "no matches for kind" error, or skipped with --skip-unknown; custom resources count as objects, with the scope and plural of their CustomResourceDefinition when the input has it; tool configuration files (Kustomization, ...) are skipped, and so are files found in a directory that are not Kubernetes objects (a Helm values.yaml); --ignore-path GLOB leaves out paths matching GLOB, by their whole path or their last components (values.yaml, charts/*). A YAML key given twice is a warning (kubectl keeps the last value silently), an error with --strict. Every namespace holds what a cluster puts in it, the ConfigMap kube-root-ca.crt and the ServiceAccount default (namespace default also the Service kubernetes): quotas count them and their names are taken; --namespace-objects=false checks against empty namespaces.
 
 Workloads are followed by what their controllers create (a Deployment's ReplicaSet and Pods, a StatefulSet's claims and Pods, a Job's Pods, ...). --replicas N scales every Deployment, ReplicaSet, ReplicationController and StatefulSet; --nodes N is how many Pods a DaemonSet runs; --simulate-controllers=false admits every document as it is and nothing more.
 
@@ -113,6 +118,9 @@ func (o *inputOptions) complete(fl *pflag.FlagSet, args []string) error {
 	o.Engine = eval.Options{DefaultNamespace: o.Namespace, Gates: gates, Nodes: nodes}
 	if err := o.Engine.ApplyAdmissionPlugins(o.enablePlugins, o.disablePlugins); err != nil {
 		return &inputError{err: err}
+	}
+	if names := eval.UnsimulatedPlugins(o.enablePlugins); len(names) > 0 {
+		o.warnings = append(o.warnings, "--enable-admission-plugins: limitcheck does not simulate "+strings.Join(names, ", ")+"; it runs LimitRanger, ResourceQuota, Priority, DefaultStorageClass and RuntimeClass only")
 	}
 	switch eval.QuotaUsage(o.quotaUsage) {
 	case eval.QuotaUsageComputed, eval.QuotaUsageObserved:
@@ -240,6 +248,8 @@ func (o *inputOptions) run(s streams) (*check.Report, error) {
 		EnforceNamespace: o.NamespaceSet,
 		Order:            o.Order,
 		SkipUnknown:      o.SkipUnknown,
+		Strict:           o.Strict,
+		Ignore:           o.Ignore,
 	})
 	if err != nil {
 		var le *load.Error

@@ -31,6 +31,10 @@ type Options struct {
 	// SkipUnknown skips, with the reason, documents whose apiVersion/kind
 	// kube-apiserver does not serve, instead of reporting them as errors.
 	SkipUnknown bool
+	// Strict makes a YAML key given twice an error instead of a warning (IN-04).
+	Strict bool
+	// Ignore are --ignore-path patterns: paths not read (load.Options.Ignore).
+	Ignore []string
 }
 
 // Order is the order in which the documents are admitted.
@@ -77,6 +81,9 @@ type Report struct {
 	Quotas []eval.QuotaState
 	// LimitRanges are the admitted LimitRanges as stored.
 	LimitRanges []*corev1.LimitRange
+	// Notes are about the run rather than one document: paths skipped or read
+	// once, and hints where a default probably bites (HINT-01).
+	Notes []load.Note
 }
 
 // Summary counts.
@@ -123,15 +130,26 @@ func Run(opts Options) (*Report, error) {
 	// Read everything first: an admission configuration among the inputs applies
 	// to the whole run, objects before it included.
 	var docs []load.Document
-	err := load.Walk(opts.Paths, opts.Stdin, load.Options{Recursive: opts.Recursive, NewObject: eval.NewObject}, func(d load.Document) bool {
+	rep := &Report{}
+	objects := 0
+	loadOpts := load.Options{Recursive: opts.Recursive, NewObject: eval.NewObject, Strict: opts.Strict, Ignore: opts.Ignore,
+		Note: func(n load.Note) { rep.Notes = append(rep.Notes, n) }}
+	err := load.Walk(opts.Paths, opts.Stdin, loadOpts, func(d load.Document) bool {
 		docs = append(docs, d)
+		if d.Skip == "" {
+			objects++
+		}
 		return true
 	})
 	if err != nil {
-		return &Report{}, err
+		return rep, err
 	}
-	if len(docs) == 0 {
-		return &Report{}, &load.Error{Msg: "no objects passed to check: the input holds no Kubernetes objects"}
+	if objects == 0 {
+		msg := "no objects passed to check: the input holds no Kubernetes objects"
+		for _, n := range rep.Notes {
+			msg += "\n" + n.String()
+		}
+		return rep, &load.Error{Msg: msg}
 	}
 	engineOpts := opts.Engine
 	configAt := ""
@@ -180,13 +198,14 @@ func Run(opts Options) (*Report, error) {
 	if opts.Order != OrderInput {
 		docs = policiesFirst(docs)
 	}
-	rep := &Report{}
 	for _, d := range docs {
 		entry := Entry{Pos: d.Pos, Err: d.Err}
 		if entry.Err == nil && opts.EnforceNamespace {
 			entry.Err = namespaceMismatch(d, opts.Engine.DefaultNamespace)
 		}
 		switch {
+		case d.Skip != "":
+			entry.Result = eval.Result{Skipped: true, SkipReason: d.Skip}
 		case entry.Err != nil:
 			// Keep the identity of what could not be evaluated, in the namespace
 			// it was meant for.
@@ -200,12 +219,51 @@ func Run(opts Options) (*Report, error) {
 		default:
 			entry.Result, entry.Err = admitServed(engine, catalog, d, opts.SkipUnknown)
 		}
+		for _, w := range d.Warnings {
+			entry.Result.Warnings = append(entry.Result.Warnings, w.Msg)
+		}
 		rep.Entries = append(rep.Entries, entry)
 	}
 	rep.Quotas = engine.Quotas()
 	rep.LimitRanges = engine.LimitRanges()
 	overQuota(rep, engineOpts.QuotaUsage)
+	defaultNamespaceHint(rep, docs, engine.DefaultNamespace(), opts.EnforceNamespace)
 	return rep, nil
+}
+
+// defaultNamespaceHint notes objects that named no namespace and so landed in
+// the default one, when the input's policies are all for other namespaces: the
+// usual sign of `helm template` output checked without -n (HINT-01).
+func defaultNamespaceHint(rep *Report, docs []load.Document, def string, explicit bool) {
+	if explicit {
+		return
+	}
+	// Entries are in docs' order. Count what was evaluated in the default
+	// namespace without naming it (skipped and unreadable documents aside).
+	defaulted := 0
+	for i, d := range docs {
+		res := &rep.Entries[i].Result
+		if rep.Entries[i].Err == nil && !res.Skipped && d.Namespace == "" && res.Namespace == def {
+			defaulted++
+		}
+	}
+	policyNS := map[string]bool{}
+	for i := range rep.Entries {
+		res := &rep.Entries[i].Result
+		if res.Allowed && res.APIVersion == "v1" && (res.Kind == "LimitRange" || res.Kind == "ResourceQuota") {
+			policyNS[res.Namespace] = true
+		}
+	}
+	if defaulted == 0 || len(policyNS) == 0 || policyNS[def] {
+		return
+	}
+	names := slices.Sorted(maps.Keys(policyNS))
+	what := "objects name no namespace and were"
+	if defaulted == 1 {
+		what = "object names no namespace and was"
+	}
+	rep.Notes = append(rep.Notes, load.Note{Msg: fmt.Sprintf("%d %s checked in %q, which has no LimitRange or ResourceQuota, while the input's are for %s; give -n %s if they are meant for it",
+		defaulted, what, def, strings.Join(names, ", "), names[0])})
 }
 
 // admitServed admits a document whose apiVersion/kind kube-apiserver serves;

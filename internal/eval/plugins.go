@@ -83,3 +83,19 @@ func (o *Options) ApplyAdmissionPlugins(enable, disable string) error {
 	}
 	return nil
 }
+
+// simulatedPlugins are the admission plugins limitcheck runs.
+var simulatedPlugins = map[string]bool{"LimitRanger": true, "ResourceQuota": true, "Priority": true, "DefaultStorageClass": true, "RuntimeClass": true}
+
+// UnsimulatedPlugins returns the plugins of an --enable-admission-plugins value
+// that kube-apiserver knows and limitcheck does not run, in the order given:
+// their verdicts are not part of a check (HINT-01).
+func UnsimulatedPlugins(enable string) []string {
+	var out []string
+	for _, p := range strings.Split(enable, ",") {
+		if p = strings.TrimSpace(p); registeredPlugins[p] && !simulatedPlugins[p] {
+			out = append(out, p)
+		}
+	}
+	return out
+}

@@ -19,7 +19,16 @@ func (jsonFormat) Description() string { return "one JSON document with every ob
 
 type jsonReport struct {
 	Results []jsonResult `json:"results"`
+	Notes   []jsonNote   `json:"notes"`
 	Quotas  []jsonQuota  `json:"quotas"`
+}
+
+// jsonNote is a note about the run (a path skipped or read once, a hint);
+// file is "" and line 0 when it concerns no file.
+type jsonNote struct {
+	File    string `json:"file"`
+	Line    int    `json:"line"`
+	Message string `json:"message"`
 }
 
 // jsonQuota is an admitted quota's final state.
@@ -124,7 +133,10 @@ const (
 )
 
 func (jsonFormat) Render(w io.Writer, r *check.Report, _ Options) error {
-	doc := jsonReport{Results: make([]jsonResult, 0, len(r.Entries)), Quotas: make([]jsonQuota, 0, len(r.Quotas))}
+	doc := jsonReport{Results: make([]jsonResult, 0, len(r.Entries)), Notes: make([]jsonNote, 0, len(r.Notes)), Quotas: make([]jsonQuota, 0, len(r.Quotas))}
+	for _, n := range r.Notes {
+		doc.Notes = append(doc.Notes, jsonNote{File: n.File, Line: n.Line, Message: n.Msg})
+	}
 	for _, qs := range r.Quotas {
 		q := qs.Quota
 		doc.Quotas = append(doc.Quotas, jsonQuota{Namespace: q.Namespace, Name: q.Name, Hard: quantities(q.Status.Hard), Used: quantities(q.Status.Used)})

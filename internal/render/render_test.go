@@ -87,7 +87,7 @@ var ansi = regexp.MustCompile(`\x1b\[[0-9;]*m`)
 func TestEmptyReport(t *testing.T) {
 	cases := map[string]string{
 		"text": "0 objects: 0 admitted, 0 denied, 0 skipped\n",
-		"json": "{\n  \"results\": [],\n  \"quotas\": []\n}\n",
+		"json": "{\n  \"results\": [],\n  \"notes\": [],\n  \"quotas\": []\n}\n",
 	}
 	for name, want := range cases {
 		f, err := Lookup(name)

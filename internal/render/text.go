@@ -13,6 +13,7 @@ import (
 
 	"github.com/limitcheck/limitcheck/internal/check"
 	"github.com/limitcheck/limitcheck/internal/eval"
+	"github.com/limitcheck/limitcheck/internal/load"
 )
 
 // textFormat is the human report: findings that belong to no namespace
@@ -114,6 +115,9 @@ func (textFormat) Render(w io.Writer, r *check.Report, o Options) error {
 			counts = append(counts, Count(kinds[kind], Escape(kind), Escape(kindPlural(kind))))
 		}
 		fmt.Fprintf(&b, "skipped: %s: %s\n", strings.Join(counts, ", "), Escape(reason))
+	}
+	for _, n := range r.Notes {
+		writeNote(&b, p, n)
 	}
 	writeQuotas(&b, p, r)
 	writeSummary(&b, p, r.Summary())
@@ -343,4 +347,17 @@ func (t *colorTable) write(b *strings.Builder) {
 		}
 		b.WriteString("\n")
 	}
+}
+
+// writeNote writes a note about the run: `FILE[:LINE]: note: MESSAGE`, or
+// `note: MESSAGE` when it concerns no file.
+func writeNote(b *strings.Builder, p palette, n load.Note) {
+	if n.File != "" {
+		loc := Escape(n.File)
+		if n.Line > 0 {
+			loc += ":" + strconv.Itoa(n.Line)
+		}
+		b.WriteString(p.location.Sprint(loc+":") + " ")
+	}
+	fmt.Fprintf(b, "%s %s\n", p.warn.Sprint("note:"), Escape(n.Msg))
 }
