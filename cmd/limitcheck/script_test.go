@@ -27,7 +27,7 @@ func TestScripts(t *testing.T) {
 		RequireExplicitExec: true,
 		RequireUniqueNames:  true,
 		UpdateScripts:       *update,
-		Cmds:                map[string]func(*testscript.TestScript, bool, []string){"exits": cmdExits},
+		Cmds:                map[string]func(*testscript.TestScript, bool, []string){"exits": cmdExits, "mkfifo": cmdMkfifo},
 	})
 }
 

@@ -77,7 +77,7 @@ func (textFormat) Render(w io.Writer, r *check.Report, o Options) error {
 	skipped := map[string]map[string]int{} // reason → kind → count
 	for i := range r.Entries {
 		e := &r.Entries[i]
-		if e.Err == nil && e.Result.Skipped {
+		if e.Err == nil && e.Result.Skipped && e.Result.Kind != "" {
 			kinds := skipped[e.Result.SkipReason]
 			if kinds == nil {
 				kinds = map[string]int{}
@@ -125,8 +125,10 @@ func (textFormat) Render(w io.Writer, r *check.Report, o Options) error {
 	return err
 }
 
+// hasFinding: an entry printed on a line of its own. A skipped document that
+// is no object at all (no kind) is listed with its file, as nothing else names it.
 func hasFinding(e *check.Entry) bool {
-	return e.Err != nil || e.Result.Internal != "" || len(e.Result.Warnings) > 0 || (!e.Result.Skipped && !e.Result.Allowed)
+	return e.Err != nil || (e.Result.Skipped && e.Result.Kind == "") || e.Result.Internal != "" || len(e.Result.Warnings) > 0 || (!e.Result.Skipped && !e.Result.Allowed)
 }
 
 // writeFinding writes an entry's error, denial and warnings. Everything that
@@ -140,6 +142,10 @@ func writeFinding(b *strings.Builder, p palette, e *check.Entry) {
 	}
 	loc := Escape(e.Pos.File + ":" + strconv.Itoa(e.Pos.Line) + ":")
 	res := &e.Result
+	if res.Skipped && res.Kind == "" {
+		fmt.Fprintf(b, "%s skipped: %s\n", p.location.Sprint(loc), Escape(res.SkipReason))
+		return
+	}
 	object := res.Kind + " " + qualifiedName(res)
 	if e.Pos.Source != "" {
 		object += " (" + e.Pos.Source + ")"
