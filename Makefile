@@ -1,9 +1,9 @@
 # One entry point for the whole test suite: `make test` (what .ci/run calls).
 GO ?= go
 
-.PHONY: test lint unit conformance golden build tidy
+.PHONY: test lint unit fuzz conformance golden build tidy
 
-test: lint unit conformance
+test: lint unit fuzz conformance
 
 lint:
 	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
@@ -13,6 +13,12 @@ lint:
 
 unit:
 	$(GO) test ./...
+
+# A short run of the fuzz targets on every change (longer: FUZZTIME=10m).
+FUZZTIME ?= 15s
+fuzz:
+	$(GO) test ./internal/check -run '^$$' -fuzz FuzzPipeline -fuzztime $(FUZZTIME)
+	$(GO) test ./internal/load -run '^$$' -fuzz FuzzReadStream -fuzztime $(FUZZTIME)
 
 # Differential tests against k8s.io/kubernetes v1.36.3 (separate module).
 # More cases or another seed: make conformance CASES=20000 SEED=42
