@@ -64,7 +64,7 @@ func FuzzPipeline(f *testing.F) {
 				results = append(results, w.Created...)
 			}
 			for _, r := range results {
-				if d := r.Denial; d != nil && !partsInOrder(d) {
+				if d := r.Denial; d != nil && !d.PartsInOrder() {
 					t.Fatalf("%s %s: parts %q are not in the order of the message %q", r.Kind, r.Name, d.Parts, d.Message)
 				}
 			}
@@ -93,19 +93,6 @@ func FuzzPipeline(f *testing.F) {
 			t.Fatal(err)
 		}
 	})
-}
-
-// partsInOrder reports whether d's parts appear in its message in their order.
-func partsInOrder(d *eval.Denial) bool {
-	rest := d.Message
-	for _, p := range d.Parts {
-		i := strings.Index(rest, p)
-		if i < 0 {
-			return false
-		}
-		rest = rest[i+len(p):]
-	}
-	return true
 }
 
 // pipelineSeeds are the manifests of the CLI's test scripts and of the

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"slices"
 	"sort"
+	"strings"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -21,6 +22,20 @@ type Denial struct {
 	Stage   Stage
 	Message string
 	Parts   []string
+}
+
+// PartsInOrder reports whether the parts appear in the message in their
+// order, as every denial's must (renderers list the parts after the message).
+func (d *Denial) PartsInOrder() bool {
+	rest := d.Message
+	for _, p := range d.Parts {
+		i := strings.Index(rest, p)
+		if i < 0 {
+			return false
+		}
+		rest = rest[i+len(p):]
+	}
+	return true
 }
 
 // Stage names the step of the pipeline that refused an object.

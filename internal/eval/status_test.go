@@ -60,23 +60,10 @@ spec:
 	if res.Denial == nil || len(res.Denial.Parts) != 3 {
 		t.Fatalf("want a denial with 3 parts, got %+v", res.Denial)
 	}
-	if !partsInOrder(res.Denial) {
+	if !res.Denial.PartsInOrder() {
 		t.Errorf("parts %q not in the order of %q", res.Denial.Parts, res.Denial.Message)
 	}
 	if !strings.HasPrefix(res.Denial.Parts[0], "spec.limits[0].defaultRequest[cpu]") {
 		t.Errorf("first part %q, want the message's first (defaultRequest)", res.Denial.Parts[0])
 	}
-}
-
-// partsInOrder reports whether d's parts appear in its message in their order.
-func partsInOrder(d *Denial) bool {
-	rest := d.Message
-	for _, p := range d.Parts {
-		i := strings.Index(rest, p)
-		if i < 0 {
-			return false
-		}
-		rest = rest[i+len(p):]
-	}
-	return true
 }
