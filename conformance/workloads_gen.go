@@ -100,6 +100,7 @@ func (g *Generator) workload(name string) obj {
 			spec["suspend"] = true
 		}
 	}
+	g.workloadMistake(kind, meta, spec) // mistakes_workloads.go
 	return obj{"apiVersion": apiVersion, "kind": kind, "metadata": meta, "spec": spec}
 }
 
