@@ -203,7 +203,13 @@ var workloadMistakes = []workloadMistake{
 			delete(j, "parallelism")
 		}
 	}},
-	{"completionMode unknown", wlJobs, func(g *Generator, w *workloadDoc) { w.job()["completionMode"] = "Sequential" }},
+	{"completionMode unknown", wlJobs, func(g *Generator, w *workloadDoc) {
+		j := w.job()
+		j["completionMode"] = "Sequential"
+		if g.chance(0.5) { // only NonIndexed Jobs are told these need Indexed
+			j[g.pick([]any{"backoffLimitPerIndex", "maxFailedIndexes"}).(string)] = 1
+		}
+	}},
 	{"backoffLimitPerIndex without Indexed", wlJobs, func(g *Generator, w *workloadDoc) {
 		j := w.job()
 		j["backoffLimitPerIndex"] = 1

@@ -153,7 +153,8 @@ func jobSpec(spec *batchv1.JobSpec, p *field.Path, opts PodOptions) field.ErrorL
 	if spec.CompletionMode != nil {
 		errs = append(errs, completionMode(spec, p)...)
 	}
-	if !indexed(spec) {
+	// Only NonIndexed: an unknown mode is refused above, not here.
+	if spec.CompletionMode == nil || *spec.CompletionMode == batchv1.NonIndexedCompletion {
 		if spec.BackoffLimitPerIndex != nil {
 			errs = append(errs, field.Invalid(p.Child("backoffLimitPerIndex"), *spec.BackoffLimitPerIndex, "requires indexed completion mode"))
 		}
