@@ -211,7 +211,9 @@ func TestWorkload(t *testing.T) {
 			}),
 			`StatefulSet.apps "db" is invalid: [spec.selector.matchExpressions[0].values: Required value: must be specified when ` + "`operator`" + ` is 'In' or 'NotIn', spec.selector: Invalid value: {"matchExpressions":[{"key":"app","operator":"In"}]}]`},
 		{"DaemonSet: maxSurge with default maxUnavailable",
-			daemonSet(func(ds *appsv1.DaemonSet) { ds.Spec.UpdateStrategy.RollingUpdate.MaxSurge = ptr.To(intstr.FromInt32(1)) }),
+			daemonSet(func(ds *appsv1.DaemonSet) {
+				ds.Spec.UpdateStrategy.RollingUpdate.MaxSurge = ptr.To(intstr.FromInt32(1))
+			}),
 			`DaemonSet.apps "agent" is invalid: spec.updateStrategy.rollingUpdate.maxSurge: Invalid value: 1: may not be set when maxUnavailable is non-zero`},
 		{"DaemonSet: both 0, no selector",
 			daemonSet(func(ds *appsv1.DaemonSet) {
