@@ -13,6 +13,7 @@ require (
 	k8s.io/kube-aggregator v0.0.0
 	k8s.io/kubectl v0.36.3
 	k8s.io/kubernetes v1.36.3
+	sigs.k8s.io/yaml v1.6.0
 )
 
 require (
@@ -144,7 +145,6 @@ require (
 	sigs.k8s.io/kustomize/kyaml v0.21.1 // indirect
 	sigs.k8s.io/randfill v1.0.0 // indirect
 	sigs.k8s.io/structured-merge-diff/v6 v6.3.3 // indirect
-	sigs.k8s.io/yaml v1.6.0 // indirect
 )
 
 replace (
