@@ -32,6 +32,8 @@ type Generator struct {
 	// Cluster classes of the case being generated (classes_gen.go).
 	priorityClasses, runtimeClasses bool
 	overheads                       []obj
+	// Mistakes counts the mistakes given to generated objects, by name (mistakes_*.go).
+	Mistakes map[string]int
 }
 
 // NewGenerator returns a generator; the same seed gives the same cases.

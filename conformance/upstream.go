@@ -19,6 +19,7 @@ import (
 	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/apimachinery/pkg/util/intstr"
 	"k8s.io/apiserver/pkg/admission"
 	genericapirequest "k8s.io/apiserver/pkg/endpoints/request"
@@ -245,6 +246,7 @@ func (u *Upstream) createOne(doc []byte, namespace string, fromInput bool) (Outc
 	out.Name = meta.GetName()
 	if strategy != nil {
 		rest.FillObjectMetaSystemFields(meta)
+		meta.SetUID(types.UID(eval.GeneratedUID)) // limitcheck's placeholder for the random UID (a Job's generated selector shows it)
 		err := rest.BeforeCreate(strategy, ctx, internal)
 		out.Object, _ = toV1(internal, ext)
 		if err != nil {

@@ -2,8 +2,8 @@ package conformance
 
 // Workload generation: Deployments, ReplicaSets, ReplicationControllers,
 // DaemonSets, StatefulSets, Jobs and CronJobs that pass kube-apiserver's full
-// validation except, sometimes, for the resources of their Pod template (all
-// limitcheck validates of a workload). Their templates come from the Pod
+// validation except, sometimes, for the resources of their Pod template and the
+// workload mistakes of mistakes_workloads.go. Their templates come from the Pod
 // generator, so LimitRanger defaulting, sidecars, pod-level resources and
 // invalid resources all occur in the Pods the controllers create.
 
@@ -100,6 +100,7 @@ func (g *Generator) workload(name string) obj {
 			spec["suspend"] = true
 		}
 	}
+	g.workloadMistake(kind, meta, spec) // mistakes_workloads.go
 	return obj{"apiVersion": apiVersion, "kind": kind, "metadata": meta, "spec": spec}
 }
 
@@ -160,9 +161,8 @@ func (g *Generator) jobSpec() obj {
 }
 
 // claimTemplate is a valid volumeClaimTemplate whose storage may still trip a
-// LimitRange's PersistentVolumeClaim min/max or a quota. Always valid: upstream
-// validates claim templates with the StatefulSet (ValidatePersistentVolumeClaimSpec),
-// limitcheck does not, so an invalid one is refused with the claims instead.
+// LimitRange's PersistentVolumeClaim min/max or a quota. Valid (invalid ones
+// are the mistakes' business: the StatefulSet is refused for them).
 func (g *Generator) claimTemplate(name string) obj {
 	res := obj{}
 	if g.chance(0.15) {

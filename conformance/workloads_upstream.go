@@ -118,14 +118,16 @@ func (u *Upstream) runControllers(out *Outcome) error {
 	return nil
 }
 
+// replicas: a negative count, which validation refuses, is reported as no Pods
+// wanted (limitcheck's Workload.Replicas does the same).
 func (u *Upstream) replicas(spec *int32) int32 {
 	if u.Controllers.Replicas != nil {
-		return *u.Controllers.Replicas
+		return max(*u.Controllers.Replicas, 0)
 	}
 	if spec == nil {
 		return 1
 	}
-	return *spec
+	return max(*spec, 0)
 }
 
 // adopt is replica_set.go syncReplicaSet's claim: the namespace's Pods,
@@ -427,7 +429,7 @@ func jobWantActive(job *batchv1.Job) int {
 	}
 	parallelism := *job.Spec.Parallelism
 	if job.Spec.Completions == nil {
-		return int(parallelism)
+		return int(max(parallelism, 0)) // negative: refused, reported as none
 	}
 	return int(max(min(*job.Spec.Completions, parallelism), 0))
 }

@@ -69,9 +69,10 @@ func podTemplateOf(obj runtime.Object) (*corev1.PodTemplateSpec, string) {
 	return nil, ""
 }
 
-// defaultWorkload applies the v1 defaults the controllers read (replica counts,
-// pod management policy, Job parallelism) and rounds the template's resources.
+// defaultWorkload applies the v1 defaults and PrepareForCreate validation and
+// the controllers read (prepareWorkload) and rounds the template's resources.
 func defaultWorkload(obj runtime.Object) {
+	prepareWorkload(obj)
 	one := func(p **int32) {
 		if *p == nil {
 			v := int32(1)
@@ -104,8 +105,6 @@ func defaultWorkload(obj runtime.Object) {
 		}
 	case *batchv1.Job:
 		defaultJobSpec(&o.Spec)
-	case *batchv1.CronJob:
-		defaultJobSpec(&o.Spec.JobTemplate.Spec)
 	}
 	if t, _ := podTemplateOf(obj); t != nil {
 		roundPodSpec(&t.Spec)
@@ -137,9 +136,6 @@ func (e *Engine) desiredPods(obj runtime.Object) (n int, note string) {
 	case *appsv1.ReplicaSet:
 		return int(e.replicas(o.Spec.Replicas)), ""
 	case *corev1.ReplicationController:
-		if o.Spec.Template == nil {
-			return 0, ""
-		}
 		return int(e.replicas(o.Spec.Replicas)), ""
 	case *appsv1.StatefulSet:
 		return int(e.replicas(o.Spec.Replicas)), ""
@@ -251,15 +247,16 @@ func (e *Engine) adopt(w *Workload, namespace string, sel labels.Selector) {
 	}
 }
 
-// replicas applies --replicas to a scalable workload.
+// replicas applies --replicas to a scalable workload; a negative count (a
+// workload validation refuses, VAL-40) wants no Pods.
 func (e *Engine) replicas(spec *int32) int32 {
 	if e.opts.Replicas != nil {
-		return *e.opts.Replicas
+		return max(*e.opts.Replicas, 0)
 	}
 	if spec == nil {
 		return 1 // the API default
 	}
-	return *spec
+	return max(*spec, 0)
 }
 
 func (e *Engine) nodes() int {

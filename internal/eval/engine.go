@@ -22,7 +22,6 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
-	"k8s.io/apimachinery/pkg/util/validation/field"
 
 	"github.com/limitcheck/limitcheck/internal/eval/apis"
 )
@@ -245,7 +244,7 @@ func (e *Engine) Admit(obj runtime.Object) (res Result) {
 	}
 	if !res.Allowed {
 		// A refused workload runs none of its Pods.
-		if t, _ := podTemplateOf(obj); t != nil {
+		if _, path := podTemplateOf(obj); path != "" {
 			n, _ := e.desiredPods(obj)
 			res.Workload = &Workload{Replicas: n}
 		}
@@ -361,10 +360,11 @@ func (e *Engine) admitObject(obj runtime.Object, fromInput bool) Result {
 		// workloads are defaulted and their Pod template validated first.
 		assignName(meta)
 		name := meta.GetName()
-		if t, path := podTemplateOf(obj); t != nil {
+		if _, path := podTemplateOf(obj); path != "" {
 			res.Object = obj
 			defaultWorkload(obj)
-			if errs := validation.PodSpecResources(&t.Spec, field.NewPath(path).Child("spec"), e.opts.Gates); len(errs) > 0 {
+			// VAL-40..VAL-48: the workload's own validation, its Pod template's included.
+			if errs := validation.Workload(obj, validation.PodOptions{Gates: e.opts.Gates}); len(errs) > 0 {
 				res.Denial = invalid(gvk.GroupKind(), name, errs)
 				break
 			}

@@ -382,12 +382,19 @@ var supportedAccessModes = []string{
 // not simulated).
 func PersistentVolumeClaim(pvc *corev1.PersistentVolumeClaim) field.ErrorList {
 	errs := validateObjectMeta(&pvc.ObjectMeta)
-	spec := field.NewPath("spec")
-	if len(pvc.Spec.AccessModes) == 0 {
+	return append(errs, PersistentVolumeClaimSpec(&pvc.Spec, field.NewPath("spec"))...)
+}
+
+// PersistentVolumeClaimSpec is the part of ValidatePersistentVolumeClaimSpec
+// PersistentVolumeClaim covers, for a claim's spec or a StatefulSet's claim
+// template (at spec).
+func PersistentVolumeClaimSpec(claim *corev1.PersistentVolumeClaimSpec, spec *field.Path) field.ErrorList {
+	var errs field.ErrorList
+	if len(claim.AccessModes) == 0 {
 		errs = append(errs, field.Required(spec.Child("accessModes"), "at least 1 access mode is required"))
 	}
 	rwop, other := false, false
-	for _, m := range pvc.Spec.AccessModes {
+	for _, m := range claim.AccessModes {
 		known := false
 		for _, s := range supportedAccessModes {
 			known = known || string(m) == s
@@ -405,14 +412,14 @@ func PersistentVolumeClaim(pvc *corev1.PersistentVolumeClaim) field.ErrorList {
 		errs = append(errs, field.Forbidden(spec.Child("accessModes"), "may not use ReadWriteOncePod with other access modes"))
 	}
 	sp := spec.Child("resources").Key(string(corev1.ResourceStorage))
-	if q, ok := pvc.Spec.Resources.Requests[corev1.ResourceStorage]; !ok {
+	if q, ok := claim.Resources.Requests[corev1.ResourceStorage]; !ok {
 		errs = append(errs, field.Required(sp, ""))
 	} else if q.Cmp(resource.Quantity{}) <= 0 {
 		errs = append(errs, field.Invalid(sp, q.String(), msgNotPos))
 	} else {
 		errs = append(errs, validateResourceQuantityValue(corev1.ResourceStorage, q, sp)...)
 	}
-	if sc := pvc.Spec.StorageClassName; sc != nil && *sc != "" {
+	if sc := claim.StorageClassName; sc != nil && *sc != "" {
 		for _, msg := range apivalidation.NameIsDNSSubdomain(*sc, false) {
 			errs = append(errs, field.Invalid(spec.Child("storageClassName"), *sc, msg))
 		}
