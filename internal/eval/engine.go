@@ -218,6 +218,12 @@ func NewObject(apiVersion, kind string) runtime.Object {
 		return &corev1.PersistentVolumeClaim{}
 	case "Service":
 		return &corev1.Service{}
+	case "ConfigMap": // VAL-61, VAL-63: decoded to be validated
+		return &corev1.ConfigMap{}
+	case "Secret":
+		return &corev1.Secret{}
+	case "ServiceAccount":
+		return &corev1.ServiceAccount{}
 	case "ResourceQuota":
 		return &corev1.ResourceQuota{}
 	}
@@ -356,18 +362,29 @@ func (e *Engine) admitObject(obj runtime.Object, fromInput bool) Result {
 		defaultService(o)
 		assignName(&o.ObjectMeta)
 		res.Denial = e.checkQuota(ns, gr, o.Name, o)
+	case *corev1.ConfigMap, *corev1.Secret, *corev1.ServiceAccount:
+		res.Object = o
+		assignName(meta)
+		if errs := validateCoreObject(o); len(errs) > 0 {
+			res.Denial = invalid(gvk.GroupKind(), meta.GetName(), errs)
+			break
+		}
+		res.Denial = e.checkQuota(ns, gr, meta.GetName(), o)
 	default:
-		// Every other namespaced kind is charged as an object count (RQ-31);
-		// workloads are defaulted and their Pod template validated first.
+		// Every other namespaced kind is charged as an object count (RQ-31)
+		// after its metadata is validated (VAL-04); workloads are defaulted
+		// and their Pod template validated too.
 		assignName(meta)
 		name := meta.GetName()
+		errs := validation.ObjectMeta(meta, validation.MetaRulesFor(gvk.GroupKind()), field.NewPath("metadata"))
 		if t, path := podTemplateOf(obj); t != nil {
 			res.Object = obj
 			defaultWorkload(obj)
-			if errs := validation.PodSpecResources(&t.Spec, field.NewPath(path).Child("spec"), e.opts.Gates); len(errs) > 0 {
-				res.Denial = invalid(gvk.GroupKind(), name, errs)
-				break
-			}
+			errs = append(errs, validation.PodSpecResources(&t.Spec, field.NewPath(path).Child("spec"), e.opts.Gates)...)
+		}
+		if len(errs) > 0 {
+			res.Denial = invalid(gvk.GroupKind(), name, errs)
+			break
 		}
 		res.Denial = e.checkQuota(ns, gr, name, obj)
 	}
@@ -502,6 +519,7 @@ func (e *Engine) admitClaim(ns *namespaceState, pvc *corev1.PersistentVolumeClai
 	DefaultPersistentVolumeClaim(pvc)
 	e.defaultStorageClass(pvc)
 	pvc.Status = corev1.PersistentVolumeClaimStatus{} // PrepareForCreate
+	validation.PrepareClaimForCreate(&pvc.Spec)
 	assignName(&pvc.ObjectMeta)
 	if errs := validation.PersistentVolumeClaim(pvc); len(errs) > 0 {
 		return invalid(schema.GroupKind{Kind: "PersistentVolumeClaim"}, pvc.Name, errs)
@@ -564,4 +582,19 @@ func defaultService(svc *corev1.Service) {
 		on := true
 		svc.Spec.AllocateLoadBalancerNodePorts = &on
 	}
+}
+
+// validateCoreObject runs the create validation of a ConfigMap, Secret or
+// ServiceAccount, after decoding's normalization (VAL-61, VAL-63).
+func validateCoreObject(obj runtime.Object) field.ErrorList {
+	switch o := obj.(type) {
+	case *corev1.ConfigMap:
+		return validation.ConfigMap(o)
+	case *corev1.Secret:
+		validation.NormalizeSecret(o)
+		return validation.Secret(o)
+	case *corev1.ServiceAccount:
+		return validation.ServiceAccount(o)
+	}
+	return nil
 }
