@@ -47,7 +47,10 @@ import (
 	"k8s.io/kubernetes/pkg/registry/apps/statefulset"
 	"k8s.io/kubernetes/pkg/registry/batch/cronjob"
 	"k8s.io/kubernetes/pkg/registry/batch/job"
+	"k8s.io/kubernetes/pkg/registry/core/configmap"
 	"k8s.io/kubernetes/pkg/registry/core/limitrange"
+	"k8s.io/kubernetes/pkg/registry/core/secret"
+	"k8s.io/kubernetes/pkg/registry/core/serviceaccount"
 	"k8s.io/kubernetes/pkg/registry/core/persistentvolumeclaim"
 	"k8s.io/kubernetes/pkg/registry/core/pod"
 	"k8s.io/kubernetes/pkg/registry/core/replicationcontroller"
@@ -166,6 +169,12 @@ func (u *Upstream) createOne(doc []byte, namespace string, fromInput bool) (Outc
 	case "Service":
 		// Service validation needs IP allocation; only quota is compared for services.
 		ext, internal, resource = &corev1.Service{}, &api.Service{}, api.Resource("services")
+	case "ConfigMap": // VAL-61
+		ext, internal, strategy, resource = &corev1.ConfigMap{}, &api.ConfigMap{}, configmap.Strategy, api.Resource("configmaps")
+	case "Secret":
+		ext, internal, strategy, resource = &corev1.Secret{}, &api.Secret{}, secret.Strategy, api.Resource("secrets")
+	case "ServiceAccount":
+		ext, internal, strategy, resource = &corev1.ServiceAccount{}, &api.ServiceAccount{}, serviceaccount.Strategy, api.Resource("serviceaccounts")
 	case "ResourceClaim":
 		// Claim validation needs DeviceClasses; only quota is compared for claims.
 		ext, internal, resource = &resourcev1.ResourceClaim{}, &resourceinternal.ResourceClaim{}, resourceinternal.Resource("resourceclaims")

@@ -120,6 +120,7 @@ type Engine struct {
 	classes    clusterClasses
 	namespaces map[string]*namespaceState
 	order      []string // namespaces in order of first appearance
+	services   serviceAllocations
 }
 
 type namespaceState struct {
@@ -326,6 +327,7 @@ func (e *Engine) admitObject(obj runtime.Object, fromInput bool) Result {
 	key := storedName{gr: gr, name: meta.GetName()}
 	dup := fromInput && key.name != "" && ns.stored[key]
 	charged := len(ns.objects)
+	var commit func() // keeps what an admitted Service reserved (VAL-64)
 	switch o := obj.(type) {
 	case *corev1.Pod:
 		res.Object = o
@@ -359,9 +361,7 @@ func (e *Engine) admitObject(obj runtime.Object, fromInput bool) Result {
 		res.Denial = e.checkQuota(ns, resourceClaimsGR, o.Name, o)
 	case *corev1.Service:
 		res.Object = o
-		defaultService(o)
-		assignName(&o.ObjectMeta)
-		res.Denial = e.checkQuota(ns, gr, o.Name, o)
+		res.Denial, commit = e.admitService(ns, gr, o)
 	case *corev1.ConfigMap, *corev1.Secret, *corev1.ServiceAccount:
 		res.Object = o
 		assignName(meta)
@@ -392,6 +392,9 @@ func (e *Engine) admitObject(obj runtime.Object, fromInput bool) Result {
 	if res.Denial == nil && dup {
 		res.Denial = alreadyExists(gr, key.name)
 		ns.objects = ns.objects[:charged] // not stored: the quota controller's recount misses it
+	}
+	if res.Denial == nil && commit != nil {
+		commit()
 	}
 	if res.Denial == nil && fromInput && key.name != "" {
 		if ns.stored == nil {
@@ -571,17 +574,6 @@ func (e *Engine) admitQuota(ns *namespaceState, q *corev1.ResourceQuota, dup boo
 	e.computeStatus(ns, q)
 	ns.quotas = append(ns.quotas, q)
 	return nil
-}
-
-// defaultService applies the v1 Service defaults quota usage depends on.
-func defaultService(svc *corev1.Service) {
-	if svc.Spec.Type == "" {
-		svc.Spec.Type = corev1.ServiceTypeClusterIP
-	}
-	if svc.Spec.Type == corev1.ServiceTypeLoadBalancer && svc.Spec.AllocateLoadBalancerNodePorts == nil {
-		on := true
-		svc.Spec.AllocateLoadBalancerNodePorts = &on
-	}
 }
 
 // validateCoreObject runs the create validation of a ConfigMap, Secret or
