@@ -50,6 +50,7 @@ import (
 	"k8s.io/kubernetes/pkg/registry/core/configmap"
 	"k8s.io/kubernetes/pkg/registry/core/limitrange"
 	"k8s.io/kubernetes/pkg/registry/core/secret"
+	"k8s.io/kubernetes/pkg/registry/core/service"
 	"k8s.io/kubernetes/pkg/registry/core/serviceaccount"
 	"k8s.io/kubernetes/pkg/registry/core/persistentvolumeclaim"
 	"k8s.io/kubernetes/pkg/registry/core/pod"
@@ -94,6 +95,8 @@ type Upstream struct {
 	// of a key fails in storage after admission (ST-01). Objects controllers
 	// create are not tracked: limitcheck's names for them are placeholders.
 	stored map[string]bool
+	// services allocates cluster IPs and node ports (service_upstream.go).
+	services *serviceAlloc
 	// seeded lists the namespaces given their initial objects (seedNamespace).
 	seeded map[string]bool
 	// orphans are the input's admitted Pods without a controller, per
@@ -126,6 +129,9 @@ func NewUpstream(cfg *eval.QuotaConfiguration) (*Upstream, error) {
 		return nil, err
 	}
 	u.plugin = p
+	if u.services, err = newServiceAlloc(); err != nil {
+		return nil, err
+	}
 	if u.classes, err = newClassPlugins(); err != nil {
 		return nil, err
 	}
@@ -166,9 +172,8 @@ func (u *Upstream) createOne(doc []byte, namespace string, fromInput bool) (Outc
 		ext, internal, strategy, resource = &corev1.PersistentVolumeClaim{}, &api.PersistentVolumeClaim{}, persistentvolumeclaim.Strategy, api.Resource("persistentvolumeclaims")
 	case "ResourceQuota":
 		ext, internal, strategy, resource = &corev1.ResourceQuota{}, &api.ResourceQuota{}, resourcequotastrategy.Strategy, api.Resource("resourcequotas")
-	case "Service":
-		// Service validation needs IP allocation; only quota is compared for services.
-		ext, internal, resource = &corev1.Service{}, &api.Service{}, api.Resource("services")
+	case "Service": // VAL-60: allocation emulated (service_upstream.go)
+		ext, internal, strategy, resource = &corev1.Service{}, &api.Service{}, service.Strategy, api.Resource("services")
 	case "ConfigMap": // VAL-61
 		ext, internal, strategy, resource = &corev1.ConfigMap{}, &api.ConfigMap{}, configmap.Strategy, api.Resource("configmaps")
 	case "Secret":
@@ -254,6 +259,13 @@ func (u *Upstream) createOne(doc []byte, namespace string, fromInput bool) (Outc
 	out.Name = meta.GetName()
 	if strategy != nil {
 		rest.FillObjectMetaSystemFields(meta)
+		if svc, ok := internal.(*api.Service); ok { // Store.BeginCreate
+			finish, err := u.services.begin(svc)
+			if err != nil {
+				return deny(err, "validation")
+			}
+			defer func() { finish(out.Allowed) }()
+		}
 		err := rest.BeforeCreate(strategy, ctx, internal)
 		out.Object, _ = toV1(internal, ext)
 		if err != nil {
