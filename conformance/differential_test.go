@@ -111,6 +111,9 @@ func TestDifferential(t *testing.T) {
 			stats["cases: nodes > 1"]++
 		}
 	}
+	for name, n := range gen.Mistakes() {
+		stats["mistake: "+name] = n
+	}
 	keys := make([]string, 0, len(stats))
 	for k := range stats {
 		keys = append(keys, k)

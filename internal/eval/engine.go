@@ -382,6 +382,7 @@ func (e *Engine) admitObject(obj runtime.Object, fromInput bool) Result {
 			defaultWorkload(obj)
 			errs = append(errs, validation.PodSpecResources(&t.Spec, field.NewPath(path).Child("spec"), e.opts.Gates)...)
 		}
+		errs = append(errs, validation.WorkloadName(obj)...)
 		if len(errs) > 0 {
 			res.Denial = invalid(gvk.GroupKind(), name, errs)
 			break

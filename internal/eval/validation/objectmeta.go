@@ -10,9 +10,11 @@ package validation
 // StatefulSet, ReplicationController and CronJob rules are in the table.
 
 import (
+	"fmt"
 	"sort"
 	"strings"
 
+	batchv1 "k8s.io/api/batch/v1"
 	"k8s.io/apimachinery/pkg/api/validate/content"
 	apivalidation "k8s.io/apimachinery/pkg/api/validation"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -64,13 +66,29 @@ type MetaRules struct {
 	// orphan, foregroundDeletion). apimachinery's own function (custom
 	// resources, Leases) and the generic check do not.
 	KubeFinalizers bool
+	// SetsGeneration: the kind's PrepareForCreate sets metadata.generation
+	// to 1, so the value given is never checked.
+	SetsGeneration bool
 	// Skip: kinds whose create validation is not simulated at all
 	// (create-only reviews and bindings, which are not stored).
 	Skip bool
 }
 
-// core is the usual rule: core's ValidateObjectMeta with a DNS-subdomain name.
-var core = MetaRules{Name: NameDNSSubdomain, KubeFinalizers: true}
+// core is the usual rule: core's ValidateObjectMeta with a DNS-subdomain
+// name; coreGen the same for a kind whose PrepareForCreate sets generation.
+var (
+	core    = MetaRules{Name: NameDNSSubdomain, KubeFinalizers: true}
+	coreGen = MetaRules{Name: NameDNSSubdomain, KubeFinalizers: true, SetsGeneration: true}
+)
+
+// nameLongName is declarative validation's LongName (ReplicationController):
+// a DNS subdomain, its length counted in bytes.
+func nameLongName(name string, prefix bool) []string {
+	if prefix && len(name) > 1 && strings.HasSuffix(name, "-") {
+		name = name[:len(name)-2] + "a" // a prefix may end with a dash
+	}
+	return content.IsDNS1123Subdomain(name)
+}
 
 // metaRules lists the namespaced kinds kube-apiserver 1.36 serves and the
 // metadata rules of their create validation (VAL-04). Kinds not listed: a
@@ -81,8 +99,8 @@ var metaRules = map[schema.GroupKind]MetaRules{
 	{Kind: "Endpoints"}:             core,
 	{Kind: "LimitRange"}:            core,
 	{Kind: "PersistentVolumeClaim"}: core,
-	{Kind: "Pod"}:                   core,
-	{Kind: "PodTemplate"}:           core,
+	{Kind: "Pod"}:                   coreGen,
+	{Kind: "PodTemplate"}:           coreGen,
 	{Kind: "ResourceQuota"}:         core,
 	{Kind: "Secret"}:                core,
 	{Kind: "ServiceAccount"}:        core,
@@ -90,28 +108,28 @@ var metaRules = map[schema.GroupKind]MetaRules{
 	// DNS-1035 label, see ServiceMetaRules.
 	{Kind: "Service"}: {Name: NameDNSLabel, KubeFinalizers: true},
 	// ValidateReplicationController uses ValidateObjectMetaWithOpts.
-	{Kind: "ReplicationController"}: {Name: NameDNSSubdomain, NoGenerateName: true, KubeFinalizers: true},
+	{Kind: "ReplicationController"}: {Name: nameLongName, NoGenerateName: true, KubeFinalizers: true, SetsGeneration: true},
 	// core/v1 Events get the legacy checks only (ValidateEventCreate), no
 	// ObjectMeta validation: only rest.BeforeCreate's generic check.
 	{Kind: "Event"}:   {},
 	{Kind: "Binding"}: {Skip: true},
 
 	{Group: "apps", Kind: "ControllerRevision"}: core,
-	{Group: "apps", Kind: "DaemonSet"}:          core,
-	{Group: "apps", Kind: "Deployment"}:         core,
-	{Group: "apps", Kind: "ReplicaSet"}:         core,
+	{Group: "apps", Kind: "DaemonSet"}:          coreGen,
+	{Group: "apps", Kind: "Deployment"}:         coreGen,
+	{Group: "apps", Kind: "ReplicaSet"}:         coreGen,
 	// ValidateStatefulSetName is a DNS label.
-	{Group: "apps", Kind: "StatefulSet"}: {Name: NameDNSLabel, KubeFinalizers: true},
+	{Group: "apps", Kind: "StatefulSet"}: {Name: NameDNSLabel, KubeFinalizers: true, SetsGeneration: true},
 
-	{Group: "batch", Kind: "Job"}:     core,
-	{Group: "batch", Kind: "CronJob"}: core,
+	{Group: "batch", Kind: "Job"}:     coreGen,
+	{Group: "batch", Kind: "CronJob"}: coreGen,
 
 	{Group: "autoscaling", Kind: "HorizontalPodAutoscaler"}:       core,
 	{Group: "events.k8s.io", Kind: "Event"}:                       core,
-	{Group: "networking.k8s.io", Kind: "Ingress"}:                 core,
-	{Group: "networking.k8s.io", Kind: "NetworkPolicy"}:           core,
+	{Group: "networking.k8s.io", Kind: "Ingress"}:                 coreGen,
+	{Group: "networking.k8s.io", Kind: "NetworkPolicy"}:           coreGen,
 	{Group: "storage.k8s.io", Kind: "CSIStorageCapacity"}:         core,
-	{Group: "discovery.k8s.io", Kind: "EndpointSlice"}:            core,
+	{Group: "discovery.k8s.io", Kind: "EndpointSlice"}:            coreGen,
 	{Group: "resource.k8s.io", Kind: "ResourceClaim"}:             core,
 	{Group: "resource.k8s.io", Kind: "ResourceClaimTemplate"}:     core,
 	{Group: "certificates.k8s.io", Kind: "PodCertificateRequest"}: core,
@@ -124,7 +142,7 @@ var metaRules = map[schema.GroupKind]MetaRules{
 	{Group: "coordination.k8s.io", Kind: "Lease"}:          {Name: NameDNSSubdomain},
 	{Group: "coordination.k8s.io", Kind: "LeaseCandidate"}: {Name: NameDNSSubdomain},
 	// ValidatePodDisruptionBudget validates the spec only.
-	{Group: "policy", Kind: "PodDisruptionBudget"}: {},
+	{Group: "policy", Kind: "PodDisruptionBudget"}: {SetsGeneration: true},
 
 	{Group: "authorization.k8s.io", Kind: "LocalSubjectAccessReview"}: {Skip: true},
 }
@@ -166,14 +184,15 @@ func ObjectMeta(meta metav1.Object, rules MetaRules, p *field.Path) field.ErrorL
 	if rules.Skip {
 		return nil
 	}
+	generic := MetaRules{Name: NamePathSegment, SetsGeneration: rules.SetsGeneration}
 	if rules.Name == nil {
-		return objectMeta(meta, NamePathSegment, true, false, p)
+		return objectMeta(meta, generic, p)
 	}
-	errs := objectMeta(meta, rules.Name, !rules.NoGenerateName, rules.KubeFinalizers, p)
+	errs := objectMeta(meta, rules, p)
 	if len(errs) == 0 {
 		// rest.BeforeCreate's generic check: weaker than every name rule
 		// above, so it can only add errors to kinds without a rule.
-		errs = objectMeta(meta, NamePathSegment, true, false, p)
+		errs = objectMeta(meta, generic, p)
 	}
 	return errs
 }
@@ -181,14 +200,15 @@ func ObjectMeta(meta metav1.Object, rules MetaRules, p *field.Path) field.ErrorL
 // validateObjectMeta is core's ValidateObjectMeta for a namespaced object with a
 // DNS-subdomain name (Pods, PVCs, LimitRanges, quotas, ConfigMaps, Secrets…).
 func validateObjectMeta(meta *metav1.ObjectMeta) field.ErrorList {
-	return objectMeta(meta, NameDNSSubdomain, true, true, field.NewPath("metadata"))
+	return objectMeta(meta, core, field.NewPath("metadata"))
 }
 
 // objectMeta is ValidateObjectMetaAccessor (and, with kubeFinalizers, core's
 // wrapper around it) for a namespaced object.
-func objectMeta(meta metav1.Object, name NameRule, checkGenerateName, kubeFinalizers bool, p *field.Path) field.ErrorList {
+func objectMeta(meta metav1.Object, rules MetaRules, p *field.Path) field.ErrorList {
 	var errs field.ErrorList
-	if g := meta.GetGenerateName(); g != "" && checkGenerateName {
+	name := rules.Name
+	if g := meta.GetGenerateName(); g != "" && !rules.NoGenerateName {
 		for _, msg := range name(g, true) {
 			errs = append(errs, field.Invalid(p.Child("generateName"), g, msg))
 		}
@@ -207,13 +227,15 @@ func objectMeta(meta metav1.Object, name NameRule, checkGenerateName, kubeFinali
 			errs = append(errs, field.Invalid(p.Child("namespace"), ns, msg))
 		}
 	}
-	errs = append(errs, apivalidation.ValidateNonnegativeField(meta.GetGeneration(), p.Child("generation"))...)
+	if !rules.SetsGeneration {
+		errs = append(errs, apivalidation.ValidateNonnegativeField(meta.GetGeneration(), p.Child("generation"))...)
+	}
 	errs = append(errs, Labels(meta.GetLabels(), p.Child("labels"))...)
 	errs = append(errs, Annotations(meta.GetAnnotations(), p.Child("annotations"))...)
 	errs = append(errs, apivalidation.ValidateOwnerReferences(meta.GetOwnerReferences(), p.Child("ownerReferences"))...)
 	errs = append(errs, apivalidation.ValidateFinalizers(meta.GetFinalizers(), p.Child("finalizers"))...)
 	errs = append(errs, metavalidation.ValidateManagedFields(meta.GetManagedFields(), p.Child("managedFields"))...)
-	if kubeFinalizers {
+	if rules.KubeFinalizers {
 		errs = append(errs, validateKubeFinalizerNames(meta.GetFinalizers(), p.Child("finalizers"))...)
 	}
 	return errs
@@ -259,4 +281,27 @@ func sortedKeys[V any](m map[string]V) []string {
 	}
 	sort.Strings(keys)
 	return keys
+}
+
+// WorkloadName is the name checks batch validation runs after the spec
+// (VAL-05): a CronJob name leaves room for the 11-character suffix of its
+// Jobs (at most 52 characters); an Indexed Job's name with its last index
+// appended must be a DNS label (its Pods' hostnames). Other kinds: none.
+func WorkloadName(obj any) field.ErrorList {
+	p := field.NewPath("metadata").Child("name")
+	switch o := obj.(type) {
+	case *batchv1.CronJob:
+		if len(o.Name) > validation.DNS1035LabelMaxLength-11 {
+			return field.ErrorList{field.Invalid(p, o.Name, "must be no more than 52 characters")}
+		}
+	case *batchv1.Job:
+		s := &o.Spec
+		if s.CompletionMode != nil && *s.CompletionMode == batchv1.IndexedCompletion && s.Completions != nil && *s.Completions > 0 {
+			host := fmt.Sprintf("%s-%d", o.Name, *s.Completions-1)
+			if len(validation.IsDNS1123Label(host)) > 0 {
+				return field.ErrorList{field.Invalid(p, o.Name, fmt.Sprintf("will not able to create pod with invalid DNS label: %s", host))}
+			}
+		}
+	}
+	return nil
 }

@@ -11,6 +11,7 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
+	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/util/validation"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 	resourcehelper "k8s.io/component-helpers/resource"
@@ -236,7 +237,7 @@ func validateLimitRangeKey(p *field.Path, k corev1.ResourceName, minL, maxL, def
 // container (containers, then init containers) the requirements, ephemeral
 // containers forbidden on create, then pod-level resources when the gate is on.
 func PodResources(pod *corev1.Pod, gates features.Gates) field.ErrorList {
-	errs := validateObjectMeta(&pod.ObjectMeta)
+	errs := ObjectMeta(&pod.ObjectMeta, metaRules[schema.GroupKind{Kind: "Pod"}], field.NewPath("metadata"))
 	errs = append(errs, PodSpecResources(&pod.Spec, field.NewPath("spec"), gates)...)
 	if len(pod.Spec.EphemeralContainers) > 0 {
 		errs = append(errs, field.Forbidden(field.NewPath("spec", "ephemeralContainers"), "cannot be set on create"))
