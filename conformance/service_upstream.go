@@ -23,7 +23,8 @@ import (
 // initIPFamilyFields, allocClusterIPs with the MetaAllocator's errors, and
 // initNodePorts / allocHealthCheckNodePort on the real in-memory port
 // allocator. Addresses picked automatically come from 10.111.0.0/16, which
-// the generator never names (a real cluster picks at random).
+// the generator never names, node ports are the highest free ones (a real
+// cluster picks both at random).
 type serviceAlloc struct {
 	cidr  netip.Prefix
 	ips   map[string]bool
@@ -65,7 +66,7 @@ func (a *serviceAlloc) begin(svc *api.Service) (finish func(bool), err error) {
 		}
 	}
 	if svc.Spec.Type == api.ServiceTypeNodePort || svc.Spec.Type == api.ServiceTypeLoadBalancer {
-		if err := initNodePorts(svc, op); err != nil {
+		if err := initNodePorts(svc, op, a.ports); err != nil {
 			release()
 			return nil, err
 		}
@@ -77,7 +78,7 @@ func (a *serviceAlloc) begin(svc *api.Service) (finish func(bool), err error) {
 				return nil, apierrors.NewInternalError(fmt.Errorf("failed to allocate requested HealthCheck NodePort %v: %v", hc, err))
 			}
 		} else {
-			hc, err := allocNext(op)
+			hc, err := allocNext(op, a.ports)
 			if err != nil {
 				release()
 				return nil, apierrors.NewInternalError(fmt.Errorf("failed to allocate a HealthCheck NodePort %v: %v", hc, err))
@@ -224,7 +225,7 @@ func (a *serviceAlloc) allocClusterIPs(service *api.Service) ([]string, error) {
 	return got, nil
 }
 
-func initNodePorts(service *api.Service, nodePortOp *portallocator.PortAllocationOperation) error {
+func initNodePorts(service *api.Service, nodePortOp *portallocator.PortAllocationOperation, ports *portallocator.PortAllocator) error {
 	svcPortToNodePort := map[int]int{}
 	for i := range service.Spec.Ports {
 		servicePort := &service.Spec.Ports[i]
@@ -250,7 +251,7 @@ func initNodePorts(service *api.Service, nodePortOp *portallocator.PortAllocatio
 				servicePort.NodePort = int32(np)
 				svcPortToNodePort[int(servicePort.Port)] = np
 			} else {
-				nodePort, err := allocNext(nodePortOp)
+				nodePort, err := allocNext(nodePortOp, ports)
 				if err != nil {
 					return apierrors.NewInternalError(fmt.Errorf("failed to allocate a nodePort: %w", err))
 				}
@@ -269,14 +270,14 @@ func initNodePorts(service *api.Service, nodePortOp *portallocator.PortAllocatio
 	return nil
 }
 
-// allocNext is AllocateNext, but never one of the ports 30000-30099, which
-// the generator names explicitly: a real cluster picks at random, and
-// limitcheck's placeholders never collide with named ports.
-func allocNext(op *portallocator.PortAllocationOperation) (int, error) {
-	for {
-		p, err := op.AllocateNext()
-		if err != nil || p >= 30100 {
-			return p, err
+// allocNext stands for AllocateNext, which picks a free port at random:
+// the highest free port, as limitcheck picks it, so that messages showing an
+// allocated port compare.
+func allocNext(op *portallocator.PortAllocationOperation, ports *portallocator.PortAllocator) (int, error) {
+	for p := 32767; p >= 30000; p-- {
+		if !ports.Has(p) {
+			return p, op.Allocate(p)
 		}
 	}
+	return 0, portallocator.ErrFull
 }

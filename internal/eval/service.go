@@ -20,9 +20,9 @@ import (
 //
 // The simulated cluster is single-stack IPv4, with kubeadm's defaults:
 // service CIDR 10.96.0.0/12 (10.96.0.1 held by the Service kubernetes) and
-// node ports 30000-32767. Addresses and ports the cluster would pick itself
-// are placeholders (a real cluster picks at random): only values the input
-// names explicitly can collide, with 10.96.0.1 or with each other.
+// node ports 30000-32767. A real cluster picks free addresses and ports at
+// random; limitcheck's addresses are placeholders that never collide, and
+// its node ports are the highest free ones (they show in some messages).
 
 var (
 	serviceCIDR              = netip.MustParsePrefix("10.96.0.0/12")
@@ -30,8 +30,8 @@ var (
 	nodePortMin, nodePortMax = 30000, 32767
 )
 
-// serviceAllocations are the addresses and node ports admitted Services
-// named explicitly, cluster-wide.
+// serviceAllocations are the addresses admitted Services named explicitly
+// and the node ports admitted Services hold, cluster-wide.
 type serviceAllocations struct {
 	ips       map[string]bool
 	nodePorts map[int]bool
@@ -118,8 +118,8 @@ func (e *Engine) admitService(ns *namespaceState, gr schema.GroupResource, svc *
 }
 
 // allocate is the Service storage's beginCreate for a single-stack IPv4
-// cluster: it returns the explicit addresses and node ports to reserve, or
-// the refusal (VAL-64).
+// cluster: it returns the explicit addresses and the node ports to reserve,
+// or the refusal (VAL-64).
 func (a *serviceAllocations) allocate(svc *corev1.Service) (ips []string, ports []int, d *Denial) {
 	s := &svc.Spec
 	name := svc.Name
@@ -181,7 +181,17 @@ func (a *serviceAllocations) allocate(svc *corev1.Service) (ips []string, ports 
 		}
 		return ""
 	}
-	placeholder := nodePortMax + 1 // outside the range: never collides
+	// The cluster picks a free port at random; limitcheck takes the highest
+	// free one, so that ports the input names (usually low) rarely collide.
+	next := func() int {
+		for p := nodePortMax; p >= nodePortMin; p-- {
+			if !a.nodePorts[p] && !containsInt(ports, p) {
+				ports = append(ports, p)
+				return p
+			}
+		}
+		return 0
+	}
 	if s.Type == corev1.ServiceTypeNodePort || s.Type == corev1.ServiceTypeLoadBalancer {
 		allocateAll := s.Type == corev1.ServiceTypeNodePort || (s.AllocateLoadBalancerNodePorts != nil && *s.AllocateLoadBalancerNodePorts)
 		byPort := map[int32]int{}
@@ -206,8 +216,7 @@ func (a *serviceAllocations) allocate(svc *corev1.Service) (ips []string, ports 
 					ports = append(ports, requested)
 					np = requested
 				} else {
-					placeholder++
-					np = placeholder
+					np = next()
 				}
 				p.NodePort = int32(np)
 				byPort[p.Port] = np
@@ -230,31 +239,8 @@ func (a *serviceAllocations) allocate(svc *corev1.Service) (ips []string, ports 
 			}
 			ports = append(ports, hc)
 		} else {
-			placeholder++
-			s.HealthCheckNodePort = int32(placeholder)
+			s.HealthCheckNodePort = int32(next())
 		}
-	}
-	// Placeholder node ports lie outside the range; give them in-range
-	// values the input did not name, so that validation sees valid ports.
-	assigned, next := map[int32]int32{}, nodePortMin
-	pick := func(ph int32) int32 {
-		if v, ok := assigned[ph]; ok {
-			return v
-		}
-		for a.nodePorts[next] || containsInt(ports, next) {
-			next++
-		}
-		assigned[ph] = int32(next)
-		next++
-		return assigned[ph]
-	}
-	for i := range s.Ports {
-		if int(s.Ports[i].NodePort) > nodePortMax {
-			s.Ports[i].NodePort = pick(s.Ports[i].NodePort)
-		}
-	}
-	if int(s.HealthCheckNodePort) > nodePortMax {
-		s.HealthCheckNodePort = pick(s.HealthCheckNodePort)
 	}
 	return ips, ports, nil
 }
