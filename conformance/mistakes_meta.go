@@ -13,8 +13,15 @@ import (
 	"strings"
 )
 
-// metaMistakeRate is the probability that a generated object gets a mistake.
-const metaMistakeRate = 0.12
+// metaMistakeRate is the probability that a generated object gets a
+// mistake; specMistakeRate that one of a kind with mistakes of its own
+// (Service, ConfigMap, Secret, PVC) does, and specMistakeShare how often it
+// is one of those.
+const (
+	metaMistakeRate  = 0.12
+	specMistakeRate  = 0.45
+	specMistakeShare = 0.75
+)
 
 type mistake struct {
 	name  string
@@ -370,15 +377,31 @@ func (g *Generator) metaObject(name string) obj {
 // metaMistake sometimes applies one mistake that fits the object's kind.
 func (g *Generator) metaMistake(o obj) {
 	kind, _ := o["kind"].(string)
-	if !g.chance(metaMistakeRate) || slices.Contains(unvalidatedKinds, kind) {
+	if slices.Contains(unvalidatedKinds, kind) {
 		return
 	}
-	var fit []mistake
+	var generic, own []mistake
 	for _, m := range metaMistakes {
 		isName := strings.HasPrefix(m.name, "name ") || strings.HasPrefix(m.name, "generateName")
-		if (m.kinds == nil && !(isName && slices.Contains(nameMistakeKinds, kind))) || slices.Contains(m.kinds, kind) {
-			fit = append(fit, m)
+		switch {
+		case slices.Contains(m.kinds, kind):
+			own = append(own, m)
+		case m.kinds == nil && !(isName && slices.Contains(nameMistakeKinds, kind)):
+			generic = append(generic, m)
 		}
+	}
+	fit := generic
+	if len(own) > 0 && kind != "CronJob" {
+		if !g.chance(specMistakeRate) {
+			return
+		}
+		if g.chance(specMistakeShare) {
+			fit = own
+		}
+	} else if !g.chance(metaMistakeRate) {
+		return
+	} else if len(own) > 0 && g.chance(0.3) {
+		fit = own
 	}
 	m := fit[g.r.IntN(len(fit))]
 	m.apply(g, o)
