@@ -2,6 +2,7 @@ package conformance
 
 import (
 	"fmt"
+	"net"
 	"net/netip"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
@@ -12,7 +13,6 @@ import (
 	"k8s.io/kubernetes/pkg/apis/core/validation"
 	"k8s.io/kubernetes/pkg/registry/core/service/ipallocator"
 	"k8s.io/kubernetes/pkg/registry/core/service/portallocator"
-	netutils "k8s.io/utils/net"
 )
 
 // serviceAlloc stands in for the Service storage's BeginCreate hook
@@ -128,7 +128,7 @@ func (a *serviceAlloc) initIPFamilyFields(service *api.Service) error {
 			break
 		}
 		fam := api.IPv4Protocol
-		if netutils.IsIPv6String(ip) {
+		if p := net.ParseIP(ip); p != nil && p.To4() == nil { // netutils.IsIPv6String
 			fam = api.IPv6Protocol
 		}
 		if i >= len(service.Spec.IPFamilies) {
@@ -195,7 +195,7 @@ func (a *serviceAlloc) allocClusterIPs(service *api.Service) ([]string, error) {
 			a.next++
 			ip = fmt.Sprintf("10.111.%d.%d", a.next/250, 1+a.next%250)
 		} else {
-			parsed := netutils.ParseIPSloppy(ip)
+			parsed := net.ParseIP(ip) // netutils.ParseIPSloppy; strict validation ran before
 			if parsed == nil {
 				return got, apierrors.NewInternalError(fmt.Errorf("failed to parse service IP %q", ip))
 			}
