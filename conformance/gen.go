@@ -498,9 +498,12 @@ func (g *Generator) Next() Case {
 			o = g.claim(fmt.Sprintf("claim-%d", n))
 		case x < 0.85:
 			o = g.workload(fmt.Sprintf("w-%d", n))
+		case x < 0.93:
+			o = g.metaObject(fmt.Sprintf("m-%d", n)) // mistakes_meta.go
 		default:
 			o = g.other(fmt.Sprintf("o-%d", n))
 		}
+		g.metaMistake(o)
 		// Sometimes an object comes before some LimitRanges.
 		pos := len(docs)
 		if g.chance(0.15) {

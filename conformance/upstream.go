@@ -48,11 +48,15 @@ import (
 	"k8s.io/kubernetes/pkg/registry/apps/statefulset"
 	"k8s.io/kubernetes/pkg/registry/batch/cronjob"
 	"k8s.io/kubernetes/pkg/registry/batch/job"
+	"k8s.io/kubernetes/pkg/registry/core/configmap"
 	"k8s.io/kubernetes/pkg/registry/core/limitrange"
 	"k8s.io/kubernetes/pkg/registry/core/persistentvolumeclaim"
 	"k8s.io/kubernetes/pkg/registry/core/pod"
 	"k8s.io/kubernetes/pkg/registry/core/replicationcontroller"
 	resourcequotastrategy "k8s.io/kubernetes/pkg/registry/core/resourcequota"
+	"k8s.io/kubernetes/pkg/registry/core/secret"
+	"k8s.io/kubernetes/pkg/registry/core/service"
+	"k8s.io/kubernetes/pkg/registry/core/serviceaccount"
 	"k8s.io/kubernetes/plugin/pkg/admission/limitranger"
 
 	"github.com/limitcheck/limitcheck/internal/eval"
@@ -92,6 +96,8 @@ type Upstream struct {
 	// of a key fails in storage after admission (ST-01). Objects controllers
 	// create are not tracked: limitcheck's names for them are placeholders.
 	stored map[string]bool
+	// services allocates cluster IPs and node ports (service_upstream.go).
+	services *serviceAlloc
 	// seeded lists the namespaces given their initial objects (seedNamespace).
 	seeded map[string]bool
 	// orphans are the input's admitted Pods without a controller, per
@@ -124,6 +130,9 @@ func NewUpstream(cfg *eval.QuotaConfiguration) (*Upstream, error) {
 		return nil, err
 	}
 	u.plugin = p
+	if u.services, err = newServiceAlloc(); err != nil {
+		return nil, err
+	}
 	if u.classes, err = newClassPlugins(); err != nil {
 		return nil, err
 	}
@@ -164,9 +173,14 @@ func (u *Upstream) createOne(doc []byte, namespace string, fromInput bool) (Outc
 		ext, internal, strategy, resource = &corev1.PersistentVolumeClaim{}, &api.PersistentVolumeClaim{}, persistentvolumeclaim.Strategy, api.Resource("persistentvolumeclaims")
 	case "ResourceQuota":
 		ext, internal, strategy, resource = &corev1.ResourceQuota{}, &api.ResourceQuota{}, resourcequotastrategy.Strategy, api.Resource("resourcequotas")
-	case "Service":
-		// Service validation needs IP allocation; only quota is compared for services.
-		ext, internal, resource = &corev1.Service{}, &api.Service{}, api.Resource("services")
+	case "Service": // VAL-60: allocation emulated (service_upstream.go)
+		ext, internal, strategy, resource = &corev1.Service{}, &api.Service{}, service.Strategy, api.Resource("services")
+	case "ConfigMap": // VAL-61
+		ext, internal, strategy, resource = &corev1.ConfigMap{}, &api.ConfigMap{}, configmap.Strategy, api.Resource("configmaps")
+	case "Secret":
+		ext, internal, strategy, resource = &corev1.Secret{}, &api.Secret{}, secret.Strategy, api.Resource("secrets")
+	case "ServiceAccount":
+		ext, internal, strategy, resource = &corev1.ServiceAccount{}, &api.ServiceAccount{}, serviceaccount.Strategy, api.Resource("serviceaccounts")
 	case "ResourceClaim":
 		// Claim validation needs DeviceClasses; only quota is compared for claims.
 		ext, internal, resource = &resourcev1.ResourceClaim{}, &resourceinternal.ResourceClaim{}, resourceinternal.Resource("resourceclaims")
@@ -246,7 +260,14 @@ func (u *Upstream) createOne(doc []byte, namespace string, fromInput bool) (Outc
 	out.Name = meta.GetName()
 	if strategy != nil {
 		rest.FillObjectMetaSystemFields(meta)
-		meta.SetUID(types.UID(eval.GeneratedUID)) // limitcheck's placeholder for the random UID (a Job's generated selector shows it)
+		meta.SetUID(types.UID(eval.GeneratedUID))   // limitcheck's placeholder for the random UID (a Job's generated selector shows it)
+		if svc, ok := internal.(*api.Service); ok { // Store.BeginCreate
+			finish, err := u.services.begin(svc)
+			if err != nil {
+				return deny(err, "validation")
+			}
+			defer func() { finish(out.Allowed) }()
+		}
 		err := rest.BeforeCreate(strategy, ctx, internal)
 		out.Object, _ = toV1(internal, ext)
 		if err != nil {

@@ -22,6 +22,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/util/validation/field"
 
 	"github.com/limitcheck/limitcheck/internal/eval/apis"
 )
@@ -119,6 +120,7 @@ type Engine struct {
 	classes    clusterClasses
 	namespaces map[string]*namespaceState
 	order      []string // namespaces in order of first appearance
+	services   serviceAllocations
 }
 
 type namespaceState struct {
@@ -217,6 +219,12 @@ func NewObject(apiVersion, kind string) runtime.Object {
 		return &corev1.PersistentVolumeClaim{}
 	case "Service":
 		return &corev1.Service{}
+	case "ConfigMap": // VAL-61, VAL-63: decoded to be validated
+		return &corev1.ConfigMap{}
+	case "Secret":
+		return &corev1.Secret{}
+	case "ServiceAccount":
+		return &corev1.ServiceAccount{}
 	case "ResourceQuota":
 		return &corev1.ResourceQuota{}
 	}
@@ -319,6 +327,7 @@ func (e *Engine) admitObject(obj runtime.Object, fromInput bool) Result {
 	key := storedName{gr: gr, name: meta.GetName()}
 	dup := fromInput && key.name != "" && ns.stored[key]
 	charged := len(ns.objects)
+	var commit func() // keeps what an admitted Service reserved (VAL-64)
 	switch o := obj.(type) {
 	case *corev1.Pod:
 		res.Object = o
@@ -352,22 +361,34 @@ func (e *Engine) admitObject(obj runtime.Object, fromInput bool) Result {
 		res.Denial = e.checkQuota(ns, resourceClaimsGR, o.Name, o)
 	case *corev1.Service:
 		res.Object = o
-		defaultService(o)
-		assignName(&o.ObjectMeta)
-		res.Denial = e.checkQuota(ns, gr, o.Name, o)
+		res.Denial, commit = e.admitService(ns, gr, o)
+	case *corev1.ConfigMap, *corev1.Secret, *corev1.ServiceAccount:
+		res.Object = o
+		assignName(meta)
+		if errs := validateCoreObject(o); len(errs) > 0 {
+			res.Denial = invalid(gvk.GroupKind(), meta.GetName(), errs)
+			break
+		}
+		res.Denial = e.checkQuota(ns, gr, meta.GetName(), o)
 	default:
-		// Every other namespaced kind is charged as an object count (RQ-31);
-		// workloads are defaulted and their Pod template validated first.
+		// Every other namespaced kind is charged as an object count (RQ-31)
+		// after its metadata is validated (VAL-04); workloads are defaulted
+		// and their Pod template validated too.
 		assignName(meta)
 		name := meta.GetName()
+		var errs field.ErrorList
 		if _, path := podTemplateOf(obj); path != "" {
 			res.Object = obj
 			defaultWorkload(obj)
-			// VAL-40..VAL-48: the workload's own validation, its Pod template's included.
-			if errs := validation.Workload(obj, validation.PodOptions{Gates: e.opts.Gates}); len(errs) > 0 {
-				res.Denial = invalid(gvk.GroupKind(), name, errs)
-				break
-			}
+			// VAL-40..VAL-48: the workload's own validation, its metadata and
+			// Pod template's included.
+			errs = validation.Workload(obj, validation.PodOptions{Gates: e.opts.Gates})
+		} else {
+			errs = validation.ObjectMeta(meta, validation.MetaRulesFor(gvk.GroupKind()), field.NewPath("metadata"))
+		}
+		if len(errs) > 0 {
+			res.Denial = invalid(gvk.GroupKind(), name, errs)
+			break
 		}
 		res.Denial = e.checkQuota(ns, gr, name, obj)
 	}
@@ -375,6 +396,9 @@ func (e *Engine) admitObject(obj runtime.Object, fromInput bool) Result {
 	if res.Denial == nil && dup {
 		res.Denial = alreadyExists(gr, key.name)
 		ns.objects = ns.objects[:charged] // not stored: the quota controller's recount misses it
+	}
+	if res.Denial == nil && commit != nil {
+		commit()
 	}
 	if res.Denial == nil && fromInput && key.name != "" {
 		if ns.stored == nil {
@@ -502,6 +526,7 @@ func (e *Engine) admitClaim(ns *namespaceState, pvc *corev1.PersistentVolumeClai
 	DefaultPersistentVolumeClaim(pvc)
 	e.defaultStorageClass(pvc)
 	pvc.Status = corev1.PersistentVolumeClaimStatus{} // PrepareForCreate
+	validation.PrepareClaimForCreate(&pvc.Spec)
 	assignName(&pvc.ObjectMeta)
 	if errs := validation.PersistentVolumeClaim(pvc); len(errs) > 0 {
 		return invalid(schema.GroupKind{Kind: "PersistentVolumeClaim"}, pvc.Name, errs)
@@ -555,13 +580,17 @@ func (e *Engine) admitQuota(ns *namespaceState, q *corev1.ResourceQuota, dup boo
 	return nil
 }
 
-// defaultService applies the v1 Service defaults quota usage depends on.
-func defaultService(svc *corev1.Service) {
-	if svc.Spec.Type == "" {
-		svc.Spec.Type = corev1.ServiceTypeClusterIP
+// validateCoreObject runs the create validation of a ConfigMap, Secret or
+// ServiceAccount, after decoding's normalization (VAL-61, VAL-63).
+func validateCoreObject(obj runtime.Object) field.ErrorList {
+	switch o := obj.(type) {
+	case *corev1.ConfigMap:
+		return validation.ConfigMap(o)
+	case *corev1.Secret:
+		validation.NormalizeSecret(o)
+		return validation.Secret(o)
+	case *corev1.ServiceAccount:
+		return validation.ServiceAccount(o)
 	}
-	if svc.Spec.Type == corev1.ServiceTypeLoadBalancer && svc.Spec.AllocateLoadBalancerNodePorts == nil {
-		on := true
-		svc.Spec.AllocateLoadBalancerNodePorts = &on
-	}
+	return nil
 }

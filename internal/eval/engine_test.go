@@ -434,7 +434,7 @@ spec: {ports: [{port: 80}]}`
 	}
 	// Another namespace, another resource, a generated name: no conflict.
 	for _, doc := range []string{
-		"apiVersion: v1\nkind: Service\nmetadata: {name: tracing, namespace: ns2}",
+		"apiVersion: v1\nkind: Service\nmetadata: {name: tracing, namespace: ns2}\nspec: {ports: [{port: 80}]}",
 		"apiVersion: v1\nkind: ConfigMap\nmetadata: {name: tracing}",
 		"apiVersion: v1\nkind: ConfigMap\nmetadata: {generateName: cm-}",
 		"apiVersion: v1\nkind: ConfigMap\nmetadata: {generateName: cm-}",

@@ -20,6 +20,8 @@ const (
 	DynamicResourceAllocation     = "DynamicResourceAllocation"
 	DRAExtendedResource           = "DRAExtendedResource"
 	RecoverVolumeExpansionFailure = "RecoverVolumeExpansionFailure"
+	// RelaxedServiceNameValidation: Service names are DNS-1123 labels (VAL-60).
+	RelaxedServiceNameValidation = "RelaxedServiceNameValidation"
 	// Gates limitcheck does not read but must know to check dependencies as
 	// kube-apiserver does (turning PodLevelResources off needs these off too).
 	InPlacePodLevelResourcesVerticalScaling = "InPlacePodLevelResourcesVerticalScaling"
@@ -42,6 +44,7 @@ var gates136 = map[string]gateSpec{
 	DynamicResourceAllocation:     {def: true, locked: true},
 	DRAExtendedResource:           {def: true},
 	RecoverVolumeExpansionFailure: {def: true, locked: true},
+	RelaxedServiceNameValidation:  {def: true},
 	InPlacePodLevelResourcesVerticalScaling: {def: true, deps: []string{
 		InPlacePodVerticalScaling, PodLevelResources, NodeDeclaredFeatures}},
 	PodLevelResourceManagers: {def: false, deps: []string{PodLevelResources}},

@@ -12,6 +12,7 @@ import (
 	metav1validation "k8s.io/apimachinery/pkg/apis/meta/v1/validation"
 	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/util/intstr"
 	"k8s.io/apimachinery/pkg/util/validation"
 	"k8s.io/apimachinery/pkg/util/validation/field"
@@ -46,10 +47,8 @@ func Workload(obj runtime.Object, opts PodOptions) field.ErrorList {
 }
 
 // workloadMeta is core ValidateObjectMeta with the kind's name rule.
-func workloadMeta(meta *metav1.ObjectMeta, nameFn apivalidation.ValidateNameFunc) field.ErrorList {
-	p := field.NewPath("metadata")
-	errs := apivalidation.ValidateObjectMeta(meta, true, nameFn, p)
-	return append(errs, validateKubeFinalizerNames(meta.Finalizers, p.Child("finalizers"))...)
+func workloadMeta(meta *metav1.ObjectMeta, gk schema.GroupKind) field.ErrorList {
+	return ObjectMeta(meta, MetaRulesFor(gk), field.NewPath("metadata"))
 }
 
 func nonNegative(v int32, p *field.Path) field.ErrorList {
@@ -121,7 +120,7 @@ func replicaSetTemplate(t *corev1.PodTemplateSpec, sel labels.Selector, p *field
 
 // Deployment is ValidateDeployment: metadata (DNS subdomain name), then the spec.
 func Deployment(d *appsv1.Deployment, opts PodOptions) field.ErrorList {
-	errs := workloadMeta(&d.ObjectMeta, apivalidation.NameIsDNSSubdomain)
+	errs := workloadMeta(&d.ObjectMeta, schema.GroupKind{Group: "apps", Kind: "Deployment"})
 	return append(errs, deploymentSpec(d, field.NewPath("spec"), opts)...)
 }
 
@@ -263,7 +262,7 @@ func notOver100Percent(v intstr.IntOrString, p *field.Path) field.ErrorList {
 
 // ReplicaSet is ValidateReplicaSet.
 func ReplicaSet(rs *appsv1.ReplicaSet, opts PodOptions) field.ErrorList {
-	errs := workloadMeta(&rs.ObjectMeta, apivalidation.NameIsDNSSubdomain)
+	errs := workloadMeta(&rs.ObjectMeta, schema.GroupKind{Group: "apps", Kind: "ReplicaSet"})
 	p := field.NewPath("spec")
 	spec := &rs.Spec
 	errs = append(errs, nonNegative(deref(spec.Replicas), p.Child("replicas"))...)
@@ -282,7 +281,7 @@ func ReplicaSet(rs *appsv1.ReplicaSet, opts PodOptions) field.ErrorList {
 
 // StatefulSet is ValidateStatefulSet: a DNS label name, then the spec.
 func StatefulSet(set *appsv1.StatefulSet, opts PodOptions) field.ErrorList {
-	errs := workloadMeta(&set.ObjectMeta, apivalidation.NameIsDNSLabel)
+	errs := workloadMeta(&set.ObjectMeta, schema.GroupKind{Group: "apps", Kind: "StatefulSet"})
 	p := field.NewPath("spec")
 	spec := &set.Spec
 	switch spec.PodManagementPolicy {
@@ -300,7 +299,7 @@ func StatefulSet(set *appsv1.StatefulSet, opts PodOptions) field.ErrorList {
 	}
 	// Claim templates are validated as claims' specs; their metadata is not.
 	for i := range spec.VolumeClaimTemplates {
-		errs = append(errs, PersistentVolumeClaimSpec(&spec.VolumeClaimTemplates[i].Spec, p.Child("volumeClaimTemplates").Index(i).Child("spec"))...)
+		errs = append(errs, PersistentVolumeClaimSpec(&spec.VolumeClaimTemplates[i].Spec, p.Child("volumeClaimTemplates").Index(i).Child("spec"), CreateClaimOptions())...)
 	}
 	errs = append(errs, nonNegative(deref(spec.Replicas), p.Child("replicas"))...)
 	errs = append(errs, nonNegative(spec.MinReadySeconds, p.Child("minReadySeconds"))...)
@@ -391,7 +390,7 @@ func retentionPolicyType(t appsv1.PersistentVolumeClaimRetentionPolicyType, p *f
 
 // DaemonSet is ValidateDaemonSet.
 func DaemonSet(ds *appsv1.DaemonSet, opts PodOptions) field.ErrorList {
-	errs := workloadMeta(&ds.ObjectMeta, apivalidation.NameIsDNSSubdomain)
+	errs := workloadMeta(&ds.ObjectMeta, schema.GroupKind{Group: "apps", Kind: "DaemonSet"})
 	p := field.NewPath("spec")
 	spec := &ds.Spec
 	errs = append(errs, metav1validation.ValidateLabelSelector(spec.Selector, strictSelector, p.Child("selector"))...)
@@ -451,7 +450,7 @@ func daemonSetStrategy(s *appsv1.DaemonSetUpdateStrategy, p *field.Path) field.E
 // also runs declarative validation, which on create in 1.36 only shadows the
 // handwritten rules: the handwritten errors are the response.
 func ReplicationController(rc *corev1.ReplicationController, opts PodOptions) field.ErrorList {
-	errs := workloadMeta(&rc.ObjectMeta, apivalidation.NameIsDNSSubdomain)
+	errs := workloadMeta(&rc.ObjectMeta, schema.GroupKind{Kind: "ReplicationController"})
 	p := field.NewPath("spec")
 	spec := &rc.Spec
 	errs = append(errs, nonNegative(spec.MinReadySeconds, p.Child("minReadySeconds"))...)

@@ -11,6 +11,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	metav1validation "k8s.io/apimachinery/pkg/apis/meta/v1/validation"
 	"k8s.io/apimachinery/pkg/labels"
+	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/util/validation"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 )
@@ -54,7 +55,7 @@ var (
 // (unless manualSelector), the spec, and an Indexed Job's longest Pod hostname.
 // job must carry what PrepareForCreate set: UID, generated selector and labels.
 func Job(job *batchv1.Job, opts PodOptions) field.ErrorList {
-	errs := workloadMeta(&job.ObjectMeta, apivalidation.NameIsDNSSubdomain)
+	errs := workloadMeta(&job.ObjectMeta, schema.GroupKind{Group: "batch", Kind: "Job"})
 	errs = append(errs, generatedSelector(job)...)
 	p := field.NewPath("spec")
 	spec := &job.Spec
@@ -461,7 +462,7 @@ func indexInterval(s string, completions int32) (int32, int32, error) {
 // CronJob is ValidateCronJobCreate: metadata, the spec, and a name short enough
 // for the controller's 11-character suffix on its Jobs.
 func CronJob(cj *batchv1.CronJob, opts PodOptions) field.ErrorList {
-	errs := workloadMeta(&cj.ObjectMeta, apivalidation.NameIsDNSSubdomain)
+	errs := workloadMeta(&cj.ObjectMeta, schema.GroupKind{Group: "batch", Kind: "CronJob"})
 	p := field.NewPath("spec")
 	spec := &cj.Spec
 	if spec.Schedule == "" {

@@ -11,8 +11,7 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
-	apivalidation "k8s.io/apimachinery/pkg/api/validation"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/util/validation"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 	resourcehelper "k8s.io/component-helpers/resource"
@@ -28,16 +27,8 @@ const (
 	msgNotPos     = "must be greater than zero"
 )
 
-// validateObjectMeta is core's ValidateObjectMeta for a namespaced object with a
-// DNS-subdomain name: apimachinery's checks plus the finalizer-name rule.
 var standardLimitTypes = map[corev1.LimitType]bool{
 	corev1.LimitTypePod: true, corev1.LimitTypeContainer: true, corev1.LimitTypePersistentVolumeClaim: true,
-}
-
-func validateObjectMeta(meta *metav1.ObjectMeta) field.ErrorList {
-	p := field.NewPath("metadata")
-	errs := apivalidation.ValidateObjectMeta(meta, true, apivalidation.NameIsDNSSubdomain, p)
-	return append(errs, validateKubeFinalizerNames(meta.Finalizers, p.Child("finalizers"))...)
 }
 
 // validateKubeFinalizerNames is the check the core ValidateObjectMeta wrapper adds:
@@ -246,7 +237,7 @@ func validateLimitRangeKey(p *field.Path, k corev1.ResourceName, minL, maxL, def
 // container (containers, then init containers) the requirements, ephemeral
 // containers forbidden on create, then pod-level resources when the gate is on.
 func PodResources(pod *corev1.Pod, gates features.Gates) field.ErrorList {
-	errs := validateObjectMeta(&pod.ObjectMeta)
+	errs := ObjectMeta(&pod.ObjectMeta, metaRules[schema.GroupKind{Kind: "Pod"}], field.NewPath("metadata"))
 	errs = append(errs, PodSpecResources(&pod.Spec, field.NewPath("spec"), gates)...)
 	if len(pod.Spec.EphemeralContainers) > 0 {
 		errs = append(errs, field.Forbidden(field.NewPath("spec", "ephemeralContainers"), "cannot be set on create"))
@@ -368,60 +359,6 @@ func validatePodLevelResources(spec *corev1.PodSpec, p *field.Path) field.ErrorL
 			if l := lims[k]; l.Cmp(podLim) > 0 {
 				errs = append(errs, field.Invalid(p.Child("containers").Index(i).Key(string(k)).Child("limits"), l.String(), fmt.Sprintf("must be less than or equal to pod limits of %s", podLim.String())))
 			}
-		}
-	}
-	return errs
-}
-
-var supportedAccessModes = []string{
-	string(corev1.ReadOnlyMany), string(corev1.ReadWriteMany), string(corev1.ReadWriteOnce), string(corev1.ReadWriteOncePod),
-}
-
-// PersistentVolumeClaim covers metadata, access modes, the storage request
-// and the class name of a claim (the rest of ValidatePersistentVolumeClaimSpec is
-// not simulated).
-func PersistentVolumeClaim(pvc *corev1.PersistentVolumeClaim) field.ErrorList {
-	errs := validateObjectMeta(&pvc.ObjectMeta)
-	return append(errs, PersistentVolumeClaimSpec(&pvc.Spec, field.NewPath("spec"))...)
-}
-
-// PersistentVolumeClaimSpec is the part of ValidatePersistentVolumeClaimSpec
-// PersistentVolumeClaim covers, for a claim's spec or a StatefulSet's claim
-// template (at spec).
-func PersistentVolumeClaimSpec(claim *corev1.PersistentVolumeClaimSpec, spec *field.Path) field.ErrorList {
-	var errs field.ErrorList
-	if len(claim.AccessModes) == 0 {
-		errs = append(errs, field.Required(spec.Child("accessModes"), "at least 1 access mode is required"))
-	}
-	rwop, other := false, false
-	for _, m := range claim.AccessModes {
-		known := false
-		for _, s := range supportedAccessModes {
-			known = known || string(m) == s
-		}
-		if !known {
-			errs = append(errs, field.NotSupported(spec.Child("accessModes"), m, supportedAccessModes))
-		}
-		if m == corev1.ReadWriteOncePod {
-			rwop = true
-		} else if known {
-			other = true
-		}
-	}
-	if rwop && other {
-		errs = append(errs, field.Forbidden(spec.Child("accessModes"), "may not use ReadWriteOncePod with other access modes"))
-	}
-	sp := spec.Child("resources").Key(string(corev1.ResourceStorage))
-	if q, ok := claim.Resources.Requests[corev1.ResourceStorage]; !ok {
-		errs = append(errs, field.Required(sp, ""))
-	} else if q.Cmp(resource.Quantity{}) <= 0 {
-		errs = append(errs, field.Invalid(sp, q.String(), msgNotPos))
-	} else {
-		errs = append(errs, validateResourceQuantityValue(corev1.ResourceStorage, q, sp)...)
-	}
-	if sc := claim.StorageClassName; sc != nil && *sc != "" {
-		for _, msg := range apivalidation.NameIsDNSSubdomain(*sc, false) {
-			errs = append(errs, field.Invalid(spec.Child("storageClassName"), *sc, msg))
 		}
 	}
 	return errs
