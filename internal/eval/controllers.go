@@ -108,6 +108,7 @@ func defaultWorkload(obj runtime.Object) {
 		defaultJobSpec(&o.Spec.JobTemplate.Spec)
 	}
 	if t, _ := podTemplateOf(obj); t != nil {
+		DefaultPodSpec(&t.Spec)
 		roundPodSpec(&t.Spec)
 	}
 }

@@ -364,7 +364,8 @@ func (e *Engine) admitObject(obj runtime.Object, fromInput bool) Result {
 		if t, path := podTemplateOf(obj); t != nil {
 			res.Object = obj
 			defaultWorkload(obj)
-			if errs := validation.PodSpecResources(&t.Spec, field.NewPath(path).Child("spec"), e.opts.Gates); len(errs) > 0 {
+			validation.DropDisabledFields(&t.Spec)
+			if errs := validation.PodTemplateSpec(t, field.NewPath(path), e.opts.Gates); len(errs) > 0 {
 				res.Denial = invalid(gvk.GroupKind(), name, errs)
 				break
 			}
@@ -482,7 +483,8 @@ func (e *Engine) admitPod(ns *namespaceState, pod *corev1.Pod) *Denial {
 		pod.Spec.Resources = nil
 	}
 	assignName(&pod.ObjectMeta)
-	if errs := validation.PodResources(pod, gates); len(errs) > 0 {
+	validation.DropDisabledFields(&pod.Spec)
+	if errs := validation.Pod(pod, gates); len(errs) > 0 {
 		return invalid(schema.GroupKind{Kind: "Pod"}, pod.Name, errs)
 	}
 	if !e.opts.DisableLimitRanger {
