@@ -111,6 +111,9 @@ func TestDifferential(t *testing.T) {
 			stats["cases: nodes > 1"]++
 		}
 	}
+	for k, v := range PodMistakeStats() {
+		stats[k] = v
+	}
 	keys := make([]string, 0, len(stats))
 	for k := range stats {
 		keys = append(keys, k)

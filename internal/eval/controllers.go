@@ -407,6 +407,7 @@ func (e *Engine) runStatefulSet(w *Workload, set *appsv1.StatefulSet) {
 			}
 			pod.Labels[appsv1.StatefulSetPodNameLabel] = name
 			pod.Labels[appsv1.PodIndexLabel] = strconv.Itoa(ordinal)
+			setPodIdentity(set, pod, ordinal)
 			res := e.admitCreated(pod, i+1)
 			w.recordPodResult(res)
 			podOK = res.Allowed

@@ -365,7 +365,7 @@ func (e *Engine) admitObject(obj runtime.Object, fromInput bool) Result {
 			res.Object = obj
 			defaultWorkload(obj)
 			validation.DropDisabledFields(&t.Spec)
-			if errs := validation.PodTemplateSpec(t, field.NewPath(path), e.opts.Gates); len(errs) > 0 {
+			if errs := validation.PodTemplateSpec(templateToValidate(obj, t), field.NewPath(path), e.opts.Gates); len(errs) > 0 {
 				res.Denial = invalid(gvk.GroupKind(), name, errs)
 				break
 			}
@@ -483,7 +483,7 @@ func (e *Engine) admitPod(ns *namespaceState, pod *corev1.Pod) *Denial {
 		pod.Spec.Resources = nil
 	}
 	assignName(&pod.ObjectMeta)
-	validation.DropDisabledFields(&pod.Spec)
+	validation.PrepareForCreate(pod)
 	if errs := validation.Pod(pod, gates); len(errs) > 0 {
 		return invalid(schema.GroupKind{Kind: "Pod"}, pod.Name, errs)
 	}

@@ -505,3 +505,108 @@ func qualifiedName(v string, p *field.Path) field.ErrorList {
 	}
 	return errs
 }
+
+// PrepareForCreate is what the pod strategy's PrepareForCreate does to the
+// spec before validation (VAL-10): the gated-off fields dropped, the
+// matchLabelKeys and mismatchLabelKeys of pod (anti-)affinity terms and
+// topology spread constraints merged into their label selectors with the
+// Pod's label values, and the deprecated AppArmor annotations copied to
+// container fields.
+func PrepareForCreate(pod *corev1.Pod) {
+	DropDisabledFields(&pod.Spec)
+	merge := func(sel *metav1.LabelSelector, keys []string, op metav1.LabelSelectorOperator) {
+		for _, k := range keys {
+			if v, ok := pod.Labels[k]; ok {
+				sel.MatchExpressions = append(sel.MatchExpressions, metav1.LabelSelectorRequirement{Key: k, Operator: op, Values: []string{v}})
+			}
+		}
+	}
+	term := func(t *corev1.PodAffinityTerm) {
+		if (len(t.MatchLabelKeys) == 0 && len(t.MismatchLabelKeys) == 0) || t.LabelSelector == nil {
+			return
+		}
+		merge(t.LabelSelector, t.MatchLabelKeys, metav1.LabelSelectorOpIn)
+		merge(t.LabelSelector, t.MismatchLabelKeys, metav1.LabelSelectorOpNotIn)
+	}
+	if a := pod.Spec.Affinity; a != nil {
+		if pa := a.PodAffinity; pa != nil {
+			for i := range pa.PreferredDuringSchedulingIgnoredDuringExecution {
+				term(&pa.PreferredDuringSchedulingIgnoredDuringExecution[i].PodAffinityTerm)
+			}
+			for i := range pa.RequiredDuringSchedulingIgnoredDuringExecution {
+				term(&pa.RequiredDuringSchedulingIgnoredDuringExecution[i])
+			}
+		}
+		if pa := a.PodAntiAffinity; pa != nil {
+			for i := range pa.PreferredDuringSchedulingIgnoredDuringExecution {
+				term(&pa.PreferredDuringSchedulingIgnoredDuringExecution[i].PodAffinityTerm)
+			}
+			for i := range pa.RequiredDuringSchedulingIgnoredDuringExecution {
+				term(&pa.RequiredDuringSchedulingIgnoredDuringExecution[i])
+			}
+		}
+	}
+	for i := range pod.Spec.TopologySpreadConstraints {
+		c := &pod.Spec.TopologySpreadConstraints[i]
+		if len(c.MatchLabelKeys) > 0 && c.LabelSelector != nil {
+			merge(c.LabelSelector, c.MatchLabelKeys, metav1.LabelSelectorOpIn)
+		}
+	}
+	applyAppArmorAnnotations(pod)
+}
+
+// applyAppArmorAnnotations copies a valid deprecated AppArmor annotation to a
+// container without a profile field, unless it equals the pod's profile.
+func applyAppArmorAnnotations(pod *corev1.Pod) {
+	if pod.Spec.OS != nil && pod.Spec.OS.Name == corev1.Windows {
+		return
+	}
+	var podProfile *corev1.AppArmorProfile
+	if pod.Spec.SecurityContext != nil {
+		podProfile = pod.Spec.SecurityContext.AppArmorProfile
+	}
+	apply := func(c *corev1.Container) {
+		ann, ok := pod.Annotations[annAppArmorPrefix+c.Name]
+		if !ok || (c.SecurityContext != nil && c.SecurityContext.AppArmorProfile != nil) {
+			return
+		}
+		var prof *corev1.AppArmorProfile
+		switch {
+		case ann == "runtime/default":
+			prof = &corev1.AppArmorProfile{Type: corev1.AppArmorProfileTypeRuntimeDefault}
+		case ann == "unconfined":
+			prof = &corev1.AppArmorProfile{Type: corev1.AppArmorProfileTypeUnconfined}
+		case strings.HasPrefix(ann, "localhost/"):
+			lp := strings.TrimPrefix(ann, "localhost/")
+			prof = &corev1.AppArmorProfile{Type: corev1.AppArmorProfileTypeLocalhost, LocalhostProfile: &lp}
+		}
+		if prof == nil || len(validateAppArmorProfileField(prof, &field.Path{})) > 0 || sameAppArmorProfile(prof, podProfile) {
+			return
+		}
+		if c.SecurityContext == nil {
+			c.SecurityContext = &corev1.SecurityContext{}
+		}
+		c.SecurityContext.AppArmorProfile = prof
+	}
+	for i := range pod.Spec.InitContainers {
+		apply(&pod.Spec.InitContainers[i])
+	}
+	for i := range pod.Spec.Containers {
+		apply(&pod.Spec.Containers[i])
+	}
+	for i := range pod.Spec.EphemeralContainers {
+		c := corev1.Container(pod.Spec.EphemeralContainers[i].EphemeralContainerCommon)
+		apply(&c)
+		pod.Spec.EphemeralContainers[i].EphemeralContainerCommon = corev1.EphemeralContainerCommon(c)
+	}
+}
+
+func sameAppArmorProfile(a, b *corev1.AppArmorProfile) bool {
+	if a == nil || b == nil {
+		return a == b
+	}
+	if a.Type != b.Type || (a.LocalhostProfile == nil) != (b.LocalhostProfile == nil) {
+		return false
+	}
+	return a.LocalhostProfile == nil || *a.LocalhostProfile == *b.LocalhostProfile
+}
