@@ -1,6 +1,6 @@
 package conformance
 
-// Pod and Pod template mistakes (VAL-10..VAL-39): realistic errors in every
+// Pod and Pod template mistakes (VAL-10..VAL-31): realistic errors in every
 // field family of a Pod spec, each a named mutation applied with a small
 // probability to a generated Pod or workload template, so that several can
 // combine in one object. Mutations marked podOnly are not applied to

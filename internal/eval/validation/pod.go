@@ -16,7 +16,7 @@ import (
 	"github.com/limitcheck/limitcheck/internal/eval/features"
 )
 
-// Pod validation on create (docs/behaviour.md VAL-10..VAL-39): the checks of
+// Pod validation on create (docs/behaviour.md VAL-10..VAL-31): the checks of
 // kube-apiserver's ValidatePodCreate and ValidatePodSpec, on the v1 object after
 // API defaulting, in upstream's order so that the aggregated 422 lists the
 // errors as kube-apiserver does.
@@ -144,7 +144,7 @@ const (
 	annAppArmorPrefix = "container.apparmor.security.beta.kubernetes.io/"
 )
 
-// validatePodSpecificAnnotations (VAL-13): the mirror-pod, deletion-cost,
+// validatePodSpecificAnnotations (VAL-25): the mirror-pod, deletion-cost,
 // seccomp and AppArmor annotations. The tolerations annotation is not parsed.
 func validatePodSpecificAnnotations(ann map[string]string, spec *corev1.PodSpec, p *field.Path) field.ErrorList {
 	var errs field.ErrorList

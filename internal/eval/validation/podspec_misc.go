@@ -13,7 +13,7 @@ import (
 	"k8s.io/component-helpers/node/util/sysctl"
 )
 
-// Pod-level rules (VAL-25..VAL-35): security contexts, scheduling constraints,
+// Pod-level rules (VAL-25..VAL-31): security contexts, scheduling constraints,
 // DNS, OS-specific fields.
 
 // validatePodSecurityContext (VAL-25).
