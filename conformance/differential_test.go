@@ -123,6 +123,9 @@ func TestDifferential(t *testing.T) {
 	for k, n := range gen.Mistakes {
 		stats["mistake: "+k] = n
 	}
+	for k, v := range PodMistakeStats() {
+		stats[k] = v
+	}
 	keys := make([]string, 0, len(stats))
 	for k := range stats {
 		keys = append(keys, k)

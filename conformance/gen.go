@@ -247,6 +247,7 @@ func (g *Generator) pod(name string) obj {
 		meta["labels"] = obj{"app": fmt.Sprintf("w-%d", g.r.IntN(4))}
 	}
 	spec := g.podSpec(true)
+	g.podMistakes(spec, true) // mistakes_pod.go
 	g.namespace(meta)
 	return obj{"apiVersion": "v1", "kind": "Pod", "metadata": meta, "spec": spec}
 }

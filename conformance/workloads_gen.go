@@ -128,6 +128,7 @@ func (g *Generator) template(labels obj, restartPolicy string) obj {
 	if restartPolicy != "" {
 		spec["restartPolicy"] = restartPolicy
 	}
+	g.podMistakes(spec, false) // mistakes_pod.go
 	return obj{"metadata": meta, "spec": spec}
 }
 

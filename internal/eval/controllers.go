@@ -107,6 +107,7 @@ func defaultWorkload(obj runtime.Object) {
 		defaultJobSpec(&o.Spec)
 	}
 	if t, _ := podTemplateOf(obj); t != nil {
+		DefaultPodSpec(&t.Spec)
 		roundPodSpec(&t.Spec)
 	}
 }
@@ -403,6 +404,7 @@ func (e *Engine) runStatefulSet(w *Workload, set *appsv1.StatefulSet) {
 			}
 			pod.Labels[appsv1.StatefulSetPodNameLabel] = name
 			pod.Labels[appsv1.PodIndexLabel] = strconv.Itoa(ordinal)
+			setPodIdentity(set, pod, ordinal)
 			res := e.admitCreated(pod, i+1)
 			w.recordPodResult(res)
 			podOK = res.Allowed

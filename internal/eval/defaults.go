@@ -12,9 +12,10 @@ import (
 // API defaulting applied at decode time, before any admission plugin
 // (SetObjectDefaults_* in kubernetes/pkg/apis/core/v1; docs/behaviour.md PL-01..03, LR-01).
 
-// DefaultPod applies the resource-related v1 defaulting of a Pod, in upstream order:
+// DefaultPod applies the v1 defaulting of a Pod, in upstream order:
 // SetDefaults_Pod first (requests := limits, then pod-level defaulting on unrounded
-// values), then rounding of every ResourceList.
+// values, service links, host-network ports), then the spec's defaults
+// validation reads (DefaultPodSpec, VAL-10), then rounding of every ResourceList.
 func DefaultPod(pod *corev1.Pod, gates features.Gates) {
 	defaultRequestsFromLimits(pod.Spec.Containers)
 	defaultRequestsFromLimits(pod.Spec.InitContainers)
@@ -22,6 +23,15 @@ func DefaultPod(pod *corev1.Pod, gates features.Gates) {
 		defaultHugePagePodLimits(pod)
 		defaultPodRequests(pod)
 	}
+	if pod.Spec.EnableServiceLinks == nil {
+		on := corev1.DefaultEnableServiceLinks
+		pod.Spec.EnableServiceLinks = &on
+	}
+	if pod.Spec.HostNetwork {
+		defaultHostNetworkPorts(pod.Spec.Containers)
+		defaultHostNetworkPorts(pod.Spec.InitContainers)
+	}
+	DefaultPodSpec(&pod.Spec)
 	roundPodSpec(&pod.Spec)
 }
 

@@ -377,11 +377,14 @@ func (e *Engine) admitObject(obj runtime.Object, fromInput bool) Result {
 		assignName(meta)
 		name := meta.GetName()
 		var errs field.ErrorList
-		if _, path := podTemplateOf(obj); path != "" {
+		if t, path := podTemplateOf(obj); path != "" {
 			res.Object = obj
 			defaultWorkload(obj)
 			// VAL-40..VAL-48: the workload's own validation, its metadata and
-			// Pod template's included.
+			// Pod template's included, after the template's PrepareForCreate.
+			if t != nil { // a ReplicationController may have none
+				validation.DropDisabledFields(&t.Spec)
+			}
 			errs = validation.Workload(obj, validation.PodOptions{Gates: e.opts.Gates})
 		} else {
 			errs = validation.ObjectMeta(meta, validation.MetaRulesFor(gvk.GroupKind()), field.NewPath("metadata"))
@@ -506,7 +509,8 @@ func (e *Engine) admitPod(ns *namespaceState, pod *corev1.Pod) *Denial {
 		pod.Spec.Resources = nil
 	}
 	assignName(&pod.ObjectMeta)
-	if errs := validation.PodResources(pod, gates); len(errs) > 0 {
+	validation.PrepareForCreate(pod)
+	if errs := validation.Pod(pod, gates); len(errs) > 0 {
 		return invalid(schema.GroupKind{Kind: "Pod"}, pod.Name, errs)
 	}
 	if !e.opts.DisableLimitRanger {

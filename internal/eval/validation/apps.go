@@ -350,8 +350,8 @@ func statefulSetTemplate(spec *appsv1.StatefulSetSpec, sel labels.Selector, p *f
 	}
 	errs := templateMatches(sel, t, p)
 	errs = append(errs, PodTemplate(t, p, opts)...)
-	errs = append(errs, validateLabels(t.Labels, p.Child("labels"))...)
-	return append(errs, validateAnnotations(t.Annotations, p.Child("annotations"))...)
+	errs = append(errs, metav1validation.ValidateLabels(t.Labels, p.Child("labels"))...)
+	return append(errs, apivalidation.ValidateAnnotations(t.Annotations, p.Child("annotations"))...)
 }
 
 func statefulSetStrategy(s *appsv1.StatefulSetUpdateStrategy, p *field.Path) field.ErrorList {

@@ -10,11 +10,9 @@ package validation
 // StatefulSet, ReplicationController and CronJob rules are in the table.
 
 import (
-	"fmt"
 	"sort"
 	"strings"
 
-	batchv1 "k8s.io/api/batch/v1"
 	"k8s.io/apimachinery/pkg/api/validate/content"
 	apivalidation "k8s.io/apimachinery/pkg/api/validation"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -281,27 +279,4 @@ func sortedKeys[V any](m map[string]V) []string {
 	}
 	sort.Strings(keys)
 	return keys
-}
-
-// WorkloadName is the name checks batch validation runs after the spec
-// (VAL-05): a CronJob name leaves room for the 11-character suffix of its
-// Jobs (at most 52 characters); an Indexed Job's name with its last index
-// appended must be a DNS label (its Pods' hostnames). Other kinds: none.
-func WorkloadName(obj any) field.ErrorList {
-	p := field.NewPath("metadata").Child("name")
-	switch o := obj.(type) {
-	case *batchv1.CronJob:
-		if len(o.Name) > validation.DNS1035LabelMaxLength-11 {
-			return field.ErrorList{field.Invalid(p, o.Name, "must be no more than 52 characters")}
-		}
-	case *batchv1.Job:
-		s := &o.Spec
-		if s.CompletionMode != nil && *s.CompletionMode == batchv1.IndexedCompletion && s.Completions != nil && *s.Completions > 0 {
-			host := fmt.Sprintf("%s-%d", o.Name, *s.Completions-1)
-			if len(validation.IsDNS1123Label(host)) > 0 {
-				return field.ErrorList{field.Invalid(p, o.Name, fmt.Sprintf("will not able to create pod with invalid DNS label: %s", host))}
-			}
-		}
-	}
-	return nil
 }

@@ -11,7 +11,6 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
-	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/util/validation"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 	resourcehelper "k8s.io/component-helpers/resource"
@@ -233,30 +232,18 @@ func validateLimitRangeKey(p *field.Path, k corev1.ResourceName, minL, maxL, def
 	return errs
 }
 
-// PodResources is the resource part of Pod create validation (PL-05): per
-// container (containers, then init containers) the requirements, ephemeral
-// containers forbidden on create, then pod-level resources when the gate is on.
-func PodResources(pod *corev1.Pod, gates features.Gates) field.ErrorList {
-	errs := ObjectMeta(&pod.ObjectMeta, metaRules[schema.GroupKind{Kind: "Pod"}], field.NewPath("metadata"))
-	errs = append(errs, PodSpecResources(&pod.Spec, field.NewPath("spec"), gates)...)
-	if len(pod.Spec.EphemeralContainers) > 0 {
-		errs = append(errs, field.Forbidden(field.NewPath("spec", "ephemeralContainers"), "cannot be set on create"))
-	}
-	return errs
-}
-
 // PodSpecResources validates the resources of a Pod spec, or of a
 // workload's Pod template (spec at p).
 func PodSpecResources(spec *corev1.PodSpec, p *field.Path, gates features.Gates) field.ErrorList {
 	var errs field.ErrorList
 	for i := range spec.Containers {
-		errs = append(errs, validateResourceRequirements(&spec.Containers[i].Resources, validateContainerResourceName, p.Child("containers").Index(i).Child("resources"))...)
+		errs = append(errs, validateResourceRequirements(&spec.Containers[i].Resources, validateContainerResourceName, podClaimNames(spec), p.Child("containers").Index(i).Child("resources"))...)
 	}
 	for i := range spec.InitContainers {
-		errs = append(errs, validateResourceRequirements(&spec.InitContainers[i].Resources, validateContainerResourceName, p.Child("initContainers").Index(i).Child("resources"))...)
+		errs = append(errs, validateResourceRequirements(&spec.InitContainers[i].Resources, validateContainerResourceName, podClaimNames(spec), p.Child("initContainers").Index(i).Child("resources"))...)
 	}
 	if gates.Enabled(features.PodLevelResources) && spec.Resources != nil {
-		errs = append(errs, validatePodLevelResources(spec, p.Child("resources"))...)
+		errs = append(errs, validatePodLevelResources(spec, podClaimNames(spec), p.Child("resources"))...)
 	}
 	return errs
 }
@@ -264,8 +251,8 @@ func PodSpecResources(spec *corev1.PodSpec, p *field.Path, gates features.Gates)
 type nameValidator func(corev1.ResourceName, *field.Path) field.ErrorList
 
 // validateResourceRequirements mirrors upstream's validateResourceRequirements for
-// one container or the pod level.
-func validateResourceRequirements(r *corev1.ResourceRequirements, nameFn nameValidator, p *field.Path) field.ErrorList {
+// one container or the pod level; claims are the names of the pod's resourceClaims.
+func validateResourceRequirements(r *corev1.ResourceRequirements, nameFn nameValidator, claims map[string]bool, p *field.Path) field.ErrorList {
 	var errs field.ErrorList
 	limPath, reqPath := p.Child("limits"), p.Child("requests")
 	limCPUOrMem, reqCPUOrMem, limHuge, reqHuge := false, false, false, false
@@ -311,11 +298,11 @@ func validateResourceRequirements(r *corev1.ResourceRequirements, nameFn nameVal
 	if !limCPUOrMem && !reqCPUOrMem && (reqHuge || limHuge) {
 		errs = append(errs, field.Forbidden(p, "HugePages require cpu or memory"))
 	}
-	return errs
+	return append(errs, validateResourceClaimNames(r.Claims, claims, p.Child("claims"))...)
 }
 
 // validatePodLevelResources mirrors PodResources + validatePodResourceConsistency.
-func validatePodLevelResources(spec *corev1.PodSpec, p *field.Path) field.ErrorList {
+func validatePodLevelResources(spec *corev1.PodSpec, claims map[string]bool, p *field.Path) field.ErrorList {
 	if spec.OS != nil && spec.OS.Name == corev1.Windows {
 		return field.ErrorList{field.Forbidden(p, "may not be set for a windows pod")}
 	}
@@ -323,7 +310,7 @@ func validatePodLevelResources(spec *corev1.PodSpec, p *field.Path) field.ErrorL
 	if spec.Resources.Claims != nil {
 		errs = append(errs, field.Forbidden(p.Child("claims"), "claims may not be set for Resources at pod-level"))
 	}
-	errs = append(errs, validateResourceRequirements(spec.Resources, validatePodLevelResourceName, p)...)
+	errs = append(errs, validateResourceRequirements(spec.Resources, validatePodLevelResourceName, claims, p)...)
 
 	ctrOnly := &corev1.Pod{Spec: *spec}
 	aggReqs := resourcehelper.AggregateContainerRequests(ctrOnly, resourcehelper.PodResourcesOptions{})

@@ -22,10 +22,15 @@ import (
 
 const uid = "00000000-0000-0000-0000-000000000000"
 
+// template is a Pod template with the v1 defaults validation reads (the
+// engine applies them before validation; VAL-10).
 func template(labels map[string]string, restart corev1.RestartPolicy) corev1.PodTemplateSpec {
 	return corev1.PodTemplateSpec{
 		ObjectMeta: metav1.ObjectMeta{Labels: labels},
-		Spec:       corev1.PodSpec{RestartPolicy: restart, Containers: []corev1.Container{{Name: "c", Image: "x"}}},
+		Spec: corev1.PodSpec{RestartPolicy: restart, DNSPolicy: corev1.DNSClusterFirst,
+			TerminationGracePeriodSeconds: ptr.To[int64](30),
+			Containers: []corev1.Container{{Name: "c", Image: "x", ImagePullPolicy: corev1.PullAlways,
+				TerminationMessagePath: corev1.TerminationMessagePathDefault, TerminationMessagePolicy: corev1.TerminationMessageReadFile}}},
 	}
 }
 
@@ -373,14 +378,15 @@ func groupKindOf(obj runtime.Object) schema.GroupKind {
 	return schema.GroupKind{}
 }
 
-// A claim template is validated as a claim's spec at its own path.
+// A claim template is validated as a claim's spec at its own path, and its
+// name as the name of the volume the template gets for it.
 func TestStatefulSetClaimTemplateStorage(t *testing.T) {
 	s := statefulSet(func(s *appsv1.StatefulSet) {
 		s.Spec.VolumeClaimTemplates = []corev1.PersistentVolumeClaim{{ObjectMeta: metav1.ObjectMeta{Name: "Bad_Name"},
 			Spec: corev1.PersistentVolumeClaimSpec{Resources: corev1.VolumeResourceRequirements{Requests: corev1.ResourceList{corev1.ResourceStorage: resource.MustParse("0")}}}}}
 	}).(*appsv1.StatefulSet)
 	got := StatefulSet(s, PodOptions{}).ToAggregate().Error()
-	want := `[spec.volumeClaimTemplates[0].spec.accessModes: Required value: at least 1 access mode is required, spec.volumeClaimTemplates[0].spec.resources[storage]: Invalid value: "0": must be greater than zero]`
+	want := `[spec.volumeClaimTemplates[0].spec.accessModes: Required value: at least 1 access mode is required, spec.volumeClaimTemplates[0].spec.resources[storage]: Invalid value: "0": must be greater than zero, spec.template.spec.volumes[0].name: Invalid value: "Bad_Name": a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')]`
 	if got != want {
 		t.Errorf("got  %s\nwant %s", got, want)
 	}

@@ -1,0 +1,346 @@
+package validation
+
+import (
+	"fmt"
+	"path"
+
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/resource"
+	apivalidation "k8s.io/apimachinery/pkg/api/validation"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/util/validation/field"
+)
+
+// Volume validation (VAL-20..VAL-24): ValidateVolumes and validateVolumeSource
+// for the sources Pods commonly use; the legacy in-tree network sources are
+// counted (one source per volume) but their fields are not checked.
+
+const fileModeErrorMsg = "must be a number between 0 and 0777 (octal), both inclusive"
+
+// validateVolumes (VAL-20): each volume's source, a unique DNS-label name; a
+// volume with errors is not usable by mounts.
+func validateVolumes(volumes []corev1.Volume, meta *metav1.ObjectMeta, p *field.Path, opts podOptions) (map[string]corev1.VolumeSource, field.ErrorList) {
+	var errs field.ErrorList
+	names := map[string]bool{}
+	created := map[string]bool{}
+	if meta != nil && meta.Name != "" {
+		for _, v := range volumes {
+			if v.Ephemeral != nil {
+				created[meta.Name+"-"+v.Name] = true
+			}
+		}
+	}
+	vols := map[string]corev1.VolumeSource{}
+	for i := range volumes {
+		v := &volumes[i]
+		ip := p.Index(i)
+		np := ip.Child("name")
+		el := validateVolumeSource(&v.VolumeSource, ip, v.Name, meta, opts)
+		if v.Name == "" {
+			el = append(el, field.Required(np, ""))
+		} else {
+			el = append(el, dns1123Label(v.Name, np)...)
+		}
+		if names[v.Name] {
+			el = append(el, field.Duplicate(np, v.Name))
+		}
+		if len(el) == 0 {
+			names[v.Name] = true
+			vols[v.Name] = v.VolumeSource
+		} else {
+			errs = append(errs, el...)
+		}
+		if v.PersistentVolumeClaim != nil && created[v.PersistentVolumeClaim.ClaimName] {
+			errs = append(errs, field.Invalid(ip.Child("persistentVolumeClaim").Child("claimName"), v.PersistentVolumeClaim.ClaimName,
+				"must not reference a PVC that gets created for an ephemeral volume"))
+		}
+	}
+	return vols, errs
+}
+
+// validateVolumeSource (VAL-21): exactly one source, in upstream's field order.
+func validateVolumeSource(s *corev1.VolumeSource, p *field.Path, volName string, meta *metav1.ObjectMeta, opts podOptions) field.ErrorList {
+	var errs field.ErrorList
+	n := 0
+	one := func(set bool, name string, check func() field.ErrorList) {
+		if !set {
+			return
+		}
+		if n > 0 {
+			errs = append(errs, field.Forbidden(p.Child(name), "may not specify more than 1 volume type"))
+			return
+		}
+		n++
+		if check != nil {
+			errs = append(errs, check()...)
+		}
+	}
+	if s.EmptyDir != nil {
+		n++
+		if s.EmptyDir.SizeLimit != nil && s.EmptyDir.SizeLimit.Cmp(resource.Quantity{}) < 0 {
+			errs = append(errs, field.Forbidden(p.Child("emptyDir").Child("sizeLimit"), "SizeLimit field must be a valid resource quantity"))
+		}
+	}
+	one(s.HostPath != nil, "hostPath", func() field.ErrorList {
+		hp := p.Child("hostPath")
+		if s.HostPath.Path == "" {
+			return field.ErrorList{field.Required(hp.Child("path"), "")}
+		}
+		es := validatePathNoBacksteps(s.HostPath.Path, hp.Child("path"))
+		if t := s.HostPath.Type; t != nil {
+			switch *t {
+			case corev1.HostPathUnset, corev1.HostPathDirectoryOrCreate, corev1.HostPathDirectory, corev1.HostPathFileOrCreate,
+				corev1.HostPathFile, corev1.HostPathSocket, corev1.HostPathCharDev, corev1.HostPathBlockDev:
+			default:
+				es = append(es, field.NotSupported(hp.Child("type"), t, []string{"", "BlockDevice", "CharDevice", "Directory", "DirectoryOrCreate", "File", "FileOrCreate", "Socket"}))
+			}
+		}
+		return es
+	})
+	one(s.GitRepo != nil, "gitRepo", func() field.ErrorList {
+		gp := p.Child("gitRepo")
+		var es field.ErrorList
+		if s.GitRepo.Repository == "" {
+			es = append(es, field.Required(gp.Child("repository"), ""))
+		}
+		return append(es, validateLocalDescendingPath(s.GitRepo.Directory, gp.Child("directory"))...)
+	})
+	one(s.GCEPersistentDisk != nil, "gcePersistentDisk", nil)
+	one(s.AWSElasticBlockStore != nil, "awsElasticBlockStore", nil)
+	one(s.Secret != nil, "secret", func() field.ErrorList {
+		sp := p.Child("secret")
+		var es field.ErrorList
+		if s.Secret.SecretName == "" {
+			es = append(es, field.Required(sp.Child("secretName"), ""))
+		}
+		es = append(es, validateFileMode(s.Secret.DefaultMode, sp.Child("defaultMode"))...)
+		for i := range s.Secret.Items {
+			es = append(es, validateKeyToPath(&s.Secret.Items[i], sp.Child("items").Index(i))...)
+		}
+		return es
+	})
+	one(s.NFS != nil, "nfs", func() field.ErrorList {
+		np := p.Child("nfs")
+		var es field.ErrorList
+		if s.NFS.Server == "" {
+			es = append(es, field.Required(np.Child("server"), ""))
+		}
+		if s.NFS.Path == "" {
+			es = append(es, field.Required(np.Child("path"), ""))
+		}
+		if !path.IsAbs(s.NFS.Path) {
+			es = append(es, field.Invalid(np.Child("path"), s.NFS.Path, "must be an absolute path"))
+		}
+		return es
+	})
+	one(s.ISCSI != nil, "iscsi", nil)
+	one(s.Glusterfs != nil, "glusterfs", nil)
+	one(s.Flocker != nil, "flocker", nil)
+	one(s.PersistentVolumeClaim != nil, "persistentVolumeClaim", func() field.ErrorList {
+		if s.PersistentVolumeClaim.ClaimName == "" {
+			return field.ErrorList{field.Required(p.Child("persistentVolumeClaim").Child("claimName"), "")}
+		}
+		return nil
+	})
+	one(s.RBD != nil, "rbd", nil)
+	one(s.Cinder != nil, "cinder", nil)
+	one(s.CephFS != nil, "cephFS", nil)
+	one(s.Quobyte != nil, "quobyte", nil)
+	// Upstream's own spelling of the path of a second downward API source.
+	one(s.DownwardAPI != nil, "downwarAPI", func() field.ErrorList {
+		dp := p.Child("downwardAPI")
+		es := validateFileMode(s.DownwardAPI.DefaultMode, dp.Child("defaultMode"))
+		for i := range s.DownwardAPI.Items {
+			es = append(es, validateDownwardAPIVolumeFile(&s.DownwardAPI.Items[i], dp)...)
+		}
+		return es
+	})
+	one(s.FC != nil, "fc", nil)
+	one(s.FlexVolume != nil, "flexVolume", nil)
+	one(s.ConfigMap != nil, "configMap", func() field.ErrorList {
+		cp := p.Child("configMap")
+		var es field.ErrorList
+		if s.ConfigMap.Name == "" {
+			es = append(es, field.Required(cp.Child("name"), ""))
+		}
+		es = append(es, validateFileMode(s.ConfigMap.DefaultMode, cp.Child("defaultMode"))...)
+		for i := range s.ConfigMap.Items {
+			es = append(es, validateKeyToPath(&s.ConfigMap.Items[i], cp.Child("items").Index(i))...)
+		}
+		return es
+	})
+	one(s.AzureFile != nil, "azureFile", nil)
+	one(s.VsphereVolume != nil, "vsphereVolume", nil)
+	one(s.PhotonPersistentDisk != nil, "photonPersistentDisk", nil)
+	one(s.PortworxVolume != nil, "portworxVolume", nil)
+	one(s.AzureDisk != nil, "azureDisk", nil)
+	one(s.StorageOS != nil, "storageos", nil)
+	one(s.Projected != nil, "projected", func() field.ErrorList {
+		pp := p.Child("projected")
+		es := validateFileMode(s.Projected.DefaultMode, pp.Child("defaultMode"))
+		return append(es, validateProjectionSources(s.Projected, pp)...)
+	})
+	one(s.ScaleIO != nil, "scaleIO", nil)
+	one(s.CSI != nil, "csi", func() field.ErrorList {
+		cp := p.Child("csi")
+		var es field.ErrorList
+		if s.CSI.Driver == "" {
+			es = append(es, field.Required(cp.Child("driver"), ""))
+		}
+		return es
+	})
+	one(s.Ephemeral != nil, "ephemeral", func() field.ErrorList {
+		ep := p.Child("ephemeral")
+		var es field.ErrorList
+		if s.Ephemeral.VolumeClaimTemplate == nil {
+			es = append(es, field.Required(ep.Child("volumeClaimTemplate"), ""))
+		}
+		if meta != nil && meta.Name != "" && volName != "" {
+			pvc := meta.Name + "-" + volName
+			for _, msg := range apivalidation.NameIsDNSSubdomain(pvc, false) {
+				es = append(es, field.Invalid(p.Child("name"), volName, fmt.Sprintf("PVC name %q: %v", pvc, msg)))
+			}
+		}
+		return es
+	})
+	one(s.Image != nil, "image", func() field.ErrorList {
+		ip := p.Child("image")
+		var es field.ErrorList
+		if opts.resourceIsPod && s.Image.Reference == "" {
+			es = append(es, field.Required(ip.Child("reference"), ""))
+		}
+		return append(es, validatePullPolicy(s.Image.PullPolicy, ip.Child("pullPolicy"))...)
+	})
+	if n == 0 {
+		errs = append(errs, field.Required(p, "must specify a volume type"))
+	}
+	return errs
+}
+
+func validateFileMode(mode *int32, p *field.Path) field.ErrorList {
+	if mode != nil && (*mode > 0777 || *mode < 0) {
+		return field.ErrorList{field.Invalid(p, *mode, fileModeErrorMsg)}
+	}
+	return nil
+}
+
+// validateKeyToPath (VAL-22): an item of a configMap or secret volume.
+func validateKeyToPath(kp *corev1.KeyToPath, p *field.Path) field.ErrorList {
+	var errs field.ErrorList
+	if kp.Key == "" {
+		errs = append(errs, field.Required(p.Child("key"), ""))
+	}
+	if kp.Path == "" {
+		errs = append(errs, field.Required(p.Child("path"), ""))
+	}
+	errs = append(errs, validateLocalNonReservedPath(kp.Path, p.Child("path"))...)
+	return append(errs, validateFileMode(kp.Mode, p.Child("mode"))...)
+}
+
+// validateDownwardAPIVolumeFile (VAL-22); p is the source's path (upstream reports the file's errors there).
+func validateDownwardAPIVolumeFile(f *corev1.DownwardAPIVolumeFile, p *field.Path) field.ErrorList {
+	var errs field.ErrorList
+	if f.Path == "" {
+		errs = append(errs, field.Required(p.Child("path"), ""))
+	}
+	errs = append(errs, validateLocalNonReservedPath(f.Path, p.Child("path"))...)
+	switch {
+	case f.FieldRef != nil:
+		errs = append(errs, validateObjectFieldSelector(f.FieldRef, volumeFieldPaths, p.Child("fieldRef"))...)
+		if f.ResourceFieldRef != nil {
+			errs = append(errs, field.Invalid(p, "resource", "fieldRef and resourceFieldRef can not be specified simultaneously"))
+		}
+	case f.ResourceFieldRef != nil:
+		errs = append(errs, validateResourceFieldSelector(f.ResourceFieldRef, p.Child("resourceFieldRef"), true)...)
+	default:
+		errs = append(errs, field.Required(p, "one of fieldRef and resourceFieldRef is required"))
+	}
+	return append(errs, validateFileMode(f.Mode, p.Child("mode"))...)
+}
+
+// validateProjectionSources (VAL-23): secret, configMap, downwardAPI and
+// serviceAccountToken sources with paths unique across the volume.
+// (clusterTrustBundle and podCertificate sources are gated off in 1.36.)
+func validateProjectionSources(proj *corev1.ProjectedVolumeSource, p *field.Path) field.ErrorList {
+	var errs field.ErrorList
+	paths := map[string]bool{}
+	dup := func(pth string, value string) {
+		if paths[pth] {
+			errs = append(errs, field.Invalid(p, value, "conflicting duplicate paths"))
+		} else {
+			paths[pth] = true
+		}
+	}
+	for i, src := range proj.Sources {
+		n := 0
+		sp := p.Child("sources").Index(i)
+		if src.Secret != nil {
+			n++
+			pp := sp.Child("secret")
+			if src.Secret.Name == "" {
+				errs = append(errs, field.Required(pp.Child("name"), ""))
+			}
+			for j := range src.Secret.Items {
+				kp := &src.Secret.Items[j]
+				errs = append(errs, validateKeyToPath(kp, pp.Child("items").Index(j))...)
+				if kp.Path != "" {
+					dup(kp.Path, src.Secret.Name)
+				}
+			}
+		}
+		if src.ConfigMap != nil {
+			n++
+			pp := sp.Child("configMap")
+			if src.ConfigMap.Name == "" {
+				errs = append(errs, field.Required(pp.Child("name"), ""))
+			}
+			for j := range src.ConfigMap.Items {
+				kp := &src.ConfigMap.Items[j]
+				errs = append(errs, validateKeyToPath(kp, pp.Child("items").Index(j))...)
+				if kp.Path != "" {
+					dup(kp.Path, src.ConfigMap.Name)
+				}
+			}
+		}
+		if src.DownwardAPI != nil {
+			n++
+			pp := sp.Child("downwardAPI")
+			for j := range src.DownwardAPI.Items {
+				f := &src.DownwardAPI.Items[j]
+				errs = append(errs, validateDownwardAPIVolumeFile(f, pp)...)
+				if f.Path != "" {
+					dup(f.Path, f.Path)
+				}
+			}
+		}
+		if t := src.ServiceAccountToken; t != nil {
+			n++
+			pp := sp.Child("serviceAccountToken")
+			exp := int64(0)
+			if t.ExpirationSeconds != nil {
+				exp = *t.ExpirationSeconds
+			}
+			if exp < 10*60 {
+				errs = append(errs, field.Invalid(pp.Child("expirationSeconds"), exp, "may not specify a duration less than 10 minutes"))
+			}
+			if exp > 1<<32 {
+				errs = append(errs, field.Invalid(pp.Child("expirationSeconds"), exp, "may not specify a duration larger than 2^32 seconds"))
+			}
+			if t.Path == "" {
+				errs = append(errs, field.Required(p.Child("path"), ""))
+			} else {
+				errs = append(errs, validateLocalNonReservedPath(t.Path, p.Child("path"))...)
+			}
+		}
+		if src.ClusterTrustBundle != nil {
+			n++
+		}
+		if src.PodCertificate != nil {
+			n++
+		}
+		if n > 1 {
+			errs = append(errs, field.Forbidden(sp, "may not specify more than 1 volume type per source"))
+		}
+	}
+	return errs
+}
