@@ -69,6 +69,7 @@ func (o *inputOptions) addFlags(cmd *cobra.Command) {
 	fl.Bool("namespace-objects", true, "count the objects every namespace holds (kube-root-ca.crt, default)")
 	fl.StringVar(&o.order, "order", string(check.OrderPoliciesFirst), "admission order: policies-first or input")
 	fl.BoolVar(&o.SkipUnknown, "skip-unknown", false, "skip kinds kube-apiserver 1.36 does not serve")
+	fl.Bool("allow-privileged", true, "allow privileged containers, as clusters run")
 	fl.BoolVar(&o.Strict, "strict", false, "a YAML key given twice is an error, not a warning")
 	fl.StringArrayVar(&o.Ignore, "ignore-path", nil, "do not read paths matching GLOB (repeatable)")
 
@@ -92,7 +93,7 @@ func (o *inputOptions) addFlags(cmd *cobra.Command) {
 // inputFlagsHelp explains the shared flags, for the Long text of check and
 // describe (the flags' own usage lines stay short).
 func inputFlagsHelp() string {
-	return `--order=policies-first (the default) admits LimitRanges, ResourceQuotas, PriorityClasses, StorageClasses and RuntimeClasses before every other object, as a namespace has them before an application arrives; --order=input admits every document in input order, as kubectl create -f replays them. An apiVersion/kind kube-apiserver 1.36 does not serve (a removed beta, a typo) is kubectl's "no matches for kind" error, or skipped with --skip-unknown; custom resources count as objects, with the scope and plural of their CustomResourceDefinition when the input has it; tool configuration files (Kustomization, ...) are skipped, and so are files found in a directory that are not Kubernetes objects (a Helm values.yaml); --ignore-path GLOB leaves out paths matching GLOB, by their whole path or their last components (values.yaml, charts/*). A YAML key given twice is a warning (kubectl keeps the last value silently), an error with --strict. Every namespace holds what a cluster puts in it, the ConfigMap kube-root-ca.crt and the ServiceAccount default (namespace default also the Service kubernetes): quotas count them and their names are taken; --namespace-objects=false checks against empty namespaces.
+	return `--order=policies-first (the default) admits LimitRanges, ResourceQuotas, PriorityClasses, StorageClasses and RuntimeClasses before every other object, as a namespace has them before an application arrives; --order=input admits every document in input order, as kubectl create -f replays them. An apiVersion/kind kube-apiserver 1.36 does not serve (a removed beta, a typo) is kubectl's "no matches for kind" error, or skipped with --skip-unknown; custom resources count as objects, with the scope and plural of their CustomResourceDefinition when the input has it; tool configuration files (Kustomization, ...) are skipped, and so are files found in a directory that are not Kubernetes objects (a Helm values.yaml); --ignore-path GLOB leaves out paths matching GLOB, by their whole path or their last components (values.yaml, charts/*). A YAML key given twice is a warning (kubectl keeps the last value silently), an error with --strict. Every namespace holds what a cluster puts in it, the ConfigMap kube-root-ca.crt and the ServiceAccount default (namespace default also the Service kubernetes): quotas count them and their names are taken; --namespace-objects=false checks against empty namespaces. --allow-privileged is kube-apiserver's flag; its own default is false, but kubeadm, kind, minikube and managed clusters set it true, as limitcheck does by default.
 
 Workloads are followed by what their controllers create (a Deployment's ReplicaSet and Pods, a StatefulSet's claims and Pods, a Job's Pods, ...). --replicas N scales every Deployment, ReplicaSet, ReplicationController and StatefulSet; --nodes N is how many Pods a DaemonSet runs; --simulate-controllers=false admits every document as it is and nothing more.
 
@@ -144,6 +145,9 @@ func (o *inputOptions) complete(fl *pflag.FlagSet, args []string) error {
 		o.Order = check.Order(o.order)
 	default:
 		return inputErrorf("invalid argument %q for \"--order\" flag: must be policies-first or input", o.order)
+	}
+	if v, _ := fl.GetBool("allow-privileged"); !v {
+		o.Engine.DisallowPrivileged = true
 	}
 	if v, _ := fl.GetBool("namespace-objects"); !v {
 		o.Engine.OmitNamespaceObjects = true

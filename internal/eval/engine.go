@@ -65,6 +65,9 @@ type Options struct {
 	Replicas *int32
 	// Nodes is the number of nodes a DaemonSet runs a Pod on (default 1).
 	Nodes int
+	// DisallowPrivileged is kube-apiserver's --allow-privileged=false: a
+	// privileged container is refused (VAL-18). Clusters allow them.
+	DisallowPrivileged bool
 	// OmitNamespaceObjects leaves out the objects every namespace of a cluster
 	// holds before anything is created in it (NS-01: the ConfigMap
 	// kube-root-ca.crt, the ServiceAccount default; in namespace default the
@@ -142,6 +145,11 @@ func New(opts Options) *Engine {
 		opts.QuotaUsage = QuotaUsageComputed
 	}
 	return &Engine{opts: opts, namespaces: map[string]*namespaceState{}}
+}
+
+// podOptions are the options of Pod and Pod template validation.
+func (e *Engine) podOptions() validation.PodOptions {
+	return validation.PodOptions{Gates: e.opts.Gates, DisallowPrivileged: e.opts.DisallowPrivileged}
 }
 
 // DefaultNamespace is the namespace of objects that name none.
@@ -385,7 +393,7 @@ func (e *Engine) admitObject(obj runtime.Object, fromInput bool) Result {
 			if t != nil { // a ReplicationController may have none
 				validation.DropDisabledFields(&t.Spec)
 			}
-			errs = validation.Workload(obj, validation.PodOptions{Gates: e.opts.Gates})
+			errs = validation.Workload(obj, e.podOptions())
 		} else {
 			errs = validation.ObjectMeta(meta, validation.MetaRulesFor(gvk.GroupKind()), field.NewPath("metadata"))
 		}
@@ -510,7 +518,7 @@ func (e *Engine) admitPod(ns *namespaceState, pod *corev1.Pod) *Denial {
 	}
 	assignName(&pod.ObjectMeta)
 	validation.PrepareForCreate(pod)
-	if errs := validation.Pod(pod, gates); len(errs) > 0 {
+	if errs := validation.Pod(pod, e.podOptions()); len(errs) > 0 {
 		return invalid(schema.GroupKind{Kind: "Pod"}, pod.Name, errs)
 	}
 	if !e.opts.DisableLimitRanger {

@@ -28,7 +28,7 @@ func validateContainers(spec *corev1.PodSpec, vols map[string]corev1.VolumeSourc
 	for i := range spec.Containers {
 		c := &spec.Containers[i]
 		cp := p.Index(i)
-		errs = append(errs, validateContainerCommon(c, vols, claims, cp, spec.RestartPolicy, hostUsers)...)
+		errs = append(errs, validateContainerCommon(c, vols, claims, cp, spec.RestartPolicy, hostUsers, opts)...)
 		if names[c.Name] {
 			errs = append(errs, field.Duplicate(cp.Child("name"), c.Name))
 		} else {
@@ -57,7 +57,7 @@ func validateInitContainers(spec *corev1.PodSpec, vols map[string]corev1.VolumeS
 	for i := range spec.InitContainers {
 		c := &spec.InitContainers[i]
 		cp := p.Index(i)
-		errs = append(errs, validateContainerCommon(c, vols, claims, cp, spec.RestartPolicy, hostUsers)...)
+		errs = append(errs, validateContainerCommon(c, vols, claims, cp, spec.RestartPolicy, hostUsers, opts)...)
 		errs = append(errs, validateInitContainerRestartPolicy(c.RestartPolicy, c.RestartPolicyRules, cp)...)
 		sidecar := c.RestartPolicy != nil && *c.RestartPolicy == corev1.ContainerRestartPolicyAlways
 		if names[c.Name] {
@@ -100,7 +100,7 @@ func validateInitContainers(spec *corev1.PodSpec, vols map[string]corev1.VolumeS
 // validateContainerCommon (VAL-11): name, image, termination message policy,
 // ports, env, envFrom, mounts, devices, pull policy, resources, resize policy,
 // security context.
-func validateContainerCommon(c *corev1.Container, vols map[string]corev1.VolumeSource, claims map[string]bool, p *field.Path, podRestart corev1.RestartPolicy, hostUsers bool) field.ErrorList {
+func validateContainerCommon(c *corev1.Container, vols map[string]corev1.VolumeSource, claims map[string]bool, p *field.Path, podRestart corev1.RestartPolicy, hostUsers bool, opts podOptions) field.ErrorList {
 	var errs field.ErrorList
 	if c.Name == "" {
 		errs = append(errs, field.Required(p.Child("name"), ""))
@@ -135,7 +135,7 @@ func validateContainerCommon(c *corev1.Container, vols map[string]corev1.VolumeS
 	// The resource rules shared with LimitRanger's view of a container (PL-05).
 	errs = append(errs, validateResourceRequirements(&c.Resources, validateContainerResourceName, claims, p.Child("resources"))...)
 	errs = append(errs, validateResizePolicy(c.ResizePolicy, p.Child("resizePolicy"), podRestart)...)
-	errs = append(errs, validateSecurityContext(c.SecurityContext, p.Child("securityContext"), hostUsers)...)
+	errs = append(errs, validateSecurityContext(c.SecurityContext, p.Child("securityContext"), hostUsers, opts.allowPrivileged)...)
 	return errs
 }
 

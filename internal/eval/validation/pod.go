@@ -28,20 +28,22 @@ import (
 type podOptions struct {
 	resourceIsPod     bool
 	podLevelResources bool
+	allowPrivileged   bool
 	// gates on by default in 1.36 (relaxed env names, relaxed DNS search,
 	// env files, sleep 0, container restart rules, restart-all-containers)
 	// are assumed on; TaintTolerationComparisonOperators, SELinuxMount and
 	// UserNamespacesHostNetworkSupport are off.
 }
 
-func newPodOptions(gates features.Gates, resourceIsPod bool) podOptions {
-	return podOptions{resourceIsPod: resourceIsPod, podLevelResources: gates.Enabled(features.PodLevelResources)}
+func newPodOptions(o PodOptions, resourceIsPod bool) podOptions {
+	return podOptions{resourceIsPod: resourceIsPod, podLevelResources: o.Gates.Enabled(features.PodLevelResources),
+		allowPrivileged: !o.DisallowPrivileged}
 }
 
 // Pod is ValidatePodCreate for a defaulted Pod (VAL-10): metadata, pod-specific
 // annotations, the spec, then the checks only Pods (not templates) get.
-func Pod(pod *corev1.Pod, gates features.Gates) field.ErrorList {
-	opts := newPodOptions(gates, true)
+func Pod(pod *corev1.Pod, o PodOptions) field.ErrorList {
+	opts := newPodOptions(o, true)
 	meta := field.NewPath("metadata")
 	spec := field.NewPath("spec")
 	errs := ObjectMeta(&pod.ObjectMeta, MetaRulesFor(schema.GroupKind{Kind: "Pod"}), meta)
@@ -80,8 +82,8 @@ func Pod(pod *corev1.Pod, gates features.Gates) field.ErrorList {
 // annotations, its pod-specific annotations and its spec, as a workload's
 // validation runs it at p (e.g. spec.template). Workload rules around it
 // (selector, restartPolicy, activeDeadlineSeconds) are the workload's.
-func PodTemplateSpec(t *corev1.PodTemplateSpec, p *field.Path, gates features.Gates) field.ErrorList {
-	opts := newPodOptions(gates, false)
+func PodTemplateSpec(t *corev1.PodTemplateSpec, p *field.Path, o PodOptions) field.ErrorList {
+	opts := newPodOptions(o, false)
 	errs := metav1validation.ValidateLabels(t.Labels, p.Child("labels"))
 	errs = append(errs, apivalidation.ValidateAnnotations(t.Annotations, p.Child("annotations"))...)
 	errs = append(errs, validatePodSpecificAnnotations(t.Annotations, &t.Spec, p.Child("annotations"))...)

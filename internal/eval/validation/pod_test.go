@@ -115,7 +115,7 @@ func TestPodValidation(t *testing.T) {
 			p := basePod()
 			tt.mutate(p)
 			var got []string
-			for _, e := range Pod(p, features.Default()) {
+			for _, e := range Pod(p, PodOptions{Gates: features.Default()}) {
 				got = append(got, e.Error())
 			}
 			if strings.Join(got, "\n") != strings.Join(tt.want, "\n") {
@@ -130,7 +130,7 @@ func TestPodTemplateSpecSkipsPodOnlyRules(t *testing.T) {
 	p.Spec.Containers[0].Image = " img "
 	tmpl := &corev1.PodTemplateSpec{ObjectMeta: metav1.ObjectMeta{Labels: map[string]string{"app": "bad value!"}}, Spec: p.Spec}
 	var got []string
-	for _, e := range PodTemplateSpec(tmpl, nil, features.Default()) {
+	for _, e := range PodTemplateSpec(tmpl, nil, PodOptions{Gates: features.Default()}) {
 		got = append(got, e.Error())
 	}
 	want := `labels: Invalid value: "bad value!": a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyValue',  or 'my_value',  or '12345', regex used for validation is '(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?')`

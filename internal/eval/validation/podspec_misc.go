@@ -91,14 +91,17 @@ func validateSysctls(spec *corev1.PodSpec, sysctls []corev1.Sysctl, p *field.Pat
 	return errs
 }
 
-// validateSecurityContext (VAL-18): a container's security context.
-// Privileged containers are allowed (kube-apiserver --allow-privileged=true,
-// as clusters run).
-func validateSecurityContext(sc *corev1.SecurityContext, p *field.Path, hostUsers bool) field.ErrorList {
+// validateSecurityContext (VAL-18): a container's security context; a
+// privileged container only where the cluster allows them (kube-apiserver's
+// --allow-privileged).
+func validateSecurityContext(sc *corev1.SecurityContext, p *field.Path, hostUsers, allowPrivileged bool) field.ErrorList {
 	if sc == nil {
 		return nil
 	}
 	var errs field.ErrorList
+	if sc.Privileged != nil && *sc.Privileged && !allowPrivileged {
+		errs = append(errs, field.Forbidden(p.Child("privileged"), "disallowed by cluster policy"))
+	}
 	if sc.RunAsUser != nil {
 		for _, msg := range validation.IsValidUserID(*sc.RunAsUser) {
 			errs = append(errs, field.Invalid(p.Child("runAsUser"), *sc.RunAsUser, msg))

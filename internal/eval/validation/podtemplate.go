@@ -12,11 +12,15 @@ import (
 // create, plus the feature gates).
 type PodOptions struct {
 	Gates features.Gates
+	// DisallowPrivileged is kube-apiserver's --allow-privileged=false (its
+	// own default): a privileged container is refused. Clusters set it true
+	// (kubeadm, kind, minikube, the managed services), hence the zero value.
+	DisallowPrivileged bool
 }
 
 // PodTemplate validates a workload's Pod template at path where upstream calls
 // ValidatePodTemplateSpec (VAL-40..VAL-47): PodTemplateSpec with the options'
 // gates.
 func PodTemplate(t *corev1.PodTemplateSpec, path *field.Path, opts PodOptions) field.ErrorList {
-	return PodTemplateSpec(t, path, opts.Gates)
+	return PodTemplateSpec(t, path, opts)
 }
