@@ -6,10 +6,13 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/limitcheck/limitcheck/internal/eval"
+	"github.com/limitcheck/limitcheck/internal/eval/limitranger"
+
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
+
+	"github.com/limitcheck/limitcheck/internal/eval"
 )
 
 // Mine runs one document through limitcheck's engine.
@@ -239,7 +242,7 @@ func diffPods(u, m *corev1.Pod) []string {
 		cmp("spec.resources.requests", u.Spec.Resources.Requests, m.Spec.Resources.Requests)
 		cmp("spec.resources.limits", u.Spec.Resources.Limits, m.Spec.Resources.Limits)
 	}
-	if a, b := u.Annotations[eval.LimitRangerAnnotation], m.Annotations[eval.LimitRangerAnnotation]; a != b {
+	if a, b := u.Annotations[limitranger.Annotation], m.Annotations[limitranger.Annotation]; a != b {
 		d = append(d, fmt.Sprintf("annotation: upstream %q, limitcheck %q", a, b))
 	}
 	if u.Name != m.Name {

@@ -8,6 +8,8 @@ import (
 	"fmt"
 	"reflect"
 
+	"github.com/limitcheck/limitcheck/internal/eval/limitranger"
+
 	"github.com/limitcheck/limitcheck/internal/eval/validation"
 
 	"github.com/limitcheck/limitcheck/internal/eval/features"
@@ -501,7 +503,7 @@ func (e *Engine) admitPod(ns *namespaceState, pod *corev1.Pod) *Denial {
 	DefaultPod(pod, gates)
 	if !e.opts.DisableLimitRanger {
 		for _, lr := range ns.limitRanges {
-			mutatePod(lr, pod)
+			limitranger.Mutate(lr, pod)
 		}
 	}
 	// Mutating plugins after LimitRanger (docs/behaviour.md Pipeline step 2, RQ-34).
@@ -523,7 +525,7 @@ func (e *Engine) admitPod(ns *namespaceState, pod *corev1.Pod) *Denial {
 	}
 	if !e.opts.DisableLimitRanger {
 		for _, lr := range ns.limitRanges {
-			if errs := validatePodLimits(lr, pod, gates); len(errs) > 0 {
+			if errs := limitranger.ValidatePod(lr, pod, gates); len(errs) > 0 {
 				return forbidden(StageLimitRanger, corev1.Resource("pods"), pod.Name, errs)
 			}
 		}
@@ -545,7 +547,7 @@ func (e *Engine) admitClaim(ns *namespaceState, pvc *corev1.PersistentVolumeClai
 	}
 	if !e.opts.DisableLimitRanger {
 		for _, lr := range ns.limitRanges {
-			if errs := validateClaimLimits(lr, pvc); len(errs) > 0 {
+			if errs := limitranger.ValidateClaim(lr, pvc); len(errs) > 0 {
 				return forbidden(StageLimitRanger, corev1.Resource("persistentvolumeclaims"), pvc.Name, errs)
 			}
 		}

@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/limitcheck/limitcheck/internal/eval/limitranger"
+
 	"github.com/limitcheck/limitcheck/internal/eval/features"
 
 	corev1 "k8s.io/api/core/v1"
@@ -313,7 +315,7 @@ spec:
 		"memory request for container c2; memory limit for container c2; " +
 		"cpu, memory request for init container init1; cpu, memory limit for init container init1; " +
 		"cpu request for init container side1; cpu, memory limit for init container side1"
-	if got := p.Annotations[LimitRangerAnnotation]; got != want {
+	if got := p.Annotations[limitranger.Annotation]; got != want {
 		t.Errorf("annotation\n got %s\nwant %s", got, want)
 	}
 	// LR-10: defaults never overwrite.

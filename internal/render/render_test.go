@@ -8,6 +8,8 @@ import (
 	"regexp"
 	"testing"
 
+	"github.com/limitcheck/limitcheck/internal/eval/limitranger"
+
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -142,7 +144,7 @@ func sampleReport() *check.Report {
 	}
 	apiPod := &corev1.Pod{
 		ObjectMeta: metav1.ObjectMeta{Name: "api", Namespace: "team-a", Annotations: map[string]string{
-			eval.LimitRangerAnnotation: "LimitRanger plugin set: cpu request for container api; cpu limit for container api; cpu request for init container proxy; cpu limit for init container proxy",
+			limitranger.Annotation: "LimitRanger plugin set: cpu request for container api; cpu limit for container api; cpu request for init container proxy; cpu limit for init container proxy",
 		}},
 		Spec: corev1.PodSpec{
 			InitContainers: []corev1.Container{

@@ -1,4 +1,9 @@
-package eval
+// Package limitranger is the LimitRanger admission plugin (LR-10..LR-21): the
+// defaults a LimitRange gives a Pod's containers (Mutate) and the
+// constraints it checks on Pods and PersistentVolumeClaims (ValidatePod,
+// ValidateClaim). The engine runs it once per active LimitRange of the
+// namespace, in input order, and wraps the errors in the plugin's 403.
+package limitranger
 
 import (
 	"fmt"
@@ -14,12 +19,12 @@ import (
 
 // The LimitRanger admission plugin (LRA in docs/behaviour.md; LR-10..LR-22).
 
-// LimitRangerAnnotation is the annotation LimitRanger writes on the pods it defaults.
-const LimitRangerAnnotation = "kubernetes.io/limit-ranger"
+// Annotation is the annotation LimitRanger writes on the pods it defaults.
+const Annotation = "kubernetes.io/limit-ranger"
 
-// mutatePod applies one LimitRange's Container defaults to every container and init
+// Mutate applies one LimitRange's Container defaults to every container and init
 // container, never overwriting, and records what it set in the annotation (LR-10, LR-11).
-func mutatePod(lr *corev1.LimitRange, pod *corev1.Pod) {
+func Mutate(lr *corev1.LimitRange, pod *corev1.Pod) {
 	defReq, defLim := corev1.ResourceList{}, corev1.ResourceList{}
 	for i := range lr.Spec.Limits {
 		item := &lr.Spec.Limits[i]
@@ -44,7 +49,7 @@ func mutatePod(lr *corev1.LimitRange, pod *corev1.Pod) {
 		if pod.Annotations == nil {
 			pod.Annotations = map[string]string{}
 		}
-		pod.Annotations[LimitRangerAnnotation] = "LimitRanger plugin set: " + strings.Join(notes, "; ")
+		pod.Annotations[Annotation] = "LimitRanger plugin set: " + strings.Join(notes, "; ")
 	}
 }
 
@@ -78,10 +83,10 @@ func fillMissing(dst, defaults corev1.ResourceList) []string {
 	return set
 }
 
-// validatePodLimits checks a pod against one LimitRange (LR-12..18) and returns the
+// ValidatePod checks a pod against one LimitRange (LR-12..18) and returns the
 // failures in upstream's structure: items in spec order; Container items visit
 // containers then init containers; per target min, then max, then ratio; keys sorted.
-func validatePodLimits(lr *corev1.LimitRange, pod *corev1.Pod, gates features.Gates) []error {
+func ValidatePod(lr *corev1.LimitRange, pod *corev1.Pod, gates features.Gates) []error {
 	var errs []error
 	check := func(item *corev1.LimitRangeItem, req, lim corev1.ResourceList) {
 		t := string(item.Type)
@@ -123,9 +128,9 @@ func validatePodLimits(lr *corev1.LimitRange, pod *corev1.Pod, gates features.Ga
 	return errs
 }
 
-// validateClaimLimits checks a PVC's requests against one LimitRange's
+// ValidateClaim checks a PVC's requests against one LimitRange's
 // PersistentVolumeClaim items (LR-19).
-func validateClaimLimits(lr *corev1.LimitRange, pvc *corev1.PersistentVolumeClaim) []error {
+func ValidateClaim(lr *corev1.LimitRange, pvc *corev1.PersistentVolumeClaim) []error {
 	var errs []error
 	for i := range lr.Spec.Limits {
 		item := &lr.Spec.Limits[i]
