@@ -10,7 +10,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/limitcheck/limitcheck/internal/eval"
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	genericapirequest "k8s.io/apiserver/pkg/endpoints/request"
@@ -18,6 +17,9 @@ import (
 	"k8s.io/kubernetes/pkg/api/legacyscheme"
 	api "k8s.io/kubernetes/pkg/apis/core"
 	"k8s.io/kubernetes/pkg/registry/core/resourcequota"
+
+	"github.com/limitcheck/limitcheck/internal/eval"
+	"github.com/limitcheck/limitcheck/internal/eval/status"
 )
 
 var (
@@ -67,7 +69,7 @@ func upstreamQuotaCreate(doc []byte, namespace string) (rqOutcome, error) {
 }
 
 // mineQuotaCreate runs limitcheck on the same document.
-func mineQuotaCreate(doc []byte, namespace string) (rqOutcome, *eval.Denial, *corev1.ResourceQuota, error) {
+func mineQuotaCreate(doc []byte, namespace string) (rqOutcome, *status.Denial, *corev1.ResourceQuota, error) {
 	q := &corev1.ResourceQuota{}
 	if err := json.Unmarshal(doc, q); err != nil {
 		return rqOutcome{}, nil, nil, err

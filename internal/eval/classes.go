@@ -11,6 +11,8 @@ import (
 	"k8s.io/apimachinery/pkg/api/equality"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
+
+	"github.com/limitcheck/limitcheck/internal/eval/status"
 )
 
 // The Priority, DefaultStorageClass and RuntimeClass admission plugins change
@@ -25,12 +27,6 @@ import (
 // that kind: then a reference to a class not in the input is refused as the
 // cluster refuses it. With none, references are taken on trust (no overhead, no
 // default), since refusing every priorityClassName of every chart would be wrong.
-
-// Stages of the plugins modelled here.
-const (
-	StagePriority     Stage = "priority"
-	StageRuntimeClass Stage = "runtimeclass"
-)
 
 // The PriorityClasses every cluster has (kube-apiserver creates them at start).
 var systemPriorityClasses = func() []*schedulingv1.PriorityClass {
@@ -104,12 +100,12 @@ func requestName(meta *metav1.ObjectMeta) string {
 // admission.go admitPod): an empty priorityClassName gets the globalDefault
 // class (the lowest value if several), the Pod gets the class's value and
 // preemption policy, and a value or policy the Pod sets itself must match.
-func (e *Engine) admitPriority(pod *corev1.Pod) *Denial {
+func (e *Engine) admitPriority(pod *corev1.Pod) *status.Denial {
 	if e.opts.DisablePriority {
 		return nil
 	}
-	deny := func(msg string) *Denial {
-		return forbidden(StagePriority, corev1.Resource("pods"), requestName(&pod.ObjectMeta), []error{fmt.Errorf("%s", msg)})
+	deny := func(msg string) *status.Denial {
+		return status.Forbidden(status.StagePriority, corev1.Resource("pods"), requestName(&pod.ObjectMeta), []error{fmt.Errorf("%s", msg)})
 	}
 	var class *schedulingv1.PriorityClass
 	if pod.Spec.PriorityClassName == "" {
@@ -187,7 +183,7 @@ func (e *Engine) defaultStorageClass(pvc *corev1.PersistentVolumeClaim) {
 
 // runtimeClassFor looks up the Pod's RuntimeClass; nil with no runtimeClassName
 // or when the cluster's classes are unknown.
-func (e *Engine) runtimeClassFor(pod *corev1.Pod) (*nodev1.RuntimeClass, *Denial) {
+func (e *Engine) runtimeClassFor(pod *corev1.Pod) (*nodev1.RuntimeClass, *status.Denial) {
 	if pod.Spec.RuntimeClassName == nil {
 		return nil, nil
 	}
@@ -199,14 +195,14 @@ func (e *Engine) runtimeClassFor(pod *corev1.Pod) (*nodev1.RuntimeClass, *Denial
 	if !e.classes.runtimeKnown {
 		return nil, nil
 	}
-	return nil, forbidden(StageRuntimeClass, corev1.Resource("pods"), requestName(&pod.ObjectMeta),
+	return nil, status.Forbidden(status.StageRuntimeClass, corev1.Resource("pods"), requestName(&pod.ObjectMeta),
 		[]error{fmt.Errorf("pod rejected: RuntimeClass %q not found", *pod.Spec.RuntimeClassName)})
 }
 
 // admitRuntimeClass is the RuntimeClass plugin's mutation (runtimeclass Admit):
 // the class's overhead becomes the Pod's (a different one set by the Pod is
 // refused) and its nodeSelector is merged into the Pod's.
-func (e *Engine) admitRuntimeClass(pod *corev1.Pod) *Denial {
+func (e *Engine) admitRuntimeClass(pod *corev1.Pod) *status.Denial {
 	if e.opts.DisableRuntimeClass {
 		return nil
 	}
@@ -214,8 +210,8 @@ func (e *Engine) admitRuntimeClass(pod *corev1.Pod) *Denial {
 	if rc == nil {
 		return d
 	}
-	deny := func(err error) *Denial {
-		return forbidden(StageRuntimeClass, corev1.Resource("pods"), requestName(&pod.ObjectMeta), []error{err})
+	deny := func(err error) *status.Denial {
+		return status.Forbidden(status.StageRuntimeClass, corev1.Resource("pods"), requestName(&pod.ObjectMeta), []error{err})
 	}
 	if rc.Overhead != nil {
 		if len(pod.Spec.Overhead) > 0 && !equality.Semantic.DeepEqual(rc.Overhead.PodFixed, pod.Spec.Overhead) {
@@ -246,7 +242,7 @@ func (e *Engine) admitRuntimeClass(pod *corev1.Pod) *Denial {
 // validateRuntimeClass is the RuntimeClass plugin's validation: the Pod's
 // overhead must be the class's, and a Pod without a class with overhead may not
 // set one.
-func (e *Engine) validateRuntimeClass(pod *corev1.Pod) *Denial {
+func (e *Engine) validateRuntimeClass(pod *corev1.Pod) *status.Denial {
 	if e.opts.DisableRuntimeClass {
 		return nil
 	}
@@ -254,8 +250,8 @@ func (e *Engine) validateRuntimeClass(pod *corev1.Pod) *Denial {
 	if d != nil {
 		return d
 	}
-	deny := func(msg string) *Denial {
-		return forbidden(StageRuntimeClass, corev1.Resource("pods"), pod.Name, []error{fmt.Errorf("%s", msg)})
+	deny := func(msg string) *status.Denial {
+		return status.Forbidden(status.StageRuntimeClass, corev1.Resource("pods"), pod.Name, []error{fmt.Errorf("%s", msg)})
 	}
 	if rc != nil && rc.Overhead != nil {
 		if !equality.Semantic.DeepEqual(rc.Overhead.PodFixed, pod.Spec.Overhead) {

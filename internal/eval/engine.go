@@ -9,6 +9,7 @@ import (
 	"reflect"
 
 	"github.com/limitcheck/limitcheck/internal/eval/limitranger"
+	"github.com/limitcheck/limitcheck/internal/eval/status"
 
 	"github.com/limitcheck/limitcheck/internal/eval/validation"
 
@@ -93,7 +94,7 @@ type Result struct {
 	Skipped    bool
 	SkipReason string
 	// Denial is set when the object was refused.
-	Denial *Denial
+	Denial *status.Denial
 	// Warnings point at input that is admitted but probably not what the user
 	// meant (kube-apiserver says nothing in these cases).
 	Warnings []string
@@ -376,7 +377,7 @@ func (e *Engine) admitObject(obj runtime.Object, fromInput bool) Result {
 		res.Object = o
 		assignName(meta)
 		if errs := validateCoreObject(o); len(errs) > 0 {
-			res.Denial = invalid(gvk.GroupKind(), meta.GetName(), errs)
+			res.Denial = status.Invalid(gvk.GroupKind(), meta.GetName(), errs)
 			break
 		}
 		res.Denial = e.checkQuota(ns, gr, meta.GetName(), o)
@@ -400,14 +401,14 @@ func (e *Engine) admitObject(obj runtime.Object, fromInput bool) Result {
 			errs = validation.ObjectMeta(meta, validation.MetaRulesFor(gvk.GroupKind()), field.NewPath("metadata"))
 		}
 		if len(errs) > 0 {
-			res.Denial = invalid(gvk.GroupKind(), name, errs)
+			res.Denial = status.Invalid(gvk.GroupKind(), name, errs)
 			break
 		}
 		res.Denial = e.checkQuota(ns, gr, name, obj)
 	}
 	res.Name = meta.GetName()
 	if res.Denial == nil && dup {
-		res.Denial = alreadyExists(gr, key.name)
+		res.Denial = status.AlreadyExists(gr, key.name)
 		ns.objects = ns.objects[:charged] // not stored: the quota controller's recount misses it
 	}
 	if res.Denial == nil && commit != nil {
@@ -498,7 +499,7 @@ func assignName(meta metav1.Object) {
 
 // admitPod: defaulting → LimitRanger mutate → PrepareForCreate → validation →
 // LimitRanger validate (docs/behaviour.md Pipeline).
-func (e *Engine) admitPod(ns *namespaceState, pod *corev1.Pod) *Denial {
+func (e *Engine) admitPod(ns *namespaceState, pod *corev1.Pod) *status.Denial {
 	gates := e.opts.Gates
 	DefaultPod(pod, gates)
 	if !e.opts.DisableLimitRanger {
@@ -521,12 +522,12 @@ func (e *Engine) admitPod(ns *namespaceState, pod *corev1.Pod) *Denial {
 	assignName(&pod.ObjectMeta)
 	validation.PrepareForCreate(pod)
 	if errs := validation.Pod(pod, e.podOptions()); len(errs) > 0 {
-		return invalid(schema.GroupKind{Kind: "Pod"}, pod.Name, errs)
+		return status.Invalid(schema.GroupKind{Kind: "Pod"}, pod.Name, errs)
 	}
 	if !e.opts.DisableLimitRanger {
 		for _, lr := range ns.limitRanges {
 			if errs := limitranger.ValidatePod(lr, pod, gates); len(errs) > 0 {
-				return forbidden(StageLimitRanger, corev1.Resource("pods"), pod.Name, errs)
+				return status.Forbidden(status.StageLimitRanger, corev1.Resource("pods"), pod.Name, errs)
 			}
 		}
 	}
@@ -536,19 +537,19 @@ func (e *Engine) admitPod(ns *namespaceState, pod *corev1.Pod) *Denial {
 	return e.checkQuota(ns, corev1.Resource("pods"), pod.Name, pod)
 }
 
-func (e *Engine) admitClaim(ns *namespaceState, pvc *corev1.PersistentVolumeClaim) *Denial {
+func (e *Engine) admitClaim(ns *namespaceState, pvc *corev1.PersistentVolumeClaim) *status.Denial {
 	DefaultPersistentVolumeClaim(pvc)
 	e.defaultStorageClass(pvc)
 	pvc.Status = corev1.PersistentVolumeClaimStatus{} // PrepareForCreate
 	validation.PrepareClaimForCreate(&pvc.Spec)
 	assignName(&pvc.ObjectMeta)
 	if errs := validation.PersistentVolumeClaim(pvc); len(errs) > 0 {
-		return invalid(schema.GroupKind{Kind: "PersistentVolumeClaim"}, pvc.Name, errs)
+		return status.Invalid(schema.GroupKind{Kind: "PersistentVolumeClaim"}, pvc.Name, errs)
 	}
 	if !e.opts.DisableLimitRanger {
 		for _, lr := range ns.limitRanges {
 			if errs := limitranger.ValidateClaim(lr, pvc); len(errs) > 0 {
-				return forbidden(StageLimitRanger, corev1.Resource("persistentvolumeclaims"), pvc.Name, errs)
+				return status.Forbidden(status.StageLimitRanger, corev1.Resource("persistentvolumeclaims"), pvc.Name, errs)
 			}
 		}
 	}
@@ -558,14 +559,14 @@ func (e *Engine) admitClaim(ns *namespaceState, pvc *corev1.PersistentVolumeClai
 // admitLimitRange defaults and validates a LimitRange; a valid one governs every
 // later object of its namespace.
 // A LimitRange whose name is taken (dup) is charged to quota and refused.
-func (e *Engine) admitLimitRange(ns *namespaceState, lr *corev1.LimitRange, dup bool) *Denial {
+func (e *Engine) admitLimitRange(ns *namespaceState, lr *corev1.LimitRange, dup bool) *status.Denial {
 	DefaultLimitRange(lr)
 	assignName(&lr.ObjectMeta)
 	if lr.Name == "" {
 		lr.Name = UnnamedLimitRange // what the LimitRange strategy's PrepareForCreate does
 	}
 	if errs := validation.LimitRange(lr); len(errs) > 0 {
-		return invalid(schema.GroupKind{Kind: "LimitRange"}, lr.Name, errs)
+		return status.Invalid(schema.GroupKind{Kind: "LimitRange"}, lr.Name, errs)
 	}
 	if d := e.checkQuota(ns, corev1.Resource("limitranges"), lr.Name, lr); d != nil || dup {
 		return d
@@ -577,7 +578,7 @@ func (e *Engine) admitLimitRange(ns *namespaceState, lr *corev1.LimitRange, dup 
 // admitQuota defaults and validates a ResourceQuota, charges it to the existing
 // quotas, and activates it with the status a quota controller would give it.
 // A quota whose name is taken (dup) is charged to the others and refused.
-func (e *Engine) admitQuota(ns *namespaceState, q *corev1.ResourceQuota, dup bool) *Denial {
+func (e *Engine) admitQuota(ns *namespaceState, q *corev1.ResourceQuota, dup bool) *status.Denial {
 	DefaultResourceQuota(q)
 	observed := q.Status
 	if d := ResourceQuotaInvalid(q); d != nil { // clears status as create does (RQ-07)

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/limitcheck/limitcheck/internal/eval/limitranger"
+	"github.com/limitcheck/limitcheck/internal/eval/status"
 
 	"github.com/limitcheck/limitcheck/internal/eval/features"
 
@@ -50,7 +51,7 @@ func TestDenials(t *testing.T) {
 		name    string
 		docs    []string
 		code    int32
-		stage   Stage
+		stage   status.Stage
 		message string
 	}{
 		{
@@ -68,7 +69,7 @@ spec:
     defaultRequest: {cpu: 50m}
     maxLimitRequestRatio: {cpu: "3"}`},
 			code:    422,
-			stage:   StageValidation,
+			stage:   status.StageValidation,
 			message: `LimitRange "lr-ratio" is invalid: [spec.limits[0].defaultRequest[cpu]: Invalid value: "50m": min value 100m is greater than default request value 50m, spec.limits[0].default[cpu]: Invalid value: "200m": default value 300m is greater than max value 200m, spec.limits[0].maxLimitRequestRatio[cpu]: Invalid value: "3": ratio 3 is greater than max/min = 2.000000]`,
 		},
 		{
@@ -84,7 +85,7 @@ spec:
   - type: Bogus
   - type: PersistentVolumeClaim`},
 			code:  422,
-			stage: StageValidation,
+			stage: status.StageValidation,
 			message: `LimitRange "names" is invalid: [spec.limits[0].max[foo]: Invalid value: "foo": must be a standard resource type or fully qualified, ` +
 				`spec.limits[0].max[foo]: Invalid value: "foo": must be a standard resource for containers, ` +
 				`spec.limits[0].default[foo]: Invalid value: "foo": must be a standard resource type or fully qualified, ` +
@@ -112,7 +113,7 @@ metadata: {name: p-none}
 spec:
   containers: [{name: app, image: nginx}]`},
 			code:    403,
-			stage:   StageLimitRanger,
+			stage:   status.StageLimitRanger,
 			message: `pods "p-none" is forbidden: [minimum cpu usage per Pod is 100m.  No request is specified, minimum memory usage per Pod is 64Mi.  No request is specified, maximum memory usage per Pod is 1Gi.  No limit is specified, memory max limit to request ratio per Pod is 2, but no request is specified or request is 0]`,
 		},
 		{
@@ -134,7 +135,7 @@ spec:
     image: nginx
     resources: {requests: {cpu: "1"}}`},
 			code:    422,
-			stage:   StageValidation,
+			stage:   status.StageValidation,
 			message: `Pod "p-req-over" is invalid: spec.containers[0].resources.requests: Invalid value: "1": must be less than or equal to cpu limit of 500m`,
 		},
 		{
@@ -156,7 +157,7 @@ spec:
   containers:
   - {name: app, image: nginx}`},
 			code:    403,
-			stage:   StageLimitRanger,
+			stage:   status.StageLimitRanger,
 			message: `pods "web" is forbidden: maximum cpu usage per Container is 1, but limit is 2`,
 		},
 		{
@@ -177,7 +178,7 @@ spec:
   accessModes: [ReadWriteOnce]
   resources: {requests: {storage: 20Gi}}`},
 			code:    403,
-			stage:   StageLimitRanger,
+			stage:   status.StageLimitRanger,
 			message: `persistentvolumeclaims "data" is forbidden: maximum storage usage per PersistentVolumeClaim is 10Gi, but request is 20Gi`,
 		},
 		{
@@ -197,7 +198,7 @@ metadata: {name: web}
 spec:
   containers: [{name: app, image: nginx, resources: {limits: {memory: 256Mi}}}]`},
 			code:    403,
-			stage:   StageLimitRanger,
+			stage:   status.StageLimitRanger,
 			message: `pods "web" is forbidden: maximum memory usage per Container is 128Mi, but limit is 256Mi`,
 		},
 		{
@@ -213,7 +214,7 @@ metadata: {generateName: web-}
 spec:
   containers: [{name: app, image: nginx, resources: {limits: {cpu: 200m}}}]`},
 			code:    403,
-			stage:   StageLimitRanger,
+			stage:   status.StageLimitRanger,
 			message: `pods "web-xxxxx" is forbidden: maximum cpu usage per Container is 100m, but limit is 200m`,
 		},
 		{
@@ -231,7 +232,7 @@ spec:
   - {name: a, image: nginx, resources: {requests: {cpu: 10m}}}
   - {name: b, image: nginx, resources: {requests: {cpu: 10m}}}`},
 			code:    403,
-			stage:   StageLimitRanger,
+			stage:   status.StageLimitRanger,
 			message: `pods "twins" is forbidden: minimum cpu usage per Container is 100m, but request is 10m`,
 		},
 		{
@@ -250,7 +251,7 @@ spec:
   containers:
   - {name: app, image: nginx, resources: {limits: {cpu: 600m}}}`},
 			code:    403,
-			stage:   StageLimitRanger,
+			stage:   status.StageLimitRanger,
 			message: `pods "sidecar" is forbidden: maximum cpu usage per Pod is 1, but limit is 1200m`,
 		},
 		{
@@ -266,7 +267,7 @@ metadata: {name: bursty}
 spec:
   containers: [{name: app, image: nginx, resources: {requests: {memory: 100Mi}, limits: {memory: 1Gi}}}]`},
 			code:    403,
-			stage:   StageLimitRanger,
+			stage:   status.StageLimitRanger,
 			message: `pods "bursty" is forbidden: memory max limit to request ratio per Container is 2, but provided ratio is 10.240000`,
 		},
 	}
@@ -430,7 +431,7 @@ spec: {ports: [{port: 80}]}`
 		t.Fatalf("first service: %+v", r.Denial)
 	}
 	r := e.Admit(decode(t, svc))
-	if r.Allowed || r.Denial == nil || r.Denial.Code != 409 || r.Denial.Stage != StageStorage ||
+	if r.Allowed || r.Denial == nil || r.Denial.Code != 409 || r.Denial.Stage != status.StageStorage ||
 		r.Denial.Message != `services "tracing" already exists` {
 		t.Fatalf("second service: %+v", r.Denial)
 	}
@@ -492,5 +493,31 @@ func TestAdmitNeverPanics(t *testing.T) {
 	r := e.Admit(decode(t, "apiVersion: v1\nkind: Pod\nmetadata: {name: ok}\nspec: {containers: [{name: c, image: i}]}"))
 	if !r.Allowed {
 		t.Errorf("the engine is unusable after an internal error: %+v", r.Denial)
+	}
+}
+
+// TestDenialPartsOrder runs the multi-part denials of TestDenials' kind through
+// the engine: the parts appear in the message, in order.
+func TestDenialPartsOrder(t *testing.T) {
+	res := run(t, features.Default(), `
+apiVersion: v1
+kind: LimitRange
+metadata: {name: lr-ratio}
+spec:
+  limits:
+  - type: Container
+    min: {cpu: 100m}
+    max: {cpu: 200m}
+    default: {cpu: 300m}
+    defaultRequest: {cpu: 50m}
+    maxLimitRequestRatio: {cpu: "3"}`)
+	if res.Denial == nil || len(res.Denial.Parts) != 3 {
+		t.Fatalf("want a denial with 3 parts, got %+v", res.Denial)
+	}
+	if !res.Denial.PartsInOrder() {
+		t.Errorf("parts %q not in the order of %q", res.Denial.Parts, res.Denial.Message)
+	}
+	if !strings.HasPrefix(res.Denial.Parts[0], "spec.limits[0].defaultRequest[cpu]") {
+		t.Errorf("first part %q, want the message's first (defaultRequest)", res.Denial.Parts[0])
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/limitcheck/limitcheck/internal/eval/status"
 	"github.com/limitcheck/limitcheck/internal/eval/validation"
 
 	"github.com/limitcheck/limitcheck/internal/eval/resources"
@@ -117,7 +118,7 @@ func matchingScopes(ev evaluator, obj runtime.Object, sels []corev1.ScopedResour
 
 // checkQuota runs CheckRequest for a create of obj (group/resource gr) in ns and,
 // when admitted, charges every matching quota. It returns the denial, if any.
-func (e *Engine) checkQuota(ns *namespaceState, gr schema.GroupResource, name string, obj runtime.Object) *Denial {
+func (e *Engine) checkQuota(ns *namespaceState, gr schema.GroupResource, name string, obj runtime.Object) *status.Denial {
 	if ignoredResources[gr] || e.opts.DisableResourceQuota {
 		return nil
 	}
@@ -127,7 +128,7 @@ func (e *Engine) checkQuota(ns *namespaceState, gr schema.GroupResource, name st
 		ns.objects = append(ns.objects, admitted{ev, obj})
 		return nil
 	}
-	forbid := func(err error) *Denial { return forbidden(StageQuota, gr, name, []error{err}) }
+	forbid := func(err error) *status.Denial { return status.Forbidden(status.StageQuota, gr, name, []error{err}) }
 
 	var limited []LimitedResource
 	if cfg != nil {
@@ -169,12 +170,12 @@ func (e *Engine) checkQuota(ns *namespaceState, gr schema.GroupResource, name st
 	for _, q := range ns.quotas {
 		m, err := matchingScopes(ev, obj, scopeSelectors(q))
 		if err != nil {
-			return internalError(StageQuota, fmt.Errorf("error matching scopes of quota %s, err: %v", q.Name, err))
+			return status.InternalError(status.StageQuota, fmt.Errorf("error matching scopes of quota %s, err: %v", q.Name, err))
 		}
 		restrictedScopes = append(restrictedScopes, m...)
 		ok, err := matches(ev, q, obj)
 		if err != nil {
-			return internalError(StageQuota, err)
+			return status.InternalError(status.StageQuota, err)
 		}
 		if !ok {
 			continue
@@ -222,7 +223,7 @@ func (e *Engine) checkQuota(ns *namespaceState, gr schema.GroupResource, name st
 		}
 	}
 	if len(uncoveredNames) > 0 {
-		return forbid(fmt.Errorf("insufficient quota to consume: %s", strings.Join(distinctSorted(uncoveredNames), ",")))
+		return forbid(fmt.Errorf("insufficient quota to consume: %s", strings.Join(status.DistinctSorted(uncoveredNames), ",")))
 	}
 	var uncovered []corev1.ScopedResourceSelectorRequirement
 	for _, sel := range limitedScopes {
@@ -235,7 +236,7 @@ func (e *Engine) checkQuota(ns *namespaceState, gr schema.GroupResource, name st
 		}
 	}
 	if len(uncovered) > 0 {
-		return internalError(StageQuota, fmt.Errorf("insufficient quota to match these scopes: %v", uncovered))
+		return status.InternalError(status.StageQuota, fmt.Errorf("insufficient quota to match these scopes: %v", uncovered))
 	}
 
 	// Check every interesting quota before charging any (all must admit).
@@ -339,11 +340,11 @@ func (e *Engine) allEvaluators(names []corev1.ResourceName) []evaluator {
 // ResourceQuotaInvalid runs the create path of a defaulted ResourceQuota from name
 // generation on (placeholder suffix, PL-04) and returns the 422 kube-apiserver
 // would answer, or nil when the quota is valid. The namespace must already be set.
-func ResourceQuotaInvalid(q *corev1.ResourceQuota) *Denial {
+func ResourceQuotaInvalid(q *corev1.ResourceQuota) *status.Denial {
 	assignName(&q.ObjectMeta)
 	q.Status = corev1.ResourceQuotaStatus{} // PrepareForCreate
 	if errs := validation.ResourceQuota(q); len(errs) > 0 {
-		return invalid(corev1.SchemeGroupVersion.WithKind("ResourceQuota").GroupKind(), q.Name, errs)
+		return status.Invalid(corev1.SchemeGroupVersion.WithKind("ResourceQuota").GroupKind(), q.Name, errs)
 	}
 	return nil
 }

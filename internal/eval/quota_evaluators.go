@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/limitcheck/limitcheck/internal/eval/resources"
+	"github.com/limitcheck/limitcheck/internal/eval/status"
 
 	"github.com/limitcheck/limitcheck/internal/eval/features"
 
@@ -281,7 +282,7 @@ func (e podEvaluator) constraints(required []corev1.ResourceName, obj runtime.Ob
 	sort.Strings(keys)
 	msgs := make([]string, 0, len(keys))
 	for _, k := range keys {
-		msgs = append(msgs, k+" for: "+strings.Join(distinctSorted(missing[corev1.ResourceName(k)]), ","))
+		msgs = append(msgs, k+" for: "+strings.Join(status.DistinctSorted(missing[corev1.ResourceName(k)]), ","))
 	}
 	return fmt.Errorf("must specify %s", strings.Join(msgs, "; "))
 }

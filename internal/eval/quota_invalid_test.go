@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"testing"
 
+	"github.com/limitcheck/limitcheck/internal/eval/status"
 	"github.com/limitcheck/limitcheck/internal/eval/validation"
 
 	corev1 "k8s.io/api/core/v1"
@@ -219,7 +220,7 @@ func TestValidateResourceQuota(t *testing.T) {
 			errs := validation.ResourceQuota(q)
 			got := ""
 			if len(errs) > 0 {
-				got = invalid(corev1.SchemeGroupVersion.WithKind("ResourceQuota").GroupKind(), q.Name, errs).Message
+				got = status.Invalid(corev1.SchemeGroupVersion.WithKind("ResourceQuota").GroupKind(), q.Name, errs).Message
 			}
 			if got != tt.want {
 				t.Errorf("message:\n got: %s\nwant: %s", got, tt.want)
@@ -228,7 +229,7 @@ func TestValidateResourceQuota(t *testing.T) {
 			switch {
 			case tt.want == "" && d != nil:
 				t.Errorf("ResourceQuotaInvalid: unexpected denial %q", d.Message)
-			case tt.want != "" && (d == nil || d.Message != tt.want || d.Code != 422 || d.Stage != StageValidation):
+			case tt.want != "" && (d == nil || d.Message != tt.want || d.Code != 422 || d.Stage != status.StageValidation):
 				t.Errorf("ResourceQuotaInvalid: got %+v, want 422 %q", d, tt.want)
 			}
 		})

@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/limitcheck/limitcheck/internal/eval/features"
+	"github.com/limitcheck/limitcheck/internal/eval/status"
 
 	corev1 "k8s.io/api/core/v1"
 )
@@ -151,7 +152,7 @@ metadata: {name: two}`},
 			if res.Allowed || res.Denial == nil {
 				t.Fatalf("admitted, want %q", tc.message)
 			}
-			if d := res.Denial; d.Code != tc.code || d.Stage != StageQuota || d.Message != tc.message {
+			if d := res.Denial; d.Code != tc.code || d.Stage != status.StageQuota || d.Message != tc.message {
 				t.Errorf("got  %d %s %s\nwant %d quota %s", d.Code, d.Stage, d.Message, tc.code, tc.message)
 			}
 		})

@@ -11,6 +11,7 @@ import (
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
 	"github.com/limitcheck/limitcheck/internal/eval/features"
+	"github.com/limitcheck/limitcheck/internal/eval/status"
 	"github.com/limitcheck/limitcheck/internal/eval/validation"
 )
 
@@ -88,7 +89,7 @@ func defaultService(svc *corev1.Service) {
 
 // admitService: defaulting, name generation, allocation, validation, quota.
 // commit, when the Service is admitted, keeps what it reserved.
-func (e *Engine) admitService(ns *namespaceState, gr schema.GroupResource, svc *corev1.Service) (d *Denial, commit func()) {
+func (e *Engine) admitService(ns *namespaceState, gr schema.GroupResource, svc *corev1.Service) (d *status.Denial, commit func()) {
 	defaultService(svc)
 	assignName(&svc.ObjectMeta)
 	gk := schema.GroupKind{Kind: "Service"}
@@ -102,7 +103,7 @@ func (e *Engine) admitService(ns *namespaceState, gr schema.GroupResource, svc *
 	svc.Status = corev1.ServiceStatus{} // PrepareForCreate
 	opts := validation.ServiceOptions{RelaxedNames: e.opts.Gates.Enabled(features.RelaxedServiceNameValidation)}
 	if errs := validation.Service(svc, opts); len(errs) > 0 {
-		return invalid(gk, svc.Name, errs), nil
+		return status.Invalid(gk, svc.Name, errs), nil
 	}
 	if d := e.checkQuota(ns, gr, svc.Name, svc); d != nil {
 		return d, nil
@@ -120,10 +121,12 @@ func (e *Engine) admitService(ns *namespaceState, gr schema.GroupResource, svc *
 // allocate is the Service storage's beginCreate for a single-stack IPv4
 // cluster: it returns the explicit addresses and the node ports to reserve,
 // or the refusal (VAL-64).
-func (a *serviceAllocations) allocate(svc *corev1.Service) (ips []string, ports []int, d *Denial) {
+func (a *serviceAllocations) allocate(svc *corev1.Service) (ips []string, ports []int, d *status.Denial) {
 	s := &svc.Spec
 	name := svc.Name
-	refuse := func(errs ...*field.Error) *Denial { return invalid(schema.GroupKind{Kind: "Service"}, name, errs) }
+	refuse := func(errs ...*field.Error) *status.Denial {
+		return status.Invalid(schema.GroupKind{Kind: "Service"}, name, errs)
+	}
 	sp := field.NewPath("spec")
 
 	// normalizeClusterIPs: an old client's clusterIP alone fills clusterIPs.
@@ -248,9 +251,11 @@ func (a *serviceAllocations) allocate(svc *corev1.Service) (ips []string, ports 
 // initIPFamilies is initIPFamilyFields on create in a single-stack IPv4
 // cluster: policy and families defaulted, the cluster-IP fields checked
 // first (a refusal then lists only those errors).
-func (a *serviceAllocations) initIPFamilies(svc *corev1.Service) *Denial {
+func (a *serviceAllocations) initIPFamilies(svc *corev1.Service) *status.Denial {
 	s := &svc.Spec
-	refuse := func(errs field.ErrorList) *Denial { return invalid(schema.GroupKind{Kind: "Service"}, svc.Name, errs) }
+	refuse := func(errs field.ErrorList) *status.Denial {
+		return status.Invalid(schema.GroupKind{Kind: "Service"}, svc.Name, errs)
+	}
 	if s.IPFamilyPolicy == nil {
 		pol := corev1.IPFamilyPolicySingleStack
 		if s.ClusterIP == corev1.ClusterIPNone && len(s.Selector) == 0 {
@@ -321,9 +326,9 @@ func (a *serviceAllocations) initIPFamilies(svc *corev1.Service) *Denial {
 }
 
 // internalDenial is apierrors.NewInternalError: HTTP 500, reason InternalError.
-func internalDenial(err error) *Denial {
+func internalDenial(err error) *status.Denial {
 	st := apierrors.NewInternalError(err).Status()
-	return &Denial{Code: st.Code, Reason: st.Reason, Stage: StageValidation, Message: st.Message, Parts: []string{st.Message}}
+	return &status.Denial{Code: st.Code, Reason: st.Reason, Stage: status.StageValidation, Message: st.Message, Parts: []string{st.Message}}
 }
 
 func contains(list []string, s string) bool {

@@ -10,6 +10,7 @@ import (
 
 	"github.com/limitcheck/limitcheck/internal/check"
 	"github.com/limitcheck/limitcheck/internal/eval"
+	"github.com/limitcheck/limitcheck/internal/eval/status"
 	"github.com/limitcheck/limitcheck/internal/load"
 )
 
@@ -52,8 +53,8 @@ func TestTextEscapesInput(t *testing.T) {
 			Pos: load.Position{File: "f" + evil + ".yaml", Line: 3, Source: "chart/" + evil + ".yaml"},
 			Result: eval.Result{
 				APIVersion: "v1", Kind: "Pod", Namespace: "ns" + evil, Name: "web" + evil,
-				Denial: &eval.Denial{
-					Code: 403, Stage: eval.StageLimitRanger,
+				Denial: &status.Denial{
+					Code: 403, Stage: status.StageLimitRanger,
 					Message: "pods \"web\" is forbidden: [a" + evil + ", b]",
 					Parts:   []string{"a" + evil, "b"},
 				},

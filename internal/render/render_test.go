@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/limitcheck/limitcheck/internal/eval/limitranger"
+	"github.com/limitcheck/limitcheck/internal/eval/status"
 
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
@@ -176,8 +177,8 @@ func sampleReport() *check.Report {
 			Pos: load.Position{File: "deploy/web.yaml", Line: 1, Index: 0, Item: -1},
 			Result: eval.Result{
 				APIVersion: "v1", Kind: "Pod", Namespace: "team-a", Name: "web",
-				Denial: &eval.Denial{
-					Code: 403, Reason: metav1.StatusReasonForbidden, Stage: eval.StageLimitRanger,
+				Denial: &status.Denial{
+					Code: 403, Reason: metav1.StatusReasonForbidden, Stage: status.StageLimitRanger,
 					Message: `pods "web" is forbidden: [maximum cpu usage per Container is 1, but limit is 2, maximum memory usage per Container is 1Gi, but limit is 2Gi]`,
 					Parts:   []string{"maximum cpu usage per Container is 1, but limit is 2", "maximum memory usage per Container is 1Gi, but limit is 2Gi"},
 				},
@@ -192,8 +193,8 @@ func sampleReport() *check.Report {
 			Pos: load.Position{File: "deploy/limits.yaml", Line: 1, Index: 0, Item: -1},
 			Result: eval.Result{
 				APIVersion: "v1", Kind: "LimitRange", Namespace: "team-a", Name: "lr-ratio",
-				Denial: &eval.Denial{
-					Code: 422, Reason: metav1.StatusReasonInvalid, Stage: eval.StageValidation,
+				Denial: &status.Denial{
+					Code: 422, Reason: metav1.StatusReasonInvalid, Stage: status.StageValidation,
 					Message: `LimitRange "lr-ratio" is invalid: [spec.limits[0].defaultRequest[cpu]: Invalid value: "50m": min value 100m is greater than default request value 50m, spec.limits[0].default[cpu]: Invalid value: "200m": default value 300m is greater than max value 200m, spec.limits[0].maxLimitRequestRatio[cpu]: Invalid value: "3": ratio 3 is greater than max/min = 2.000000]`,
 					Parts: []string{
 						`spec.limits[0].defaultRequest[cpu]: Invalid value: "50m": min value 100m is greater than default request value 50m`,
@@ -208,8 +209,8 @@ func sampleReport() *check.Report {
 			Pos: load.Position{File: load.StdinName, Line: 40, Index: 3, Item: -1, Source: "mychart/templates/pvc.yaml"},
 			Result: eval.Result{
 				APIVersion: "v1", Kind: "PersistentVolumeClaim", Namespace: "team-a", Name: "data",
-				Denial: &eval.Denial{
-					Code: 403, Reason: metav1.StatusReasonForbidden, Stage: eval.StageLimitRanger,
+				Denial: &status.Denial{
+					Code: 403, Reason: metav1.StatusReasonForbidden, Stage: status.StageLimitRanger,
 					Message: `persistentvolumeclaims "data" is forbidden: minimum storage usage per PersistentVolumeClaim is 1Gi, but request is 500Mi`,
 					Parts:   []string{"minimum storage usage per PersistentVolumeClaim is 1Gi, but request is 500Mi"},
 				},
@@ -232,13 +233,13 @@ func sampleReport() *check.Report {
 					{APIVersion: "apps/v1", Kind: "ReplicaSet", Namespace: "team-a", Name: "shop", Allowed: true},
 					{APIVersion: "v1", Kind: "Pod", Namespace: "team-a", Name: "shop-0", Replica: 1, Pod: "shop-0", Allowed: true, Object: &corev1.Pod{}},
 					{APIVersion: "v1", Kind: "Pod", Namespace: "team-a", Name: "shop-1", Replica: 2, Pod: "shop-1", Allowed: true, Object: &corev1.Pod{}},
-					{APIVersion: "v1", Kind: "Pod", Namespace: "team-a", Name: "shop-2", Replica: 3, Pod: "shop-2", Object: &corev1.Pod{}, Denial: &eval.Denial{
-						Code: 403, Reason: metav1.StatusReasonForbidden, Stage: eval.StageQuota,
+					{APIVersion: "v1", Kind: "Pod", Namespace: "team-a", Name: "shop-2", Replica: 3, Pod: "shop-2", Object: &corev1.Pod{}, Denial: &status.Denial{
+						Code: 403, Reason: metav1.StatusReasonForbidden, Stage: status.StageQuota,
 						Message: `pods "shop-2" is forbidden: exceeded quota: compute, requested: requests.cpu=500m, used: requests.cpu=1750m, limited: requests.cpu=2`,
 						Parts:   []string{"exceeded quota: compute, requested: requests.cpu=500m, used: requests.cpu=1750m, limited: requests.cpu=2"},
 					}},
-					{APIVersion: "v1", Kind: "Pod", Namespace: "team-a", Name: "shop-3", Replica: 4, Pod: "shop-3", Object: &corev1.Pod{}, Denial: &eval.Denial{
-						Code: 403, Reason: metav1.StatusReasonForbidden, Stage: eval.StageQuota,
+					{APIVersion: "v1", Kind: "Pod", Namespace: "team-a", Name: "shop-3", Replica: 4, Pod: "shop-3", Object: &corev1.Pod{}, Denial: &status.Denial{
+						Code: 403, Reason: metav1.StatusReasonForbidden, Stage: status.StageQuota,
 						Message: `pods "shop-3" is forbidden: exceeded quota: compute, requested: requests.cpu=500m, used: requests.cpu=1750m, limited: requests.cpu=2`,
 						Parts:   []string{"exceeded quota: compute, requested: requests.cpu=500m, used: requests.cpu=1750m, limited: requests.cpu=2"},
 					}},

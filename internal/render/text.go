@@ -13,6 +13,7 @@ import (
 
 	"github.com/limitcheck/limitcheck/internal/check"
 	"github.com/limitcheck/limitcheck/internal/eval"
+	"github.com/limitcheck/limitcheck/internal/eval/status"
 	"github.com/limitcheck/limitcheck/internal/load"
 )
 
@@ -228,7 +229,7 @@ func createdLabel(c *eval.Result) string {
 	return Escape(c.Kind + " " + c.Name)
 }
 
-func writeParts(b *strings.Builder, d *eval.Denial) {
+func writeParts(b *strings.Builder, d *status.Denial) {
 	if len(d.Parts) > 1 {
 		for _, part := range d.Parts {
 			fmt.Fprintf(b, "    - %s\n", Escape(part))

@@ -7,6 +7,7 @@ import (
 
 	"github.com/limitcheck/limitcheck/internal/check"
 	"github.com/limitcheck/limitcheck/internal/eval"
+	"github.com/limitcheck/limitcheck/internal/eval/status"
 )
 
 func TestKindPlural(t *testing.T) {
@@ -56,7 +57,7 @@ func TestWorkloadWording(t *testing.T) {
 		name := fmt.Sprintf("web-%d", i)
 		r := eval.Result{Kind: "Pod", Namespace: "shop", Name: name, Pod: name, Allowed: msg == ""}
 		if msg != "" {
-			r.Denial = &eval.Denial{Message: fmt.Sprintf("pods %q is forbidden: %s", name, msg)}
+			r.Denial = &status.Denial{Message: fmt.Sprintf("pods %q is forbidden: %s", name, msg)}
 		}
 		return r
 	}
@@ -83,7 +84,7 @@ func TestWorkloadWording(t *testing.T) {
 
 	b.Reset()
 	one := &eval.Result{Kind: "StatefulSet", Namespace: "shop", Name: "db", Workload: &eval.Workload{Replicas: 1, NotCreated: 1, Created: []eval.Result{
-		{Kind: "PersistentVolumeClaim", Name: "data-db-0", Pod: "db-0", Denial: &eval.Denial{Message: `persistentvolumeclaims "data-db-0" is forbidden: x`}},
+		{Kind: "PersistentVolumeClaim", Name: "data-db-0", Pod: "db-0", Denial: &status.Denial{Message: `persistentvolumeclaims "data-db-0" is forbidden: x`}},
 	}}}
 	writeDenial(&b, newPalette(false), "db.yaml:1:", "StatefulSet shop/db", one)
 	want = `db.yaml:1: StatefulSet shop/db: 0 of 1 replica admitted; PersistentVolumeClaim data-db-0: persistentvolumeclaims "data-db-0" is forbidden: x

@@ -1,4 +1,7 @@
-package eval
+// Package status is how kube-apiserver refuses a request: the Denial (the
+// metav1.Status it would return, the stage that refused it, its distinct reasons)
+// and the constructors of the statuses the admission stages return.
+package status
 
 import (
 	"errors"
@@ -47,30 +50,34 @@ const (
 	StageQuota       Stage = "quota"
 	// StageStorage is the create in storage, after admission: a name taken.
 	StageStorage Stage = "storage"
+	// StagePriority and StageRuntimeClass are the Priority and RuntimeClass
+	// admission plugins.
+	StagePriority     Stage = "priority"
+	StageRuntimeClass Stage = "runtimeclass"
 )
 
-// alreadyExists is storage's 409 for a name taken: `<resource> "<name>" already
+// AlreadyExists is storage's 409 for a name taken: `<resource> "<name>" already
 // exists` (ST-01).
-func alreadyExists(gr schema.GroupResource, name string) *Denial {
+func AlreadyExists(gr schema.GroupResource, name string) *Denial {
 	st := apierrors.NewAlreadyExists(gr, name).Status()
 	return &Denial{Code: st.Code, Reason: st.Reason, Stage: StageStorage, Message: st.Message, Parts: []string{st.Message}}
 }
 
-// invalid builds the 422 of a failed object validation:
+// Invalid builds the 422 of a failed object validation:
 // `<Kind>[.<group>] "<name>" is invalid: <aggregate>` (PL-08).
-func invalid(gk schema.GroupKind, name string, errs field.ErrorList) *Denial {
+func Invalid(gk schema.GroupKind, name string, errs field.ErrorList) *Denial {
 	st := apierrors.NewInvalid(gk, name, errs).Status()
 	parts := make([]string, 0, len(errs))
 	for _, e := range errs {
 		parts = append(parts, e.Error())
 	}
-	return &Denial{Code: st.Code, Reason: st.Reason, Stage: StageValidation, Message: st.Message, Parts: distinct(parts)}
+	return &Denial{Code: st.Code, Reason: st.Reason, Stage: StageValidation, Message: st.Message, Parts: Distinct(parts)}
 }
 
-// forbidden builds the 403 of an admission plugin, wrapping its errors as
+// Forbidden builds the 403 of an admission plugin, wrapping its errors as
 // admission.NewForbidden does: `<resource> "<name>" is forbidden: <aggregate>`
 // (PL-06, PL-07). An inner Forbidden status is not wrapped again.
-func forbidden(stage Stage, gr schema.GroupResource, name string, errs []error) *Denial {
+func Forbidden(stage Stage, gr schema.GroupResource, name string, errs []error) *Denial {
 	agg := utilerrors.NewAggregate(errs)
 	var st metav1.Status
 	var inner apierrors.APIStatus
@@ -83,18 +90,18 @@ func forbidden(stage Stage, gr schema.GroupResource, name string, errs []error) 
 	for _, e := range errs {
 		parts = append(parts, e.Error())
 	}
-	return &Denial{Code: st.Code, Reason: st.Reason, Stage: stage, Message: st.Message, Parts: distinct(parts)}
+	return &Denial{Code: st.Code, Reason: st.Reason, Stage: stage, Message: st.Message, Parts: Distinct(parts)}
 }
 
-// internalError is a plain error returned by an admission plugin: HTTP 500, no
+// InternalError is a plain error returned by an admission plugin: HTTP 500, no
 // reason, the message unchanged (PL-09).
-func internalError(stage Stage, err error) *Denial {
+func InternalError(stage Stage, err error) *Denial {
 	return &Denial{Code: 500, Stage: stage, Message: err.Error(), Parts: []string{err.Error()}}
 }
 
-// distinct keeps the first of equal parts, in order, as the aggregated message
+// Distinct keeps the first of equal parts, in order, as the aggregated message
 // does (utilerrors.Aggregate and field.ErrorList.ToAggregate drop repeats).
-func distinct(in []string) []string {
+func Distinct(in []string) []string {
 	out := make([]string, 0, len(in))
 	for _, s := range in {
 		if !slices.Contains(out, s) {
@@ -104,7 +111,8 @@ func distinct(in []string) []string {
 	return out
 }
 
-func distinctSorted(in []string) []string {
+// DistinctSorted sorts in and drops repeats (in place).
+func DistinctSorted(in []string) []string {
 	sort.Strings(in)
 	out := in[:0]
 	for i, s := range in {

@@ -1,12 +1,9 @@
-package eval
+package status
 
 import (
 	"errors"
 	"slices"
-	"strings"
 	"testing"
-
-	"github.com/limitcheck/limitcheck/internal/eval/features"
 
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/runtime/schema"
@@ -18,7 +15,7 @@ import (
 // aggregate drops them).
 func TestPartsInMessageOrder(t *testing.T) {
 	p := field.NewPath("spec")
-	inv := invalid(schema.GroupKind{Kind: "Pod"}, "web", field.ErrorList{
+	inv := Invalid(schema.GroupKind{Kind: "Pod"}, "web", field.ErrorList{
 		field.Invalid(p.Child("z"), "1", "zeta"),
 		field.Invalid(p.Child("a"), "2", "alpha"),
 		field.Invalid(p.Child("z"), "1", "zeta"),
@@ -30,7 +27,7 @@ func TestPartsInMessageOrder(t *testing.T) {
 		t.Errorf("parts %q, want %q", inv.Parts, want)
 	}
 
-	fb := forbidden(StageLimitRanger, corev1.Resource("pods"), "web", []error{
+	fb := Forbidden(StageLimitRanger, corev1.Resource("pods"), "web", []error{
 		errors.New("maximum memory usage per Container is 1Gi, but limit is 2Gi"),
 		errors.New("maximum cpu usage per Container is 1, but limit is 2"),
 	})
@@ -39,31 +36,5 @@ func TestPartsInMessageOrder(t *testing.T) {
 	}
 	if want := []string{"maximum memory usage per Container is 1Gi, but limit is 2Gi", "maximum cpu usage per Container is 1, but limit is 2"}; !slices.Equal(fb.Parts, want) {
 		t.Errorf("parts %q, want %q", fb.Parts, want)
-	}
-}
-
-// TestDenialPartsOrder runs the multi-part denials of TestDenials' kind through
-// the engine: the parts appear in the message, in order.
-func TestDenialPartsOrder(t *testing.T) {
-	res := run(t, features.Default(), `
-apiVersion: v1
-kind: LimitRange
-metadata: {name: lr-ratio}
-spec:
-  limits:
-  - type: Container
-    min: {cpu: 100m}
-    max: {cpu: 200m}
-    default: {cpu: 300m}
-    defaultRequest: {cpu: 50m}
-    maxLimitRequestRatio: {cpu: "3"}`)
-	if res.Denial == nil || len(res.Denial.Parts) != 3 {
-		t.Fatalf("want a denial with 3 parts, got %+v", res.Denial)
-	}
-	if !res.Denial.PartsInOrder() {
-		t.Errorf("parts %q not in the order of %q", res.Denial.Parts, res.Denial.Message)
-	}
-	if !strings.HasPrefix(res.Denial.Parts[0], "spec.limits[0].defaultRequest[cpu]") {
-		t.Errorf("first part %q, want the message's first (defaultRequest)", res.Denial.Parts[0])
 	}
 }
