@@ -19,6 +19,7 @@ import (
 	"k8s.io/kubernetes/pkg/registry/core/resourcequota"
 
 	"github.com/limitcheck/limitcheck/internal/eval"
+	"github.com/limitcheck/limitcheck/internal/eval/defaults"
 	"github.com/limitcheck/limitcheck/internal/eval/status"
 )
 
@@ -77,7 +78,7 @@ func mineQuotaCreate(doc []byte, namespace string) (rqOutcome, *status.Denial, *
 	if q.Namespace == "" {
 		q.Namespace = namespace
 	}
-	eval.DefaultResourceQuota(q)
+	defaults.DefaultResourceQuota(q)
 	d := eval.ResourceQuotaInvalid(q)
 	if d == nil {
 		return rqOutcome{allowed: true}, nil, q, nil

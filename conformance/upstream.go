@@ -60,6 +60,7 @@ import (
 	"k8s.io/kubernetes/plugin/pkg/admission/limitranger"
 
 	"github.com/limitcheck/limitcheck/internal/eval"
+	"github.com/limitcheck/limitcheck/internal/eval/defaults"
 )
 
 // Outcome is what kube-apiserver answered for one object.
@@ -260,8 +261,8 @@ func (u *Upstream) createOne(doc []byte, namespace string, fromInput bool) (Outc
 	out.Name = meta.GetName()
 	if strategy != nil {
 		rest.FillObjectMetaSystemFields(meta)
-		meta.SetUID(types.UID(eval.GeneratedUID))   // limitcheck's placeholder for the random UID (a Job's generated selector shows it)
-		if svc, ok := internal.(*api.Service); ok { // Store.BeginCreate
+		meta.SetUID(types.UID(defaults.GeneratedUID)) // limitcheck's placeholder for the random UID (a Job's generated selector shows it)
+		if svc, ok := internal.(*api.Service); ok {   // Store.BeginCreate
 			finish, err := u.services.begin(svc)
 			if err != nil {
 				return deny(err, "validation")

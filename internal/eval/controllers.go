@@ -14,6 +14,8 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/apimachinery/pkg/runtime"
+
+	"github.com/limitcheck/limitcheck/internal/eval/defaults"
 )
 
 // Controller simulation: what the controller manager creates for an admitted
@@ -46,83 +48,6 @@ type Workload struct {
 	// Note says why the controllers create fewer Pods than the spec asks for
 	// (paused Deployment, suspended Job), if they do.
 	Note string
-}
-
-// template kinds: where each workload keeps its Pod template, for validation.
-func podTemplateOf(obj runtime.Object) (*corev1.PodTemplateSpec, string) {
-	switch o := obj.(type) {
-	case *appsv1.Deployment:
-		return &o.Spec.Template, "spec.template"
-	case *appsv1.ReplicaSet:
-		return &o.Spec.Template, "spec.template"
-	case *appsv1.StatefulSet:
-		return &o.Spec.Template, "spec.template"
-	case *appsv1.DaemonSet:
-		return &o.Spec.Template, "spec.template"
-	case *corev1.ReplicationController:
-		return o.Spec.Template, "spec.template"
-	case *batchv1.Job:
-		return &o.Spec.Template, "spec.template"
-	case *batchv1.CronJob:
-		return &o.Spec.JobTemplate.Spec.Template, "spec.jobTemplate.spec.template"
-	}
-	return nil, ""
-}
-
-// defaultWorkload applies the v1 defaults and PrepareForCreate validation and
-// the controllers read (prepareWorkload) and rounds the template's resources.
-func defaultWorkload(obj runtime.Object) {
-	prepareWorkload(obj)
-	one := func(p **int32) {
-		if *p == nil {
-			v := int32(1)
-			*p = &v
-		}
-	}
-	switch o := obj.(type) {
-	case *appsv1.Deployment:
-		one(&o.Spec.Replicas)
-	case *appsv1.ReplicaSet:
-		one(&o.Spec.Replicas)
-	case *appsv1.StatefulSet:
-		one(&o.Spec.Replicas)
-		if o.Spec.PodManagementPolicy == "" {
-			o.Spec.PodManagementPolicy = appsv1.OrderedReadyPodManagement
-		}
-		for i := range o.Spec.VolumeClaimTemplates {
-			roundRequirementsVolume(&o.Spec.VolumeClaimTemplates[i].Spec.Resources)
-		}
-	case *corev1.ReplicationController:
-		one(&o.Spec.Replicas)
-		// SetDefaults_ReplicationController: selector and labels from the template's labels.
-		if t := o.Spec.Template; t != nil && len(t.Labels) > 0 {
-			if len(o.Spec.Selector) == 0 {
-				o.Spec.Selector = maps.Clone(t.Labels)
-			}
-			if len(o.Labels) == 0 {
-				o.Labels = maps.Clone(t.Labels)
-			}
-		}
-	case *batchv1.Job:
-		defaultJobSpec(&o.Spec)
-	}
-	if t, _ := podTemplateOf(obj); t != nil {
-		DefaultPodSpec(&t.Spec)
-		roundPodSpec(&t.Spec)
-	}
-}
-
-// defaultJobSpec: both parallelism and completions 1 when both are unset, else
-// parallelism 1 (SetDefaults_Job).
-func defaultJobSpec(spec *batchv1.JobSpec) {
-	if spec.Completions == nil && spec.Parallelism == nil {
-		c, p := int32(1), int32(1)
-		spec.Completions, spec.Parallelism = &c, &p
-	}
-	if spec.Parallelism == nil {
-		p := int32(1)
-		spec.Parallelism = &p
-	}
 }
 
 // desiredPods is how many Pods the controllers of a workload want to run, and
@@ -171,7 +96,7 @@ func jobPods(spec *batchv1.JobSpec) (int, string) {
 
 // runControllers creates, for an admitted workload, what its controllers would.
 func (e *Engine) runControllers(obj runtime.Object) *Workload {
-	if t, _ := podTemplateOf(obj); t == nil {
+	if t, _ := defaults.PodTemplateOf(obj); t == nil {
 		return nil
 	}
 	n, note := e.desiredPods(obj)

@@ -2,12 +2,20 @@
 // objects limitcheck reads: API defaulting, object validation, and the LimitRanger
 // admission plugin (docs/behaviour.md Pipeline, PL, LR). It knows nothing of files, flags or terminals:
 // callers hand it decoded objects in input order and get one Result per object.
+//
+// The Engine composes the stages, each in its own package: defaults (API
+// defaulting and PrepareForCreate), validation (object validation),
+// limitranger (the LimitRanger plugin), status (the Denial each stage returns),
+// with apis, features and resources beneath them. ResourceQuota and the
+// controller simulation stay here: they read and write the engine's namespace
+// state.
 package eval
 
 import (
 	"fmt"
 	"reflect"
 
+	"github.com/limitcheck/limitcheck/internal/eval/defaults"
 	"github.com/limitcheck/limitcheck/internal/eval/limitranger"
 	"github.com/limitcheck/limitcheck/internal/eval/status"
 
@@ -263,7 +271,7 @@ func (e *Engine) Admit(obj runtime.Object) (res Result) {
 	}
 	if !res.Allowed {
 		// A refused workload runs none of its Pods.
-		if _, path := podTemplateOf(obj); path != "" {
+		if _, path := defaults.PodTemplateOf(obj); path != "" {
 			n, _ := e.desiredPods(obj)
 			res.Workload = &Workload{Replicas: n}
 		}
@@ -388,9 +396,9 @@ func (e *Engine) admitObject(obj runtime.Object, fromInput bool) Result {
 		assignName(meta)
 		name := meta.GetName()
 		var errs field.ErrorList
-		if t, path := podTemplateOf(obj); path != "" {
+		if t, path := defaults.PodTemplateOf(obj); path != "" {
 			res.Object = obj
-			defaultWorkload(obj)
+			defaults.DefaultWorkload(obj)
 			// VAL-40..VAL-48: the workload's own validation, its metadata and
 			// Pod template's included, after the template's PrepareForCreate.
 			if t != nil { // a ReplicationController may have none
@@ -501,7 +509,7 @@ func assignName(meta metav1.Object) {
 // LimitRanger validate (docs/behaviour.md Pipeline).
 func (e *Engine) admitPod(ns *namespaceState, pod *corev1.Pod) *status.Denial {
 	gates := e.opts.Gates
-	DefaultPod(pod, gates)
+	defaults.DefaultPod(pod, gates)
 	if !e.opts.DisableLimitRanger {
 		for _, lr := range ns.limitRanges {
 			limitranger.Mutate(lr, pod)
@@ -538,7 +546,7 @@ func (e *Engine) admitPod(ns *namespaceState, pod *corev1.Pod) *status.Denial {
 }
 
 func (e *Engine) admitClaim(ns *namespaceState, pvc *corev1.PersistentVolumeClaim) *status.Denial {
-	DefaultPersistentVolumeClaim(pvc)
+	defaults.DefaultPersistentVolumeClaim(pvc)
 	e.defaultStorageClass(pvc)
 	pvc.Status = corev1.PersistentVolumeClaimStatus{} // PrepareForCreate
 	validation.PrepareClaimForCreate(&pvc.Spec)
@@ -560,7 +568,7 @@ func (e *Engine) admitClaim(ns *namespaceState, pvc *corev1.PersistentVolumeClai
 // later object of its namespace.
 // A LimitRange whose name is taken (dup) is charged to quota and refused.
 func (e *Engine) admitLimitRange(ns *namespaceState, lr *corev1.LimitRange, dup bool) *status.Denial {
-	DefaultLimitRange(lr)
+	defaults.DefaultLimitRange(lr)
 	assignName(&lr.ObjectMeta)
 	if lr.Name == "" {
 		lr.Name = UnnamedLimitRange // what the LimitRange strategy's PrepareForCreate does
@@ -579,7 +587,7 @@ func (e *Engine) admitLimitRange(ns *namespaceState, lr *corev1.LimitRange, dup 
 // quotas, and activates it with the status a quota controller would give it.
 // A quota whose name is taken (dup) is charged to the others and refused.
 func (e *Engine) admitQuota(ns *namespaceState, q *corev1.ResourceQuota, dup bool) *status.Denial {
-	DefaultResourceQuota(q)
+	defaults.DefaultResourceQuota(q)
 	observed := q.Status
 	if d := ResourceQuotaInvalid(q); d != nil { // clears status as create does (RQ-07)
 		return d

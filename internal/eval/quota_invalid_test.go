@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"testing"
 
+	"github.com/limitcheck/limitcheck/internal/eval/defaults"
 	"github.com/limitcheck/limitcheck/internal/eval/status"
 	"github.com/limitcheck/limitcheck/internal/eval/validation"
 
@@ -26,7 +27,7 @@ func quotaForCreate(t *testing.T, doc string) *corev1.ResourceQuota {
 	if q.Namespace == "" {
 		q.Namespace = "ns1"
 	}
-	DefaultResourceQuota(q)
+	defaults.DefaultResourceQuota(q)
 	if q.Name == "" && q.GenerateName != "" {
 		q.Name = q.GenerateName + GeneratedNameSuffix
 	}
@@ -244,7 +245,7 @@ func TestResourceQuotaInvalidCreatePath(t *testing.T) {
 	if err := json.Unmarshal([]byte(doc), q); err != nil {
 		t.Fatal(err)
 	}
-	DefaultResourceQuota(q)
+	defaults.DefaultResourceQuota(q)
 	if d := ResourceQuotaInvalid(q); d != nil {
 		t.Fatalf("unexpected denial: %s", d.Message)
 	}

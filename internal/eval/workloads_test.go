@@ -4,6 +4,8 @@ import (
 	"testing"
 
 	batchv1 "k8s.io/api/batch/v1"
+
+	"github.com/limitcheck/limitcheck/internal/eval/defaults"
 )
 
 // TestWorkloadRefused (VAL-40..VAL-49): workloads refused by their validation
@@ -65,13 +67,13 @@ func TestJobGeneratedSelector(t *testing.T) {
 		t.Fatalf("refused: %+v", r.Denial)
 	}
 	job := r.Object.(*batchv1.Job)
-	if got := job.Spec.Selector.MatchLabels[batchv1.ControllerUidLabel]; got != GeneratedUID {
+	if got := job.Spec.Selector.MatchLabels[batchv1.ControllerUidLabel]; got != defaults.GeneratedUID {
 		t.Errorf("selector %v", job.Spec.Selector)
 	}
 	if job.Labels[batchv1.JobNameLabel] != "pi" || job.Spec.Template.Labels["job-name"] != "pi" {
 		t.Errorf("labels %v, template labels %v", job.Labels, job.Spec.Template.Labels)
 	}
-	if len(r.Workload.Created) != 1 || r.Workload.Created[0].Object.(interface{ GetLabels() map[string]string }).GetLabels()["controller-uid"] != GeneratedUID {
+	if len(r.Workload.Created) != 1 || r.Workload.Created[0].Object.(interface{ GetLabels() map[string]string }).GetLabels()["controller-uid"] != defaults.GeneratedUID {
 		t.Errorf("created %+v", r.Workload.Created)
 	}
 }

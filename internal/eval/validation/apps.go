@@ -22,7 +22,7 @@ import (
 // Deployments, ReplicaSets, StatefulSets, DaemonSets, ReplicationControllers,
 // Jobs and CronJobs run. Upstream validates the internal type converted from
 // v1 after v1 defaulting and PrepareForCreate; these functions take the v1
-// object after the same defaulting (the engine's prepareWorkload) and render
+// object after the same defaulting (defaults.DefaultWorkload) and render
 // values as the internal types would (their Go field names in JSON).
 
 // Workload validates a workload on create; nil for other objects.

@@ -76,7 +76,7 @@ func isQuotaScopeValidForResource(s corev1.ResourceQuotaScope, name corev1.Resou
 }
 
 // ResourceQuota validates a ResourceQuota on create (RQ-01..05), after API
-// defaulting (DefaultResourceQuota rounds the lists).
+// defaulting (defaults.DefaultResourceQuota rounds the lists).
 func ResourceQuota(q *corev1.ResourceQuota) field.ErrorList {
 	errs := validateObjectMeta(&q.ObjectMeta)
 

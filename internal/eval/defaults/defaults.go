@@ -1,4 +1,10 @@
-package eval
+// Package defaults is what kube-apiserver does to an object between decoding and
+// validation: the v1 API defaulting (SetObjectDefaults_*, SetDefaults_*) and the
+// REST strategies' PrepareForCreate of workloads (a Job's UID, generated selector
+// and labels), with the rounding of every ResourceList. The engine applies them
+// before validation and admission (docs/behaviour.md PL-01..03, LR-01, VAL-10,
+// VAL-40..VAL-46).
+package defaults
 
 import (
 	corev1 "k8s.io/api/core/v1"

@@ -1,4 +1,4 @@
-package eval
+package defaults
 
 import (
 	"maps"
@@ -29,7 +29,7 @@ const GeneratedUID = "00000000-0000-0000-0000-000000000000"
 // A CronJob's job template is not defaulted as a Job: its Jobs are, when the
 // controller creates them.
 func prepareWorkload(obj runtime.Object) {
-	if t, _ := podTemplateOf(obj); t != nil && t.Spec.RestartPolicy == "" {
+	if t, _ := PodTemplateOf(obj); t != nil && t.Spec.RestartPolicy == "" {
 		t.Spec.RestartPolicy = corev1.RestartPolicyAlways
 	}
 	one := func(p **int32) {
@@ -222,5 +222,83 @@ func prepareJob(job *batchv1.Job) {
 	}
 	if _, ok := job.Spec.Selector.MatchLabels[batchv1.ControllerUidLabel]; !ok {
 		job.Spec.Selector.MatchLabels[batchv1.ControllerUidLabel] = string(job.UID)
+	}
+}
+
+// PodTemplateOf is where each workload keeps its Pod template, and the
+// template's field path, for validation.
+func PodTemplateOf(obj runtime.Object) (*corev1.PodTemplateSpec, string) {
+	switch o := obj.(type) {
+	case *appsv1.Deployment:
+		return &o.Spec.Template, "spec.template"
+	case *appsv1.ReplicaSet:
+		return &o.Spec.Template, "spec.template"
+	case *appsv1.StatefulSet:
+		return &o.Spec.Template, "spec.template"
+	case *appsv1.DaemonSet:
+		return &o.Spec.Template, "spec.template"
+	case *corev1.ReplicationController:
+		return o.Spec.Template, "spec.template"
+	case *batchv1.Job:
+		return &o.Spec.Template, "spec.template"
+	case *batchv1.CronJob:
+		return &o.Spec.JobTemplate.Spec.Template, "spec.jobTemplate.spec.template"
+	}
+	return nil, ""
+}
+
+// DefaultWorkload applies the v1 defaults and PrepareForCreate validation and
+// the controllers read (prepareWorkload) and rounds the template's resources.
+func DefaultWorkload(obj runtime.Object) {
+	prepareWorkload(obj)
+	one := func(p **int32) {
+		if *p == nil {
+			v := int32(1)
+			*p = &v
+		}
+	}
+	switch o := obj.(type) {
+	case *appsv1.Deployment:
+		one(&o.Spec.Replicas)
+	case *appsv1.ReplicaSet:
+		one(&o.Spec.Replicas)
+	case *appsv1.StatefulSet:
+		one(&o.Spec.Replicas)
+		if o.Spec.PodManagementPolicy == "" {
+			o.Spec.PodManagementPolicy = appsv1.OrderedReadyPodManagement
+		}
+		for i := range o.Spec.VolumeClaimTemplates {
+			roundRequirementsVolume(&o.Spec.VolumeClaimTemplates[i].Spec.Resources)
+		}
+	case *corev1.ReplicationController:
+		one(&o.Spec.Replicas)
+		// SetDefaults_ReplicationController: selector and labels from the template's labels.
+		if t := o.Spec.Template; t != nil && len(t.Labels) > 0 {
+			if len(o.Spec.Selector) == 0 {
+				o.Spec.Selector = maps.Clone(t.Labels)
+			}
+			if len(o.Labels) == 0 {
+				o.Labels = maps.Clone(t.Labels)
+			}
+		}
+	case *batchv1.Job:
+		defaultJobSpec(&o.Spec)
+	}
+	if t, _ := PodTemplateOf(obj); t != nil {
+		DefaultPodSpec(&t.Spec)
+		roundPodSpec(&t.Spec)
+	}
+}
+
+// defaultJobSpec: both parallelism and completions 1 when both are unset, else
+// parallelism 1 (SetDefaults_Job).
+func defaultJobSpec(spec *batchv1.JobSpec) {
+	if spec.Completions == nil && spec.Parallelism == nil {
+		c, p := int32(1), int32(1)
+		spec.Completions, spec.Parallelism = &c, &p
+	}
+	if spec.Parallelism == nil {
+		p := int32(1)
+		spec.Parallelism = &p
 	}
 }
