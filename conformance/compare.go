@@ -6,6 +6,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/limitcheck/limitcheck/internal/eval/classes"
 	"github.com/limitcheck/limitcheck/internal/eval/limitranger"
 
 	corev1 "k8s.io/api/core/v1"
@@ -39,7 +40,7 @@ func AddClass(e *eval.Engine, doc []byte) error {
 		return err
 	}
 	obj := eval.NewObject(tm.APIVersion, tm.Kind)
-	if obj == nil || !eval.IsClusterClass(tm.APIVersion, tm.Kind) {
+	if obj == nil || !classes.IsClusterClass(tm.APIVersion, tm.Kind) {
 		return fmt.Errorf("not a class: %s/%s", tm.APIVersion, tm.Kind)
 	}
 	if err := json.Unmarshal(doc, obj); err != nil {

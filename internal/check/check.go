@@ -14,6 +14,7 @@ import (
 	"github.com/limitcheck/limitcheck/internal/admissionconfig"
 	"github.com/limitcheck/limitcheck/internal/eval"
 	"github.com/limitcheck/limitcheck/internal/eval/apis"
+	"github.com/limitcheck/limitcheck/internal/eval/classes"
 	"github.com/limitcheck/limitcheck/internal/load"
 )
 
@@ -62,7 +63,7 @@ func isPolicy(d *load.Document) bool {
 	if d.APIVersion == "v1" && (d.Kind == "LimitRange" || d.Kind == "ResourceQuota") {
 		return true
 	}
-	return eval.IsClusterClass(d.APIVersion, d.Kind) || admissionconfig.IsConfigKind(d.APIVersion, d.Kind)
+	return classes.IsClusterClass(d.APIVersion, d.Kind) || admissionconfig.IsConfigKind(d.APIVersion, d.Kind)
 }
 
 // Entry is one input document and what became of it: Err is set when the document
@@ -191,7 +192,7 @@ func Run(opts Options) (*Report, error) {
 	// PriorityClasses, StorageClasses and RuntimeClasses are cluster state the
 	// admission plugins read: they apply to the whole run, wherever they appear.
 	for _, d := range docs {
-		if d.Err == nil && eval.IsClusterClass(d.APIVersion, d.Kind) {
+		if d.Err == nil && classes.IsClusterClass(d.APIVersion, d.Kind) {
 			engine.AddClusterObject(d.Object)
 		}
 	}

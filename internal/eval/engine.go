@@ -5,7 +5,9 @@
 //
 // The Engine composes the stages, each in its own package: defaults (API
 // defaulting and PrepareForCreate), validation (object validation),
-// limitranger (the LimitRanger plugin), status (the Denial each stage returns),
+// limitranger (the LimitRanger plugin), classes (the Priority,
+// DefaultStorageClass and RuntimeClass plugins and the cluster classes they
+// read), status (the Denial each stage returns),
 // with apis, features and resources beneath them. ResourceQuota and the
 // controller simulation stay here: they read and write the engine's namespace
 // state.
@@ -15,6 +17,7 @@ import (
 	"fmt"
 	"reflect"
 
+	"github.com/limitcheck/limitcheck/internal/eval/classes"
 	"github.com/limitcheck/limitcheck/internal/eval/defaults"
 	"github.com/limitcheck/limitcheck/internal/eval/limitranger"
 	"github.com/limitcheck/limitcheck/internal/eval/status"
@@ -131,7 +134,7 @@ type Result struct {
 // namespace) accumulates across calls, as in a cluster receiving `kubectl create -f`.
 type Engine struct {
 	opts       Options
-	classes    clusterClasses
+	classes    classes.Cluster
 	namespaces map[string]*namespaceState
 	order      []string // namespaces in order of first appearance
 	services   serviceAllocations
@@ -516,11 +519,15 @@ func (e *Engine) admitPod(ns *namespaceState, pod *corev1.Pod) *status.Denial {
 		}
 	}
 	// Mutating plugins after LimitRanger (docs/behaviour.md Pipeline step 2, RQ-34).
-	if d := e.admitPriority(pod); d != nil {
-		return d
+	if !e.opts.DisablePriority {
+		if d := e.classes.AdmitPriority(pod); d != nil {
+			return d
+		}
 	}
-	if d := e.admitRuntimeClass(pod); d != nil {
-		return d
+	if !e.opts.DisableRuntimeClass {
+		if d := e.classes.AdmitRuntimeClass(pod); d != nil {
+			return d
+		}
 	}
 	// PrepareForCreate: status reset; pod-level resources dropped with the gate off.
 	pod.Status = corev1.PodStatus{Phase: corev1.PodPending}
@@ -539,15 +546,19 @@ func (e *Engine) admitPod(ns *namespaceState, pod *corev1.Pod) *status.Denial {
 			}
 		}
 	}
-	if d := e.validateRuntimeClass(pod); d != nil {
-		return d
+	if !e.opts.DisableRuntimeClass {
+		if d := e.classes.ValidateRuntimeClass(pod); d != nil {
+			return d
+		}
 	}
 	return e.checkQuota(ns, corev1.Resource("pods"), pod.Name, pod)
 }
 
 func (e *Engine) admitClaim(ns *namespaceState, pvc *corev1.PersistentVolumeClaim) *status.Denial {
 	defaults.DefaultPersistentVolumeClaim(pvc)
-	e.defaultStorageClass(pvc)
+	if !e.opts.DisableDefaultStorageClass {
+		e.classes.DefaultStorageClass(pvc)
+	}
 	pvc.Status = corev1.PersistentVolumeClaimStatus{} // PrepareForCreate
 	validation.PrepareClaimForCreate(&pvc.Spec)
 	assignName(&pvc.ObjectMeta)
@@ -616,4 +627,12 @@ func validateCoreObject(obj runtime.Object) field.ErrorList {
 		return validation.ServiceAccount(o)
 	}
 	return nil
+}
+
+// AddClusterObject makes a PriorityClass, StorageClass or RuntimeClass part of
+// the simulated cluster for every object admitted afterwards (classes.Cluster.Add);
+// callers add all of them before admitting anything. It returns false for other
+// objects.
+func (e *Engine) AddClusterObject(obj runtime.Object) bool {
+	return e.classes.Add(obj)
 }

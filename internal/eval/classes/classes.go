@@ -1,4 +1,17 @@
-package eval
+// Package classes is the Priority, DefaultStorageClass and RuntimeClass
+// admission plugins and the cluster classes they read. The plugins change
+// what ResourceQuota sees (RQ-34, docs/behaviour.md Pipeline step 2): the default
+// PriorityClass decides PriorityClass-scoped quotas, the default StorageClass the
+// `<class>.storageclass.storage.k8s.io/*` names, a RuntimeClass's overhead the
+// Pod's usage. They read cluster objects, which limitcheck takes from the input:
+// every PriorityClass, StorageClass and RuntimeClass document applies to the whole
+// run (they are cluster infrastructure, usually kept apart from the manifests).
+//
+// A cluster's set of classes is only known when the input has at least one of
+// that kind: then a reference to a class not in the input is refused as the
+// cluster refuses it. With none, references are taken on trust (no overhead, no
+// default), since refusing every priorityClassName of every chart would be wrong.
+package classes
 
 import (
 	"fmt"
@@ -15,19 +28,6 @@ import (
 	"github.com/limitcheck/limitcheck/internal/eval/status"
 )
 
-// The Priority, DefaultStorageClass and RuntimeClass admission plugins change
-// what ResourceQuota sees (RQ-34, docs/behaviour.md Pipeline step 2): the default
-// PriorityClass decides PriorityClass-scoped quotas, the default StorageClass the
-// `<class>.storageclass.storage.k8s.io/*` names, a RuntimeClass's overhead the
-// Pod's usage. They read cluster objects, which limitcheck takes from the input:
-// every PriorityClass, StorageClass and RuntimeClass document applies to the whole
-// run (they are cluster infrastructure, usually kept apart from the manifests).
-//
-// A cluster's set of classes is only known when the input has at least one of
-// that kind: then a reference to a class not in the input is refused as the
-// cluster refuses it. With none, references are taken on trust (no overhead, no
-// default), since refusing every priorityClassName of every chart would be wrong.
-
 // The PriorityClasses every cluster has (kube-apiserver creates them at start).
 var systemPriorityClasses = func() []*schedulingv1.PriorityClass {
 	preempt := corev1.PreemptLowerPriority
@@ -43,7 +43,9 @@ const (
 	betaIsDefaultStorageClassAnnotation = "storageclass.beta.kubernetes.io/is-default-class"
 )
 
-type clusterClasses struct {
+// Cluster is the simulated cluster's classes, as the plugins read them; the
+// engine holds one for the whole run.
+type Cluster struct {
 	priority      []*schedulingv1.PriorityClass // from the input; the system ones are implied
 	storage       []*storagev1.StorageClass
 	runtime       []*nodev1.RuntimeClass
@@ -52,7 +54,7 @@ type clusterClasses struct {
 }
 
 // IsClusterClass reports whether a kind is one of the cluster objects the
-// plugins above read (PriorityClass, StorageClass, RuntimeClass).
+// plugins read (PriorityClass, StorageClass, RuntimeClass).
 func IsClusterClass(apiVersion, kind string) bool {
 	switch apiVersion + "/" + kind {
 	case "scheduling.k8s.io/v1/PriorityClass", "storage.k8s.io/v1/StorageClass", "node.k8s.io/v1/RuntimeClass":
@@ -61,23 +63,23 @@ func IsClusterClass(apiVersion, kind string) bool {
 	return false
 }
 
-// AddClusterObject makes a PriorityClass, StorageClass or RuntimeClass part of
-// the simulated cluster for every object admitted afterwards; callers add all of
-// them before admitting anything. It returns false for other objects.
-func (e *Engine) AddClusterObject(obj runtime.Object) bool {
+// Add makes a PriorityClass, StorageClass or RuntimeClass part of the simulated
+// cluster for every object admitted afterwards; callers add all of them before
+// admitting anything. It returns false for other objects.
+func (c *Cluster) Add(obj runtime.Object) bool {
 	switch o := obj.(type) {
 	case *schedulingv1.PriorityClass:
 		if o.PreemptionPolicy == nil { // scheduling/v1 SetDefaults_PriorityClass
 			p := corev1.PreemptLowerPriority
 			o.PreemptionPolicy = &p
 		}
-		e.classes.priority = append(e.classes.priority, o)
-		e.classes.priorityKnown = true
+		c.priority = append(c.priority, o)
+		c.priorityKnown = true
 	case *storagev1.StorageClass:
-		e.classes.storage = append(e.classes.storage, o)
+		c.storage = append(c.storage, o)
 	case *nodev1.RuntimeClass:
-		e.classes.runtime = append(e.classes.runtime, o)
-		e.classes.runtimeKnown = true
+		c.runtime = append(c.runtime, o)
+		c.runtimeKnown = true
 	default:
 		return false
 	}
@@ -96,20 +98,17 @@ func requestName(meta *metav1.ObjectMeta) string {
 	return "Unknown"
 }
 
-// admitPriority is the Priority plugin's mutation of a new Pod (priority
+// AdmitPriority is the Priority plugin's mutation of a new Pod (priority
 // admission.go admitPod): an empty priorityClassName gets the globalDefault
 // class (the lowest value if several), the Pod gets the class's value and
 // preemption policy, and a value or policy the Pod sets itself must match.
-func (e *Engine) admitPriority(pod *corev1.Pod) *status.Denial {
-	if e.opts.DisablePriority {
-		return nil
-	}
+func (c *Cluster) AdmitPriority(pod *corev1.Pod) *status.Denial {
 	deny := func(msg string) *status.Denial {
 		return status.Forbidden(status.StagePriority, corev1.Resource("pods"), requestName(&pod.ObjectMeta), []error{fmt.Errorf("%s", msg)})
 	}
 	var class *schedulingv1.PriorityClass
 	if pod.Spec.PriorityClassName == "" {
-		for _, pc := range e.classes.priority {
+		for _, pc := range c.priority {
 			if pc.GlobalDefault && (class == nil || pc.Value < class.Value) {
 				class = pc
 			}
@@ -120,9 +119,9 @@ func (e *Engine) admitPriority(pod *corev1.Pod) *status.Denial {
 			class = &schedulingv1.PriorityClass{PreemptionPolicy: &preempt}
 		}
 	} else {
-		class = e.priorityClass(pod.Spec.PriorityClassName)
+		class = c.priorityClass(pod.Spec.PriorityClassName)
 		if class == nil {
-			if e.classes.priorityKnown {
+			if c.priorityKnown {
 				return deny(fmt.Sprintf("no PriorityClass with name %v was found", pod.Spec.PriorityClassName))
 			}
 			return nil // the cluster's classes are unknown: taken on trust
@@ -144,8 +143,8 @@ func (e *Engine) admitPriority(pod *corev1.Pod) *status.Denial {
 	return nil
 }
 
-func (e *Engine) priorityClass(name string) *schedulingv1.PriorityClass {
-	for _, list := range [][]*schedulingv1.PriorityClass{e.classes.priority, systemPriorityClasses} {
+func (c *Cluster) priorityClass(name string) *schedulingv1.PriorityClass {
+	for _, list := range [][]*schedulingv1.PriorityClass{c.priority, systemPriorityClasses} {
 		for _, pc := range list {
 			if pc.Name == name {
 				return pc
@@ -155,18 +154,18 @@ func (e *Engine) priorityClass(name string) *schedulingv1.PriorityClass {
 	return nil
 }
 
-// defaultStorageClass is the DefaultStorageClass plugin: a claim that asks for no
+// DefaultStorageClass is the DefaultStorageClass plugin: a claim that asks for no
 // class (no storageClassName, no beta annotation) gets the default class, the
 // newest if several, then by name (setdefault Admit, util.GetDefaultClass).
-func (e *Engine) defaultStorageClass(pvc *corev1.PersistentVolumeClaim) {
-	if e.opts.DisableDefaultStorageClass || pvc.Spec.StorageClassName != nil {
+func (c *Cluster) DefaultStorageClass(pvc *corev1.PersistentVolumeClaim) {
+	if pvc.Spec.StorageClassName != nil {
 		return
 	}
 	if _, ok := pvc.Annotations[corev1.BetaStorageClassAnnotation]; ok {
 		return
 	}
 	var def *storagev1.StorageClass
-	for _, sc := range e.classes.storage {
+	for _, sc := range c.storage {
 		if sc.Annotations[isDefaultStorageClassAnnotation] != "true" && sc.Annotations[betaIsDefaultStorageClassAnnotation] != "true" {
 			continue
 		}
@@ -183,30 +182,27 @@ func (e *Engine) defaultStorageClass(pvc *corev1.PersistentVolumeClaim) {
 
 // runtimeClassFor looks up the Pod's RuntimeClass; nil with no runtimeClassName
 // or when the cluster's classes are unknown.
-func (e *Engine) runtimeClassFor(pod *corev1.Pod) (*nodev1.RuntimeClass, *status.Denial) {
+func (c *Cluster) runtimeClassFor(pod *corev1.Pod) (*nodev1.RuntimeClass, *status.Denial) {
 	if pod.Spec.RuntimeClassName == nil {
 		return nil, nil
 	}
-	for _, rc := range e.classes.runtime {
+	for _, rc := range c.runtime {
 		if rc.Name == *pod.Spec.RuntimeClassName {
 			return rc, nil
 		}
 	}
-	if !e.classes.runtimeKnown {
+	if !c.runtimeKnown {
 		return nil, nil
 	}
 	return nil, status.Forbidden(status.StageRuntimeClass, corev1.Resource("pods"), requestName(&pod.ObjectMeta),
 		[]error{fmt.Errorf("pod rejected: RuntimeClass %q not found", *pod.Spec.RuntimeClassName)})
 }
 
-// admitRuntimeClass is the RuntimeClass plugin's mutation (runtimeclass Admit):
+// AdmitRuntimeClass is the RuntimeClass plugin's mutation (runtimeclass Admit):
 // the class's overhead becomes the Pod's (a different one set by the Pod is
 // refused) and its nodeSelector is merged into the Pod's.
-func (e *Engine) admitRuntimeClass(pod *corev1.Pod) *status.Denial {
-	if e.opts.DisableRuntimeClass {
-		return nil
-	}
-	rc, d := e.runtimeClassFor(pod)
+func (c *Cluster) AdmitRuntimeClass(pod *corev1.Pod) *status.Denial {
+	rc, d := c.runtimeClassFor(pod)
 	if rc == nil {
 		return d
 	}
@@ -239,14 +235,11 @@ func (e *Engine) admitRuntimeClass(pod *corev1.Pod) *status.Denial {
 	return nil
 }
 
-// validateRuntimeClass is the RuntimeClass plugin's validation: the Pod's
+// ValidateRuntimeClass is the RuntimeClass plugin's validation: the Pod's
 // overhead must be the class's, and a Pod without a class with overhead may not
 // set one.
-func (e *Engine) validateRuntimeClass(pod *corev1.Pod) *status.Denial {
-	if e.opts.DisableRuntimeClass {
-		return nil
-	}
-	rc, d := e.runtimeClassFor(pod)
+func (c *Cluster) ValidateRuntimeClass(pod *corev1.Pod) *status.Denial {
+	rc, d := c.runtimeClassFor(pod)
 	if d != nil {
 		return d
 	}
@@ -259,7 +252,7 @@ func (e *Engine) validateRuntimeClass(pod *corev1.Pod) *status.Denial {
 		}
 		return nil
 	}
-	if pod.Spec.Overhead != nil && (rc != nil || pod.Spec.RuntimeClassName == nil || e.classes.runtimeKnown) {
+	if pod.Spec.Overhead != nil && (rc != nil || pod.Spec.RuntimeClassName == nil || c.runtimeKnown) {
 		return deny("pod rejected: Pod Overhead set without corresponding RuntimeClass defined Overhead")
 	}
 	return nil
