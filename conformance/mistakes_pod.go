@@ -385,6 +385,15 @@ var podMistakeList = []podMistake{
 			s["serviceAccountName"] = "builder"
 		}
 	}},
+	{name: "ephemeral claim template invalid", apply: func(g *Generator, s obj) {
+		tmpl := g.pick([]any{
+			obj{"spec": obj{"accessModes": []any{"ReadWriteOnce"}}},
+			obj{"metadata": obj{"name": "x", "labels": obj{"a": "b"}}, "spec": obj{"accessModes": []any{"ReadWriteOnce"}, "resources": obj{"requests": obj{"storage": "1Gi"}}}},
+			obj{"metadata": obj{"labels": obj{"bad key!": "v"}}, "spec": obj{"resources": obj{"requests": obj{"storage": "0"}}}},
+			obj{"spec": obj{"accessModes": []any{"ReadWriteOnce"}, "resources": obj{"requests": obj{"storage": "1Gi"}}, "volumeMode": "Raw"}},
+		})
+		addVolume(s, obj{"name": "scratch", "ephemeral": obj{"volumeClaimTemplate": tmpl}})
+	}},
 	{name: "ephemeral volume without claim template", apply: func(g *Generator, s obj) {
 		addVolume(s, obj{"name": "eph", "ephemeral": obj{}})
 	}},

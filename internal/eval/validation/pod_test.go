@@ -8,6 +8,7 @@ import (
 	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/util/intstr"
+	"k8s.io/apimachinery/pkg/util/validation/field"
 
 	"github.com/limitcheck/limitcheck/internal/eval/features"
 )
@@ -136,5 +137,29 @@ func TestPodTemplateSpecSkipsPodOnlyRules(t *testing.T) {
 	want := `labels: Invalid value: "bad value!": a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyValue',  or 'my_value',  or '12345', regex used for validation is '(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?')`
 	if strings.Join(got, "\n") != want {
 		t.Errorf("got %q", got)
+	}
+}
+
+// TestEphemeralClaimTemplate (VAL-21): an ephemeral volume's claim template
+// may set only labels and annotations, and its spec is validated as a claim's.
+func TestEphemeralClaimTemplate(t *testing.T) {
+	spec := corev1.PodSpec{
+		Volumes: []corev1.Volume{{Name: "scratch", VolumeSource: corev1.VolumeSource{Ephemeral: &corev1.EphemeralVolumeSource{
+			VolumeClaimTemplate: &corev1.PersistentVolumeClaimTemplate{
+				ObjectMeta: metav1.ObjectMeta{Name: "x", Labels: map[string]string{"a": "b"}},
+				Spec:       corev1.PersistentVolumeClaimSpec{AccessModes: []corev1.PersistentVolumeAccessMode{corev1.ReadWriteOnce}},
+			}}}}},
+	}
+	var got []string
+	_, errs := validateVolumes(spec.Volumes, nil, field.NewPath("spec", "volumes"), newPodOptions(PodOptions{}, false))
+	for _, e := range errs {
+		got = append(got, e.Error())
+	}
+	want := []string{
+		"spec.volumes[0].ephemeral.volumeClaimTemplate.metadata.name: Forbidden: cannot be set",
+		"spec.volumes[0].ephemeral.volumeClaimTemplate.spec.resources[storage]: Required value",
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("got\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 }

@@ -3,11 +3,14 @@ package validation
 import (
 	"fmt"
 	"path"
+	"reflect"
+	"strings"
 
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
 	apivalidation "k8s.io/apimachinery/pkg/api/validation"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	metav1validation "k8s.io/apimachinery/pkg/apis/meta/v1/validation"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 )
 
@@ -192,8 +195,14 @@ func validateVolumeSource(s *corev1.VolumeSource, p *field.Path, volName string,
 	one(s.Ephemeral != nil, "ephemeral", func() field.ErrorList {
 		ep := p.Child("ephemeral")
 		var es field.ErrorList
-		if s.Ephemeral.VolumeClaimTemplate == nil {
+		if t := s.Ephemeral.VolumeClaimTemplate; t == nil {
 			es = append(es, field.Required(ep.Child("volumeClaimTemplate"), ""))
+		} else {
+			// ValidatePersistentVolumeClaimTemplate (VAL-21): labels and
+			// annotations only, then the claim's spec as a claim create's.
+			tp := ep.Child("volumeClaimTemplate")
+			es = append(es, templateObjectMeta(&t.ObjectMeta, tp.Child("metadata"))...)
+			es = append(es, PersistentVolumeClaimSpec(&t.Spec, tp.Child("spec"), CreateClaimOptions())...)
 		}
 		if meta != nil && meta.Name != "" && volName != "" {
 			pvc := meta.Name + "-" + volName
@@ -341,6 +350,24 @@ func validateProjectionSources(proj *corev1.ProjectedVolumeSource, p *field.Path
 		if n > 1 {
 			errs = append(errs, field.Forbidden(sp, "may not specify more than 1 volume type per source"))
 		}
+	}
+	return errs
+}
+
+// templateObjectMeta is ValidateTemplateObjectMeta: an embedded template's
+// annotations and labels, and every other metadata field that is set is
+// `Forbidden: cannot be set` (in the struct's field order).
+func templateObjectMeta(meta *metav1.ObjectMeta, p *field.Path) field.ErrorList {
+	errs := apivalidation.ValidateAnnotations(meta.Annotations, p.Child("annotations"))
+	errs = append(errs, metav1validation.ValidateLabels(meta.Labels, p.Child("labels"))...)
+	v := reflect.ValueOf(*meta)
+	for i := 0; i < v.NumField(); i++ {
+		f := v.Type().Field(i)
+		if f.Name == "Annotations" || f.Name == "Labels" || v.Field(i).IsZero() {
+			continue
+		}
+		name := strings.ToLower(f.Name[:1]) + f.Name[1:]
+		errs = append(errs, field.Forbidden(p.Child(name), "cannot be set"))
 	}
 	return errs
 }
