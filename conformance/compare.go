@@ -8,6 +8,7 @@ import (
 
 	"github.com/limitcheck/limitcheck/internal/eval/classes"
 	"github.com/limitcheck/limitcheck/internal/eval/limitranger"
+	"github.com/limitcheck/limitcheck/internal/eval/quota"
 
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -305,12 +306,12 @@ func listString(l corev1.ResourceList) string {
 }
 
 // DiffQuotas compares the final state of every quota.
-func DiffQuotas(up []corev1.ResourceQuota, mine []eval.QuotaState) []string {
+func DiffQuotas(up []corev1.ResourceQuota, mine []quota.State) []string {
 	if len(up) != len(mine) {
 		return []string{fmt.Sprintf("quota count: upstream %d, limitcheck %d", len(up), len(mine))}
 	}
 	// Upstream's list is per namespace in name order; put ours the same way.
-	mine = append([]eval.QuotaState(nil), mine...)
+	mine = append([]quota.State(nil), mine...)
 	sort.SliceStable(mine, func(i, j int) bool { return mine[i].Quota.Namespace < mine[j].Quota.Namespace })
 	var d []string
 	for i := range up {

@@ -9,14 +9,14 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
 
-	"github.com/limitcheck/limitcheck/internal/eval"
+	"github.com/limitcheck/limitcheck/internal/eval/quota"
 )
 
 // Case is one generated scenario: documents in input order, created in one
 // namespace (some name another), with a feature-gate setting.
 type Case struct {
 	PodLevelResources bool
-	QuotaConfig       *eval.QuotaConfiguration
+	QuotaConfig       *quota.Configuration
 	Docs              [][]byte
 	// Controller settings (eval.Options): workloads as object counts only,
 	// a replica override, the number of nodes a DaemonSet runs on.
@@ -441,17 +441,17 @@ func (g *Generator) other(name string) obj {
 	}
 }
 
-func (g *Generator) quotaConfig() *eval.QuotaConfiguration {
+func (g *Generator) quotaConfig() *quota.Configuration {
 	if !g.chance(0.12) {
 		return nil
 	}
-	cfgs := []eval.LimitedResource{
+	cfgs := []quota.LimitedResource{
 		{Resource: "pods", MatchScopes: []corev1.ScopedResourceSelectorRequirement{{ScopeName: "PriorityClass", Operator: "In", Values: []string{"high"}}}},
 		{Resource: "persistentvolumeclaims", MatchContains: []string{"gold.storageclass.storage.k8s.io/requests.storage"}},
 		{Resource: "pods", MatchContains: []string{"cpu"}},
 		{Resource: "configmaps", MatchContains: []string{"configmaps"}},
 	}
-	return &eval.QuotaConfiguration{LimitedResources: []eval.LimitedResource{cfgs[g.r.IntN(len(cfgs))]}}
+	return &quota.Configuration{LimitedResources: []quota.LimitedResource{cfgs[g.r.IntN(len(cfgs))]}}
 }
 
 // Next returns the next case.

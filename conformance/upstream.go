@@ -59,7 +59,8 @@ import (
 	"k8s.io/kubernetes/pkg/registry/core/serviceaccount"
 	"k8s.io/kubernetes/plugin/pkg/admission/limitranger"
 
-	"github.com/limitcheck/limitcheck/internal/eval"
+	"github.com/limitcheck/limitcheck/internal/eval/quota"
+
 	"github.com/limitcheck/limitcheck/internal/eval/defaults"
 )
 
@@ -113,7 +114,7 @@ func SetGates(gates map[string]bool) error {
 
 // NewUpstream returns a fresh apiserver with no objects and the given
 // ResourceQuota plugin configuration (nil: none).
-func NewUpstream(cfg *eval.QuotaConfiguration) (*Upstream, error) {
+func NewUpstream(cfg *quota.Configuration) (*Upstream, error) {
 	qs, err := newQuotaSim(cfg)
 	if err != nil {
 		return nil, err

@@ -19,7 +19,7 @@ import (
 	"k8s.io/kubernetes/pkg/api/legacyscheme"
 	"k8s.io/kubernetes/pkg/quota/v1/install"
 
-	"github.com/limitcheck/limitcheck/internal/eval"
+	evalquota "github.com/limitcheck/limitcheck/internal/eval/quota"
 )
 
 // quotaSim is the upstream ResourceQuota admission plugin's CheckRequest plus the
@@ -34,7 +34,7 @@ type quotaSim struct {
 	objects   map[string]map[schema.GroupResource][]runtime.Object // v1 objects, admitted, per namespace
 }
 
-func newQuotaSim(cfg *eval.QuotaConfiguration) (*quotaSim, error) {
+func newQuotaSim(cfg *evalquota.Configuration) (*quotaSim, error) {
 	inf := informers.NewSharedInformerFactory(fake.NewSimpleClientset(), 0)
 	adm, err := install.NewQuotaConfigurationForAdmission(inf, nil)
 	if err != nil {

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/limitcheck/limitcheck/internal/eval/features"
+	"github.com/limitcheck/limitcheck/internal/eval/quota"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
@@ -57,7 +58,7 @@ func (o *inputOptions) addFlags(cmd *cobra.Command) {
 	o.Namespace = "default"
 	fl.VarP(&checkedValue{p: &o.Namespace, typ: "string", check: checkNamespace}, "namespace", "n", "namespace of objects that set none")
 	fl.StringVar(&o.gates, "feature-gates", "", "kube-apiserver feature gates: Name=bool,...")
-	fl.StringVar(&o.quotaUsage, "quota-usage", string(eval.QuotaUsageComputed), "where quota usage starts: computed or observed")
+	fl.StringVar(&o.quotaUsage, "quota-usage", string(quota.UsageComputed), "where quota usage starts: computed or observed")
 	fl.StringVar(&o.configFile, "admission-control-config-file", "", "kube-apiserver admission configuration file")
 	fl.StringVar(&o.enablePlugins, "enable-admission-plugins", "", "admission plugins to enable, as kube-apiserver")
 	fl.StringVar(&o.disablePlugins, "disable-admission-plugins", "", "admission plugins to disable, as kube-apiserver")
@@ -75,7 +76,7 @@ func (o *inputOptions) addFlags(cmd *cobra.Command) {
 
 	_ = cmd.MarkFlagFilename("filename", "yaml", "yml", "json")
 	_ = cmd.MarkFlagFilename("admission-control-config-file", "yaml", "yml", "json")
-	_ = cmd.RegisterFlagCompletionFunc("quota-usage", cobra.FixedCompletions([]cobra.Completion{string(eval.QuotaUsageComputed), string(eval.QuotaUsageObserved)}, cobra.ShellCompDirectiveNoFileComp))
+	_ = cmd.RegisterFlagCompletionFunc("quota-usage", cobra.FixedCompletions([]cobra.Completion{string(quota.UsageComputed), string(quota.UsageObserved)}, cobra.ShellCompDirectiveNoFileComp))
 	_ = cmd.RegisterFlagCompletionFunc("order", cobra.FixedCompletions([]cobra.Completion{string(check.OrderPoliciesFirst), string(check.OrderInput)}, cobra.ShellCompDirectiveNoFileComp))
 	_ = cmd.RegisterFlagCompletionFunc("replicas", cobra.FixedCompletions([]cobra.Completion{"spec"}, cobra.ShellCompDirectiveNoFileComp))
 	_ = cmd.RegisterFlagCompletionFunc("feature-gates", func(_ *cobra.Command, _ []string, toComplete string) ([]cobra.Completion, cobra.ShellCompDirective) {
@@ -123,9 +124,9 @@ func (o *inputOptions) complete(fl *pflag.FlagSet, args []string) error {
 	if names := eval.UnsimulatedPlugins(o.enablePlugins); len(names) > 0 {
 		o.warnings = append(o.warnings, "--enable-admission-plugins: limitcheck does not simulate "+strings.Join(names, ", ")+"; it runs LimitRanger, ResourceQuota, Priority, DefaultStorageClass and RuntimeClass only")
 	}
-	switch eval.QuotaUsage(o.quotaUsage) {
-	case eval.QuotaUsageComputed, eval.QuotaUsageObserved:
-		o.Engine.QuotaUsage = eval.QuotaUsage(o.quotaUsage)
+	switch quota.Usage(o.quotaUsage) {
+	case quota.UsageComputed, quota.UsageObserved:
+		o.Engine.QuotaUsage = quota.Usage(o.quotaUsage)
 	default:
 		return inputErrorf("invalid argument %q for \"--quota-usage\" flag: must be computed or observed", o.quotaUsage)
 	}

@@ -37,7 +37,7 @@ import (
 	kjson "sigs.k8s.io/json"
 	"sigs.k8s.io/yaml"
 
-	"github.com/limitcheck/limitcheck/internal/eval"
+	"github.com/limitcheck/limitcheck/internal/eval/quota"
 	"github.com/limitcheck/limitcheck/internal/load"
 )
 
@@ -96,7 +96,7 @@ func IsConfigKind(apiVersion, kind string) bool {
 // or a bare ResourceQuotaConfiguration / Configuration document. YAML or JSON;
 // of a multi-document YAML file only the first document is read, as upstream.
 // Every error but a failure to read path itself starts with path.
-func LoadFile(path string) (*eval.QuotaConfiguration, error) {
+func LoadFile(path string) (*quota.Configuration, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
 		return nil, err
@@ -115,7 +115,7 @@ func LoadFile(path string) (*eval.QuotaConfiguration, error) {
 // AdmissionConfiguration is resolved against the working directory; use
 // FromFileDocument to resolve it against the document's file. Errors do not
 // name a file.
-func FromDocument(apiVersion, kind string, json []byte) (cfg *eval.QuotaConfiguration, ok bool, err error) {
+func FromDocument(apiVersion, kind string, json []byte) (cfg *quota.Configuration, ok bool, err error) {
 	return FromFileDocument("", apiVersion, kind, json)
 }
 
@@ -123,7 +123,7 @@ func FromDocument(apiVersion, kind string, json []byte) (cfg *eval.QuotaConfigur
 // plugin path in an AdmissionConfiguration is resolved against file's
 // directory, as kube-apiserver resolves it against the configuration file's.
 // Errors do not name file.
-func FromFileDocument(file, apiVersion, kind string, js []byte) (cfg *eval.QuotaConfiguration, ok bool, err error) {
+func FromFileDocument(file, apiVersion, kind string, js []byte) (cfg *quota.Configuration, ok bool, err error) {
 	switch {
 	case isAdmissionKind(apiVersion, kind):
 		cfg, err = decodeAdmission(file, js, nil)
@@ -177,7 +177,7 @@ type limitedResource struct {
 // decodeFile decodes the contents of a configuration file: an
 // AdmissionConfiguration or, when admission is true, also a bare plugin
 // configuration; with admission false only a plugin configuration.
-func decodeFile(file string, data []byte, admission bool) (*eval.QuotaConfiguration, error) {
+func decodeFile(file string, data []byte, admission bool) (*quota.Configuration, error) {
 	js, yamlStrictErr, err := toJSON(data)
 	if err != nil {
 		return nil, err
@@ -268,7 +268,7 @@ func strictDecode(js []byte, v any, yamlStrictErr error) error {
 
 // decodeAdmission decodes an AdmissionConfiguration and returns the
 // configuration of its ResourceQuota entry.
-func decodeAdmission(file string, js []byte, yamlStrictErr error) (*eval.QuotaConfiguration, error) {
+func decodeAdmission(file string, js []byte, yamlStrictErr error) (*quota.Configuration, error) {
 	var ac admissionConfiguration
 	if err := strictDecode(js, &ac, yamlStrictErr); err != nil {
 		return nil, err
@@ -293,13 +293,13 @@ func decodeAdmission(file string, js []byte, yamlStrictErr error) (*eval.QuotaCo
 			}
 			return cfg, nil
 		}
-		return &eval.QuotaConfiguration{}, nil
+		return &quota.Configuration{}, nil
 	}
-	return &eval.QuotaConfiguration{}, nil
+	return &quota.Configuration{}, nil
 }
 
 // decodeInline decodes an inline plugin configuration (JSON).
-func decodeInline(js []byte) (*eval.QuotaConfiguration, error) {
+func decodeInline(js []byte) (*quota.Configuration, error) {
 	tm, err := interpret(js, wantPlugin)
 	if err != nil {
 		return nil, err
@@ -313,7 +313,7 @@ func decodeInline(js []byte) (*eval.QuotaConfiguration, error) {
 // decodePath reads a plugin configuration file named by an
 // AdmissionConfiguration in file: a relative path is relative to file's
 // directory (admission/config.go makeAbs).
-func decodePath(file, path string) (*eval.QuotaConfiguration, error) {
+func decodePath(file, path string) (*quota.Configuration, error) {
 	if !filepath.IsAbs(path) {
 		if dir := filepath.Dir(file); dir != "." {
 			path = filepath.Join(dir, path)
@@ -329,7 +329,7 @@ func decodePath(file, path string) (*eval.QuotaConfiguration, error) {
 // decodePlugin decodes and validates a plugin configuration whose
 // apiVersion/kind has been checked. The versions are identical and convert
 // field by field (zz_generated.conversion.go), with no defaults.
-func decodePlugin(js []byte, yamlStrictErr error) (*eval.QuotaConfiguration, error) {
+func decodePlugin(js []byte, yamlStrictErr error) (*quota.Configuration, error) {
 	var c configuration
 	if err := strictDecode(js, &c, yamlStrictErr); err != nil {
 		return nil, err
@@ -337,12 +337,12 @@ func decodePlugin(js []byte, yamlStrictErr error) (*eval.QuotaConfiguration, err
 	if errs := validate(&c); len(errs) > 0 {
 		return nil, errs.ToAggregate()
 	}
-	cfg := &eval.QuotaConfiguration{}
+	cfg := &quota.Configuration{}
 	if c.LimitedResources != nil {
-		cfg.LimitedResources = make([]eval.LimitedResource, len(c.LimitedResources))
+		cfg.LimitedResources = make([]quota.LimitedResource, len(c.LimitedResources))
 	}
 	for i, lr := range c.LimitedResources {
-		cfg.LimitedResources[i] = eval.LimitedResource{
+		cfg.LimitedResources[i] = quota.LimitedResource{
 			APIGroup:      lr.APIGroup,
 			Resource:      lr.Resource,
 			MatchContains: lr.MatchContains,

@@ -8,7 +8,7 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 
-	"github.com/limitcheck/limitcheck/internal/eval"
+	"github.com/limitcheck/limitcheck/internal/eval/quota"
 )
 
 const (
@@ -34,7 +34,7 @@ plugins:
       matchContains: [.storageclass.storage.k8s.io/requests.storage]
 `
 
-var semanticsExampleConfig = &eval.QuotaConfiguration{LimitedResources: []eval.LimitedResource{
+var semanticsExampleConfig = &quota.Configuration{LimitedResources: []quota.LimitedResource{
 	{
 		Resource: "pods",
 		MatchScopes: []corev1.ScopedResourceSelectorRequirement{{
@@ -50,7 +50,7 @@ var semanticsExampleConfig = &eval.QuotaConfiguration{LimitedResources: []eval.L
 }}
 
 // podsOnly is the configuration most cases decode to.
-var podsOnly = &eval.QuotaConfiguration{LimitedResources: []eval.LimitedResource{{Resource: "pods"}}}
+var podsOnly = &quota.Configuration{LimitedResources: []quota.LimitedResource{{Resource: "pods"}}}
 
 // admission wraps an inline plugin configuration (indented YAML) in an
 // AdmissionConfiguration of apiVersion.
@@ -69,7 +69,7 @@ func TestLoadFile(t *testing.T) {
 		name  string
 		files map[string]string // relative to a temporary working directory
 		load  string            // the file given to LoadFile
-		want  *eval.QuotaConfiguration
+		want  *quota.Configuration
 		err   string
 	}{
 		{
@@ -115,7 +115,7 @@ limitedResources:
 `,
 			},
 			load: "conf/admission.yaml",
-			want: &eval.QuotaConfiguration{LimitedResources: []eval.LimitedResource{
+			want: &quota.Configuration{LimitedResources: []quota.LimitedResource{
 				{APIGroup: "resource.k8s.io", Resource: "resourceclaims", MatchContains: []string{"gpu.example.com"}},
 			}},
 		},
@@ -150,7 +150,7 @@ plugins:
   configuration:
 ` + inlineV1Pods},
 			load: "admission.yaml",
-			want: &eval.QuotaConfiguration{},
+			want: &quota.Configuration{},
 		},
 		{
 			name: "no ResourceQuota entry: empty configuration, other plugins not looked at",
@@ -163,19 +163,19 @@ plugins:
   path: does-not-exist.yaml
 `},
 			load: "admission.yaml",
-			want: &eval.QuotaConfiguration{},
+			want: &quota.Configuration{},
 		},
 		{
 			name:  "no plugins: empty configuration",
 			files: map[string]string{"admission.yaml": "apiVersion: apiserver.config.k8s.io/v1\nkind: AdmissionConfiguration\n"},
 			load:  "admission.yaml",
-			want:  &eval.QuotaConfiguration{},
+			want:  &quota.Configuration{},
 		},
 		{
 			name:  "configuration: null falls back to path, then to the empty configuration",
 			files: map[string]string{"admission.yaml": admission("apiserver.config.k8s.io/v1", "    null\n")},
 			load:  "admission.yaml",
-			want:  &eval.QuotaConfiguration{},
+			want:  &quota.Configuration{},
 		},
 		{
 			name: "bare ResourceQuotaConfiguration apiserver.config.k8s.io/v1",
@@ -211,7 +211,7 @@ limitedResources:
 			name:  "bare configuration without limitedResources",
 			files: map[string]string{"rq.yaml": "apiVersion: apiserver.config.k8s.io/v1\nkind: ResourceQuotaConfiguration\nlimitedResources: null\n"},
 			load:  "rq.yaml",
-			want:  &eval.QuotaConfiguration{},
+			want:  &quota.Configuration{},
 		},
 		{
 			name: "JSON AdmissionConfiguration",
@@ -233,7 +233,7 @@ limitedResources:
   - {scopeName: Bogus, operator: Weird, values: [x]}
 `},
 			load: "rq.yaml",
-			want: &eval.QuotaConfiguration{LimitedResources: []eval.LimitedResource{{
+			want: &quota.Configuration{LimitedResources: []quota.LimitedResource{{
 				Resource: "pods",
 				MatchScopes: []corev1.ScopedResourceSelectorRequirement{
 					{ScopeName: "PriorityClass", Operator: "In"},
@@ -451,7 +451,7 @@ func TestFromDocument(t *testing.T) {
 		apiVersion string
 		kind       string
 		json       string
-		want       *eval.QuotaConfiguration
+		want       *quota.Configuration
 		ok         bool
 		err        string
 	}{
@@ -476,7 +476,7 @@ func TestFromDocument(t *testing.T) {
 			apiVersion: "resourcequota.admission.k8s.io/v1alpha1",
 			kind:       "Configuration",
 			json:       `{"apiVersion":"resourcequota.admission.k8s.io/v1alpha1","kind":"Configuration"}`,
-			want:       &eval.QuotaConfiguration{},
+			want:       &quota.Configuration{},
 			ok:         true,
 		},
 		{
@@ -493,7 +493,7 @@ func TestFromDocument(t *testing.T) {
 			apiVersion: "apiserver.k8s.io/v1alpha1",
 			kind:       "AdmissionConfiguration",
 			json:       `{"apiVersion":"apiserver.k8s.io/v1alpha1","kind":"AdmissionConfiguration","plugins":[{"name":"LimitRanger"}]}`,
-			want:       &eval.QuotaConfiguration{},
+			want:       &quota.Configuration{},
 			ok:         true,
 		},
 		{
@@ -585,7 +585,7 @@ func TestIsConfigKind(t *testing.T) {
 	}
 }
 
-func checkResult(t *testing.T, got *eval.QuotaConfiguration, err error, want *eval.QuotaConfiguration, wantErr string) {
+func checkResult(t *testing.T, got *quota.Configuration, err error, want *quota.Configuration, wantErr string) {
 	t.Helper()
 	if wantErr != "" {
 		if err == nil {

@@ -15,6 +15,7 @@ import (
 	"github.com/limitcheck/limitcheck/internal/eval"
 	"github.com/limitcheck/limitcheck/internal/eval/apis"
 	"github.com/limitcheck/limitcheck/internal/eval/classes"
+	"github.com/limitcheck/limitcheck/internal/eval/quota"
 	"github.com/limitcheck/limitcheck/internal/load"
 )
 
@@ -79,7 +80,7 @@ type Entry struct {
 type Report struct {
 	Entries []Entry
 	// Quotas is the final state of every admitted quota.
-	Quotas []eval.QuotaState
+	Quotas []quota.State
 	// LimitRanges are the admitted LimitRanges as stored.
 	LimitRanges []*corev1.LimitRange
 	// Notes are about the run rather than one document: paths skipped or read
@@ -311,7 +312,7 @@ func policiesFirst(docs []load.Document) []load.Document {
 // (QS-01): a quota cannot get there by admission, only by counting objects
 // that were never checked against it (created before it in input order) or
 // by starting from an observed usage that was already over.
-func overQuota(rep *Report, usage eval.QuotaUsage) {
+func overQuota(rep *Report, usage quota.Usage) {
 	for i := range rep.Entries {
 		res := &rep.Entries[i].Result
 		q, ok := res.Object.(*corev1.ResourceQuota)
@@ -329,7 +330,7 @@ func overQuota(rep *Report, usage eval.QuotaUsage) {
 			continue
 		}
 		msg := "usage is above the hard limit for " + strings.Join(over, ", ") + ": the objects counted were admitted before the quota existed"
-		if usage == eval.QuotaUsageObserved {
+		if usage == quota.UsageObserved {
 			msg = "over quota before this change: status.used is above the hard limit for " + strings.Join(over, ", ")
 		}
 		res.Warnings = append(res.Warnings, msg)

@@ -14,6 +14,7 @@ import (
 
 	"github.com/limitcheck/limitcheck/internal/check"
 	"github.com/limitcheck/limitcheck/internal/eval"
+	"github.com/limitcheck/limitcheck/internal/eval/quota"
 	"github.com/limitcheck/limitcheck/internal/render"
 )
 
@@ -45,7 +46,7 @@ func FuzzPipeline(f *testing.F) {
 			opts.Engine.DisableControllers = true
 		}
 		if flags&4 != 0 {
-			opts.Engine.QuotaUsage = eval.QuotaUsageObserved
+			opts.Engine.QuotaUsage = quota.UsageObserved
 		}
 		if flags&8 != 0 {
 			r := int32(flags>>4) & 7

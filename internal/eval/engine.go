@@ -8,9 +8,10 @@
 // limitranger (the LimitRanger plugin), classes (the Priority,
 // DefaultStorageClass and RuntimeClass plugins and the cluster classes they
 // read), status (the Denial each stage returns),
-// with apis, features and resources beneath them. ResourceQuota and the
-// controller simulation stay here: they read and write the engine's namespace
-// state.
+// quota (the ResourceQuota plugin and the quota controller's count over a
+// namespace's quota state), status (the Denial each stage returns),
+// with apis, features and resources beneath them. The controller simulation
+// stays here: it reads and writes the engine's namespace state.
 package eval
 
 import (
@@ -20,6 +21,7 @@ import (
 	"github.com/limitcheck/limitcheck/internal/eval/classes"
 	"github.com/limitcheck/limitcheck/internal/eval/defaults"
 	"github.com/limitcheck/limitcheck/internal/eval/limitranger"
+	"github.com/limitcheck/limitcheck/internal/eval/quota"
 	"github.com/limitcheck/limitcheck/internal/eval/status"
 
 	"github.com/limitcheck/limitcheck/internal/eval/validation"
@@ -67,9 +69,9 @@ type Options struct {
 	DisableDefaultStorageClass bool
 	DisableRuntimeClass        bool
 	// QuotaConfig is the ResourceQuota plugin's configuration (limitedResources).
-	QuotaConfig *QuotaConfiguration
+	QuotaConfig *quota.Configuration
 	// QuotaUsage says where a quota's status.used starts (default computed).
-	QuotaUsage QuotaUsage
+	QuotaUsage quota.Usage
 	// DisableControllers admits every object as it is and nothing more, as
 	// kube-apiserver does without a controller manager; by default an admitted
 	// workload is followed by what its controllers create (controllers.go).
@@ -135,19 +137,19 @@ type Result struct {
 type Engine struct {
 	opts       Options
 	classes    classes.Cluster
+	quota      quota.Checker
 	namespaces map[string]*namespaceState
 	order      []string // namespaces in order of first appearance
 	services   serviceAllocations
 }
 
 type namespaceState struct {
-	name        string
-	stored      map[storedName]bool     // names of the input's objects, for kube-apiserver's 409
-	orphans     []*corev1.Pod           // the input's admitted Pods no controller owns, for adoption (WL-02)
-	limitRanges []*corev1.LimitRange    // admitted LimitRanges, in input order (LR-21, LR-22)
-	governed    int                     // Pods and PVCs evaluated so far: a later LimitRange misses them
-	quotas      []*corev1.ResourceQuota // admitted quotas, in input order (RQ-22)
-	objects     []admitted              // every admitted object, for the quota controller's recount
+	name            string
+	stored          map[storedName]bool  // names of the input's objects, for kube-apiserver's 409
+	orphans         []*corev1.Pod        // the input's admitted Pods no controller owns, for adoption (WL-02)
+	limitRanges     []*corev1.LimitRange // admitted LimitRanges, in input order (LR-21, LR-22)
+	governed        int                  // Pods and PVCs evaluated so far: a later LimitRange misses them
+	quota.Namespace                      // admitted quotas and every admitted object, for the quota controller's recount
 }
 
 // New returns an Engine with no objects admitted yet.
@@ -156,9 +158,10 @@ func New(opts Options) *Engine {
 		opts.DefaultNamespace = metav1.NamespaceDefault
 	}
 	if opts.QuotaUsage == "" {
-		opts.QuotaUsage = QuotaUsageComputed
+		opts.QuotaUsage = quota.UsageComputed
 	}
-	return &Engine{opts: opts, namespaces: map[string]*namespaceState{}}
+	return &Engine{opts: opts, namespaces: map[string]*namespaceState{},
+		quota: quota.Checker{Gates: opts.Gates, Config: opts.QuotaConfig, Disabled: opts.DisableResourceQuota, Usage: opts.QuotaUsage}}
 }
 
 // podOptions are the options of Pod and Pod template validation.
@@ -181,11 +184,11 @@ func (e *Engine) LimitRanges() []*corev1.LimitRange {
 
 // Quotas returns every admitted quota in its current state: namespaces in order of
 // first appearance, quotas in input order.
-func (e *Engine) Quotas() []QuotaState {
-	var out []QuotaState
+func (e *Engine) Quotas() []quota.State {
+	var out []quota.State
 	for _, name := range e.order {
-		for _, q := range e.namespaces[name].quotas {
-			out = append(out, QuotaState{Quota: q})
+		for _, q := range e.namespaces[name].Quotas {
+			out = append(out, quota.State{Quota: q})
 		}
 	}
 	return out
@@ -348,7 +351,7 @@ func (e *Engine) admitObject(obj runtime.Object, fromInput bool) Result {
 	// storage after admission, when quota has charged it (the charge stays).
 	key := storedName{gr: gr, name: meta.GetName()}
 	dup := fromInput && key.name != "" && ns.stored[key]
-	charged := len(ns.objects)
+	charged := len(ns.Objects)
 	var commit func() // keeps what an admitted Service reserved (VAL-64)
 	switch o := obj.(type) {
 	case *corev1.Pod:
@@ -373,14 +376,14 @@ func (e *Engine) admitObject(obj runtime.Object, fromInput bool) Result {
 		res.Object = o
 		observedUsed := o.Status.Used
 		res.Denial = e.admitQuota(ns, o, dup)
-		if res.Denial == nil && e.opts.QuotaUsage != QuotaUsageObserved && len(observedUsed) > 0 {
+		if res.Denial == nil && e.opts.QuotaUsage != quota.UsageObserved && len(observedUsed) > 0 {
 			res.Warnings = append(res.Warnings, "its status.used (from a live cluster?) is ignored: usage is computed from the objects in the input; give --quota-usage=observed to start from it")
 		}
 	case *resourcev1.ResourceClaim:
 		res.Object = o
-		defaultResourceClaim(o)
+		defaults.DefaultResourceClaim(o)
 		assignName(&o.ObjectMeta)
-		res.Denial = e.checkQuota(ns, resourceClaimsGR, o.Name, o)
+		res.Denial = e.quota.Check(&ns.Namespace, quota.ResourceClaims, o.Name, o)
 	case *corev1.Service:
 		res.Object = o
 		res.Denial, commit = e.admitService(ns, gr, o)
@@ -391,7 +394,7 @@ func (e *Engine) admitObject(obj runtime.Object, fromInput bool) Result {
 			res.Denial = status.Invalid(gvk.GroupKind(), meta.GetName(), errs)
 			break
 		}
-		res.Denial = e.checkQuota(ns, gr, meta.GetName(), o)
+		res.Denial = e.quota.Check(&ns.Namespace, gr, meta.GetName(), o)
 	default:
 		// Every other namespaced kind is charged as an object count (RQ-31)
 		// after its metadata is validated (VAL-04); workloads are defaulted
@@ -415,12 +418,12 @@ func (e *Engine) admitObject(obj runtime.Object, fromInput bool) Result {
 			res.Denial = status.Invalid(gvk.GroupKind(), name, errs)
 			break
 		}
-		res.Denial = e.checkQuota(ns, gr, name, obj)
+		res.Denial = e.quota.Check(&ns.Namespace, gr, name, obj)
 	}
 	res.Name = meta.GetName()
 	if res.Denial == nil && dup {
 		res.Denial = status.AlreadyExists(gr, key.name)
-		ns.objects = ns.objects[:charged] // not stored: the quota controller's recount misses it
+		ns.Objects = ns.Objects[:charged] // not stored: the quota controller's recount misses it
 	}
 	if res.Denial == nil && commit != nil {
 		commit()
@@ -453,7 +456,7 @@ var evaluatedTypes = map[schema.GroupResource]reflect.Type{
 	{Resource: "persistentvolumeclaims"}: reflect.TypeOf(&corev1.PersistentVolumeClaim{}),
 	{Resource: "limitranges"}:            reflect.TypeOf(&corev1.LimitRange{}),
 	{Resource: "resourcequotas"}:         reflect.TypeOf(&corev1.ResourceQuota{}),
-	resourceClaimsGR:                     reflect.TypeOf(&resourcev1.ResourceClaim{}),
+	quota.ResourceClaims:                 reflect.TypeOf(&resourcev1.ResourceClaim{}),
 }
 
 func (e *Engine) namespace(name string) *namespaceState {
@@ -466,7 +469,7 @@ func (e *Engine) namespace(name string) *namespaceState {
 			for _, obj := range namespaceObjects(name) {
 				gr := resourceFor(obj.GetObjectKind().GroupVersionKind())
 				ns.stored[storedName{gr: gr, name: obj.(metav1.Object).GetName()}] = true
-				ns.objects = append(ns.objects, admitted{e.evaluatorFor(gr), obj})
+				e.quota.Add(&ns.Namespace, gr, obj)
 			}
 		}
 	}
@@ -551,7 +554,7 @@ func (e *Engine) admitPod(ns *namespaceState, pod *corev1.Pod) *status.Denial {
 			return d
 		}
 	}
-	return e.checkQuota(ns, corev1.Resource("pods"), pod.Name, pod)
+	return e.quota.Check(&ns.Namespace, corev1.Resource("pods"), pod.Name, pod)
 }
 
 func (e *Engine) admitClaim(ns *namespaceState, pvc *corev1.PersistentVolumeClaim) *status.Denial {
@@ -572,7 +575,7 @@ func (e *Engine) admitClaim(ns *namespaceState, pvc *corev1.PersistentVolumeClai
 			}
 		}
 	}
-	return e.checkQuota(ns, corev1.Resource("persistentvolumeclaims"), pvc.Name, pvc)
+	return e.quota.Check(&ns.Namespace, corev1.Resource("persistentvolumeclaims"), pvc.Name, pvc)
 }
 
 // admitLimitRange defaults and validates a LimitRange; a valid one governs every
@@ -587,7 +590,7 @@ func (e *Engine) admitLimitRange(ns *namespaceState, lr *corev1.LimitRange, dup 
 	if errs := validation.LimitRange(lr); len(errs) > 0 {
 		return status.Invalid(schema.GroupKind{Kind: "LimitRange"}, lr.Name, errs)
 	}
-	if d := e.checkQuota(ns, corev1.Resource("limitranges"), lr.Name, lr); d != nil || dup {
+	if d := e.quota.Check(&ns.Namespace, corev1.Resource("limitranges"), lr.Name, lr); d != nil || dup {
 		return d
 	}
 	ns.limitRanges = append(ns.limitRanges, lr)
@@ -603,14 +606,26 @@ func (e *Engine) admitQuota(ns *namespaceState, q *corev1.ResourceQuota, dup boo
 	if d := ResourceQuotaInvalid(q); d != nil { // clears status as create does (RQ-07)
 		return d
 	}
-	if d := e.checkQuota(ns, corev1.Resource("resourcequotas"), q.Name, q); d != nil || dup {
+	if d := e.quota.Check(&ns.Namespace, corev1.Resource("resourcequotas"), q.Name, q); d != nil || dup {
 		return d
 	}
-	if e.opts.QuotaUsage == QuotaUsageObserved {
+	if e.opts.QuotaUsage == quota.UsageObserved {
 		q.Status = observed
 	}
-	e.computeStatus(ns, q)
-	ns.quotas = append(ns.quotas, q)
+	e.quota.ComputeStatus(&ns.Namespace, q)
+	ns.Quotas = append(ns.Quotas, q)
+	return nil
+}
+
+// ResourceQuotaInvalid runs the create path of a defaulted ResourceQuota from name
+// generation on (placeholder suffix, PL-04) and returns the 422 kube-apiserver
+// would answer, or nil when the quota is valid. The namespace must already be set.
+func ResourceQuotaInvalid(q *corev1.ResourceQuota) *status.Denial {
+	assignName(&q.ObjectMeta)
+	q.Status = corev1.ResourceQuotaStatus{} // PrepareForCreate
+	if errs := validation.ResourceQuota(q); len(errs) > 0 {
+		return status.Invalid(corev1.SchemeGroupVersion.WithKind("ResourceQuota").GroupKind(), q.Name, errs)
+	}
 	return nil
 }
 

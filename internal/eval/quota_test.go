@@ -1,9 +1,13 @@
 package eval
 
 import (
+	"strings"
 	"testing"
 
+	"github.com/limitcheck/limitcheck/internal/eval/resources"
+
 	"github.com/limitcheck/limitcheck/internal/eval/features"
+	"github.com/limitcheck/limitcheck/internal/eval/quota"
 	"github.com/limitcheck/limitcheck/internal/eval/status"
 
 	corev1 "k8s.io/api/core/v1"
@@ -18,7 +22,7 @@ spec:
   hard: {limits.memory: 1Gi, requests.cpu: "1", requests.nvidia.com/gpu: "1"}`
 	tests := []struct {
 		name    string
-		cfg     *QuotaConfiguration
+		cfg     *quota.Configuration
 		docs    []string
 		code    int32
 		message string
@@ -84,7 +88,7 @@ spec: {type: NodePort, ports: [{port: 80, name: a}, {port: 81, name: b}]}`},
 		},
 		{
 			name: "RQ-21 limitedResources matchScopes without a covering quota: plain 500",
-			cfg: &QuotaConfiguration{LimitedResources: []LimitedResource{{Resource: "pods", MatchScopes: []corev1.ScopedResourceSelectorRequirement{
+			cfg: &quota.Configuration{LimitedResources: []quota.LimitedResource{{Resource: "pods", MatchScopes: []corev1.ScopedResourceSelectorRequirement{
 				{ScopeName: corev1.ResourceQuotaScopePriorityClass, Operator: corev1.ScopeSelectorOpIn, Values: []string{"cluster-services"}}}}}},
 			docs: []string{`
 apiVersion: v1
@@ -98,7 +102,7 @@ spec:
 		},
 		{
 			name: "RQ-20 limitedResources matchContains",
-			cfg:  &QuotaConfiguration{LimitedResources: []LimitedResource{{Resource: "persistentvolumeclaims", MatchContains: []string{".storageclass.storage.k8s.io/requests.storage"}}}},
+			cfg:  &quota.Configuration{LimitedResources: []quota.LimitedResource{{Resource: "persistentvolumeclaims", MatchContains: []string{".storageclass.storage.k8s.io/requests.storage"}}}},
 			docs: []string{`
 apiVersion: v1
 kind: PersistentVolumeClaim
@@ -184,7 +188,7 @@ spec: {containers: [{name: a, image: nginx, resources: {requests: {cpu: 500m, me
 	}
 	// The controller counted "before"; admission added "after". A hard resource
 	// no evaluator tracks (example.com/foo) gets no used entry (RQ-08).
-	if got, want := prettyPrint(qs[0].Quota.Status.Used), "count/deployments.apps=0,pods=2,requests.cpu=750m,requests.memory=1536870912"; got != want {
+	if got, want := listString(qs[0].Quota.Status.Used), "count/deployments.apps=0,pods=2,requests.cpu=750m,requests.memory=1536870912"; got != want {
 		t.Errorf("used = %s, want %s", got, want)
 	}
 }
@@ -204,4 +208,15 @@ func TestQuotaStatusStored(t *testing.T) {
 	if got.Denial == nil || got.Denial.Message != want {
 		t.Fatalf("got %+v\nwant %s", got.Denial, want)
 	}
+}
+
+// listString is `key=value` pairs, keys sorted, joined by "," (the quota
+// messages' form).
+func listString(l corev1.ResourceList) string {
+	parts := make([]string, 0, len(l))
+	for _, k := range resources.SortedNames(l) {
+		q := l[k]
+		parts = append(parts, string(k)+"="+q.String())
+	}
+	return strings.Join(parts, ",")
 }

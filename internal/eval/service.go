@@ -105,7 +105,7 @@ func (e *Engine) admitService(ns *namespaceState, gr schema.GroupResource, svc *
 	if errs := validation.Service(svc, opts); len(errs) > 0 {
 		return status.Invalid(gk, svc.Name, errs), nil
 	}
-	if d := e.checkQuota(ns, gr, svc.Name, svc); d != nil {
+	if d := e.quota.Check(&ns.Namespace, gr, svc.Name, svc); d != nil {
 		return d, nil
 	}
 	return nil, func() {

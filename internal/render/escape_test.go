@@ -10,6 +10,7 @@ import (
 
 	"github.com/limitcheck/limitcheck/internal/check"
 	"github.com/limitcheck/limitcheck/internal/eval"
+	"github.com/limitcheck/limitcheck/internal/eval/quota"
 	"github.com/limitcheck/limitcheck/internal/eval/status"
 	"github.com/limitcheck/limitcheck/internal/load"
 )
@@ -41,14 +42,14 @@ func TestEscape(t *testing.T) {
 // message parts, warnings, read errors, skipped kinds and the quota table.
 func TestTextEscapesInput(t *testing.T) {
 	const evil = "x\x1b[31m\nforged"
-	quota := &corev1.ResourceQuota{
+	rq := &corev1.ResourceQuota{
 		ObjectMeta: metav1.ObjectMeta{Name: "q" + evil, Namespace: "ns" + evil},
 		Status: corev1.ResourceQuotaStatus{
 			Hard: corev1.ResourceList{corev1.ResourceName("pods" + evil): q("2")},
 			Used: corev1.ResourceList{corev1.ResourceName("pods" + evil): q("1")},
 		},
 	}
-	rep := &check.Report{Quotas: []eval.QuotaState{{Quota: quota}}, Entries: []check.Entry{
+	rep := &check.Report{Quotas: []quota.State{{Quota: rq}}, Entries: []check.Entry{
 		{
 			Pos: load.Position{File: "f" + evil + ".yaml", Line: 3, Source: "chart/" + evil + ".yaml"},
 			Result: eval.Result{

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/limitcheck/limitcheck/internal/eval/limitranger"
+	"github.com/limitcheck/limitcheck/internal/eval/quota"
 	"github.com/limitcheck/limitcheck/internal/eval/status"
 
 	corev1 "k8s.io/api/core/v1"
@@ -172,7 +173,7 @@ func sampleReport() *check.Report {
 			Used: corev1.ResourceList{corev1.ResourceRequestsCPU: q("750m"), corev1.ResourcePods: q("2")},
 		},
 	}
-	return &check.Report{Quotas: []eval.QuotaState{{Quota: compute}}, Entries: []check.Entry{
+	return &check.Report{Quotas: []quota.State{{Quota: compute}}, Entries: []check.Entry{
 		{
 			Pos: load.Position{File: "deploy/web.yaml", Line: 1, Index: 0, Item: -1},
 			Result: eval.Result{

@@ -8,6 +8,7 @@ package defaults
 
 import (
 	corev1 "k8s.io/api/core/v1"
+	resourcev1 "k8s.io/api/resource/v1"
 	resourcehelper "k8s.io/component-helpers/resource"
 
 	"github.com/limitcheck/limitcheck/internal/eval/resources"
@@ -186,4 +187,26 @@ func DefaultResourceQuota(q *corev1.ResourceQuota) {
 	resources.RoundResourceList(q.Spec.Hard)
 	resources.RoundResourceList(q.Status.Hard)
 	resources.RoundResourceList(q.Status.Used)
+}
+
+// DefaultResourceClaim applies the v1 defaults of device requests: ExactCount,
+// and a count of 1 for it.
+func DefaultResourceClaim(claim *resourcev1.ResourceClaim) {
+	def := func(mode *resourcev1.DeviceAllocationMode, count *int64) {
+		if *mode == "" {
+			*mode = resourcev1.DeviceAllocationModeExactCount
+		}
+		if *mode == resourcev1.DeviceAllocationModeExactCount && *count == 0 {
+			*count = 1
+		}
+	}
+	for i := range claim.Spec.Devices.Requests {
+		r := &claim.Spec.Devices.Requests[i]
+		if r.Exactly != nil {
+			def(&r.Exactly.AllocationMode, &r.Exactly.Count)
+		}
+		for j := range r.FirstAvailable {
+			def(&r.FirstAvailable[j].AllocationMode, &r.FirstAvailable[j].Count)
+		}
+	}
 }

@@ -1,4 +1,4 @@
-package eval
+package quota
 
 import (
 	"strings"
@@ -17,9 +17,10 @@ import (
 // resource, so only the implicit requests.deviceclass.resource.kubernetes.io/<class>
 // names are added, as upstream does with an empty class mapping.
 
-var resourceClaimsGR = schema.GroupResource{Group: "resource.k8s.io", Resource: "resourceclaims"}
+// ResourceClaims is the group/resource of ResourceClaims.
+var ResourceClaims = schema.GroupResource{Group: "resource.k8s.io", Resource: "resourceclaims"}
 
-var resourceClaimCountName = countName(resourceClaimsGR)
+var resourceClaimCountName = countName(ResourceClaims)
 
 type resourceClaimEvaluator struct{ gates features.Gates }
 
@@ -96,26 +97,4 @@ func (e resourceClaimEvaluator) usage(obj runtime.Object) corev1.ResourceList {
 		}
 	}
 	return out
-}
-
-// defaultResourceClaim applies the v1 defaults of device requests: ExactCount,
-// and a count of 1 for it.
-func defaultResourceClaim(claim *resourcev1.ResourceClaim) {
-	def := func(mode *resourcev1.DeviceAllocationMode, count *int64) {
-		if *mode == "" {
-			*mode = resourcev1.DeviceAllocationModeExactCount
-		}
-		if *mode == resourcev1.DeviceAllocationModeExactCount && *count == 0 {
-			*count = 1
-		}
-	}
-	for i := range claim.Spec.Devices.Requests {
-		r := &claim.Spec.Devices.Requests[i]
-		if r.Exactly != nil {
-			def(&r.Exactly.AllocationMode, &r.Exactly.Count)
-		}
-		for j := range r.FirstAvailable {
-			def(&r.FirstAvailable[j].AllocationMode, &r.FirstAvailable[j].Count)
-		}
-	}
 }

@@ -1,11 +1,16 @@
-package eval
+// Package quota is the ResourceQuota admission plugin (CTRL CheckRequest in
+// docs/behaviour.md; RQ-19..RQ-27) and the quota controller's status
+// computation (RQC; RQ-07, RQ-08), over the quotas and admitted objects of one
+// namespace (Namespace). It knows nothing of the engine that holds them: a
+// Checker carries the feature gates, the plugin's configuration and its
+// switch.
+package quota
 
 import (
 	"fmt"
 	"strings"
 
 	"github.com/limitcheck/limitcheck/internal/eval/status"
-	"github.com/limitcheck/limitcheck/internal/eval/validation"
 
 	"github.com/limitcheck/limitcheck/internal/eval/resources"
 
@@ -17,30 +22,54 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 )
 
-// The ResourceQuota admission plugin (CTRL CheckRequest in docs/behaviour.md; RQ-19..RQ-27) and
-// the quota controller's status computation (RQC; RQ-07, RQ-08).
-
-// QuotaUsage selects where an admitted quota's status.used starts from.
-type QuotaUsage string
+// Usage selects where an admitted quota's status.used starts from.
+type Usage string
 
 const (
-	// QuotaUsageComputed: as a freshly synced quota controller computes it over the
+	// UsageComputed: as a freshly synced quota controller computes it over the
 	// objects already admitted in the namespace.
-	QuotaUsageComputed QuotaUsage = "computed"
-	// QuotaUsageObserved: the status written in the input (a live namespace dump).
-	QuotaUsageObserved QuotaUsage = "observed"
+	UsageComputed Usage = "computed"
+	// UsageObserved: the status written in the input (a live namespace dump).
+	UsageObserved Usage = "observed"
 )
 
-// QuotaState is an admitted quota as it stands after the run.
-type QuotaState struct {
+// State is an admitted quota as it stands after the run.
+type State struct {
 	Quota *corev1.ResourceQuota // status.hard and status.used are the final state
 }
 
-// admitted is one object admitted into a namespace, kept for the quota
-// controller's recount when a quota arrives later.
-type admitted struct {
+// Namespace is the quota state of one namespace: its active quotas and the
+// objects stored in it.
+type Namespace struct {
+	Quotas  []*corev1.ResourceQuota // admitted quotas, in input order (RQ-22)
+	Objects []Admitted              // every admitted object, for the quota controller's recount
+}
+
+// Admitted is one object admitted into a namespace, kept for the quota
+// controller's recount when a quota arrives later. An object charged but then
+// not stored (storage's 409) is cut off the end of Namespace.Objects.
+type Admitted struct {
 	ev  evaluator
 	obj runtime.Object
+}
+
+// Checker runs the plugin and the controller's count with one configuration.
+type Checker struct {
+	// Gates are the feature gates the evaluators read.
+	Gates features.Gates
+	// Config is the plugin's configuration (limitedResources); nil for none.
+	Config *Configuration
+	// Disabled switches the plugin off (--disable-admission-plugins=ResourceQuota):
+	// Check admits everything without charging or recording it.
+	Disabled bool
+	// Usage says where a quota's status.used starts (ComputeStatus).
+	Usage Usage
+}
+
+// Add records obj (group/resource gr) as stored in ns without any check, as
+// the objects a namespace holds before anything is created in it (NS-01).
+func (c Checker) Add(ns *Namespace, gr schema.GroupResource, obj runtime.Object) {
+	ns.Objects = append(ns.Objects, Admitted{c.evaluatorFor(gr), obj})
 }
 
 // ignoredResources are never charged (INST ignoredResources).
@@ -57,17 +86,17 @@ var ignoredResources = map[schema.GroupResource]bool{
 
 // evaluatorFor returns the evaluator of a group/resource (REG NewEvaluators; any
 // other resource gets an object-count evaluator).
-func (e *Engine) evaluatorFor(gr schema.GroupResource) evaluator {
+func (c Checker) evaluatorFor(gr schema.GroupResource) evaluator {
 	switch gr {
 	case schema.GroupResource{Resource: "pods"}:
-		return podEvaluator{gates: e.opts.Gates}
+		return podEvaluator{gates: c.Gates}
 	case schema.GroupResource{Resource: "services"}:
 		return serviceEvaluator{}
 	case schema.GroupResource{Resource: "persistentvolumeclaims"}:
-		return claimEvaluator{gates: e.opts.Gates}
-	case resourceClaimsGR:
-		if e.opts.Gates.Enabled(features.DynamicResourceAllocation) {
-			return resourceClaimEvaluator{gates: e.opts.Gates}
+		return claimEvaluator{gates: c.Gates}
+	case ResourceClaims:
+		if c.Gates.Enabled(features.DynamicResourceAllocation) {
+			return resourceClaimEvaluator{gates: c.Gates}
 		}
 	}
 	return newCountEvaluator(gr)
@@ -116,16 +145,17 @@ func matchingScopes(ev evaluator, obj runtime.Object, sels []corev1.ScopedResour
 	return out, nil
 }
 
-// checkQuota runs CheckRequest for a create of obj (group/resource gr) in ns and,
-// when admitted, charges every matching quota. It returns the denial, if any.
-func (e *Engine) checkQuota(ns *namespaceState, gr schema.GroupResource, name string, obj runtime.Object) *status.Denial {
-	if ignoredResources[gr] || e.opts.DisableResourceQuota {
+// Check runs CheckRequest for a create of obj (group/resource gr) in ns and,
+// when admitted, charges every matching quota and records obj in ns.Objects.
+// It returns the denial, if any.
+func (c Checker) Check(ns *Namespace, gr schema.GroupResource, name string, obj runtime.Object) *status.Denial {
+	if ignoredResources[gr] || c.Disabled {
 		return nil
 	}
-	ev := e.evaluatorFor(gr)
-	cfg := e.opts.QuotaConfig
-	if len(ns.quotas) == 0 && (cfg == nil || len(cfg.LimitedResources) == 0) {
-		ns.objects = append(ns.objects, admitted{ev, obj})
+	ev := c.evaluatorFor(gr)
+	cfg := c.Config
+	if len(ns.Quotas) == 0 && (cfg == nil || len(cfg.LimitedResources) == 0) {
+		ns.Objects = append(ns.Objects, Admitted{ev, obj})
 		return nil
 	}
 	forbid := func(err error) *status.Denial { return status.Forbidden(status.StageQuota, gr, name, []error{err}) }
@@ -139,7 +169,7 @@ func (e *Engine) checkQuota(ns *namespaceState, gr schema.GroupResource, name st
 	for _, lr := range limited {
 		m, err := matchingScopes(ev, obj, lr.MatchScopes)
 		if err != nil {
-			ns.objects = append(ns.objects, admitted{ev, obj})
+			ns.Objects = append(ns.Objects, Admitted{ev, obj})
 			return nil // upstream admits without any quota check
 		}
 		limitedScopes = append(limitedScopes, m...)
@@ -167,7 +197,7 @@ func (e *Engine) checkQuota(ns *namespaceState, gr schema.GroupResource, name st
 	var interesting []*corev1.ResourceQuota
 	restricted := map[corev1.ResourceName]bool{}
 	var restrictedScopes []corev1.ScopedResourceSelectorRequirement
-	for _, q := range ns.quotas {
+	for _, q := range ns.Quotas {
 		m, err := matchingScopes(ev, obj, scopeSelectors(q))
 		if err != nil {
 			return status.InternalError(status.StageQuota, fmt.Errorf("error matching scopes of quota %s, err: %v", q.Name, err))
@@ -213,7 +243,7 @@ func (e *Engine) checkQuota(ns *namespaceState, gr schema.GroupResource, name st
 		}
 	}
 	if len(delta) == 0 {
-		ns.objects = append(ns.objects, admitted{ev, obj})
+		ns.Objects = append(ns.Objects, Admitted{ev, obj})
 		return nil
 	}
 	var uncoveredNames []string
@@ -258,18 +288,18 @@ func (e *Engine) checkQuota(ns *namespaceState, gr schema.GroupResource, name st
 	for i, q := range interesting {
 		q.Status.Used = resources.Stored(newUsed[i]) // written with UpdateStatus, read back by the next request
 	}
-	ns.objects = append(ns.objects, admitted{ev, obj})
+	ns.Objects = append(ns.Objects, Admitted{ev, obj})
 	return nil
 }
 
-// computeStatus is the quota controller's first sync of a new quota (RQ-08):
+// ComputeStatus is the quota controller's first sync of a new quota (RQ-08):
 // status.hard := spec.hard; status.used := usage of the namespace's admitted
 // objects matching all its scopes, for each hard resource some evaluator tracks.
-func (e *Engine) computeStatus(ns *namespaceState, q *corev1.ResourceQuota) {
+func (c Checker) ComputeStatus(ns *Namespace, q *corev1.ResourceQuota) {
 	hard := addLists(corev1.ResourceList{}, q.Spec.Hard)
 	names := resources.SortedNames(hard)
 	used := corev1.ResourceList{}
-	if e.opts.QuotaUsage == QuotaUsageObserved {
+	if c.Usage == UsageObserved {
 		// The status written in the input, as a live namespace reports it.
 		if q.Status.Hard == nil {
 			q.Status.Hard = hard
@@ -281,7 +311,7 @@ func (e *Engine) computeStatus(ns *namespaceState, q *corev1.ResourceQuota) {
 	tracked := map[corev1.ResourceName]bool{}
 	sums := map[corev1.ResourceName]corev1.ResourceList{}
 	var order []corev1.ResourceName
-	for _, a := range ns.objects {
+	for _, a := range ns.Objects {
 		key := a.ev.id()
 		if _, seen := sums[key]; !seen {
 			r := a.ev.matchingResources(names)
@@ -306,7 +336,7 @@ func (e *Engine) computeStatus(ns *namespaceState, q *corev1.ResourceQuota) {
 		}
 	}
 	// Evaluators that track a hard resource but have no objects yet report zero.
-	for _, ev := range e.allEvaluators(names) {
+	for _, ev := range c.allEvaluators(names) {
 		for _, k := range ev.matchingResources(names) {
 			if !tracked[k] {
 				used[k] = resource.Quantity{Format: resource.DecimalSI}
@@ -323,8 +353,8 @@ func (e *Engine) computeStatus(ns *namespaceState, q *corev1.ResourceQuota) {
 
 // allEvaluators returns the evaluators that track at least one of names: the
 // typed ones and an object-count evaluator per count/<resource> name.
-func (e *Engine) allEvaluators(names []corev1.ResourceName) []evaluator {
-	evs := []evaluator{podEvaluator{gates: e.opts.Gates}, serviceEvaluator{}, claimEvaluator{gates: e.opts.Gates}, e.evaluatorFor(resourceClaimsGR)}
+func (c Checker) allEvaluators(names []corev1.ResourceName) []evaluator {
+	evs := []evaluator{podEvaluator{gates: c.Gates}, serviceEvaluator{}, claimEvaluator{gates: c.Gates}, c.evaluatorFor(ResourceClaims)}
 	for gr := range legacyCountAliases {
 		evs = append(evs, newCountEvaluator(gr))
 	}
@@ -335,16 +365,4 @@ func (e *Engine) allEvaluators(names []corev1.ResourceName) []evaluator {
 		}
 	}
 	return evs
-}
-
-// ResourceQuotaInvalid runs the create path of a defaulted ResourceQuota from name
-// generation on (placeholder suffix, PL-04) and returns the 422 kube-apiserver
-// would answer, or nil when the quota is valid. The namespace must already be set.
-func ResourceQuotaInvalid(q *corev1.ResourceQuota) *status.Denial {
-	assignName(&q.ObjectMeta)
-	q.Status = corev1.ResourceQuotaStatus{} // PrepareForCreate
-	if errs := validation.ResourceQuota(q); len(errs) > 0 {
-		return status.Invalid(corev1.SchemeGroupVersion.WithKind("ResourceQuota").GroupKind(), q.Name, errs)
-	}
-	return nil
 }

@@ -1,10 +1,10 @@
-package eval
+package quota
 
 import corev1 "k8s.io/api/core/v1"
 
-// QuotaConfiguration is the ResourceQuota admission plugin's configuration
+// Configuration is the ResourceQuota admission plugin's configuration
 // (ResourceQuotaConfiguration; docs/behaviour.md CFG-01).
-type QuotaConfiguration struct {
+type Configuration struct {
 	LimitedResources []LimitedResource
 }
 
