@@ -1,17 +1,24 @@
 // Package eval simulates what kube-apiserver runs on a create request for the
-// objects limitcheck reads: API defaulting, object validation, and the LimitRanger
-// admission plugin (docs/behaviour.md Pipeline, PL, LR). It knows nothing of files, flags or terminals:
-// callers hand it decoded objects in input order and get one Result per object.
+// objects limitcheck reads (docs/behaviour.md, Pipeline): API defaulting,
+// object validation, the admission plugins, storage's name check, and what
+// the controllers create for a workload. It knows nothing of files, flags or
+// terminals: callers hand it decoded objects in input order and get one Result
+// per object.
 //
-// The Engine composes the stages, each in its own package: defaults (API
-// defaulting and PrepareForCreate), validation (object validation),
-// limitranger (the LimitRanger plugin), classes (the Priority,
-// DefaultStorageClass and RuntimeClass plugins and the cluster classes they
-// read), status (the Denial each stage returns),
-// quota (the ResourceQuota plugin and the quota controller's count over a
-// namespace's quota state), status (the Denial each stage returns),
-// with apis, features and resources beneath them. The controller simulation
-// stays here: it reads and writes the engine's namespace state.
+// The Engine (engine.go) composes the stages, each in its own package:
+//
+//	defaults     API defaulting and the REST strategies' PrepareForCreate
+//	validation   object validation on create (the 422s)
+//	limitranger  the LimitRanger plugin
+//	classes      the Priority, DefaultStorageClass and RuntimeClass plugins
+//	quota        the ResourceQuota plugin and the quota controller's count
+//	status       the Denial every stage returns
+//	apis, features, resources  what is served, the feature gates, resource names
+//
+// What stays here reads and writes the engine's per-namespace state: the
+// controllers that create a workload's objects through the engine
+// (controllers.go), the Service allocation that precedes its validation
+// (service.go), the objects every namespace holds, and the 409 of a name taken.
 package eval
 
 import (
