@@ -283,33 +283,25 @@ func validateProjectionSources(proj *corev1.ProjectedVolumeSource, p *field.Path
 	for i, src := range proj.Sources {
 		n := 0
 		sp := p.Child("sources").Index(i)
-		if src.Secret != nil {
+		// A secret or configMap source: a name, then its items' paths.
+		keyed := func(pp *field.Path, name string, items []corev1.KeyToPath) {
 			n++
-			pp := sp.Child("secret")
-			if src.Secret.Name == "" {
+			if name == "" {
 				errs = append(errs, field.Required(pp.Child("name"), ""))
 			}
-			for j := range src.Secret.Items {
-				kp := &src.Secret.Items[j]
+			for j := range items {
+				kp := &items[j]
 				errs = append(errs, validateKeyToPath(kp, pp.Child("items").Index(j))...)
 				if kp.Path != "" {
-					dup(kp.Path, src.Secret.Name)
+					dup(kp.Path, name)
 				}
 			}
 		}
+		if src.Secret != nil {
+			keyed(sp.Child("secret"), src.Secret.Name, src.Secret.Items)
+		}
 		if src.ConfigMap != nil {
-			n++
-			pp := sp.Child("configMap")
-			if src.ConfigMap.Name == "" {
-				errs = append(errs, field.Required(pp.Child("name"), ""))
-			}
-			for j := range src.ConfigMap.Items {
-				kp := &src.ConfigMap.Items[j]
-				errs = append(errs, validateKeyToPath(kp, pp.Child("items").Index(j))...)
-				if kp.Path != "" {
-					dup(kp.Path, src.ConfigMap.Name)
-				}
-			}
+			keyed(sp.Child("configMap"), src.ConfigMap.Name, src.ConfigMap.Items)
 		}
 		if src.DownwardAPI != nil {
 			n++
