@@ -47,6 +47,7 @@ func newCmdCheck(s streams, runF func(*checkOptions) error) *cobra.Command {
 				return invalidFlagValue(cmd.Flags().Lookup("output"), opts.Output, "must be one of "+strings.Join(render.Formats(), ", "))
 			}
 			opts.Format = f
+			opts.Render.Version = versionString()
 			switch opts.Color {
 			case "always":
 				opts.Render.Color = true

@@ -12,15 +12,37 @@ import (
 )
 
 // jsonFormat writes the whole report as one indented JSON document. The field
-// order of jsonResult is the documented schema; do not reorder.
+// order of jsonReport and jsonResult is the documented schema
+// (testdata/report.schema.json); do not reorder.
 type jsonFormat struct{}
 
 func (jsonFormat) Description() string { return "one JSON document with every object, for CI" }
 
+// JSONSchemaVersion is the document's schemaVersion. It changes only when a
+// field is removed, renamed or changes meaning or type; new fields do not
+// change it.
+const JSONSchemaVersion = 1
+
 type jsonReport struct {
-	Results []jsonResult `json:"results"`
-	Notes   []jsonNote   `json:"notes"`
-	Quotas  []jsonQuota  `json:"quotas"`
+	SchemaVersion int          `json:"schemaVersion"`
+	Version       string       `json:"version"`
+	Summary       jsonSummary  `json:"summary"`
+	Results       []jsonResult `json:"results"`
+	Notes         []jsonNote   `json:"notes"`
+	Quotas        []jsonQuota  `json:"quotas"`
+}
+
+// jsonSummary is check.Summary: the counts the text report's summary prints.
+type jsonSummary struct {
+	Objects   int `json:"objects"`
+	Admitted  int `json:"admitted"`
+	Denied    int `json:"denied"`
+	Skipped   int `json:"skipped"`
+	Errors    int `json:"errors"`
+	Internal  int `json:"internal"`
+	Workloads int `json:"workloads"`
+	Replicas  int `json:"replicas"`
+	Unfit     int `json:"unfit"`
 }
 
 // jsonNote is a note about the run (a path skipped or read once, a hint);
@@ -48,7 +70,8 @@ type jsonResult struct {
 	Kind       string `json:"kind"`
 	Namespace  string `json:"namespace"`
 	Name       string `json:"name"`
-	Allowed    bool   `json:"allowed"`
+	// Allowed is null for a skipped object: kube-apiserver never saw it.
+	Allowed    *bool  `json:"allowed"`
 	Skipped    bool   `json:"skipped"`
 	SkipReason string `json:"skipReason"`
 	Error      string `json:"error"`
@@ -132,8 +155,14 @@ const (
 	internalErrorCode = 500
 )
 
-func (jsonFormat) Render(w io.Writer, r *check.Report, _ Options) error {
-	doc := jsonReport{Results: make([]jsonResult, 0, len(r.Entries)), Notes: make([]jsonNote, 0, len(r.Notes)), Quotas: make([]jsonQuota, 0, len(r.Quotas))}
+func (jsonFormat) Render(w io.Writer, r *check.Report, o Options) error {
+	sum := r.Summary()
+	doc := jsonReport{
+		SchemaVersion: JSONSchemaVersion,
+		Version:       o.Version,
+		Summary: jsonSummary{Objects: sum.Objects, Admitted: sum.Admitted, Denied: sum.Denied, Skipped: sum.Skipped, Errors: sum.Errors,
+			Internal: sum.Internal, Workloads: sum.Workloads, Replicas: sum.Replicas, Unfit: sum.Unfit},
+		Results: make([]jsonResult, 0, len(r.Entries)), Notes: make([]jsonNote, 0, len(r.Notes)), Quotas: make([]jsonQuota, 0, len(r.Quotas))}
 	for _, n := range r.Notes {
 		doc.Notes = append(doc.Notes, jsonNote{File: n.File, Line: n.Line, Message: n.Msg})
 	}
@@ -161,13 +190,14 @@ func newJSONResult(e *check.Entry) jsonResult {
 		Kind:       res.Kind,
 		Namespace:  res.Namespace,
 		Name:       res.Name,
-		Allowed:    res.Allowed,
 		Skipped:    res.Skipped,
 		SkipReason: res.SkipReason,
 		jsonStatus: newJSONStatus(res),
 	}
+	if !res.Skipped || e.Err != nil {
+		j.Allowed = new(res.Allowed && e.Err == nil)
+	}
 	if e.Err != nil {
-		j.Allowed = false
 		j.Error = e.Err.Error()
 		j.jsonStatus = jsonStatus{Code: loadErrorCode, Reason: loadErrorReason, MessageParts: []string{}, Warnings: j.jsonStatus.Warnings}
 		return j
@@ -185,8 +215,26 @@ func newJSONResult(e *check.Entry) jsonResult {
 		for i := range wl.Created {
 			j.Created = append(j.Created, newJSONCreated(&wl.Created[i]))
 		}
+		if res.Denial == nil {
+			j.denyAsCreated(wl)
+		}
 	}
 	return j
+}
+
+// denyAsCreated gives a workload that was admitted itself but whose created
+// objects were refused the code, reason, stage, message and messageParts of the
+// first refused created object, so the top level says why it was denied. Its
+// warnings stay its own; created[] is unchanged.
+func (j *jsonResult) denyAsCreated(wl *eval.Workload) {
+	for i := range wl.Created {
+		if d := wl.Created[i].Denial; d != nil && !wl.Created[i].Allowed {
+			st := newJSONStatus(&eval.Result{Denial: d})
+			st.Warnings = j.Warnings
+			j.jsonStatus = st
+			return
+		}
+	}
 }
 
 func newJSONCreated(res *eval.Result) jsonCreated {

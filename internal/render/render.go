@@ -17,6 +17,9 @@ import (
 type Options struct {
 	// Color enables ANSI colours (the caller decides: --color, NO_COLOR, TERM, tty).
 	Color bool
+	// Version is limitcheck's version, as `limitcheck version` prints it; -o json
+	// reports it.
+	Version string
 }
 
 // Format writes a whole report to w.

@@ -91,7 +91,7 @@ var ansi = regexp.MustCompile(`\x1b\[[0-9;]*m`)
 func TestEmptyReport(t *testing.T) {
 	cases := map[string]string{
 		"text": "0 objects: 0 admitted, 0 denied, 0 skipped\n",
-		"json": "{\n  \"results\": [],\n  \"notes\": [],\n  \"quotas\": []\n}\n",
+		"json": "{\n  \"schemaVersion\": 1,\n  \"version\": \"\",\n  \"summary\": {\n    \"objects\": 0,\n    \"admitted\": 0,\n    \"denied\": 0,\n    \"skipped\": 0,\n    \"errors\": 0,\n    \"internal\": 0,\n    \"workloads\": 0,\n    \"replicas\": 0,\n    \"unfit\": 0\n  },\n  \"results\": [],\n  \"notes\": [],\n  \"quotas\": []\n}\n",
 	}
 	for name, want := range cases {
 		f, err := Lookup(name)
