@@ -17,6 +17,8 @@ import (
 type Options struct {
 	// Color enables ANSI colours (the caller decides: --color, NO_COLOR, TERM, tty).
 	Color bool
+	// Version is limitcheck's version, reported by formats that name their tool (sarif).
+	Version string
 }
 
 // Format writes a whole report to w.
@@ -31,8 +33,9 @@ type Format interface {
 const Default = "text"
 
 var formats = map[string]Format{
-	"text": textFormat{},
-	"json": jsonFormat{},
+	"text":  textFormat{},
+	"json":  jsonFormat{},
+	"sarif": sarifFormat{},
 }
 
 // Formats lists the format names, sorted.

@@ -1,0 +1,71 @@
+package render
+
+import (
+	"bytes"
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/limitcheck/limitcheck/internal/check"
+)
+
+func renderString(t *testing.T, name string, r *check.Report, o Options) string {
+	t.Helper()
+	f, err := Lookup(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var buf bytes.Buffer
+	if err := f.Render(&buf, r, o); err != nil {
+		t.Fatal(err)
+	}
+	return buf.String()
+}
+
+func TestRuleID(t *testing.T) {
+	for _, f := range collectFindings(sampleReport()) {
+		if strings.ContainsAny(f.Rule, " ABCDEFGHIJKLMNOPQRSTUVWXYZ") {
+			t.Errorf("rule %q is not kebab case", f.Rule)
+		}
+	}
+	for in, want := range map[string]string{"AlreadyExists": "already-exists", "Forbidden": "forbidden", "Bad Request": "bad-request", "Invalid": "invalid"} {
+		if got := kebab(in); got != want {
+			t.Errorf("kebab(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+// TestSARIFValid: the log is JSON with the SARIF 2.1.0 shape, deterministic,
+// and every result's rule is declared at its index.
+func TestSARIFValid(t *testing.T) {
+	out := renderString(t, "sarif", sampleReport(), Options{Version: "v1.2.3"})
+	if again := renderString(t, "sarif", sampleReport(), Options{Version: "v1.2.3"}); again != out {
+		t.Error("two renderings differ")
+	}
+	if !json.Valid([]byte(out)) {
+		t.Fatalf("not JSON:\n%s", out)
+	}
+	var log sarifLog
+	if err := json.Unmarshal([]byte(out), &log); err != nil {
+		t.Fatal(err)
+	}
+	if log.Version != "2.1.0" || len(log.Runs) != 1 || log.Runs[0].Tool.Driver.Name != "limitcheck" || log.Runs[0].Tool.Driver.Version != "v1.2.3" {
+		t.Fatalf("bad header: %+v", log)
+	}
+	run := log.Runs[0]
+	if len(run.Results) == 0 {
+		t.Fatal("no results")
+	}
+	for _, res := range run.Results {
+		if res.RuleIndex < 0 || res.RuleIndex >= len(run.Tool.Driver.Rules) || run.Tool.Driver.Rules[res.RuleIndex].ID != res.RuleID {
+			t.Errorf("result %q: rule index %d does not match", res.RuleID, res.RuleIndex)
+		}
+		if len(res.PartialFingerprints[sarifFingerprintKey]) != 64 {
+			t.Errorf("result %q: fingerprint %v", res.RuleID, res.PartialFingerprints)
+		}
+	}
+	empty := renderString(t, "sarif", &check.Report{}, Options{})
+	if !json.Valid([]byte(empty)) || !strings.Contains(empty, `"results": []`) {
+		t.Errorf("empty report:\n%s", empty)
+	}
+}
