@@ -31,7 +31,7 @@ func newCmdCheck(s streams, runF func(*checkOptions) error) *cobra.Command {
 
 ` + inputFlagsHelp() + `
 
--o text (the default) groups the findings by namespace; -o json prints every object with its verdict. For CI, -o sarif prints a SARIF log for code scanning. --color=auto colours the text report when stdout is a terminal, unless NO_COLOR is set or TERM=dumb.
+-o text (the default) groups the findings by namespace; -o json prints every object with its verdict. For CI, -o sarif prints a SARIF log for code scanning and -o junit a JUnit XML test report. --color=auto colours the text report when stdout is a terminal, unless NO_COLOR is set or TERM=dumb.
 
 ` + exitStatusHelp,
 		Example: `  limitcheck check -f limits.yaml -f deploy/

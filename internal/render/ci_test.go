@@ -3,6 +3,7 @@ package render
 import (
 	"bytes"
 	"encoding/json"
+	"encoding/xml"
 	"strings"
 	"testing"
 
@@ -67,5 +68,45 @@ func TestSARIFValid(t *testing.T) {
 	empty := renderString(t, "sarif", &check.Report{}, Options{})
 	if !json.Valid([]byte(empty)) || !strings.Contains(empty, `"results": []`) {
 		t.Errorf("empty report:\n%s", empty)
+	}
+}
+
+// TestJUnitValid: the report parses back as XML with consistent counts.
+func TestJUnitValid(t *testing.T) {
+	out := renderString(t, "junit", sampleReport(), Options{})
+	var doc junitSuites
+	if err := xml.Unmarshal([]byte(out), &doc); err != nil {
+		t.Fatalf("%v:\n%s", err, out)
+	}
+	if doc.Tests != len(sampleReport().Entries) {
+		t.Errorf("tests = %d, want %d", doc.Tests, len(sampleReport().Entries))
+	}
+	var failures, errors, skipped int
+	for _, s := range doc.Suites {
+		for _, c := range s.Cases {
+			if c.Failure != nil {
+				failures++
+			}
+			if c.Error != nil {
+				errors++
+			}
+			if c.Skipped != nil {
+				skipped++
+			}
+		}
+	}
+	if failures != doc.Failures || errors != doc.Errors || skipped != doc.Skipped || failures == 0 || errors == 0 || skipped == 0 {
+		t.Errorf("counts %d/%d/%d, cases %d/%d/%d", doc.Failures, doc.Errors, doc.Skipped, failures, errors, skipped)
+	}
+	// Text from the input that XML must escape survives the round trip.
+	r := sampleReport()
+	r.Entries[0].Result.Denial.Message = `pods "a<b>&c" is forbidden: ]]> ` + "\n'x'"
+	out = renderString(t, "junit", r, Options{})
+	doc = junitSuites{}
+	if err := xml.Unmarshal([]byte(out), &doc); err != nil {
+		t.Fatal(err)
+	}
+	if got := doc.Suites[0].Cases[0].Failure.Message; got != r.Entries[0].Result.Denial.Message {
+		t.Errorf("message = %q", got)
 	}
 }

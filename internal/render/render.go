@@ -35,6 +35,7 @@ const Default = "text"
 var formats = map[string]Format{
 	"text":  textFormat{},
 	"json":  jsonFormat{},
+	"junit": junitFormat{},
 	"sarif": sarifFormat{},
 }
 
