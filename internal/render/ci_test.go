@@ -110,3 +110,36 @@ func TestJUnitValid(t *testing.T) {
 		t.Errorf("message = %q", got)
 	}
 }
+
+// TestGitHubEscaping: %, CR and LF are escaped in the message; : and , also in
+// properties (file, title), so that input text cannot end a value or forge a command.
+func TestGitHubEscaping(t *testing.T) {
+	if got, want := githubMessage("50%: a, b\r\nc"), "50%25: a, b%0D%0Ac"; got != want {
+		t.Errorf("githubMessage = %q, want %q", got, want)
+	}
+	if got, want := githubProperty("50%: a, b\r\nc"), "50%25%3A a%2C b%0D%0Ac"; got != want {
+		t.Errorf("githubProperty = %q, want %q", got, want)
+	}
+	r := sampleReport()
+	r.Entries = r.Entries[:1]
+	r.Entries[0].Pos.File = "a,b:c.yaml"
+	r.Entries[0].Result.Name = "w%b"
+	r.Entries[0].Result.Denial.Message = "100% used: cpu, memory\n::error::forged"
+	r.Entries[0].Result.Denial.Parts = nil
+	out := renderString(t, "github", r, Options{})
+	want := "::error file=a%2Cb%3Ac.yaml,line=1,title=Pod team-a/w%25b denied (limitranger)::100%25 used: cpu, memory%0A::error::forged\n" +
+		"1 object: 0 admitted, 1 denied, 0 skipped\n"
+	if out != want {
+		t.Errorf("got\n%s\nwant\n%s", out, want)
+	}
+}
+
+// TestGitHubStepSummary: the step summary is the markdown format's output.
+func TestGitHubStepSummary(t *testing.T) {
+	var summary bytes.Buffer
+	renderString(t, "github", sampleReport(), Options{StepSummary: &summary})
+	assertGolden(t, "testdata/report.github-summary.golden", summary.Bytes())
+	if !strings.Contains(summary.String(), "| compute | requests.cpu | 750m | 2 | 1250m |") {
+		t.Errorf("no quota row:\n%s", summary.String())
+	}
+}

@@ -19,6 +19,9 @@ type Options struct {
 	Color bool
 	// Version is limitcheck's version, reported by formats that name their tool (sarif).
 	Version string
+	// StepSummary, when set, receives the Markdown summary of -o github (the
+	// CLI opens $GITHUB_STEP_SUMMARY for append).
+	StepSummary io.Writer
 }
 
 // Format writes a whole report to w.
@@ -33,10 +36,11 @@ type Format interface {
 const Default = "text"
 
 var formats = map[string]Format{
-	"text":  textFormat{},
-	"json":  jsonFormat{},
-	"junit": junitFormat{},
-	"sarif": sarifFormat{},
+	"text":   textFormat{},
+	"github": githubFormat{},
+	"json":   jsonFormat{},
+	"junit":  junitFormat{},
+	"sarif":  sarifFormat{},
 }
 
 // Formats lists the format names, sorted.
