@@ -36,11 +36,12 @@ type Format interface {
 const Default = "text"
 
 var formats = map[string]Format{
-	"text":   textFormat{},
-	"github": githubFormat{},
-	"json":   jsonFormat{},
-	"junit":  junitFormat{},
-	"sarif":  sarifFormat{},
+	"text":     textFormat{},
+	"github":   githubFormat{},
+	"json":     jsonFormat{},
+	"junit":    junitFormat{},
+	"markdown": markdownFormat{},
+	"sarif":    sarifFormat{},
 }
 
 // Formats lists the format names, sorted.
