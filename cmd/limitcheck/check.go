@@ -31,7 +31,7 @@ func newCmdCheck(s streams, runF func(*checkOptions) error) *cobra.Command {
 
 ` + inputFlagsHelp() + `
 
--o text (the default) groups the findings by namespace; -o json prints every object with its verdict. For CI, -o sarif prints a SARIF log for code scanning, -o junit a JUnit XML test report and -o github GitHub Actions annotations, plus the -o markdown summary appended to $GITHUB_STEP_SUMMARY when it is set. --color=auto colours the text report when stdout is a terminal, unless NO_COLOR is set or TERM=dumb.
+-o text (the default) groups the findings by namespace; -o json prints every object with its verdict. For CI, -o sarif prints a SARIF log for code scanning, -o junit a JUnit XML test report, -o codeclimate a GitLab code quality report and -o github GitHub Actions annotations, plus the -o markdown summary appended to $GITHUB_STEP_SUMMARY when it is set. --color=auto colours the text report when stdout is a terminal, unless NO_COLOR is set or TERM=dumb.
 
 ` + exitStatusHelp,
 		Example: `  limitcheck check -f limits.yaml -f deploy/

@@ -145,3 +145,27 @@ func TestGitHubStepSummary(t *testing.T) {
 		t.Errorf("no quota row:\n%s", summary.String())
 	}
 }
+
+// TestCodeClimate: a JSON array whose fingerprints are SARIF's.
+func TestCodeClimate(t *testing.T) {
+	var issues []codeClimateIssue
+	if err := json.Unmarshal([]byte(renderString(t, "codeclimate", sampleReport(), Options{})), &issues); err != nil {
+		t.Fatal(err)
+	}
+	var log sarifLog
+	if err := json.Unmarshal([]byte(renderString(t, "sarif", sampleReport(), Options{})), &log); err != nil {
+		t.Fatal(err)
+	}
+	if len(issues) != len(log.Runs[0].Results) {
+		t.Fatalf("%d issues, %d SARIF results", len(issues), len(log.Runs[0].Results))
+	}
+	for i, is := range issues {
+		res := log.Runs[0].Results[i]
+		if is.Fingerprint != res.PartialFingerprints[sarifFingerprintKey] || is.CheckName != res.RuleID {
+			t.Errorf("issue %d: %s %s, SARIF %s %v", i, is.CheckName, is.Fingerprint, res.RuleID, res.PartialFingerprints)
+		}
+	}
+	if got := renderString(t, "codeclimate", &check.Report{}, Options{}); got != "[]\n" {
+		t.Errorf("empty report: %q", got)
+	}
+}

@@ -36,12 +36,13 @@ type Format interface {
 const Default = "text"
 
 var formats = map[string]Format{
-	"text":     textFormat{},
-	"github":   githubFormat{},
-	"json":     jsonFormat{},
-	"junit":    junitFormat{},
-	"markdown": markdownFormat{},
-	"sarif":    sarifFormat{},
+	"codeclimate": codeClimateFormat{},
+	"text":        textFormat{},
+	"github":      githubFormat{},
+	"json":        jsonFormat{},
+	"junit":       junitFormat{},
+	"markdown":    markdownFormat{},
+	"sarif":       sarifFormat{},
 }
 
 // Formats lists the format names, sorted.
