@@ -31,7 +31,7 @@ func newCmdCheck(s streams, runF func(*checkOptions) error) *cobra.Command {
 
 ` + inputFlagsHelp() + `
 
--o text (the default) groups the findings by namespace; -o json prints every object with its verdict. --color=auto colours the text report when stdout is a terminal, unless NO_COLOR is set or TERM=dumb.
+-o text (the default) groups the findings by namespace; -o json prints every object with its verdict. For CI, -o sarif prints a SARIF log for code scanning, -o junit a JUnit XML test report, -o codeclimate a GitLab code quality report and -o github GitHub Actions annotations, plus the -o markdown summary appended to $GITHUB_STEP_SUMMARY when it is set. --color=auto colours the text report when stdout is a terminal, unless NO_COLOR is set or TERM=dumb.
 
 ` + exitStatusHelp,
 		Example: `  limitcheck check -f limits.yaml -f deploy/
@@ -96,8 +96,24 @@ func runCheck(opts *checkOptions) error {
 	if err != nil {
 		return err
 	}
+	if opts.Output == "github" {
+		// GitHub Actions names the step summary file in GITHUB_STEP_SUMMARY.
+		if path := os.Getenv("GITHUB_STEP_SUMMARY"); path != "" {
+			f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
+			if err != nil {
+				return &internalError{err: fmt.Errorf("opening the step summary: %w", err)}
+			}
+			defer f.Close()
+			opts.Render.StepSummary = f
+		}
+	}
 	if err := opts.Format.Render(opts.streams.Out, rep, opts.Render); err != nil {
 		return &internalError{err: fmt.Errorf("writing output: %w", err)}
+	}
+	if f, ok := opts.Render.StepSummary.(*os.File); ok {
+		if err := f.Close(); err != nil {
+			return &internalError{err: fmt.Errorf("writing the step summary: %w", err)}
+		}
 	}
 	if s := rep.Summary(); s.Denied > 0 || s.Errors > 0 || s.Internal > 0 {
 		return &findingsError{denied: s.Denied, errors: s.Errors, internal: s.Internal}

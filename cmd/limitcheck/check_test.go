@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/limitcheck/limitcheck/internal/eval/features"
+	"github.com/limitcheck/limitcheck/internal/render"
 )
 
 // parseCheck runs `check ARGS` through cobra with a runF that only records the
@@ -145,7 +146,7 @@ func TestCheckUsageErrors(t *testing.T) {
 		want string
 	}{
 		{name: "no input", args: nil, want: "no input: give a file, a directory or - for stdin"},
-		{name: "unknown output", args: []string{"-o", "xml", "a.yaml"}, want: `invalid argument "xml" for "-o, --output" flag: must be one of json, text`},
+		{name: "unknown output", args: []string{"-o", "xml", "a.yaml"}, want: `invalid argument "xml" for "-o, --output" flag: must be one of ` + strings.Join(render.Formats(), ", ")},
 		{name: "nodes not a number", args: []string{"--nodes=x", "a.yaml"}, want: `invalid argument "x" for "--nodes" flag: must be a number of nodes, at least 1`},
 		{name: "nodes zero", args: []string{"--nodes", "0", "a.yaml"}, want: `invalid argument "0" for "--nodes" flag: must be at least 1: a DaemonSet runs one Pod per node`},
 		{name: "nodes negative", args: []string{"--nodes=-1", "a.yaml"}, want: `invalid argument "-1" for "--nodes" flag: must be at least 1: a DaemonSet runs one Pod per node`},

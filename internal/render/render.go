@@ -17,9 +17,12 @@ import (
 type Options struct {
 	// Color enables ANSI colours (the caller decides: --color, NO_COLOR, TERM, tty).
 	Color bool
-	// Version is limitcheck's version, as `limitcheck version` prints it; -o json
-	// reports it.
+	// Version is limitcheck's version, as `limitcheck version` prints it (-o json,
+	// -o sarif report it).
 	Version string
+	// StepSummary, when set, receives the Markdown summary of -o github (the
+	// CLI opens $GITHUB_STEP_SUMMARY for append).
+	StepSummary io.Writer
 }
 
 // Format writes a whole report to w.
@@ -34,8 +37,13 @@ type Format interface {
 const Default = "text"
 
 var formats = map[string]Format{
-	"text": textFormat{},
-	"json": jsonFormat{},
+	"codeclimate": codeClimateFormat{},
+	"text":        textFormat{},
+	"github":      githubFormat{},
+	"json":        jsonFormat{},
+	"junit":       junitFormat{},
+	"markdown":    markdownFormat{},
+	"sarif":       sarifFormat{},
 }
 
 // Formats lists the format names, sorted.

@@ -25,7 +25,7 @@ var update = flag.Bool("update", false, "rewrite testdata/*.golden with the curr
 
 func TestFormats(t *testing.T) {
 	got := Formats()
-	want := []string{"json", "text"}
+	want := []string{"codeclimate", "github", "json", "junit", "markdown", "sarif", "text"}
 	if len(got) != len(want) {
 		t.Fatalf("Formats() = %q, want %q", got, want)
 	}
@@ -44,7 +44,7 @@ func TestLookup(t *testing.T) {
 		}
 	}
 	_, err := Lookup("xml")
-	const want = `unknown output format "xml": valid formats are json, text`
+	const want = `unknown output format "xml": valid formats are codeclimate, github, json, junit, markdown, sarif, text`
 	if err == nil || err.Error() != want {
 		t.Errorf("Lookup(\"xml\") error = %v, want %s", err, want)
 	}
