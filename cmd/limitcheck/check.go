@@ -17,6 +17,8 @@ type checkOptions struct {
 	inputOptions
 	Output string
 	Format render.Format
+	// FailOn is --fail-on: denied (default), warning or never.
+	FailOn string
 	// Color is --color: auto, always or never; Render holds the decision.
 	Color  string
 	Render render.Options
@@ -57,6 +59,11 @@ func newCmdCheck(s streams, runF func(*checkOptions) error) *cobra.Command {
 			default:
 				return inputErrorf("invalid argument %q for \"--color\" flag: must be auto, always or never", opts.Color)
 			}
+			switch opts.FailOn {
+			case failOnDenied, failOnWarning, failOnNever:
+			default:
+				return invalidFlagValue(cmd.Flags().Lookup("fail-on"), opts.FailOn, "must be denied, warning or never")
+			}
 			if runF != nil {
 				return runF(opts)
 			}
@@ -66,6 +73,9 @@ func newCmdCheck(s streams, runF func(*checkOptions) error) *cobra.Command {
 	opts.addFlags(cmd)
 	fl := cmd.Flags()
 	fl.StringVarP(&opts.Output, "output", "o", render.Default, "output format: one of "+strings.Join(render.Formats(), ", "))
+	fl.StringVar(&opts.FailOn, "fail-on", failOnDenied, "exit 1 on: denied, warning (denials or warnings) or never")
+	fl.BoolVar(&opts.Render.Quiet, "quiet", false, "text: findings and the summary only, no tables")
+	_ = cmd.RegisterFlagCompletionFunc("fail-on", cobra.FixedCompletions([]cobra.Completion{failOnDenied, failOnWarning, failOnNever}, cobra.ShellCompDirectiveNoFileComp))
 	fl.StringVar(&opts.Color, "color", "auto", "colour the text report: auto, always or never")
 	_ = cmd.RegisterFlagCompletionFunc("color", cobra.FixedCompletions([]cobra.Completion{"auto", "always", "never"}, cobra.ShellCompDirectiveNoFileComp))
 	_ = cmd.RegisterFlagCompletionFunc("output", func(*cobra.Command, []string, string) ([]cobra.Completion, cobra.ShellCompDirective) {
@@ -115,8 +125,22 @@ func runCheck(opts *checkOptions) error {
 			return &internalError{err: fmt.Errorf("writing the step summary: %w", err)}
 		}
 	}
-	if s := rep.Summary(); s.Denied > 0 || s.Errors > 0 || s.Internal > 0 {
+	s := rep.Summary()
+	if s.Errors > 0 || s.Internal > 0 {
 		return &findingsError{denied: s.Denied, errors: s.Errors, internal: s.Internal}
+	}
+	switch {
+	case opts.FailOn == failOnNever:
+	case s.Denied > 0, opts.FailOn == failOnWarning && s.Warned > 0:
+		return &findingsError{denied: s.Denied, warned: s.Warned}
 	}
 	return nil
 }
+
+// --fail-on values: what makes check exit 1. Bad input (2) and internal
+// errors (3) are never hidden.
+const (
+	failOnDenied  = "denied"
+	failOnWarning = "warning"
+	failOnNever   = "never"
+)

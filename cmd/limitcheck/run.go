@@ -80,7 +80,8 @@ func inputErrorf(format string, args ...any) error {
 
 // findingsError says the report has been written and is not clean. Nothing more
 // is printed: the findings are on stdout.
-type findingsError struct{ denied, errors, internal int }
+// warned counts objects with warnings, a finding under --fail-on=warning.
+type findingsError struct{ denied, errors, internal, warned int }
 
 func (e *findingsError) Error() string {
 	return fmt.Sprintf("%d denied, %d could not be read, %s", e.denied, e.errors, render.Count(e.internal, "internal error", "internal errors"))

@@ -96,6 +96,9 @@ type Summary struct {
 	// Workloads counts objects whose controllers were simulated; Replicas the
 	// Pods they want, Unfit those not admitted (refused or never created).
 	Workloads, Replicas, Unfit int
+	// Warned counts the entries with a warning (theirs or an object their
+	// controllers created).
+	Warned int
 }
 
 // Summary counts the entries by outcome.
@@ -104,6 +107,15 @@ func (r *Report) Summary() Summary {
 	for i := range r.Entries {
 		e := &r.Entries[i]
 		s.Objects++
+		warned := len(e.Result.Warnings) > 0
+		if w := e.Result.Workload; w != nil {
+			for i := range w.Created {
+				warned = warned || len(w.Created[i].Warnings) > 0
+			}
+		}
+		if warned {
+			s.Warned++
+		}
 		if w := e.Result.Workload; w != nil {
 			s.Workloads++
 			s.Replicas += w.Replicas

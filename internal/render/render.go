@@ -20,6 +20,9 @@ type Options struct {
 	// Version is limitcheck's version, as `limitcheck version` prints it (-o json,
 	// -o sarif report it).
 	Version string
+	// Quiet leaves the tables out of the text report: findings and the
+	// summary line only (--quiet).
+	Quiet bool
 	// StepSummary, when set, receives the Markdown summary of -o github (the
 	// CLI opens $GITHUB_STEP_SUMMARY for append).
 	StepSummary io.Writer

@@ -120,7 +120,9 @@ func (textFormat) Render(w io.Writer, r *check.Report, o Options) error {
 	for _, n := range r.Notes {
 		writeNote(&b, p, n)
 	}
-	writeQuotas(&b, p, r)
+	if !o.Quiet {
+		writeQuotas(&b, p, r)
+	}
 	writeSummary(&b, p, r.Summary())
 	_, err := io.WriteString(w, b.String())
 	return err
