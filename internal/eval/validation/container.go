@@ -560,13 +560,7 @@ func validateVolumeDevices(devices []corev1.VolumeDevice, mounts map[string]stri
 }
 
 func validatePullPolicy(pp corev1.PullPolicy, p *field.Path) field.ErrorList {
-	switch pp {
-	case corev1.PullAlways, corev1.PullIfNotPresent, corev1.PullNever:
-		return nil
-	case "":
-		return field.ErrorList{field.Required(p, "")}
-	}
-	return field.ErrorList{field.NotSupported(p, pp, []corev1.PullPolicy{corev1.PullAlways, corev1.PullIfNotPresent, corev1.PullNever})}
+	return requiredOneOf(pp, p, corev1.PullAlways, corev1.PullIfNotPresent, corev1.PullNever)
 }
 
 // validateResizePolicy (VAL-17).

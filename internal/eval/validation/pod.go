@@ -387,23 +387,25 @@ func validatePodHostNetworkDeps(spec *corev1.PodSpec, p *field.Path, opts podOpt
 }
 
 func validateRestartPolicy(rp corev1.RestartPolicy, p *field.Path) field.ErrorList {
-	switch rp {
-	case corev1.RestartPolicyAlways, corev1.RestartPolicyOnFailure, corev1.RestartPolicyNever:
-		return nil
-	case "":
+	return requiredOneOf(rp, p, corev1.RestartPolicyAlways, corev1.RestartPolicyOnFailure, corev1.RestartPolicyNever)
+}
+
+// requiredOneOf: an enumerated field that must be set (`Required value`) to one
+// of the supported values, listed in upstream's order (`Unsupported value`).
+func requiredOneOf[T ~string](v T, p *field.Path, supported ...T) field.ErrorList {
+	if v == "" {
 		return field.ErrorList{field.Required(p, "")}
 	}
-	return field.ErrorList{field.NotSupported(p, rp, []corev1.RestartPolicy{corev1.RestartPolicyAlways, corev1.RestartPolicyOnFailure, corev1.RestartPolicyNever})}
+	for _, s := range supported {
+		if v == s {
+			return nil
+		}
+	}
+	return field.ErrorList{field.NotSupported(p, v, supported)}
 }
 
 func validateDNSPolicy(dp corev1.DNSPolicy, p *field.Path) field.ErrorList {
-	switch dp {
-	case corev1.DNSClusterFirstWithHostNet, corev1.DNSClusterFirst, corev1.DNSDefault, corev1.DNSNone:
-		return nil
-	case "":
-		return field.ErrorList{field.Required(p, "")}
-	}
-	return field.ErrorList{field.NotSupported(p, dp, []corev1.DNSPolicy{corev1.DNSClusterFirstWithHostNet, corev1.DNSClusterFirst, corev1.DNSDefault, corev1.DNSNone})}
+	return requiredOneOf(dp, p, corev1.DNSClusterFirstWithHostNet, corev1.DNSClusterFirst, corev1.DNSDefault, corev1.DNSNone)
 }
 
 func validateSchedulingGates(gates []corev1.PodSchedulingGate, p *field.Path) field.ErrorList {

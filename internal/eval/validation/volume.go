@@ -111,16 +111,7 @@ func validateVolumeSource(s *corev1.VolumeSource, p *field.Path, volName string,
 	one(s.GCEPersistentDisk != nil, "gcePersistentDisk", nil)
 	one(s.AWSElasticBlockStore != nil, "awsElasticBlockStore", nil)
 	one(s.Secret != nil, "secret", func() field.ErrorList {
-		sp := p.Child("secret")
-		var es field.ErrorList
-		if s.Secret.SecretName == "" {
-			es = append(es, field.Required(sp.Child("secretName"), ""))
-		}
-		es = append(es, validateFileMode(s.Secret.DefaultMode, sp.Child("defaultMode"))...)
-		for i := range s.Secret.Items {
-			es = append(es, validateKeyToPath(&s.Secret.Items[i], sp.Child("items").Index(i))...)
-		}
-		return es
+		return keyedVolume(p.Child("secret"), "secretName", s.Secret.SecretName, s.Secret.DefaultMode, s.Secret.Items)
 	})
 	one(s.NFS != nil, "nfs", func() field.ErrorList {
 		np := p.Child("nfs")
@@ -161,16 +152,7 @@ func validateVolumeSource(s *corev1.VolumeSource, p *field.Path, volName string,
 	one(s.FC != nil, "fc", nil)
 	one(s.FlexVolume != nil, "flexVolume", nil)
 	one(s.ConfigMap != nil, "configMap", func() field.ErrorList {
-		cp := p.Child("configMap")
-		var es field.ErrorList
-		if s.ConfigMap.Name == "" {
-			es = append(es, field.Required(cp.Child("name"), ""))
-		}
-		es = append(es, validateFileMode(s.ConfigMap.DefaultMode, cp.Child("defaultMode"))...)
-		for i := range s.ConfigMap.Items {
-			es = append(es, validateKeyToPath(&s.ConfigMap.Items[i], cp.Child("items").Index(i))...)
-		}
-		return es
+		return keyedVolume(p.Child("configMap"), "name", s.ConfigMap.Name, s.ConfigMap.DefaultMode, s.ConfigMap.Items)
 	})
 	one(s.AzureFile != nil, "azureFile", nil)
 	one(s.VsphereVolume != nil, "vsphereVolume", nil)
@@ -360,6 +342,20 @@ func templateObjectMeta(meta *metav1.ObjectMeta, p *field.Path) field.ErrorList 
 		}
 		name := strings.ToLower(f.Name[:1]) + f.Name[1:]
 		errs = append(errs, field.Forbidden(p.Child(name), "cannot be set"))
+	}
+	return errs
+}
+
+// keyedVolume is a secret or configMap volume source: the object's name
+// (under nameField), the default mode, then each item's key and path.
+func keyedVolume(p *field.Path, nameField, name string, mode *int32, items []corev1.KeyToPath) field.ErrorList {
+	var errs field.ErrorList
+	if name == "" {
+		errs = append(errs, field.Required(p.Child(nameField), ""))
+	}
+	errs = append(errs, validateFileMode(mode, p.Child("defaultMode"))...)
+	for i := range items {
+		errs = append(errs, validateKeyToPath(&items[i], p.Child("items").Index(i))...)
 	}
 	return errs
 }
