@@ -101,6 +101,10 @@ type jsonCreated struct {
 	Name       string `json:"name"`
 	Pod        string `json:"pod"`
 	Allowed    bool   `json:"allowed"`
+	// Count, when set, says this entry stands for Count objects: its own and
+	// those of the Count-1 replicas after it, created exactly like it but for
+	// their names (WL-03; the list folds runs after eval.CreatedListLimit entries).
+	Count int `json:"count,omitempty"`
 	jsonStatus
 	*jsonPod
 }
@@ -246,6 +250,9 @@ func newJSONCreated(res *eval.Result) jsonCreated {
 		Pod:        res.Pod,
 		Allowed:    res.Allowed,
 		jsonStatus: newJSONStatus(res),
+	}
+	if res.Repeat > 0 {
+		c.Count = 1 + res.Repeat
 	}
 	if pod, ok := res.Object.(*corev1.Pod); ok {
 		c.jsonPod = newJSONPod(pod)
