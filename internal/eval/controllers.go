@@ -79,26 +79,23 @@ func (e *Engine) desiredPods(obj runtime.Object) (n int, note string) {
 	case *appsv1.DaemonSet:
 		return e.nodes(), ""
 	case *batchv1.Job:
-		return jobPods(&o.Spec)
+		return e.jobPods(&o.Spec)
 	case *batchv1.CronJob:
 		if o.Spec.Suspend != nil && *o.Spec.Suspend {
 			return 0, "suspended: the CronJob controller creates no Job until it is resumed"
 		}
-		return jobPods(&o.Spec.JobTemplate.Spec)
+		return e.jobPods(&o.Spec.JobTemplate.Spec)
 	}
 	return 0, ""
 }
 
 // jobPods: a new Job runs parallelism Pods at once, capped by completions when
 // set (Job controller manageJob); none while suspended.
-func jobPods(spec *batchv1.JobSpec) (int, string) {
+func (e *Engine) jobPods(spec *batchv1.JobSpec) (int, string) {
 	if spec.Suspend != nil && *spec.Suspend {
 		return 0, "suspended: the Job controller creates no Pods until it is resumed"
 	}
-	want := int32(1)
-	if spec.Parallelism != nil {
-		want = *spec.Parallelism
-	}
+	want := e.parallelism(spec)
 	if spec.Completions != nil && *spec.Completions < want {
 		want = *spec.Completions
 	}
@@ -184,9 +181,25 @@ func (e *Engine) adopt(w *Workload, namespace string, sel labels.Selector) {
 	}
 }
 
+// parallelism is a Job's parallelism (default 1), or Options.Parallelism.
+func (e *Engine) parallelism(spec *batchv1.JobSpec) int32 {
+	switch {
+	case e.count != nil:
+		return *e.count
+	case e.opts.Parallelism != nil:
+		return max(*e.opts.Parallelism, 0)
+	case spec.Parallelism != nil:
+		return *spec.Parallelism
+	}
+	return 1
+}
+
 // replicas applies --replicas to a scalable workload; a negative count (a
 // workload validation refuses, VAL-40) wants no Pods.
 func (e *Engine) replicas(spec *int32) int32 {
+	if e.count != nil {
+		return *e.count
+	}
 	if e.opts.Replicas != nil {
 		return max(*e.opts.Replicas, 0)
 	}
@@ -197,6 +210,9 @@ func (e *Engine) replicas(spec *int32) int32 {
 }
 
 func (e *Engine) nodes() int {
+	if e.count != nil {
+		return int(*e.count)
+	}
 	if e.opts.Nodes > 0 {
 		return e.opts.Nodes
 	}

@@ -86,6 +86,10 @@ type Options struct {
 	// Replicas, when set, replaces spec.replicas of every Deployment, ReplicaSet,
 	// ReplicationController and StatefulSet ("what if it scales to N").
 	Replicas *int32
+	// Parallelism, when set, replaces the defaulted spec.parallelism of every
+	// Job and of the Job a CronJob creates; the Job still starts no more Pods
+	// than its completions.
+	Parallelism *int32
 	// Nodes is the number of nodes a DaemonSet runs a Pod on (default 1).
 	Nodes int
 	// EveryReplica creates every replica of a workload for real instead of
@@ -157,6 +161,9 @@ type Engine struct {
 	namespaces map[string]*namespaceState
 	order      []string // namespaces in order of first appearance
 	services   serviceAllocations
+	// count, when set, replaces the replicas, nodes or parallelism of every
+	// workload: what Fit probes a copy of the engine with (FIT-01).
+	count *int32
 }
 
 type namespaceState struct {
@@ -561,7 +568,9 @@ func (e *Engine) admitPod(ns *namespaceState, pod *corev1.Pod) *status.Denial {
 	if !e.opts.DisableLimitRanger {
 		for _, lr := range ns.limitRanges {
 			if errs := limitranger.ValidatePod(lr, pod, gates); len(errs) > 0 {
-				return status.Forbidden(status.StageLimitRanger, corev1.Resource("pods"), pod.Name, errs)
+				d := status.Forbidden(status.StageLimitRanger, corev1.Resource("pods"), pod.Name, errs)
+				d.LimitRange = lr.Name
+				return d
 			}
 		}
 	}
@@ -587,7 +596,9 @@ func (e *Engine) admitClaim(ns *namespaceState, pvc *corev1.PersistentVolumeClai
 	if !e.opts.DisableLimitRanger {
 		for _, lr := range ns.limitRanges {
 			if errs := limitranger.ValidateClaim(lr, pvc); len(errs) > 0 {
-				return status.Forbidden(status.StageLimitRanger, corev1.Resource("persistentvolumeclaims"), pvc.Name, errs)
+				d := status.Forbidden(status.StageLimitRanger, corev1.Resource("persistentvolumeclaims"), pvc.Name, errs)
+				d.LimitRange = lr.Name
+				return d
 			}
 		}
 	}

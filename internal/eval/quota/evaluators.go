@@ -284,8 +284,16 @@ func (e podEvaluator) constraints(required []corev1.ResourceName, obj runtime.Ob
 	for _, k := range keys {
 		msgs = append(msgs, k+" for: "+strings.Join(status.DistinctSorted(missing[corev1.ResourceName(k)]), ","))
 	}
-	return fmt.Errorf("must specify %s", strings.Join(msgs, "; "))
+	return &missingError{names: keys, msg: "must specify " + strings.Join(msgs, "; ")}
 }
+
+// missingError is the constraints' refusal, with the resource names missing.
+type missingError struct {
+	names []string
+	msg   string
+}
+
+func (e *missingError) Error() string { return e.msg }
 
 // --- services ---
 

@@ -7,6 +7,7 @@
 package quota
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 
@@ -215,7 +216,13 @@ func (c Checker) Check(ns *Namespace, gr schema.GroupResource, name string, obj 
 		}
 		r := ev.matchingResources(resources.SortedNames(q.Status.Hard))
 		if err := ev.constraints(r, obj); err != nil {
-			return forbid(fmt.Errorf("failed quota: %s: %v", q.Name, err))
+			d := forbid(fmt.Errorf("failed quota: %s: %v", q.Name, err))
+			d.Quota = q.Name
+			var ms *missingError
+			if errors.As(err, &ms) {
+				d.Resources = ms.names
+			}
+			return d
 		}
 		for _, k := range r {
 			if _, ok := q.Status.Hard[k]; ok {
@@ -256,7 +263,9 @@ func (c Checker) Check(ns *Namespace, gr schema.GroupResource, name string, obj 
 		}
 	}
 	if len(uncoveredNames) > 0 {
-		return forbid(fmt.Errorf("insufficient quota to consume: %s", strings.Join(status.DistinctSorted(uncoveredNames), ",")))
+		d := forbid(fmt.Errorf("insufficient quota to consume: %s", strings.Join(status.DistinctSorted(uncoveredNames), ",")))
+		d.Resources = uncoveredNames
+		return d
 	}
 	var uncovered []corev1.ScopedResourceSelectorRequirement
 	for _, sel := range limitedScopes {
@@ -284,8 +293,13 @@ func (c Checker) Check(ns *Namespace, gr schema.GroupResource, name string, obj 
 			}
 		}
 		if len(exceeded) > 0 {
-			return forbid(fmt.Errorf("exceeded quota: %s, requested: %s, used: %s, limited: %s", q.Name,
+			d := forbid(fmt.Errorf("exceeded quota: %s, requested: %s, used: %s, limited: %s", q.Name,
 				prettyPrint(maskList(requested, exceeded)), prettyPrint(maskList(q.Status.Used, exceeded)), prettyPrint(maskList(q.Status.Hard, exceeded))))
+			d.Quota = q.Name
+			for _, k := range exceeded {
+				d.Resources = append(d.Resources, string(k))
+			}
+			return d
 		}
 	}
 	for i, q := range interesting {

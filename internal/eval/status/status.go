@@ -25,6 +25,14 @@ type Denial struct {
 	Stage   Stage
 	Message string
 	Parts   []string
+
+	// Quota and Resources name, for a ResourceQuota denial, the quota that
+	// refused and its resources the object exceeds or fails to specify
+	// (Resources alone for resources no quota covers); LimitRange names the
+	// LimitRange of a LimitRanger denial. Empty for every other stage.
+	Quota      string
+	Resources  []string
+	LimitRange string
 }
 
 // PartsInOrder reports whether the parts appear in the message in their

@@ -1,0 +1,202 @@
+package eval
+
+import (
+	"maps"
+	"math"
+	"slices"
+	"sync/atomic"
+
+	appsv1 "k8s.io/api/apps/v1"
+	batchv1 "k8s.io/api/batch/v1"
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+
+	"github.com/limitcheck/limitcheck/internal/eval/defaults"
+	"github.com/limitcheck/limitcheck/internal/eval/status"
+)
+
+// What fits (FIT-01): how many replicas of a workload are admitted where it
+// stands in the input, found by evaluating the workload on copies of the
+// engine with its replica count replaced.
+
+// Unbounded is the fit of a workload nothing limits: the most replicas a
+// workload's spec can hold.
+const Unbounded = math.MaxInt32
+
+// fitBisections counts the fits found by bisection because the Unbounded
+// probe's reading was not confirmed (never, so far: the tests check it).
+var fitBisections atomic.Int64
+
+// Fit is how far a workload scales where it stands in the input. Its
+// replicas are spec.replicas for a Deployment, ReplicaSet,
+// ReplicationController and StatefulSet (Options.Replicas when set), the
+// nodes for a DaemonSet (Options.Nodes) and the parallelism for a Job or a
+// CronJob's Job (Options.Parallelism); a Job starts no more Pods than its
+// completions, so a parallelism beyond them always fits once they do.
+type Fit struct {
+	// Wanted is the replica count the workload asks for.
+	Wanted int
+	// Fit is the largest replica count with which the workload and everything
+	// its controllers create are admitted; Unbounded when nothing limits it,
+	// 0 when the workload is refused whatever its count.
+	Fit int
+	// Binding is what refuses replica Fit+1; nil when Unbounded.
+	Binding *Binding
+}
+
+// Binding is the first refusal of a workload scaled one replica past its fit.
+type Binding struct {
+	// Replica is the refused replica (Fit+1), 0 when the workload itself or the
+	// ReplicaSet or Job its controller creates first is refused.
+	Replica int
+	// Kind and Name identify the refused object.
+	Kind, Name string
+	// Denial is its refusal; nil when limitcheck failed on it (Internal).
+	Denial   *status.Denial
+	Internal string
+}
+
+// Clone returns an engine in the state of e that evaluates objects without
+// changing e: every namespace's quotas (their status included), stored
+// objects, LimitRanges, orphan Pods and stored names, and the Service
+// allocations. Objects already admitted are shared: the engine never changes
+// an object once it is stored.
+func (e *Engine) Clone() *Engine {
+	c := &Engine{opts: e.opts, classes: e.classes, quota: e.quota, order: slices.Clone(e.order),
+		namespaces: make(map[string]*namespaceState, len(e.namespaces)),
+		services:   serviceAllocations{ips: maps.Clone(e.services.ips), nodePorts: maps.Clone(e.services.nodePorts), next: e.services.next}}
+	for name, ns := range e.namespaces {
+		cn := &namespaceState{name: ns.name, stored: maps.Clone(ns.stored), orphans: slices.Clone(ns.orphans),
+			limitRanges: slices.Clone(ns.limitRanges), governed: ns.governed}
+		cn.Objects = slices.Clone(ns.Objects)
+		cn.Quotas = make([]*corev1.ResourceQuota, len(ns.Quotas))
+		for i, q := range ns.Quotas {
+			cn.Quotas[i] = q.DeepCopy()
+		}
+		c.namespaces[name] = cn
+	}
+	return c
+}
+
+// AdmitFit admits obj as Admit does and, for a workload whose controllers are
+// simulated, also says how far it scales where it stands (nil otherwise):
+// the workload is evaluated on copies of the engine as it was before obj,
+// first with Unbounded replicas, which shows the first replica refused, then
+// with that many and one fewer to confirm it; were the two ever to disagree,
+// the count is found by bisection on copies. The engine itself goes on with
+// the workload as written.
+func (e *Engine) AdmitFit(obj runtime.Object) (Result, *Fit) {
+	if _, path := defaults.PodTemplateOf(obj); path == "" || e.opts.DisableControllers {
+		return e.Admit(obj), nil
+	}
+	// Admit takes ownership of obj, so the copies probe the input as written.
+	orig := obj.DeepCopyObject()
+	base := e.Clone()
+	res := e.Admit(obj)
+	if res.Skipped || res.Internal != "" {
+		return res, nil
+	}
+	fit := &Fit{Wanted: e.wanted(obj)}
+	fit.Fit, fit.Binding = base.fitOf(orig)
+	return res, fit
+}
+
+// fitOf finds the fit of obj (as written) on copies of e.
+func (e *Engine) fitOf(obj runtime.Object) (int, *Binding) {
+	probe := func(n int) Result {
+		c := e.Clone()
+		count := int32(n)
+		c.count = &count
+		return c.Admit(obj.DeepCopyObject())
+	}
+	n, b := fitFrom(probe(Unbounded))
+	if confirmFit(probe, n, b) {
+		return n, b
+	}
+	fitBisections.Add(1)
+	// Bisection: admitted in full is monotone in the count, as the replicas
+	// a controller creates first do not depend on how many follow.
+	lo, hi := -1, Unbounded+1 // lo admitted (or none), hi refused (or past the end)
+	for hi-lo > 1 {
+		mid := lo + (hi-lo)/2
+		if probe(mid).Allowed {
+			lo = mid
+		} else {
+			hi = mid
+		}
+	}
+	n = max(lo, 0)
+	if hi > Unbounded {
+		return n, nil
+	}
+	_, b = fitFrom(probe(hi))
+	if b != nil && b.Replica > 0 {
+		b.Replica = hi
+	}
+	return n, b
+}
+
+// confirmFit reports whether n replicas are admitted in full and n+1 are
+// refused with binding b (a workload refused whatever its count: 0 and 1 both).
+func confirmFit(probe func(int) Result, n int, b *Binding) bool {
+	if b == nil {
+		return n == Unbounded // the Unbounded probe was admitted in full
+	}
+	if at := probe(n); at.Allowed == (b.Replica == 0) {
+		return false
+	}
+	_, next := fitFrom(probe(n + 1))
+	return next != nil && next.Replica == b.Replica && next.Kind == b.Kind && next.Internal == b.Internal &&
+		(next.Denial == nil) == (b.Denial == nil) && (b.Denial == nil || next.Denial.Message == b.Denial.Message)
+}
+
+// fitFrom reads, from a workload admitted with some replica count, how many
+// replicas were admitted before the first refusal and that refusal.
+func fitFrom(res Result) (int, *Binding) {
+	refused := func(r *Result) *Binding {
+		return &Binding{Kind: r.Kind, Name: r.Name, Denial: r.Denial, Internal: r.Internal}
+	}
+	if res.Denial != nil || res.Internal != "" {
+		return 0, refused(&res)
+	}
+	w := res.Workload
+	if w == nil {
+		return Unbounded, nil
+	}
+	for i := range w.Created {
+		c := &w.Created[i]
+		if c.Allowed {
+			continue
+		}
+		b := refused(c)
+		if c.Replica == 0 {
+			return 0, b
+		}
+		n := w.Adopted + c.Replica - 1
+		b.Replica = n + 1
+		return n, b
+	}
+	return Unbounded, nil
+}
+
+// wanted is the replica count a workload asks for (Fit.Wanted), read from
+// the object as admitted (defaulted).
+func (e *Engine) wanted(obj runtime.Object) int {
+	switch o := obj.(type) {
+	case *appsv1.Deployment:
+		return int(e.replicas(o.Spec.Replicas))
+	case *appsv1.ReplicaSet:
+		return int(e.replicas(o.Spec.Replicas))
+	case *corev1.ReplicationController:
+		return int(e.replicas(o.Spec.Replicas))
+	case *appsv1.StatefulSet:
+		return int(e.replicas(o.Spec.Replicas))
+	case *appsv1.DaemonSet:
+		return e.nodes()
+	case *batchv1.Job:
+		return int(max(e.parallelism(&o.Spec), 0))
+	case *batchv1.CronJob:
+		return int(max(e.parallelism(&o.Spec.JobTemplate.Spec), 0))
+	}
+	return 0
+}
