@@ -244,18 +244,17 @@ func invalidFlagValue(f *pflag.Flag, value string, reason any) error {
 // run reads and admits the input.
 func (o *inputOptions) run(s streams) (*check.Report, error) {
 	printWarnings(s.ErrOut, o.warnings)
-	rep, err := check.Run(check.Options{
-		Paths:     o.Paths,
-		Recursive: o.Recursive,
-		Stdin:     s.In,
-		Engine:    o.Engine,
-		// kubectl refuses a mismatching object namespace only when -n was given.
-		EnforceNamespace: o.NamespaceSet,
-		Order:            o.Order,
-		SkipUnknown:      o.SkipUnknown,
-		Strict:           o.Strict,
-		Ignore:           o.Ignore,
-	})
+	return o.runWith(check.Options{}, s)
+}
+
+// runWith reads and admits the input with extra, whose input fields are
+// replaced by the flags'.
+func (o *inputOptions) runWith(extra check.Options, s streams) (*check.Report, error) {
+	extra.Paths, extra.Recursive, extra.Stdin, extra.Engine = o.Paths, o.Recursive, s.In, o.Engine
+	// kubectl refuses a mismatching object namespace only when -n was given.
+	extra.EnforceNamespace = o.NamespaceSet
+	extra.Order, extra.SkipUnknown, extra.Strict, extra.Ignore = o.Order, o.SkipUnknown, o.Strict, o.Ignore
+	rep, err := check.Run(extra)
 	if err != nil {
 		var le *load.Error
 		if errors.As(err, &le) {

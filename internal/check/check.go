@@ -37,6 +37,9 @@ type Options struct {
 	Strict bool
 	// Ignore are --ignore-path patterns: paths not read (load.Options.Ignore).
 	Ignore []string
+	// Fit says, for every workload, how far it scales where it stands
+	// (Entry.Fit, FIT-01); the verdicts are those of a run without it.
+	Fit bool
 }
 
 // Order is the order in which the documents are admitted.
@@ -74,6 +77,9 @@ type Entry struct {
 	Pos    load.Position
 	Err    *load.Error
 	Result eval.Result
+	// Fit is set, with Options.Fit, for a workload whose controllers were
+	// simulated.
+	Fit *eval.Fit
 }
 
 // Report is the outcome of a run.
@@ -231,7 +237,7 @@ func Run(opts Options) (*Report, error) {
 			entry.Result = eval.Result{APIVersion: d.APIVersion, Kind: d.Kind, Name: d.Name, Skipped: true,
 				SkipReason: "admission configuration: applies to the whole run"}
 		default:
-			entry.Result, entry.Err = admitServed(engine, catalog, d, opts.SkipUnknown)
+			entry.Result, entry.Fit, entry.Err = admitServed(engine, catalog, d, opts.SkipUnknown, opts.Fit)
 		}
 		for _, w := range d.Warnings {
 			entry.Result.Warnings = append(entry.Result.Warnings, w.Msg)
@@ -283,7 +289,7 @@ func defaultNamespaceHint(rep *Report, docs []load.Document, def string, explici
 // admitServed admits a document whose apiVersion/kind kube-apiserver serves;
 // one it does not serve is kubectl's error (or skipped with SkipUnknown), and a
 // tool's configuration file is skipped (API-01).
-func admitServed(engine *eval.Engine, catalog *apis.Catalog, d load.Document, skipUnknown bool) (eval.Result, *load.Error) {
+func admitServed(engine *eval.Engine, catalog *apis.Catalog, d load.Document, skipUnknown, fit bool) (eval.Result, *eval.Fit, *load.Error) {
 	id := eval.Result{APIVersion: d.APIVersion, Kind: d.Kind, Namespace: d.Namespace, Name: d.Name}
 	switch _, status := catalog.Lookup(d.APIVersion, d.Kind); status {
 	case apis.NotServed:
@@ -293,14 +299,18 @@ func admitServed(engine *eval.Engine, catalog *apis.Catalog, d load.Document, sk
 		}
 		if skipUnknown {
 			id.Skipped, id.SkipReason = true, "not served by kube-apiserver 1.36 (--skip-unknown)"
-			return id, nil
+			return id, nil, nil
 		}
-		return id, &load.Error{File: d.Pos.File, Line: d.Pos.Line, Msg: msg}
+		return id, nil, &load.Error{File: d.Pos.File, Line: d.Pos.Line, Msg: msg}
 	case apis.ToolConfig:
 		id.Skipped, id.SkipReason = true, "a tool's configuration file, not an API object"
-		return id, nil
+		return id, nil, nil
 	}
-	return engine.Admit(d.Object), nil
+	if fit {
+		res, f := engine.AdmitFit(d.Object)
+		return res, f, nil
+	}
+	return engine.Admit(d.Object), nil, nil
 }
 
 // policiesFirst returns the documents in the order OrderPoliciesFirst admits

@@ -16,13 +16,16 @@ import (
 	"github.com/limitcheck/limitcheck/internal/check"
 )
 
-const schemaPath = "testdata/report.schema.json"
+const (
+	schemaPath    = "testdata/report.schema.json"
+	fitSchemaPath = "testdata/fit.schema.json"
+)
 
 // TestJSONSchema validates every JSON report the tests pin down (the golden, the
 // empty report, the testscripts' expected -o json documents) against the
 // checked-in JSON Schema.
 func TestJSONSchema(t *testing.T) {
-	schema := loadSchema(t)
+	schema, fitSchema := loadSchema(t), loadSchemaFile(t, fitSchemaPath)
 	docs := map[string][]byte{}
 	golden, err := os.ReadFile(filepath.Join("testdata", "report.json.golden"))
 	if err != nil {
@@ -56,18 +59,32 @@ func TestJSONSchema(t *testing.T) {
 			}
 		}
 	}
+	var fitDoc bytes.Buffer
+	if err := FitJSON(&fitDoc, sampleFitReport(), Options{Version: "v1"}); err != nil {
+		t.Fatal(err)
+	}
+	docs["sample fit"] = fitDoc.Bytes()
 	if len(docs) < 5 {
 		t.Fatalf("only %d documents to validate; the testscripts' JSON was not found", len(docs))
 	}
+	fits := 0
 	for name, data := range docs {
 		var doc any
 		if err := json.Unmarshal(data, &doc); err != nil {
 			t.Errorf("%s: %v", name, err)
 			continue
 		}
-		for _, e := range schema.validate(schema.root, doc, "") {
+		sch := schema
+		if _, ok := doc.(map[string]any)["workloads"]; ok { // limitcheck fit -o json
+			sch = fitSchema
+			fits++
+		}
+		for _, e := range sch.validate(sch.root, doc, "") {
 			t.Errorf("%s: %s", name, e)
 		}
+	}
+	if fits < 2 {
+		t.Errorf("only %d fit documents validated; fit.txtar's JSON was not found", fits)
 	}
 }
 
@@ -129,7 +146,12 @@ var schemaKeywords = []string{"$schema", "$id", "$defs", "$ref", "title", "descr
 
 func loadSchema(t *testing.T) *jsonSchema {
 	t.Helper()
-	data, err := os.ReadFile(schemaPath)
+	return loadSchemaFile(t, schemaPath)
+}
+
+func loadSchemaFile(t *testing.T, path string) *jsonSchema {
+	t.Helper()
+	data, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,0 +1,88 @@
+package main
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/limitcheck/limitcheck/internal/check"
+	"github.com/limitcheck/limitcheck/internal/render"
+)
+
+// fitOptions are the parsed flags of `limitcheck fit`.
+type fitOptions struct {
+	inputOptions
+	Output string
+	Color  string
+	Render render.Options
+}
+
+func newCmdFit(s streams) *cobra.Command {
+	opts := &fitOptions{}
+	cmd := &cobra.Command{
+		Use:   "fit [-f PATH]... [PATH]...",
+		Short: "How many replicas of each workload fit, and what refuses the next",
+		Long: `Admit the input as check does and say, for every workload, the largest replica count that is admitted in full where it stands in the input (the objects before it admitted, those after it not yet), and what refuses the next replica: a quota and its resources, a LimitRange, or anything else kube-apiserver refuses, with its exact message; "unbounded" when nothing limits it up to 2147483647. Replicas are spec.replicas (or --replicas) for Deployments, ReplicaSets, ReplicationControllers and StatefulSets, nodes (--nodes) for DaemonSets and parallelism for Jobs and CronJobs. Then each namespace's quotas after the whole input, with what is free.
+
+` + inputFlagsHelp() + `
+
+-o text (the default) or -o json.
+
+Exit status: 0 every workload fits the replicas it wants, 1 at least one does not, 2 bad input or usage, 3 internal error.`,
+		Example: `  limitcheck fit -f quota.yaml -f deploy/
+  limitcheck fit --nodes 20 -o json -f namespace/ -f daemonsets/`,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if err := opts.complete(cmd.Flags(), args); err != nil {
+				return err
+			}
+			if !slices.Contains(render.FitFormats, opts.Output) {
+				return invalidFlagValue(cmd.Flags().Lookup("output"), opts.Output, "must be one of "+strings.Join(render.FitFormats, ", "))
+			}
+			opts.Render.Version = versionString()
+			switch opts.Color {
+			case "always":
+				opts.Render.Color = true
+			case "never":
+			case "auto":
+				opts.Render.Color = colorAuto(s.Out)
+			default:
+				return inputErrorf("invalid argument %q for \"--color\" flag: must be auto, always or never", opts.Color)
+			}
+			return runFit(s, opts)
+		},
+	}
+	opts.addFlags(cmd)
+	fl := cmd.Flags()
+	fl.StringVarP(&opts.Output, "output", "o", "text", "output format: one of "+strings.Join(render.FitFormats, ", "))
+	fl.BoolVar(&opts.Render.Quiet, "quiet", false, "text: the workloads and the summary only, no tables")
+	fl.StringVar(&opts.Color, "color", "auto", "colour the text report: auto, always or never")
+	_ = cmd.RegisterFlagCompletionFunc("color", cobra.FixedCompletions([]cobra.Completion{"auto", "always", "never"}, cobra.ShellCompDirectiveNoFileComp))
+	_ = cmd.RegisterFlagCompletionFunc("output", cobra.FixedCompletions(render.FitFormats, cobra.ShellCompDirectiveNoFileComp))
+	return cmd
+}
+
+// runFit admits the input with fits and writes the fit report.
+func runFit(s streams, opts *fitOptions) error {
+	printWarnings(s.ErrOut, opts.warnings)
+	rep, err := opts.runWith(check.Options{Fit: true}, s)
+	if err != nil {
+		return err
+	}
+	write := render.FitText
+	if opts.Output == "json" {
+		write = render.FitJSON
+	}
+	if err := write(s.Out, rep, opts.Render); err != nil {
+		return &internalError{err: fmt.Errorf("writing output: %w", err)}
+	}
+	sum := rep.Summary()
+	if sum.Errors > 0 || sum.Internal > 0 {
+		return &findingsError{errors: sum.Errors, internal: sum.Internal}
+	}
+	if !render.Fits(rep) {
+		return &findingsError{denied: 1}
+	}
+	return nil
+}
