@@ -17,6 +17,8 @@ type fitOptions struct {
 	Output string
 	Color  string
 	Render render.Options
+	// Quota is --quota: suggest the quotas the input needs instead.
+	Quota bool
 }
 
 func newCmdFit(s streams) *cobra.Command {
@@ -30,12 +32,18 @@ func newCmdFit(s streams) *cobra.Command {
 
 -o text (the default) or -o json.
 
+--quota prints instead, for every quota that refused something (or would, once the others admit more), the smallest hard values that admit everything quotas can admit in the input: the usage of each of its resources after the input admitted with quotas unenforced. The output is a ResourceQuota manifest to apply in place of the input's, each changed value with the input's in a comment, followed, in comments, by what stays refused whatever the quotas allow (LimitRanges, validation, a quota's "must specify"). With --quota the exit status is 0 when nothing stays refused, 1 otherwise.
+
 Exit status: 0 every workload fits the replicas it wants, 1 at least one does not, 2 bad input or usage, 3 internal error.`,
 		Example: `  limitcheck fit -f quota.yaml -f deploy/
-  limitcheck fit --nodes 20 -o json -f namespace/ -f daemonsets/`,
+  limitcheck fit --nodes 20 -o json -f namespace/ -f daemonsets/
+  limitcheck fit --quota -f quota.yaml -f release/ > quota-needed.yaml`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if err := opts.complete(cmd.Flags(), args); err != nil {
 				return err
+			}
+			if opts.Quota && opts.Output != "text" {
+				return inputErrorf("--quota prints a ResourceQuota manifest: -o %s is not supported with it", opts.Output)
 			}
 			if !slices.Contains(render.FitFormats, opts.Output) {
 				return invalidFlagValue(cmd.Flags().Lookup("output"), opts.Output, "must be one of "+strings.Join(render.FitFormats, ", "))
@@ -57,6 +65,7 @@ Exit status: 0 every workload fits the replicas it wants, 1 at least one does no
 	fl := cmd.Flags()
 	fl.StringVarP(&opts.Output, "output", "o", "text", "output format: one of "+strings.Join(render.FitFormats, ", "))
 	fl.BoolVar(&opts.Render.Quiet, "quiet", false, "text: the workloads and the summary only, no tables")
+	fl.BoolVar(&opts.Quota, "quota", false, "print the smallest quotas that admit the input, as a manifest")
 	fl.StringVar(&opts.Color, "color", "auto", "colour the text report: auto, always or never")
 	_ = cmd.RegisterFlagCompletionFunc("color", cobra.FixedCompletions([]cobra.Completion{"auto", "always", "never"}, cobra.ShellCompDirectiveNoFileComp))
 	_ = cmd.RegisterFlagCompletionFunc("output", cobra.FixedCompletions(render.FitFormats, cobra.ShellCompDirectiveNoFileComp))
@@ -66,12 +75,15 @@ Exit status: 0 every workload fits the replicas it wants, 1 at least one does no
 // runFit admits the input with fits and writes the fit report.
 func runFit(s streams, opts *fitOptions) error {
 	printWarnings(s.ErrOut, opts.warnings)
-	rep, err := opts.runWith(check.Options{Fit: true}, s)
+	rep, err := opts.runWith(check.Options{Fit: !opts.Quota, SuggestQuota: opts.Quota}, s)
 	if err != nil {
 		return err
 	}
 	write := render.FitText
-	if opts.Output == "json" {
+	switch {
+	case opts.Quota:
+		write = render.QuotaYAML
+	case opts.Output == "json":
 		write = render.FitJSON
 	}
 	if err := write(s.Out, rep, opts.Render); err != nil {
@@ -80,6 +92,12 @@ func runFit(s streams, opts *fitOptions) error {
 	sum := rep.Summary()
 	if sum.Errors > 0 || sum.Internal > 0 {
 		return &findingsError{errors: sum.Errors, internal: sum.Internal}
+	}
+	if opts.Quota {
+		if len(rep.StillRefused) > 0 {
+			return &findingsError{denied: len(rep.StillRefused)}
+		}
+		return nil
 	}
 	if !render.Fits(rep) {
 		return &findingsError{denied: 1}

@@ -40,6 +40,10 @@ type Options struct {
 	// Fit says, for every workload, how far it scales where it stands
 	// (Entry.Fit, FIT-01); the verdicts are those of a run without it.
 	Fit bool
+	// SuggestQuota runs the input a second time with quotas unenforced and
+	// suggests the smallest hard values that admit it (Report.Suggested,
+	// Report.StillRefused; FIT-02).
+	SuggestQuota bool
 }
 
 // Order is the order in which the documents are admitted.
@@ -92,6 +96,19 @@ type Report struct {
 	// Notes are about the run rather than one document: paths skipped or read
 	// once, and hints where a default probably bites (HINT-01).
 	Notes []load.Note
+	// Suggested are, with Options.SuggestQuota, the quotas that refused
+	// something (or would, once the others admit more) with the smallest hard
+	// values that admit the input; StillRefused the entries refused even with
+	// quotas unenforced (LimitRanges, validation, quota constraints), as that
+	// run saw them.
+	Suggested    []QuotaSuggestion
+	StillRefused []Entry
+}
+
+// QuotaSuggestion is a suggested quota and where the input's is.
+type QuotaSuggestion struct {
+	eval.QuotaSuggestion
+	Pos load.Position
 }
 
 // Summary counts.
@@ -207,7 +224,53 @@ func Run(opts Options) (*Report, error) {
 		docs[i].Err = e
 	}
 	engineOpts.APIs = catalog
+	if opts.Order != OrderInput {
+		docs = policiesFirst(docs)
+	}
+	var copies []load.Document
+	if opts.SuggestQuota {
+		// The second run admits the objects as written: Admit takes ownership.
+		copies = slices.Clone(docs)
+		for i := range copies {
+			if copies[i].Object != nil {
+				copies[i].Object = copies[i].Object.DeepCopyObject()
+			}
+		}
+	}
 	engine := eval.New(engineOpts)
+	rep.Entries = admitAll(engine, catalog, docs, opts)
+	if opts.SuggestQuota {
+		unenforcedOpts := engineOpts
+		unenforcedOpts.UnenforcedQuota = true
+		unenforced := eval.New(unenforcedOpts)
+		entries := admitAll(unenforced, catalog, copies, Options{EnforceNamespace: opts.EnforceNamespace, SkipUnknown: opts.SkipUnknown, Engine: opts.Engine})
+		results := make([]eval.Result, len(rep.Entries))
+		where := map[string]load.Position{}
+		for i, e := range rep.Entries {
+			results[i] = e.Result
+			if e.Result.Kind == "ResourceQuota" && e.Result.APIVersion == "v1" {
+				where[e.Result.Namespace+"/"+e.Result.Name] = e.Pos
+			}
+		}
+		for _, s := range eval.SuggestQuotas(eval.RefusingQuotas(results), unenforced) {
+			rep.Suggested = append(rep.Suggested, QuotaSuggestion{QuotaSuggestion: s, Pos: where[s.Quota.Namespace+"/"+s.Quota.Name]})
+		}
+		for _, e := range entries {
+			if e.Err == nil && e.Result.Internal == "" && !e.Result.Skipped && !e.Result.Allowed {
+				rep.StillRefused = append(rep.StillRefused, e)
+			}
+		}
+	}
+	rep.Quotas = engine.Quotas()
+	rep.LimitRanges = engine.LimitRanges()
+	overQuota(rep, engineOpts.QuotaUsage)
+	defaultNamespaceHint(rep, docs, engine.DefaultNamespace(), opts.EnforceNamespace)
+	return rep, nil
+}
+
+// admitAll admits the documents in order on engine, with the cluster classes
+// of the input added first, and returns an entry per document.
+func admitAll(engine *eval.Engine, catalog *apis.Catalog, docs []load.Document, opts Options) []Entry {
 	// PriorityClasses, StorageClasses and RuntimeClasses are cluster state the
 	// admission plugins read: they apply to the whole run, wherever they appear.
 	for _, d := range docs {
@@ -215,9 +278,7 @@ func Run(opts Options) (*Report, error) {
 			engine.AddClusterObject(d.Object)
 		}
 	}
-	if opts.Order != OrderInput {
-		docs = policiesFirst(docs)
-	}
+	entries := make([]Entry, 0, len(docs))
 	for _, d := range docs {
 		entry := Entry{Pos: d.Pos, Err: d.Err}
 		if entry.Err == nil && opts.EnforceNamespace {
@@ -242,13 +303,9 @@ func Run(opts Options) (*Report, error) {
 		for _, w := range d.Warnings {
 			entry.Result.Warnings = append(entry.Result.Warnings, w.Msg)
 		}
-		rep.Entries = append(rep.Entries, entry)
+		entries = append(entries, entry)
 	}
-	rep.Quotas = engine.Quotas()
-	rep.LimitRanges = engine.LimitRanges()
-	overQuota(rep, engineOpts.QuotaUsage)
-	defaultNamespaceHint(rep, docs, engine.DefaultNamespace(), opts.EnforceNamespace)
-	return rep, nil
+	return entries
 }
 
 // defaultNamespaceHint notes objects that named no namespace and so landed in

@@ -313,7 +313,7 @@ func (e *Engine) replicate(w *Workload, namespace string, p replicaPlan) {
 		var k int
 		switch {
 		case admitted:
-			k = ns.Repeat(before, after, limit)
+			k = ns.Repeat(before, after, limit, !e.quota.Unenforced)
 		case p.halt == nil && before.Same(after):
 			k = limit // refused, and refused again for the same reason
 		}

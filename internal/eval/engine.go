@@ -70,6 +70,10 @@ type Options struct {
 	// (kube-apiserver's --disable-admission-plugins); both are on by default.
 	DisableLimitRanger   bool
 	DisableResourceQuota bool
+	// UnenforcedQuota keeps the ResourceQuota plugin charging every object
+	// but refusing none for exceeding a hard limit (quota.Checker.Unenforced):
+	// the usage `fit --quota` suggests hard values from (FIT-02).
+	UnenforcedQuota bool
 	// DisablePriority, DisableDefaultStorageClass and DisableRuntimeClass switch
 	// off the plugins whose mutations feed quota (RQ-34); on by default.
 	DisablePriority            bool
@@ -184,7 +188,7 @@ func New(opts Options) *Engine {
 		opts.QuotaUsage = quota.UsageComputed
 	}
 	return &Engine{opts: opts, namespaces: map[string]*namespaceState{},
-		quota: quota.Checker{Gates: opts.Gates, Config: opts.QuotaConfig, Disabled: opts.DisableResourceQuota, Usage: opts.QuotaUsage}}
+		quota: quota.Checker{Gates: opts.Gates, Config: opts.QuotaConfig, Disabled: opts.DisableResourceQuota, Usage: opts.QuotaUsage, Unenforced: opts.UnenforcedQuota}}
 }
 
 // podOptions are the options of Pod and Pod template validation.

@@ -68,6 +68,10 @@ type Checker struct {
 	Disabled bool
 	// Usage says where a quota's status.used starts (ComputeStatus).
 	Usage Usage
+	// Unenforced charges every object as Check would but refuses none for
+	// exceeding a hard limit: what a namespace would use if its quotas were
+	// large enough (FIT-02). Every other refusal stays.
+	Unenforced bool
 }
 
 // Add records obj (group/resource gr) as stored in ns without any check, as
@@ -292,7 +296,7 @@ func (c Checker) Check(ns *Namespace, gr schema.GroupResource, name string, obj 
 				exceeded = append(exceeded, k)
 			}
 		}
-		if len(exceeded) > 0 {
+		if len(exceeded) > 0 && !c.Unenforced {
 			d := forbid(fmt.Errorf("exceeded quota: %s, requested: %s, used: %s, limited: %s", q.Name,
 				prettyPrint(maskList(requested, exceeded)), prettyPrint(maskList(q.Status.Used, exceeded)), prettyPrint(maskList(q.Status.Hard, exceeded))))
 			d.Quota = q.Name

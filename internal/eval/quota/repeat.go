@@ -43,8 +43,9 @@ func (ns *Namespace) Snapshot() Snapshot {
 // exactly by arithmetic: quotas came or went, or a used amount would print
 // in another format after more charges than it did after one (QS-02: a
 // binary amount that stops being a multiple of 1024 reads back as decimal).
-// The caller then creates the next replica for real.
-func (ns *Namespace) Repeat(before, after Snapshot, limit int) int {
+// The caller then creates the next replica for real. With enforced false
+// (Checker.Unenforced) no hard limit stops the repetition.
+func (ns *Namespace) Repeat(before, after Snapshot, limit int, enforced bool) int {
 	if limit <= 0 || len(before.used) != len(ns.Quotas) || len(after.used) != len(ns.Quotas) || after.objects < before.objects {
 		return 0
 	}
@@ -74,7 +75,7 @@ func (ns *Namespace) Repeat(before, after Snapshot, limit int) int {
 			}
 			charges = append(charges, charge{i, name, step})
 			hard, ok := q.Status.Hard[name]
-			if !ok {
+			if !ok || !enforced {
 				continue
 			}
 			room := new(inf.Dec).Sub(hard.AsDec(), now.AsDec())
