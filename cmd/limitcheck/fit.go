@@ -19,6 +19,8 @@ type fitOptions struct {
 	Render render.Options
 	// Quota is --quota: suggest the quotas the input needs instead.
 	Quota bool
+	// Rollout is --rollout: roll every Deployment out once after the input.
+	Rollout bool
 }
 
 func newCmdFit(s streams) *cobra.Command {
@@ -34,6 +36,8 @@ func newCmdFit(s streams) *cobra.Command {
 
 --quota prints instead, for every quota that refused something (or would, once the others admit more), the smallest hard values that admit everything quotas can admit in the input: the usage of each of its resources after the input admitted with quotas unenforced. The output is a ResourceQuota manifest to apply in place of the input's, each changed value with the input's in a comment, followed, in comments, by what stays refused whatever the quotas allow (LimitRanges, validation, a quota's "must specify"). With --quota the exit status is 0 when nothing stays refused, 1 otherwise.
 
+--rollout then rolls every Deployment out once, as kubectl rollout restart makes the Deployment controller do, against the namespace as the whole input leaves it (each on its own copy): a RollingUpdate surges by maxSurge (a percentage of the replicas rounded up) and removes old Pods as long as maxUnavailable (rounded down; 1 when both come out 0) allows, new Pods counting as available once admitted. It says whether the rollout completes or where it gets stuck, and the peak quota usage it needs. Recreate and StatefulSets need no extra Pod. A rollout that gets stuck makes the exit status 1.
+
 Exit status: 0 every workload fits the replicas it wants, 1 at least one does not, 2 bad input or usage, 3 internal error.`,
 		Example: `  limitcheck fit -f quota.yaml -f deploy/
   limitcheck fit --nodes 20 -o json -f namespace/ -f daemonsets/
@@ -41,6 +45,9 @@ Exit status: 0 every workload fits the replicas it wants, 1 at least one does no
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if err := opts.complete(cmd.Flags(), args); err != nil {
 				return err
+			}
+			if opts.Quota && opts.Rollout {
+				return inputErrorf("--quota and --rollout cannot be combined")
 			}
 			if opts.Quota && opts.Output != "text" {
 				return inputErrorf("--quota prints a ResourceQuota manifest: -o %s is not supported with it", opts.Output)
@@ -66,6 +73,7 @@ Exit status: 0 every workload fits the replicas it wants, 1 at least one does no
 	fl.StringVarP(&opts.Output, "output", "o", "text", "output format: one of "+strings.Join(render.FitFormats, ", "))
 	fl.BoolVar(&opts.Render.Quiet, "quiet", false, "text: the workloads and the summary only, no tables")
 	fl.BoolVar(&opts.Quota, "quota", false, "print the smallest quotas that admit the input, as a manifest")
+	fl.BoolVar(&opts.Rollout, "rollout", false, "roll every Deployment out once after the input")
 	fl.StringVar(&opts.Color, "color", "auto", "colour the text report: auto, always or never")
 	_ = cmd.RegisterFlagCompletionFunc("color", cobra.FixedCompletions([]cobra.Completion{"auto", "always", "never"}, cobra.ShellCompDirectiveNoFileComp))
 	_ = cmd.RegisterFlagCompletionFunc("output", cobra.FixedCompletions(render.FitFormats, cobra.ShellCompDirectiveNoFileComp))
@@ -75,7 +83,7 @@ Exit status: 0 every workload fits the replicas it wants, 1 at least one does no
 // runFit admits the input with fits and writes the fit report.
 func runFit(s streams, opts *fitOptions) error {
 	printWarnings(s.ErrOut, opts.warnings)
-	rep, err := opts.runWith(check.Options{Fit: !opts.Quota, SuggestQuota: opts.Quota}, s)
+	rep, err := opts.runWith(check.Options{Fit: !opts.Quota, SuggestQuota: opts.Quota, Rollout: opts.Rollout && !opts.Quota}, s)
 	if err != nil {
 		return err
 	}

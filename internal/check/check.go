@@ -44,6 +44,9 @@ type Options struct {
 	// suggests the smallest hard values that admit it (Report.Suggested,
 	// Report.StillRefused; FIT-02).
 	SuggestQuota bool
+	// Rollout rolls every admitted Deployment out once after the whole input,
+	// each on its own copy of the final state (Entry.Rollout, FIT-03).
+	Rollout bool
 }
 
 // Order is the order in which the documents are admitted.
@@ -84,6 +87,9 @@ type Entry struct {
 	// Fit is set, with Options.Fit, for a workload whose controllers were
 	// simulated.
 	Fit *eval.Fit
+	// Rollout is set, with Options.Rollout, for a Deployment whose
+	// ReplicaSet was admitted.
+	Rollout *eval.Rollout
 }
 
 // Report is the outcome of a run.
@@ -239,6 +245,13 @@ func Run(opts Options) (*Report, error) {
 	}
 	engine := eval.New(engineOpts)
 	rep.Entries = admitAll(engine, catalog, docs, opts)
+	if opts.Rollout {
+		for i := range rep.Entries {
+			if e := &rep.Entries[i]; e.Err == nil && e.Result.Internal == "" {
+				e.Rollout = engine.Rollout(&e.Result)
+			}
+		}
+	}
 	if opts.SuggestQuota {
 		unenforcedOpts := engineOpts
 		unenforcedOpts.UnenforcedQuota = true

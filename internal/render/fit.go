@@ -18,10 +18,14 @@ import (
 // FitFormats are the -o values of `limitcheck fit`.
 var FitFormats = []string{"json", "text"}
 
-// Fits reports whether every workload fits as many replicas as it wants.
+// Fits reports whether every workload fits as many replicas as it wants
+// and every rollout simulated completes.
 func Fits(r *check.Report) bool {
 	for i := range r.Entries {
 		if f := r.Entries[i].Fit; f != nil && f.Wanted > f.Fit {
+			return false
+		}
+		if ro := r.Entries[i].Rollout; ro != nil && !ro.Complete && ro.Note == "" {
 			return false
 		}
 	}
@@ -37,7 +41,7 @@ func Fits(r *check.Report) bool {
 func FitText(w io.Writer, r *check.Report, o Options) error {
 	p := newPalette(o.Color)
 	var b strings.Builder
-	fits, unfit := 0, 0
+	fits, unfit, stuck := 0, 0, 0
 	for i := range r.Entries {
 		e := &r.Entries[i]
 		if e.Err != nil || e.Result.Internal != "" {
@@ -53,6 +57,12 @@ func FitText(w io.Writer, r *check.Report, o Options) error {
 			object += " (" + e.Pos.Source + ")"
 		}
 		fmt.Fprintf(&b, "%s %s: %s\n", loc, Escape(object), fitPhrase(p, &e.Result, e.Fit))
+		if ro := e.Rollout; ro != nil {
+			fmt.Fprintf(&b, "    rollout: %s\n", rolloutPhrase(p, ro))
+			if !ro.Complete && ro.Note == "" {
+				stuck++
+			}
+		}
 		if e.Fit.Wanted > e.Fit.Fit {
 			unfit++
 		} else {
@@ -68,6 +78,9 @@ func FitText(w io.Writer, r *check.Report, o Options) error {
 	summary := fmt.Sprintf("%s: %d fit%s as wanted", Count(fits+unfit, "workload", "workloads"), fits, plural(fits, "s", ""))
 	if unfit > 0 {
 		summary += ", " + p.bad.Sprintf("%d do%s not", unfit, plural(unfit, "es", ""))
+	}
+	if stuck > 0 {
+		summary += "; " + p.bad.Sprint(Count(stuck, "rollout", "rollouts")+" stuck")
 	}
 	b.WriteString(summary + "\n")
 	_, err := io.WriteString(w, b.String())
@@ -99,6 +112,41 @@ func fitPhrase(p palette, res *eval.Result, f *eval.Fit) string {
 		return s + Escape(b.Denial.Message)
 	}
 	return s + Escape(b.Internal)
+}
+
+// rolloutPhrase is what the text report says of a rollout (FIT-03).
+func rolloutPhrase(p palette, r *eval.Rollout) string {
+	if r.Note != "" && !r.Complete {
+		return p.bad.Sprint("not simulated") + ": " + Escape(r.Note)
+	}
+	if r.Note != "" {
+		return Escape(r.Note)
+	}
+	s := fmt.Sprintf("maxSurge %d, maxUnavailable %d of %d: ", r.MaxSurge, r.MaxUnavailable, r.Replicas)
+	if r.Complete {
+		s += p.good.Sprint("completes")
+	} else {
+		s += p.bad.Sprintf("stuck with %d new and %d old Pods", r.New, r.Old)
+	}
+	if len(r.Peak) > 0 {
+		var peaks []string
+		for _, q := range r.Peak {
+			pk := fmt.Sprintf("%s %s %s", q.Quota, q.Resource, q.Peak.String())
+			if q.HasHard {
+				pk += " of " + q.Hard.String()
+			}
+			peaks = append(peaks, Escape(pk))
+		}
+		s += "; peak " + strings.Join(peaks, ", ")
+	}
+	if b := r.Binding; b != nil && !r.Complete {
+		if b.Denial != nil {
+			s += "; " + Escape(b.Denial.Message)
+		} else {
+			s += "; " + Escape(b.Internal)
+		}
+	}
+	return s
 }
 
 // ordinal is 1st, 2nd, 3rd, 4th, … 11th, 12th, 13th, … 21st.
@@ -145,6 +193,30 @@ type jsonFitWorkload struct {
 	Fit       int          `json:"fit"`
 	Unbounded bool         `json:"unbounded"`
 	Binding   *jsonBinding `json:"binding"`
+	// Rollout is set with --rollout for Deployments and StatefulSets.
+	Rollout *jsonRollout `json:"rollout,omitempty"`
+}
+
+// jsonRollout is eval.Rollout.
+type jsonRollout struct {
+	Strategy       string       `json:"strategy"`
+	Replicas       int          `json:"replicas"`
+	MaxSurge       int          `json:"maxSurge"`
+	MaxUnavailable int          `json:"maxUnavailable"`
+	Complete       bool         `json:"complete"`
+	New            int          `json:"new"`
+	Old            int          `json:"old"`
+	Note           string       `json:"note"`
+	Peak           []jsonPeak   `json:"peak"`
+	Binding        *jsonBinding `json:"binding"`
+}
+
+type jsonPeak struct {
+	Quota    string `json:"quota"`
+	Resource string `json:"resource"`
+	Used     string `json:"used"`
+	Peak     string `json:"peak"`
+	Hard     string `json:"hard"`
 }
 
 // jsonBinding is what refuses replica fit+1.
@@ -168,6 +240,18 @@ type jsonFitQuota struct {
 	Free      map[string]string `json:"free"`
 }
 
+func newJSONBinding(b *eval.Binding) *jsonBinding {
+	if b == nil {
+		return nil
+	}
+	jb := &jsonBinding{Replica: b.Replica, Kind: b.Kind, Name: b.Name, Message: b.Internal, Code: internalErrorCode}
+	if d := b.Denial; d != nil {
+		jb.Code, jb.Stage, jb.Message = d.Code, string(d.Stage), d.Message
+		jb.Quota, jb.Resource, jb.LimitRange = d.Quota, strings.Join(d.Resources, ","), d.LimitRange
+	}
+	return jb
+}
+
 // FitJSON writes the fit report as one JSON document.
 func FitJSON(w io.Writer, r *check.Report, o Options) error {
 	doc := jsonFit{SchemaVersion: JSONSchemaVersion, Version: o.Version, Workloads: []jsonFitWorkload{}, Errors: []jsonNote{}, Quotas: []jsonFitQuota{}}
@@ -186,13 +270,18 @@ func FitJSON(w io.Writer, r *check.Report, o Options) error {
 		f := e.Fit
 		wl := jsonFitWorkload{File: e.Pos.File, Line: e.Pos.Line, Source: e.Pos.Source, Kind: e.Result.Kind, Namespace: e.Result.Namespace,
 			Name: e.Result.Name, Wanted: f.Wanted, Fit: f.Fit, Unbounded: f.Fit == eval.Unbounded}
-		if b := f.Binding; b != nil {
-			jb := &jsonBinding{Replica: b.Replica, Kind: b.Kind, Name: b.Name, Message: b.Internal, Code: internalErrorCode}
-			if d := b.Denial; d != nil {
-				jb.Code, jb.Stage, jb.Message = d.Code, string(d.Stage), d.Message
-				jb.Quota, jb.Resource, jb.LimitRange = d.Quota, strings.Join(d.Resources, ","), d.LimitRange
+		wl.Binding = newJSONBinding(f.Binding)
+		if ro := e.Rollout; ro != nil {
+			jr := &jsonRollout{Strategy: string(ro.Strategy), Replicas: ro.Replicas, MaxSurge: ro.MaxSurge, MaxUnavailable: ro.MaxUnavailable,
+				Complete: ro.Complete, New: ro.New, Old: ro.Old, Note: ro.Note, Peak: []jsonPeak{}, Binding: newJSONBinding(ro.Binding)}
+			for _, q := range ro.Peak {
+				hard := ""
+				if q.HasHard {
+					hard = q.Hard.String()
+				}
+				jr.Peak = append(jr.Peak, jsonPeak{Quota: q.Quota, Resource: string(q.Resource), Used: q.Used.String(), Peak: q.Peak.String(), Hard: hard})
 			}
-			wl.Binding = jb
+			wl.Rollout = jr
 		}
 		doc.Workloads = append(doc.Workloads, wl)
 		doc.Summary.Workloads++

@@ -174,3 +174,36 @@ func TestFitSchemaChecker(t *testing.T) {
 		}
 	}
 }
+
+// TestFitJSONRollout: with rollouts, the document still validates and
+// carries them.
+func TestFitJSONRollout(t *testing.T) {
+	schema := loadSchemaFile(t, fitSchemaPath)
+	rep, err := check.Run(check.Options{Paths: []string{"-"}, Stdin: strings.NewReader(fitInput), Fit: true, Rollout: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var buf bytes.Buffer
+	if err := FitJSON(&buf, rep, Options{}); err != nil {
+		t.Fatal(err)
+	}
+	var doc map[string]any
+	if err := json.Unmarshal(buf.Bytes(), &doc); err != nil {
+		t.Fatal(err)
+	}
+	if errs := schema.validate(schema.root, doc, ""); len(errs) > 0 {
+		t.Fatalf("does not validate: %q", errs)
+	}
+	free := doc["workloads"].([]any)[3].(map[string]any)
+	if _, ok := free["rollout"]; ok {
+		t.Error("a ReplicaSet has a rollout")
+	}
+	web := doc["workloads"].([]any)[0].(map[string]any)["rollout"].(map[string]any)
+	if web["note"] != "only 4 of 5 replicas run: fix that first" {
+		t.Errorf("web rollout %v", web)
+	}
+	web["maxSurge"] = "1"
+	if errs := schema.validate(schema.root, doc, ""); len(errs) == 0 {
+		t.Error("maxSurge a string validates")
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"gopkg.in/inf.v0"
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
+	"k8s.io/apimachinery/pkg/runtime"
 
 	"github.com/limitcheck/limitcheck/internal/eval/resources"
 )
@@ -172,4 +173,43 @@ func (s Snapshot) Same(t Snapshot) bool {
 		}
 	}
 	return true
+}
+
+// Remove takes up to n stored objects for which pick is true out of ns, as
+// their deletion and the quota controller's replenishment would: each quota
+// an object matches gives back the usage it was charged (its usage masked
+// to the quota's hard resources). It returns how many it removed, taking the
+// last stored first.
+func (c Checker) Remove(ns *Namespace, n int, pick func(runtime.Object) bool) int {
+	removed := 0
+	for j := len(ns.Objects) - 1; j >= 0 && removed < n; j-- {
+		a := &ns.Objects[j]
+		if !pick(a.obj) {
+			continue
+		}
+		k := min(1+a.more, n-removed)
+		usage := a.ev.usage(a.obj)
+		for _, q := range ns.Quotas {
+			if ok, err := matches(a.ev, q, a.obj); err != nil || !ok {
+				continue
+			}
+			back := scaled(maskList(usage, resources.SortedNames(q.Status.Hard)), k)
+			used := make(corev1.ResourceList, len(q.Status.Used))
+			for name, v := range q.Status.Used {
+				if b, ok := back[name]; ok {
+					v = v.DeepCopy()
+					v.Sub(b)
+				}
+				used[name] = v
+			}
+			q.Status.Used = resources.Stored(used)
+		}
+		if k == 1+a.more {
+			ns.Objects = append(ns.Objects[:j], ns.Objects[j+1:]...)
+		} else {
+			a.more -= k
+		}
+		removed += k
+	}
+	return removed
 }
