@@ -75,6 +75,7 @@ func newCmdCheck(s streams, runF func(*checkOptions) error) *cobra.Command {
 	fl.StringVarP(&opts.Output, "output", "o", render.Default, "output format: one of "+strings.Join(render.Formats(), ", "))
 	fl.StringVar(&opts.FailOn, "fail-on", failOnDenied, "exit 1 on: denied, warning (denials or warnings) or never")
 	fl.BoolVar(&opts.Render.Quiet, "quiet", false, "text: findings and the summary only, no tables")
+	fl.BoolVar(&opts.Lint, "lint", true, "report lint findings about the policies as warnings (see limitcheck lint)")
 	_ = cmd.RegisterFlagCompletionFunc("fail-on", cobra.FixedCompletions([]cobra.Completion{failOnDenied, failOnWarning, failOnNever}, cobra.ShellCompDirectiveNoFileComp))
 	fl.StringVar(&opts.Color, "color", "auto", "colour the text report: auto, always or never")
 	_ = cmd.RegisterFlagCompletionFunc("color", cobra.FixedCompletions([]cobra.Completion{"auto", "always", "never"}, cobra.ShellCompDirectiveNoFileComp))
@@ -106,6 +107,7 @@ func runCheck(opts *checkOptions) error {
 	if err != nil {
 		return err
 	}
+	rep.AddLintWarnings()
 	if opts.Output == "github" {
 		// GitHub Actions names the step summary file in GITHUB_STEP_SUMMARY.
 		if path := os.Getenv("GITHUB_STEP_SUMMARY"); path != "" {
