@@ -16,7 +16,10 @@ import (
 	"github.com/limitcheck/limitcheck/internal/check"
 )
 
-const schemaPath = "testdata/report.schema.json"
+const (
+	schemaPath     = "testdata/report.schema.json"
+	lintSchemaPath = "testdata/lint.schema.json"
+)
 
 // TestJSONSchema validates every JSON report the tests pin down (the golden, the
 // empty report, the testscripts' expected -o json documents) against the
@@ -49,6 +52,9 @@ func TestJSONSchema(t *testing.T) {
 		ar, err := txtar.ParseFile(path)
 		if err != nil {
 			t.Fatal(err)
+		}
+		if strings.HasPrefix(filepath.Base(path), "lint_") {
+			continue // lint's document: TestLintJSONSchema
 		}
 		for _, f := range ar.Files {
 			if bytes.Contains(f.Data, []byte(`"schemaVersion"`)) {
@@ -127,9 +133,13 @@ type jsonSchema struct {
 
 var schemaKeywords = []string{"$schema", "$id", "$defs", "$ref", "title", "description", "type", "enum", "required", "properties", "additionalProperties", "items", "anyOf"}
 
-func loadSchema(t *testing.T) *jsonSchema {
+func loadSchema(t *testing.T, path ...string) *jsonSchema {
 	t.Helper()
-	data, err := os.ReadFile(schemaPath)
+	p := schemaPath
+	if len(path) > 0 {
+		p = path[0]
+	}
+	data, err := os.ReadFile(p)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -276,4 +286,53 @@ func jsonTypeOf(v any) string {
 		return "object"
 	}
 	return fmt.Sprintf("%T", v)
+}
+
+// TestLintJSONSchema validates lint's -o json documents (a rendered sample,
+// the lint testscripts' expected output) against their schema, and checks
+// that the schema rejects a finding without a rule.
+func TestLintJSONSchema(t *testing.T) {
+	schema := loadSchema(t, lintSchemaPath)
+	docs := map[string][]byte{}
+	var buf bytes.Buffer
+	if err := (lintJSONFormat{}).Render(&buf, sampleLintReport(), Options{Version: "v1"}); err != nil {
+		t.Fatal(err)
+	}
+	docs["sample"] = buf.Bytes()
+	scripts, err := filepath.Glob(filepath.Join("..", "..", "cmd", "limitcheck", "testdata", "script", "lint_*.txtar"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, path := range scripts {
+		ar, err := txtar.ParseFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, f := range ar.Files {
+			if bytes.Contains(f.Data, []byte(`"schemaVersion"`)) {
+				docs[filepath.Base(path)+":"+f.Name] = f.Data
+			}
+		}
+	}
+	if len(docs) < 2 {
+		t.Fatalf("only %d documents to validate; the lint testscripts' JSON was not found", len(docs))
+	}
+	for name, data := range docs {
+		var doc any
+		if err := json.Unmarshal(data, &doc); err != nil {
+			t.Errorf("%s: %v", name, err)
+			continue
+		}
+		for _, e := range schema.validate(schema.root, doc, "") {
+			t.Errorf("%s: %s", name, e)
+		}
+	}
+	var bad map[string]any
+	if err := json.Unmarshal(docs["sample"], &bad); err != nil {
+		t.Fatal(err)
+	}
+	delete(bad["findings"].([]any)[0].(map[string]any), "rule")
+	if errs := schema.validate(schema.root, bad, ""); len(errs) == 0 {
+		t.Error("the lint schema accepts a finding without a rule")
+	}
 }
