@@ -205,7 +205,7 @@ func defaultRefused(gates features.Gates, ns string, lrs []*corev1.LimitRange) [
 					}
 					who := "a container that sets no " + string(k)
 					if item.Type == corev1.LimitTypePod {
-						who = "a Pod whose containers set no " + string(k)
+						who = "a Pod of one container that sets no " + string(k)
 					}
 					out = append(out, Finding{
 						Rule: RuleDefaultRefused, Severity: Error, Object: lrObject(lr),
@@ -236,7 +236,7 @@ func defaultRefusedFix(t corev1.LimitType, kind string, k corev1.ResourceName, e
 	switch {
 	case kind == "maxLimitRequestRatio" && hasReq && hasLim && req.Sign() > 0:
 		return fmt.Sprintf("give the Container item a defaultRequest.%s of at least %s, or raise maxLimitRequestRatio.%s to %s", k,
-			ratioRequest(lim, enforced).String(), k, strings.TrimRight(strings.TrimRight(fmt.Sprintf("%f", float64(lim.MilliValue())/float64(req.MilliValue())), "0"), "."))
+			ratioRequest(k, lim, enforced).String(), k, strings.TrimRight(strings.TrimRight(fmt.Sprintf("%f", float64(lim.MilliValue())/float64(req.MilliValue())), "0"), "."))
 	case !hasLim && kind != "min":
 		return fmt.Sprintf("give the Container item a default.%s (or a max.%s, which LR-01 copies into it)", k, k)
 	case !hasReq:
@@ -249,11 +249,14 @@ func defaultRefusedFix(t corev1.LimitType, kind string, k corev1.ResourceName, e
 	return fmt.Sprintf("lower default.%s and defaultRequest.%s to at most %s", k, k, enforced.String())
 }
 
-// ratioRequest is the smallest request lim/ratio, rounded up to a milli unit.
-func ratioRequest(lim, ratio resource.Quantity) *resource.Quantity {
+// ratioRequest is the smallest request lim/ratio allows, rounded up to a
+// millicore for cpu and to a whole unit (a byte) for every other resource.
+func ratioRequest(k corev1.ResourceName, lim, ratio resource.Quantity) *resource.Quantity {
 	r := ratio.MilliValue()
-	m := (lim.MilliValue()*1000 + r - 1) / r
-	return resource.NewMilliQuantity(m, lim.Format)
+	if k != corev1.ResourceCPU {
+		return resource.NewQuantity((lim.Value()*1000+r-1)/r, lim.Format)
+	}
+	return resource.NewMilliQuantity((lim.MilliValue()*1000+r-1)/r, lim.Format)
 }
 
 // overlappingDefaults (LINT-06): two LimitRanges of a namespace whose

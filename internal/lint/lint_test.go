@@ -84,6 +84,18 @@ spec:
 			want: []string{`error lint/default-refused LimitRange shop/limits: spec.limits[0] (Container): a container that sets no cpu gets request 100m and limit 2 and is refused: cpu max limit to request ratio per Container is 4, but provided ratio is 20.000000 (fix: give the Container item a defaultRequest.cpu of at least 500m, or raise maxLimitRequestRatio.cpu to 20)`},
 		},
 		{
+			name: "memory ratio: the smallest request is rounded up to a byte",
+			docs: `kind: LimitRange
+metadata: {name: limits}
+spec:
+  limits:
+  - type: Container
+    default: {memory: 1Gi}
+    defaultRequest: {memory: 100Mi}
+    maxLimitRequestRatio: {memory: "3"}`,
+			want: []string{`error lint/default-refused LimitRange shop/limits: spec.limits[0] (Container): a container that sets no memory gets request 100Mi and limit 1Gi and is refused: memory max limit to request ratio per Container is 3, but provided ratio is 10.240000 (fix: give the Container item a defaultRequest.memory of at least 357913942, or raise maxLimitRequestRatio.memory to 10.24)`},
+		},
+		{
 			name: "ratio without a default limit",
 			docs: `kind: LimitRange
 metadata: {name: limits}
@@ -106,7 +118,7 @@ spec:
   - type: Pod
     max: {cpu: "1"}
     min: {memory: 1Gi}`,
-			want: []string{`error lint/default-refused LimitRange shop/limits: spec.limits[1] (Pod): a Pod whose containers set no cpu gets request 2 and limit 2 and is refused: maximum cpu usage per Pod is 1, but limit is 2 (fix: lower the Container default.cpu to at most 1, or raise the Pod item's max.cpu)`},
+			want: []string{`error lint/default-refused LimitRange shop/limits: spec.limits[1] (Pod): a Pod of one container that sets no cpu gets request 2 and limit 2 and is refused: maximum cpu usage per Pod is 1, but limit is 2 (fix: lower the Container default.cpu to at most 1, or raise the Pod item's max.cpu)`},
 		},
 		{
 			name: "defaults within their own bounds",
