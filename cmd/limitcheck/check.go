@@ -35,6 +35,8 @@ func newCmdCheck(s streams, runF func(*checkOptions) error) *cobra.Command {
 
 -o text (the default) groups the findings by namespace; -o json prints every object with its verdict. For CI, -o sarif prints a SARIF log for code scanning, -o junit a JUnit XML test report, -o codeclimate a GitLab code quality report and -o github GitHub Actions annotations, plus the -o markdown summary appended to $GITHUB_STEP_SUMMARY when it is set. --color=auto colours the text report when stdout is a terminal, unless NO_COLOR is set or TERM=dumb.
 
+The policies are linted as limitcheck lint does: its findings (a LimitRange whose defaults it refuses itself, a quota that makes requests mandatory with no default, ...) are warnings on the policy's line; --lint=false leaves them out.
+
 ` + exitStatusHelp,
 		Example: `  limitcheck check -f limits.yaml -f deploy/
   helm template ./chart | limitcheck check -n team-a -
