@@ -92,3 +92,21 @@ func (r *Report) AddLintWarnings() {
 		}
 	}
 }
+
+// RenameFiles maps every file name of the report (positions, errors, notes,
+// lint findings) through name: a revision's copy back to the user's paths.
+func (r *Report) RenameFiles(name func(string) string) {
+	for i := range r.Entries {
+		e := &r.Entries[i]
+		e.Pos.File = name(e.Pos.File)
+		if e.Err != nil {
+			e.Err.File = name(e.Err.File)
+		}
+	}
+	for i := range r.Notes {
+		r.Notes[i].File = name(r.Notes[i].File)
+	}
+	for i := range r.Lint {
+		r.Lint[i].Pos.File = name(r.Lint[i].Pos.File)
+	}
+}

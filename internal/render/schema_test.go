@@ -19,6 +19,7 @@ import (
 const (
 	schemaPath     = "testdata/report.schema.json"
 	lintSchemaPath = "testdata/lint.schema.json"
+	diffSchemaPath = "testdata/diff.schema.json"
 )
 
 // TestJSONSchema validates every JSON report the tests pin down (the golden, the
@@ -53,8 +54,8 @@ func TestJSONSchema(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if strings.HasPrefix(filepath.Base(path), "lint_") {
-			continue // lint's document: TestLintJSONSchema
+		if b := filepath.Base(path); strings.HasPrefix(b, "lint_") || strings.HasPrefix(b, "diff") {
+			continue // lint's and diff's documents: TestLintJSONSchema, TestDiffJSONSchema
 		}
 		for _, f := range ar.Files {
 			if bytes.Contains(f.Data, []byte(`"schemaVersion"`)) {
@@ -288,18 +289,10 @@ func jsonTypeOf(v any) string {
 	return fmt.Sprintf("%T", v)
 }
 
-// TestLintJSONSchema validates lint's -o json documents (a rendered sample,
-// the lint testscripts' expected output) against their schema, and checks
-// that the schema rejects a finding without a rule.
-func TestLintJSONSchema(t *testing.T) {
-	schema := loadSchema(t, lintSchemaPath)
-	docs := map[string][]byte{}
-	var buf bytes.Buffer
-	if err := (lintJSONFormat{}).Render(&buf, sampleLintReport(), Options{Version: "v1"}); err != nil {
-		t.Fatal(err)
-	}
-	docs["sample"] = buf.Bytes()
-	scripts, err := filepath.Glob(filepath.Join("..", "..", "cmd", "limitcheck", "testdata", "script", "lint_*.txtar"))
+// scriptDocs are the JSON documents of the testscripts whose names start with prefix.
+func scriptDocs(t *testing.T, prefix string, docs map[string][]byte) {
+	t.Helper()
+	scripts, err := filepath.Glob(filepath.Join("..", "..", "cmd", "limitcheck", "testdata", "script", prefix+"*.txtar"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -314,9 +307,12 @@ func TestLintJSONSchema(t *testing.T) {
 			}
 		}
 	}
-	if len(docs) < 2 {
-		t.Fatalf("only %d documents to validate; the lint testscripts' JSON was not found", len(docs))
-	}
+}
+
+// validateDocs checks docs against schema; bad is a document the schema must
+// reject, so that passing means something.
+func validateDocs(t *testing.T, schema *jsonSchema, docs map[string][]byte, bad any) {
+	t.Helper()
 	for name, data := range docs {
 		var doc any
 		if err := json.Unmarshal(data, &doc); err != nil {
@@ -327,12 +323,48 @@ func TestLintJSONSchema(t *testing.T) {
 			t.Errorf("%s: %s", name, e)
 		}
 	}
+	if errs := schema.validate(schema.root, bad, ""); len(errs) == 0 {
+		t.Error("the schema accepts a document it should reject")
+	}
+}
+
+// TestLintJSONSchema validates lint's -o json documents (a rendered sample,
+// the lint testscripts' expected output) against their schema.
+func TestLintJSONSchema(t *testing.T) {
+	schema := loadSchema(t, lintSchemaPath)
+	docs := map[string][]byte{}
+	var buf bytes.Buffer
+	if err := (lintJSONFormat{}).Render(&buf, sampleLintReport(), Options{Version: "v1"}); err != nil {
+		t.Fatal(err)
+	}
+	docs["sample"] = buf.Bytes()
+	scriptDocs(t, "lint_", docs)
+	if len(docs) < 2 {
+		t.Fatalf("only %d documents to validate; the lint testscripts' JSON was not found", len(docs))
+	}
 	var bad map[string]any
 	if err := json.Unmarshal(docs["sample"], &bad); err != nil {
 		t.Fatal(err)
 	}
 	delete(bad["findings"].([]any)[0].(map[string]any), "rule")
-	if errs := schema.validate(schema.root, bad, ""); len(errs) == 0 {
-		t.Error("the lint schema accepts a finding without a rule")
+	validateDocs(t, schema, docs, bad)
+}
+
+// TestDiffJSONSchema validates diff's -o json documents of the testscripts.
+func TestDiffJSONSchema(t *testing.T) {
+	schema := loadSchema(t, diffSchemaPath)
+	docs := map[string][]byte{}
+	scriptDocs(t, "diff", docs)
+	if len(docs) == 0 {
+		t.Fatal("the diff testscripts' JSON was not found")
 	}
+	var bad map[string]any
+	for _, data := range docs {
+		if err := json.Unmarshal(data, &bad); err != nil {
+			t.Fatal(err)
+		}
+		break
+	}
+	bad["summary"].(map[string]any)["newlyDenied"] = "1"
+	validateDocs(t, schema, docs, bad)
 }
