@@ -313,14 +313,20 @@ func quotaNames(k corev1.ResourceName) []corev1.ResourceName {
 	return out
 }
 
-// limitsAgainstQuota (LINT-04, LINT-05): a Container or Pod min above a
-// quota's hard for the resource (nothing fits), a max above it (never reached).
+// limitsAgainstQuota (LINT-04, LINT-05): a Container, Pod or
+// PersistentVolumeClaim min above a quota's hard for the resource (nothing
+// fits), a max above it (never reached).
 func limitsAgainstQuota(lrs []*corev1.LimitRange, qs []*corev1.ResourceQuota) []Finding {
 	var out []Finding
 	for _, lr := range lrs {
 		for i := range lr.Spec.Limits {
 			item := &lr.Spec.Limits[i]
-			if item.Type != corev1.LimitTypeContainer && item.Type != corev1.LimitTypePod {
+			object := "Pod"
+			switch item.Type {
+			case corev1.LimitTypeContainer, corev1.LimitTypePod:
+			case corev1.LimitTypePersistentVolumeClaim:
+				object = "claim"
+			default:
 				continue
 			}
 			for _, q := range qs {
@@ -329,7 +335,7 @@ func limitsAgainstQuota(lrs []*corev1.LimitRange, qs []*corev1.ResourceQuota) []
 						v := item.Min[k]
 						out = append(out, Finding{
 							Rule: RuleMinExceedsQuota, Severity: Error, Object: lrObject(lr),
-							Message: fmt.Sprintf("spec.limits[%d] (%s): min %s %s is above %s of ResourceQuota %s/%s: no Pod the quota covers can pass both", i, item.Type, k, v.String(), over, q.Namespace, q.Name),
+							Message: fmt.Sprintf("spec.limits[%d] (%s): min %s %s is above %s of ResourceQuota %s/%s: no %s the quota covers can pass both", i, item.Type, k, v.String(), over, q.Namespace, q.Name, object),
 							Fix:     fmt.Sprintf("lower min.%s below the quota's hard, or raise the quota", k),
 						})
 					}

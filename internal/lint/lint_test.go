@@ -209,6 +209,22 @@ spec:
 			},
 		},
 		{
+			name: "claim minimum above the quota",
+			docs: `kind: LimitRange
+metadata: {name: storage}
+spec:
+  limits:
+  - type: PersistentVolumeClaim
+    min: {storage: 10Gi}
+    max: {storage: 50Gi}
+---
+kind: ResourceQuota
+metadata: {name: storage}
+spec:
+  hard: {requests.storage: 5Gi, persistentvolumeclaims: "3"}`,
+			want: []string{`error lint/min-exceeds-quota LimitRange shop/storage: spec.limits[0] (PersistentVolumeClaim): min storage 10Gi is above requests.storage=5Gi of ResourceQuota shop/storage: no claim the quota covers can pass both (fix: lower min.storage below the quota's hard, or raise the quota)`},
+		},
+		{
 			name: "bounds within the quota",
 			docs: `kind: LimitRange
 metadata: {name: limits}
