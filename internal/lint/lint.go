@@ -165,54 +165,70 @@ func probe(gates features.Gates, ns string, lrs []*corev1.LimitRange, adjust fun
 	return pod
 }
 
-// defaultRefused (LINT-01): the probe against each Container and Pod item,
-// one constraint at a time. Pod minimums are left out unless no request is
-// given at all: how many containers a Pod has decides them.
+// constraint is one key of an item's min, max or maxLimitRequestRatio, as
+// an item of its own, so that a refusal names it.
+type constraint struct {
+	field string // "min", "max" or "maxLimitRequestRatio"
+	name  corev1.ResourceName
+	value resource.Quantity
+	item  corev1.LimitRangeItem
+}
+
+// constraints splits an item in LimitRanger's order: min, max, ratio, keys sorted.
+func constraints(item *corev1.LimitRangeItem) []constraint {
+	var out []constraint
+	for _, f := range []struct {
+		field string
+		list  corev1.ResourceList
+		set   func(*corev1.LimitRangeItem, corev1.ResourceList)
+	}{
+		{"min", item.Min, func(it *corev1.LimitRangeItem, l corev1.ResourceList) { it.Min = l }},
+		{"max", item.Max, func(it *corev1.LimitRangeItem, l corev1.ResourceList) { it.Max = l }},
+		{"maxLimitRequestRatio", item.MaxLimitRequestRatio, func(it *corev1.LimitRangeItem, l corev1.ResourceList) { it.MaxLimitRequestRatio = l }},
+	} {
+		for _, k := range resources.SortedNames(f.list) {
+			c := constraint{field: f.field, name: k, value: f.list[k], item: corev1.LimitRangeItem{Type: item.Type}}
+			f.set(&c.item, corev1.ResourceList{k: f.list[k]})
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// defaultRefused (LINT-01): the probe against each constraint of each
+// Container and Pod item. A Pod minimum is left out unless the probe has no
+// request at all: how many containers a Pod has decides the rest.
 func defaultRefused(gates features.Gates, ns string, lrs []*corev1.LimitRange) []Finding {
 	if len(lrs) == 0 {
 		return nil
 	}
 	pod := probe(gates, ns, lrs, nil)
-	c := &pod.Spec.Containers[0].Resources
+	res := &pod.Spec.Containers[0].Resources
 	var out []Finding
 	for _, lr := range lrs {
 		for i := range lr.Spec.Limits {
 			item := &lr.Spec.Limits[i]
-			if item.Type != corev1.LimitTypeContainer && item.Type != corev1.LimitTypePod {
+			who := "a container"
+			switch item.Type {
+			case corev1.LimitTypeContainer:
+			case corev1.LimitTypePod:
+				who = "a Pod of one container"
+			default:
 				continue
 			}
-			for _, kind := range []string{"min", "max", "maxLimitRequestRatio"} {
-				list := map[string]corev1.ResourceList{"min": item.Min, "max": item.Max, "maxLimitRequestRatio": item.MaxLimitRequestRatio}[kind]
-				for _, k := range resources.SortedNames(list) {
-					one := corev1.LimitRangeItem{Type: item.Type}
-					single := corev1.ResourceList{k: list[k]}
-					switch kind {
-					case "min":
-						one.Min = single
-					case "max":
-						one.Max = single
-					default:
-						one.MaxLimitRequestRatio = single
-					}
-					errs := limitranger.ValidatePod(&corev1.LimitRange{Spec: corev1.LimitRangeSpec{Limits: []corev1.LimitRangeItem{one}}}, pod, gates)
-					if len(errs) == 0 {
-						continue
-					}
-					msg := errs[0].Error()
-					missing := strings.Contains(strings.ToLower(msg), "no request is specified") || strings.Contains(strings.ToLower(msg), "no limit is specified")
-					if item.Type == corev1.LimitTypePod && kind == "min" && !missing {
-						continue
-					}
-					who := "a container that sets no " + string(k)
-					if item.Type == corev1.LimitTypePod {
-						who = "a Pod of one container that sets no " + string(k)
-					}
-					out = append(out, Finding{
-						Rule: RuleDefaultRefused, Severity: Error, Object: lrObject(lr),
-						Message: fmt.Sprintf("spec.limits[%d] (%s): %s gets %s and is refused: %s", i, item.Type, who, describeDefaults(c, k), msg),
-						Fix:     defaultRefusedFix(item.Type, kind, k, list[k], c),
-					})
+			for _, c := range constraints(item) {
+				if _, requested := res.Requests[c.name]; item.Type == corev1.LimitTypePod && c.field == "min" && requested {
+					continue
 				}
+				errs := limitranger.ValidatePod(&corev1.LimitRange{Spec: corev1.LimitRangeSpec{Limits: []corev1.LimitRangeItem{c.item}}}, pod, gates)
+				if len(errs) == 0 {
+					continue
+				}
+				out = append(out, Finding{
+					Rule: RuleDefaultRefused, Severity: Error, Object: lrObject(lr),
+					Message: fmt.Sprintf("spec.limits[%d] (%s): %s that sets no %s gets %s and is refused: %s", i, item.Type, who, c.name, describeDefaults(res, c.name), errs[0].Error()),
+					Fix:     defaultRefusedFix(item.Type, c.field, c.name, c.value, res),
+				})
 			}
 		}
 	}
