@@ -56,6 +56,8 @@ type Namespace struct {
 	// refused in both for the same reason.
 	ReasonChanged, DeniedInBoth []Change
 	Quotas                      []QuotaRow
+	// Base and Head count the namespace's workload replicas.
+	Base, Head Fit
 }
 
 // Fit is how many replicas the workloads want and how many are admitted.
@@ -175,9 +177,22 @@ func Compare(base, head *check.Report) *Diff {
 		}
 	}
 	quotaRows(d, base, head, ns)
+	for _, r := range []struct {
+		rep *check.Report
+		fit func(*Namespace) *Fit
+	}{{base, func(n *Namespace) *Fit { return &n.Base }}, {head, func(n *Namespace) *Fit { return &n.Head }}} {
+		for i := range r.rep.Entries {
+			e := &r.rep.Entries[i]
+			if w := e.Result.Workload; w != nil && e.Err == nil {
+				f := r.fit(ns(e.Result.Namespace))
+				f.Replicas += w.Replicas
+				f.Admitted += w.Admitted
+			}
+		}
+	}
 	// Namespaces with nothing to say are left out.
 	d.Namespaces = slices.DeleteFunc(d.Namespaces, func(n Namespace) bool {
-		return len(n.NewlyDenied)+len(n.NewlyAdmitted)+len(n.Removed)+len(n.ReasonChanged)+len(n.DeniedInBoth)+len(n.Quotas) == 0
+		return len(n.NewlyDenied)+len(n.NewlyAdmitted)+len(n.Removed)+len(n.ReasonChanged)+len(n.DeniedInBoth)+len(n.Quotas)+n.Base.Replicas+n.Head.Replicas == 0
 	})
 	bs, hs := base.Summary(), head.Summary()
 	d.Base = Fit{Replicas: bs.Replicas, Admitted: bs.Replicas - bs.Unfit}

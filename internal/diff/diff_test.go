@@ -65,13 +65,17 @@ func TestCompare(t *testing.T) {
 		},
 		Quotas: []quota.State{quotaState("1")},
 	}
+	web := entry("b.yaml", "web", "")
+	web.Result.Kind, web.Result.Allowed = "Deployment", false
+	web.Result.Workload = &eval.Workload{Replicas: 3, Admitted: 2}
+	head.Entries = append(head.Entries, web)
 	d := Compare(base, head)
 	if len(d.Namespaces) != 1 {
 		t.Fatalf("namespaces: %+v", d.Namespaces)
 	}
 	n := d.Namespaces[0]
 	for what, got := range map[string][2]string{
-		"newly denied":   {names(n.NewlyDenied), "breaks,new"},
+		"newly denied":   {names(n.NewlyDenied), "breaks,new,web"},
 		"newly admitted": {names(n.NewlyAdmitted), "fixed"},
 		"removed":        {names(n.Removed), "gone"},
 		"reason changed": {names(n.ReasonChanged), "other"},
@@ -81,7 +85,13 @@ func TestCompare(t *testing.T) {
 			t.Errorf("%s: %q, want %q", what, got[0], got[1])
 		}
 	}
-	if d.NewlyDenied != 2 || d.HeadDenied != 4 || d.Removed != 1 {
+	if c := n.NewlyDenied[2]; c.Head.Message != "2 of 3 replicas admitted" {
+		t.Errorf("workload message %q", c.Head.Message)
+	}
+	if n.Base != (Fit{}) || n.Head != (Fit{Replicas: 3, Admitted: 2}) {
+		t.Errorf("replicas: %+v, %+v", n.Base, n.Head)
+	}
+	if d.NewlyDenied != 3 || d.HeadDenied != 5 || d.Removed != 1 {
 		t.Errorf("counts: %+v", d)
 	}
 	if c := n.ReasonChanged[0]; c.Base.File != "a.yaml" || c.Base.Message != "too big" || c.Head.File != "b.yaml" || c.Head.Message != "much too big" {

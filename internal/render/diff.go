@@ -113,12 +113,16 @@ func (diffTextFormat) Render(w io.Writer, d *diff.Diff, o Options) error {
 			}
 			_ = tw.Flush()
 		}
+		if n.Base.Replicas+n.Head.Replicas > 0 {
+			fmt.Fprintf(&b, "replicas that fit in namespace %s: %d of %d before, %d of %d after\n", Escape(n.Name), n.Base.Admitted, n.Base.Replicas, n.Head.Admitted, n.Head.Replicas)
+		}
 	}
-	if d.Base.Replicas+d.Head.Replicas > 0 {
-		fmt.Fprintf(&b, "replicas that fit: %d of %d before, %d of %d after\n", d.Base.Admitted, d.Base.Replicas, d.Head.Admitted, d.Head.Replicas)
-	}
-	fmt.Fprintf(&b, "%d newly denied, %d newly admitted, %d removed, %d reason changed, %d denied in both\n",
+	fmt.Fprintf(&b, "%d newly denied, %d newly admitted, %d removed, %d reason changed, %d denied in both",
 		d.NewlyDenied, d.NewlyAdmitted, d.Removed, d.ReasonChanged, d.DeniedInBoth)
+	if d.Base.Replicas+d.Head.Replicas > 0 {
+		fmt.Fprintf(&b, "; replicas that fit: %d of %d before, %d of %d after", d.Base.Admitted, d.Base.Replicas, d.Head.Admitted, d.Head.Replicas)
+	}
+	b.WriteString("\n")
 	_, err := io.WriteString(w, b.String())
 	return err
 }
@@ -157,6 +161,7 @@ type diffJSONNamespace struct {
 	ReasonChanged []diffJSONChange `json:"reasonChanged"`
 	DeniedInBoth  []diffJSONChange `json:"deniedInBoth"`
 	Quotas        []diffJSONQuota  `json:"quotas"`
+	Replicas      jsonFit          `json:"replicas"`
 }
 
 type diffJSONChange struct {
@@ -210,7 +215,8 @@ func (diffJSONFormat) Render(w io.Writer, d *diff.Diff, o Options) error {
 	}
 	for _, n := range d.Namespaces {
 		jn := diffJSONNamespace{Name: n.Name, NewlyDenied: conv(n.NewlyDenied), NewlyAdmitted: conv(n.NewlyAdmitted), Removed: conv(n.Removed),
-			ReasonChanged: conv(n.ReasonChanged), DeniedInBoth: conv(n.DeniedInBoth), Quotas: []diffJSONQuota{}}
+			ReasonChanged: conv(n.ReasonChanged), DeniedInBoth: conv(n.DeniedInBoth), Quotas: []diffJSONQuota{},
+			Replicas: jsonFit{BaseWanted: n.Base.Replicas, BaseAdmitted: n.Base.Admitted, HeadWanted: n.Head.Replicas, HeadAdmitted: n.Head.Admitted}}
 		for _, r := range n.Quotas {
 			jn.Quotas = append(jn.Quotas, diffJSONQuota(r))
 		}
