@@ -156,6 +156,9 @@ func Run(opts Options) (*Report, error) {
 	loadOpts := load.Options{Recursive: opts.Recursive, NewObject: eval.NewObject, Strict: opts.Strict, Ignore: opts.Ignore,
 		Note: func(n load.Note) { rep.Notes = append(rep.Notes, n) }}
 	err := load.Walk(opts.Paths, opts.Stdin, loadOpts, func(d load.Document) bool {
+		if d.Err == nil && !admissionconfig.IsConfigKind(d.APIVersion, d.Kind) && !(d.APIVersion == "apiextensions.k8s.io/v1" && d.Kind == "CustomResourceDefinition") {
+			d.JSON = nil // only configurations and CRDs are read from JSON; the rest is decoded
+		}
 		docs = append(docs, d)
 		if d.Skip == "" {
 			objects++
