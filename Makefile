@@ -1,7 +1,7 @@
 # One entry point for the whole test suite: `make test` (what .ci/run calls).
 GO ?= go
 
-.PHONY: test lint unit fuzz conformance golden build tidy
+.PHONY: test lint unit fuzz conformance golden build tidy bench
 
 test: lint unit fuzz conformance
 
@@ -39,3 +39,11 @@ build:
 tidy:
 	$(GO) mod tidy
 	cd conformance && $(GO) mod tidy
+
+# limitcheck against the decode floor on the benchmark corpus at 1x, 4x and
+# 10x, side by side: ratios and peak RSS (a benchmark; nothing fails on timings).
+# BENCH_DIR names the shared bench directory; BENCH_RUNS, BENCH_SCALES tune it.
+bench:
+	python3 scripts/bench.py
+	$(GO) test ./internal/eval -run '^$$' -bench AdmitPod -benchmem
+	$(GO) test ./internal/load -run '^$$' -bench ReadStreamTyped -benchmem

@@ -42,6 +42,8 @@ type inputOptions struct {
 	// Strict is --strict; Ignore the --ignore-path patterns.
 	Strict bool
 	Ignore []string
+	// Lint runs the lint rules over the admitted policies.
+	Lint bool
 
 	files                                                                         []string
 	gates, quotaUsage, configFile, enablePlugins, disablePlugins, replicas, order string
@@ -244,7 +246,7 @@ func invalidFlagValue(f *pflag.Flag, value string, reason any) error {
 // run reads and admits the input.
 func (o *inputOptions) run(s streams) (*check.Report, error) {
 	printWarnings(s.ErrOut, o.warnings)
-	return o.runWith(check.Options{}, s)
+	return o.runWith(check.Options{Lint: o.Lint}, s)
 }
 
 // runWith reads and admits the input with extra, whose input fields are
@@ -254,6 +256,7 @@ func (o *inputOptions) runWith(extra check.Options, s streams) (*check.Report, e
 	// kubectl refuses a mismatching object namespace only when -n was given.
 	extra.EnforceNamespace = o.NamespaceSet
 	extra.Order, extra.SkipUnknown, extra.Strict, extra.Ignore = o.Order, o.SkipUnknown, o.Strict, o.Ignore
+	extra.ConfigFile = o.configFile
 	rep, err := check.Run(extra)
 	if err != nil {
 		var le *load.Error

@@ -165,9 +165,9 @@ func ordinal(n int) string {
 	return strconv.Itoa(n) + suffix
 }
 
-// jsonFit is the document `limitcheck fit -o json` prints
+// jsonFitDoc is the document `limitcheck fit -o json` prints
 // (testdata/fit.schema.json); do not reorder.
-type jsonFit struct {
+type jsonFitDoc struct {
 	SchemaVersion int               `json:"schemaVersion"`
 	Version       string            `json:"version"`
 	Summary       jsonFitSummary    `json:"summary"`
@@ -254,7 +254,7 @@ func newJSONBinding(b *eval.Binding) *jsonBinding {
 
 // FitJSON writes the fit report as one JSON document.
 func FitJSON(w io.Writer, r *check.Report, o Options) error {
-	doc := jsonFit{SchemaVersion: JSONSchemaVersion, Version: o.Version, Workloads: []jsonFitWorkload{}, Errors: []jsonNote{}, Quotas: []jsonFitQuota{}}
+	doc := jsonFitDoc{SchemaVersion: JSONSchemaVersion, Version: o.Version, Workloads: []jsonFitWorkload{}, Errors: []jsonNote{}, Quotas: []jsonFitQuota{}}
 	for i := range r.Entries {
 		e := &r.Entries[i]
 		switch {

@@ -114,7 +114,7 @@ func TestFitJSON(t *testing.T) {
 	if err := FitJSON(&buf, sampleFitReport(), Options{Version: "v1"}); err != nil {
 		t.Fatal(err)
 	}
-	var doc jsonFit
+	var doc jsonFitDoc
 	if err := json.Unmarshal(buf.Bytes(), &doc); err != nil {
 		t.Fatal(err)
 	}
