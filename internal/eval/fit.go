@@ -44,6 +44,12 @@ type Fit struct {
 	Binding *Binding
 }
 
+// Fits reports whether the workload is admitted with the replicas it wants:
+// as many fit, and it is not refused whatever its count.
+func (f *Fit) Fits() bool {
+	return f.Wanted <= f.Fit && (f.Binding == nil || f.Binding.Replica > 0)
+}
+
 // Binding is the first refusal of a workload scaled one replica past its fit.
 type Binding struct {
 	// Replica is the refused replica (Fit+1), 0 when the workload itself or the

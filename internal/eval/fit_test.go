@@ -34,9 +34,12 @@ func TestFitBruteForce(t *testing.T) {
 		opts := Options{DefaultNamespace: "ns", Nodes: nodes}
 		e := New(opts)
 		for d, doc := range docs {
-			_, fit := e.AdmitFit(decode(t, doc))
+			res, fit := e.AdmitFit(decode(t, doc))
 			if fit == nil {
 				continue
+			}
+			if fit.Fits() != res.Allowed {
+				t.Fatalf("seed %d case %d document %d: admitted %v, but %d wanted, %d fit, binding %+v", seed, c, d, res.Allowed, fit.Wanted, fit.Fit, fit.Binding)
 			}
 			obj := decode(t, doc)
 			kind := obj.GetObjectKind().GroupVersionKind().Kind

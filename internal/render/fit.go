@@ -22,7 +22,7 @@ var FitFormats = []string{"json", "text"}
 // and every rollout simulated completes.
 func Fits(r *check.Report) bool {
 	for i := range r.Entries {
-		if f := r.Entries[i].Fit; f != nil && f.Wanted > f.Fit {
+		if f := r.Entries[i].Fit; f != nil && !f.Fits() {
 			return false
 		}
 		if ro := r.Entries[i].Rollout; ro != nil && !ro.Complete && ro.Note == "" {
@@ -63,10 +63,10 @@ func FitText(w io.Writer, r *check.Report, o Options) error {
 				stuck++
 			}
 		}
-		if e.Fit.Wanted > e.Fit.Fit {
-			unfit++
-		} else {
+		if e.Fit.Fits() {
 			fits++
+		} else {
+			unfit++
 		}
 	}
 	for _, n := range r.Notes {
@@ -93,7 +93,7 @@ func fitPhrase(p palette, res *eval.Result, f *eval.Fit) string {
 		return fmt.Sprintf("%d wanted, unbounded", f.Wanted)
 	}
 	s := fmt.Sprintf("%d wanted, %d fit", f.Wanted, f.Fit)
-	if f.Wanted > f.Fit {
+	if !f.Fits() {
 		s = p.bad.Sprint(s)
 	}
 	b := f.Binding
@@ -285,10 +285,10 @@ func FitJSON(w io.Writer, r *check.Report, o Options) error {
 		}
 		doc.Workloads = append(doc.Workloads, wl)
 		doc.Summary.Workloads++
-		if f.Wanted > f.Fit {
-			doc.Summary.Unfit++
-		} else {
+		if f.Fits() {
 			doc.Summary.Fit++
+		} else {
+			doc.Summary.Unfit++
 		}
 	}
 	for _, qs := range r.Quotas {
