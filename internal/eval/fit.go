@@ -113,6 +113,7 @@ func (e *Engine) fitOf(obj runtime.Object) (int, *Binding) {
 		c := e.Clone()
 		count := int32(n)
 		c.count = &count
+		c.opts.EveryReplica = false // the arithmetic gives the same results (WL-03), at any count
 		return c.Admit(obj.DeepCopyObject())
 	}
 	n, b := fitFrom(probe(Unbounded))
