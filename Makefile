@@ -1,15 +1,32 @@
 # One entry point for the whole test suite: `make test` (what .ci/run calls).
 GO ?= go
 
-.PHONY: test lint unit fuzz conformance golden build tidy
+.PHONY: test lint actionlint unit fuzz conformance golden build tidy
 
-test: lint unit fuzz conformance
+test: lint actionlint unit fuzz conformance
+
+# Tools the checks run, built from the Go module proxy at pinned versions into
+# .bin/ (git-ignored), one directory per version: nothing depends on what
+# happens to be installed on the machine.
+BIN := $(CURDIR)/.bin
+ACTIONLINT_VERSION := v1.7.12
+ACTIONLINT := $(BIN)/actionlint-$(ACTIONLINT_VERSION)/actionlint
+
+$(ACTIONLINT):
+	GOBIN=$(dir $@) $(GO) install github.com/rhysd/actionlint/cmd/actionlint@$(ACTIONLINT_VERSION)
 
 lint:
 	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
 	  if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
 	$(GO) vet ./...
 	cd conformance && $(GO) vet ./...
+
+# The README's GitHub Actions workflow (examples/ci/github-workflow.yml, kept
+# identical to the README by TestCIExamples), and its inputs against action.yml
+# (TestActionlint, which skips without ACTIONLINT).
+actionlint: $(ACTIONLINT)
+	$(ACTIONLINT) examples/ci/github-workflow.yml
+	ACTIONLINT=$(ACTIONLINT) $(GO) test ./cmd/limitcheck -run '^TestActionlint$$' -count=1 -v
 
 unit:
 	$(GO) test ./...
