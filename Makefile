@@ -1,9 +1,9 @@
 # One entry point for the whole test suite: `make test` (what .ci/run calls).
 GO ?= go
 
-.PHONY: test lint actionlint unit fuzz conformance golden build tidy
+.PHONY: test lint actionlint precommit unit fuzz conformance golden build tidy
 
-test: lint actionlint unit fuzz conformance
+test: lint actionlint precommit unit fuzz conformance
 
 # Tools the checks run, built from the Go module proxy at pinned versions into
 # .bin/ (git-ignored), one directory per version: nothing depends on what
@@ -27,6 +27,16 @@ lint:
 actionlint: $(ACTIONLINT)
 	$(ACTIONLINT) examples/ci/github-workflow.yml
 	ACTIONLINT=$(ACTIONLINT) $(GO) test ./cmd/limitcheck -run '^TestActionlint$$' -count=1 -v
+
+# pre-commit for TestPreCommit (run by unit; it skips, saying why, without
+# pre-commit): Debian's package, installed only when pre-commit is missing and
+# apt-get can run as root.
+precommit:
+	@if command -v pre-commit >/dev/null; then pre-commit --version; \
+	elif [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+	  echo "installing pre-commit from Debian's packages"; \
+	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq pre-commit >/dev/null && pre-commit --version; \
+	else echo "pre-commit is not installed and apt-get cannot run as root: TestPreCommit will skip"; fi
 
 unit:
 	$(GO) test ./...
