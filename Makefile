@@ -1,7 +1,7 @@
 # One entry point for the whole test suite: `make test` (what .ci/run calls).
 GO ?= go
 
-.PHONY: test lint actionlint precommit unit fuzz conformance golden build tidy
+.PHONY: test lint actionlint precommit unit fuzz conformance golden build tidy release-check
 
 test: lint actionlint precommit unit fuzz conformance
 
@@ -12,8 +12,15 @@ BIN := $(CURDIR)/.bin
 ACTIONLINT_VERSION := v1.7.12
 ACTIONLINT := $(BIN)/actionlint-$(ACTIONLINT_VERSION)/actionlint
 
+GORELEASER_VERSION := v2.14.3
+GORELEASER := $(BIN)/goreleaser-$(GORELEASER_VERSION)/goreleaser
+
 $(ACTIONLINT):
 	GOBIN=$(dir $@) $(GO) install github.com/rhysd/actionlint/cmd/actionlint@$(ACTIONLINT_VERSION)
+
+# v2.14 is the last goreleaser line that builds with Go 1.26.
+$(GORELEASER):
+	GOBIN=$(dir $@) $(GO) install github.com/goreleaser/goreleaser/v2@$(GORELEASER_VERSION)
 
 lint:
 	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
@@ -66,3 +73,18 @@ build:
 tidy:
 	$(GO) mod tidy
 	cd conformance && $(GO) mod tidy
+
+# Release dry run, not part of `make test` (minutes: every target is built):
+# goreleaser check, then a snapshot of every archive, checksums, the krew
+# manifest and, where a Docker engine with buildx runs, the image (skipped
+# otherwise, saying so). Everything lands in dist/ (git-ignored).
+release-check: $(GORELEASER)
+	$(GORELEASER) check
+	@skip=publish; \
+	if docker info >/dev/null 2>&1 && docker buildx version >/dev/null 2>&1; then :; \
+	else echo "no Docker engine with buildx: the image is not built (--skip=docker)"; skip=$$skip,docker; fi; \
+	echo "$(GORELEASER) release --snapshot --clean --skip=$$skip"; \
+	$(GORELEASER) release --snapshot --clean --skip=$$skip
+	@test -s dist/krew/limitcheck.yaml || { echo "dist/krew/limitcheck.yaml was not generated"; exit 1; }
+	@test -s dist/checksums.txt || { echo "dist/checksums.txt was not generated"; exit 1; }
+
