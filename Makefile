@@ -18,7 +18,8 @@ GORELEASER := $(BIN)/goreleaser-$(GORELEASER_VERSION)/goreleaser
 $(ACTIONLINT):
 	GOBIN=$(dir $@) $(GO) install github.com/rhysd/actionlint/cmd/actionlint@$(ACTIONLINT_VERSION)
 
-# v2.14 is the last goreleaser line that builds with Go 1.26.
+# goreleaser v2.14.3 builds with Go 1.26 (tried); by their go.mod, releases up to
+# v2.17 ask for Go 1.26 too, v2.18 for Go 1.27.
 $(GORELEASER):
 	GOBIN=$(dir $@) $(GO) install github.com/goreleaser/goreleaser/v2@$(GORELEASER_VERSION)
 
