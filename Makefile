@@ -1,7 +1,7 @@
 # One entry point for the whole test suite: `make test` (what .ci/run calls).
 GO ?= go
 
-.PHONY: test lint actionlint precommit unit fuzz conformance golden build tidy release-check
+.PHONY: test lint actionlint precommit unit fuzz conformance golden build tidy bench release-check
 
 test: lint actionlint precommit unit fuzz conformance
 
@@ -76,6 +76,14 @@ tidy:
 	$(GO) mod tidy
 	cd conformance && $(GO) mod tidy
 
+# limitcheck against the decode floor on the benchmark corpus at 1x, 4x and
+# 10x, side by side: ratios and peak RSS (a benchmark; nothing fails on timings).
+# BENCH_DIR names the shared bench directory; BENCH_RUNS, BENCH_SCALES tune it.
+bench:
+	python3 scripts/bench.py
+	$(GO) test ./internal/eval -run '^$$' -bench AdmitPod -benchmem
+	$(GO) test ./internal/load -run '^$$' -bench ReadStreamTyped -benchmem
+
 # Release dry run, not part of `make test` (minutes: every target is built):
 # goreleaser check, then a snapshot of every archive, checksums, the krew
 # manifest and, where a Docker engine with buildx runs, the image (skipped
@@ -89,4 +97,3 @@ release-check: $(GORELEASER)
 	$(GORELEASER) release --snapshot --clean --skip=$$skip
 	@test -s dist/krew/limitcheck.yaml || { echo "dist/krew/limitcheck.yaml was not generated"; exit 1; }
 	@test -s dist/checksums.txt || { echo "dist/checksums.txt was not generated"; exit 1; }
-

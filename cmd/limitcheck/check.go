@@ -35,6 +35,8 @@ func newCmdCheck(s streams, runF func(*checkOptions) error) *cobra.Command {
 
 -o text (the default) groups the findings by namespace; -o json prints every object with its verdict. For CI, -o sarif prints a SARIF log for code scanning, -o junit a JUnit XML test report, -o codeclimate a GitLab code quality report and -o github GitHub Actions annotations, plus the -o markdown summary appended to $GITHUB_STEP_SUMMARY when it is set. --color=auto colours the text report when stdout is a terminal, unless NO_COLOR is set or TERM=dumb.
 
+The policies are linted as limitcheck lint does: its findings (a LimitRange whose defaults it refuses itself, a quota that makes requests mandatory with no default, ...) are warnings on the policy's line; --lint=false leaves them out.
+
 ` + exitStatusHelp,
 		Example: `  limitcheck check -f limits.yaml -f deploy/
   helm template ./chart | limitcheck check -n team-a -
@@ -75,6 +77,7 @@ func newCmdCheck(s streams, runF func(*checkOptions) error) *cobra.Command {
 	fl.StringVarP(&opts.Output, "output", "o", render.Default, "output format: one of "+strings.Join(render.Formats(), ", "))
 	fl.StringVar(&opts.FailOn, "fail-on", failOnDenied, "exit 1 on: denied, warning (denials or warnings) or never")
 	fl.BoolVar(&opts.Render.Quiet, "quiet", false, "text: findings and the summary only, no tables")
+	fl.BoolVar(&opts.Lint, "lint", true, "report lint findings about the policies as warnings (see limitcheck lint)")
 	_ = cmd.RegisterFlagCompletionFunc("fail-on", cobra.FixedCompletions([]cobra.Completion{failOnDenied, failOnWarning, failOnNever}, cobra.ShellCompDirectiveNoFileComp))
 	fl.StringVar(&opts.Color, "color", "auto", "colour the text report: auto, always or never")
 	_ = cmd.RegisterFlagCompletionFunc("color", cobra.FixedCompletions([]cobra.Completion{"auto", "always", "never"}, cobra.ShellCompDirectiveNoFileComp))
@@ -106,6 +109,7 @@ func runCheck(opts *checkOptions) error {
 	if err != nil {
 		return err
 	}
+	rep.AddLintWarnings()
 	if opts.Output == "github" {
 		// GitHub Actions names the step summary file in GITHUB_STEP_SUMMARY.
 		if path := os.Getenv("GITHUB_STEP_SUMMARY"); path != "" {

@@ -42,6 +42,8 @@ type inputOptions struct {
 	// Strict is --strict; Ignore the --ignore-path patterns.
 	Strict bool
 	Ignore []string
+	// Lint runs the lint rules over the admitted policies.
+	Lint bool
 
 	files                                                                         []string
 	gates, quotaUsage, configFile, enablePlugins, disablePlugins, replicas, order string
@@ -255,6 +257,8 @@ func (o *inputOptions) run(s streams) (*check.Report, error) {
 		SkipUnknown:      o.SkipUnknown,
 		Strict:           o.Strict,
 		Ignore:           o.Ignore,
+		Lint:             o.Lint,
+		ConfigFile:       o.configFile,
 	})
 	if err != nil {
 		var le *load.Error

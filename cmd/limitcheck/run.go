@@ -173,7 +173,7 @@ func newCmdRoot(name string, s streams) *cobra.Command {
 	root.SetOut(s.Out)
 	root.SetErr(s.ErrOut)
 	root.SetFlagErrorFunc(flagError)
-	root.AddCommand(newCmdCheck(s, nil), newCmdDescribe(s), newCmdVersion(s))
+	root.AddCommand(newCmdCheck(s, nil), newCmdLint(s, nil), newCmdDiff(s, nil), newCmdDescribe(s), newCmdVersion(s))
 	// Help fits 80 columns: Long texts are reflowed, flag usages wrapped.
 	root.SetUsageTemplate(strings.ReplaceAll(root.UsageTemplate(), ".FlagUsages ", fmt.Sprintf(".FlagUsagesWrapped %d ", helpWidth)))
 	for _, c := range append(root.Commands(), root) {

@@ -37,6 +37,11 @@ type Options struct {
 	Strict bool
 	// Ignore are --ignore-path patterns: paths not read (load.Options.Ignore).
 	Ignore []string
+	// Lint runs the lint rules over the admitted policies (Report.Lint).
+	Lint bool
+	// ConfigFile is the --admission-control-config-file the engine's
+	// QuotaConfig came from, where lint findings about it are placed.
+	ConfigFile string
 }
 
 // Order is the order in which the documents are admitted.
@@ -86,6 +91,8 @@ type Report struct {
 	// Notes are about the run rather than one document: paths skipped or read
 	// once, and hints where a default probably bites (HINT-01).
 	Notes []load.Note
+	// Lint are the lint findings (Options.Lint), refused policies first.
+	Lint []LintFinding
 }
 
 // Summary counts.
@@ -149,6 +156,9 @@ func Run(opts Options) (*Report, error) {
 	loadOpts := load.Options{Recursive: opts.Recursive, NewObject: eval.NewObject, Strict: opts.Strict, Ignore: opts.Ignore,
 		Note: func(n load.Note) { rep.Notes = append(rep.Notes, n) }}
 	err := load.Walk(opts.Paths, opts.Stdin, loadOpts, func(d load.Document) bool {
+		if d.Err == nil && !admissionconfig.IsConfigKind(d.APIVersion, d.Kind) && !(d.APIVersion == "apiextensions.k8s.io/v1" && d.Kind == "CustomResourceDefinition") {
+			d.JSON = nil // only configurations and CRDs are read from JSON; the rest is decoded
+		}
 		docs = append(docs, d)
 		if d.Skip == "" {
 			objects++
@@ -167,6 +177,7 @@ func Run(opts Options) (*Report, error) {
 	}
 	engineOpts := opts.Engine
 	configAt := ""
+	cfgPos := load.Position{File: opts.ConfigFile}
 	for _, d := range docs {
 		if d.Err != nil || !admissionconfig.IsConfigKind(d.APIVersion, d.Kind) {
 			continue
@@ -184,6 +195,7 @@ func Run(opts Options) (*Report, error) {
 			return &Report{}, &load.Error{File: d.Pos.File, Line: d.Pos.Line, Msg: err.Error()}
 		}
 		engineOpts.QuotaConfig, configAt = cfg, where
+		cfgPos = d.Pos
 	}
 
 	// The input's CustomResourceDefinitions tell the scope and plural of their
@@ -242,6 +254,9 @@ func Run(opts Options) (*Report, error) {
 	rep.LimitRanges = engine.LimitRanges()
 	overQuota(rep, engineOpts.QuotaUsage)
 	defaultNamespaceHint(rep, docs, engine.DefaultNamespace(), opts.EnforceNamespace)
+	if opts.Lint {
+		lintPolicies(rep, docs, engineOpts.QuotaConfig, cfgPos)
+	}
 	return rep, nil
 }
 

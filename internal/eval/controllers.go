@@ -4,9 +4,11 @@ import (
 	"encoding/json"
 	"fmt"
 	"maps"
+	"math"
 	"reflect"
 	"slices"
 	"strconv"
+	"strings"
 
 	appsv1 "k8s.io/api/apps/v1"
 	batchv1 "k8s.io/api/batch/v1"
@@ -48,6 +50,15 @@ type Workload struct {
 	// Note says why the controllers create fewer Pods than the spec asks for
 	// (paused Deployment, suspended Job), if they do.
 	Note string
+
+	run replicaRun // where Created folds identical replicas (addStep)
+}
+
+// replicaRun tracks the replicas at the end of a created list that went
+// alike: last and carrier are 1-based indexes into Created (0: none) of the
+// last replica's first object and of the replica later ones fold into.
+type replicaRun struct {
+	last, carrier, alike int
 }
 
 // desiredPods is how many Pods the controllers of a workload want to run, and
@@ -229,20 +240,180 @@ func (e *Engine) createPods(w *Workload, t *corev1.PodTemplateSpec, namespace, o
 	if len(base) > maxGeneratedNameBase {
 		base = base[:maxGeneratedNameBase]
 	}
-	for i := range n {
+	e.replicate(w, namespace, replicaPlan{n: n, create: func(i int) []Result {
 		pod := podFromTemplate(t, namespace, base+strconv.Itoa(i))
 		if decorate != nil {
 			decorate(pod, i)
 		}
-		w.recordPodResult(e.admitCreated(pod, i+1))
+		return []Result{e.admitCreated(pod, i+1)}
+	}})
+}
+
+// replicaPlan is how a controller creates the replicas of a workload.
+type replicaPlan struct {
+	n int // replicas to create, numbered 0 … n-1
+	// firstOrdinal is the number in the name of replica 0 (a StatefulSet's
+	// ordinals.start); names of replica i end in firstOrdinal+i.
+	firstOrdinal int
+	// create creates replica i: what the controller creates for it, in order.
+	create func(i int) []Result
+	// halt, when set, says after replica i whether the controller stops
+	// creating (a StatefulSet after a refused Pod).
+	halt func(i int, step []Result) bool
+	// room, when set, is how many replicas from i on the controller creates
+	// whatever happens to them (a StatefulSet finishing a batch).
+	room func(i int) int
+}
+
+// replicate creates the replicas of a plan in order (WL-03). Replicas differ
+// only in their name, so once a replica is created exactly as the ones
+// before it (same outcome, messages equal but for the name), the following
+// ones are computed instead of created: while every object of a replica is
+// admitted, as many more replicas as every quota has room for
+// (quota.Namespace.Repeat); once a replica is refused and changes nothing,
+// every further one is refused the same way. Either run stops where names
+// grow by a digit (a longer name may be refused where a shorter was not);
+// the next replica is then created for real again.
+func (e *Engine) replicate(w *Workload, namespace string, p replicaPlan) {
+	ns := e.namespace(namespace)
+	for i := 0; i < p.n; {
+		before := ns.Snapshot()
+		step := p.create(i)
+		after := ns.Snapshot()
+		folded := w.addStep(step)
+		i++
+		if p.halt != nil && p.halt(i-1, step) {
+			w.NotCreated = p.n - i
+			return
+		}
+		if !folded || i >= p.n || e.opts.EveryReplica {
+			continue
+		}
+		admitted := allAdmitted(step)
+		limit := min(p.n-i, sameDigits(i-1)-i, sameDigits(p.firstOrdinal+i-1)-(p.firstOrdinal+i))
+		if p.room != nil {
+			limit = min(limit, p.room(i))
+		}
+		var k int
+		switch {
+		case admitted:
+			k = ns.Repeat(before, after, limit)
+		case p.halt == nil && before.Same(after):
+			k = limit // refused, and refused again for the same reason
+		}
+		if k <= 0 {
+			continue
+		}
+		w.repeatStep(step, k)
+		ns.governed += k * len(step)
+		i += k
 	}
 }
 
-func (w *Workload) recordPodResult(res Result) {
-	w.Created = append(w.Created, res)
-	if res.Allowed {
-		w.Admitted++
+// sameDigits is the first number after x with more digits than x.
+func sameDigits(x int) int {
+	p := 10
+	for p <= x {
+		p *= 10
 	}
+	return p
+}
+
+func allAdmitted(step []Result) bool {
+	for i := range step {
+		if !step[i].Allowed {
+			return false
+		}
+	}
+	return true
+}
+
+// CreatedListLimit is how many objects a workload's created list holds one by
+// one; after it, replicas created exactly as the two before them are folded
+// into the third (Result.Repeat), so a list stays short whatever the
+// replica count (WL-03).
+const CreatedListLimit = 100
+
+// addStep records what the controller created for one replica and reports
+// whether it was folded into the run of identical replicas before it.
+func (w *Workload) addStep(step []Result) bool {
+	for i := range step {
+		if step[i].Allowed && step[i].Kind == "Pod" {
+			w.Admitted++
+		}
+	}
+	r := &w.run
+	if r.carrier > 0 && alikeSteps(w.Created[r.carrier-1:], step) {
+		for j := range step {
+			w.Created[r.carrier-1+j].Repeat++
+		}
+		return true
+	}
+	r.carrier = 0
+	start := len(w.Created)
+	if r.last > 0 && alikeSteps(w.Created[r.last-1:], step) {
+		r.alike++
+	} else {
+		r.alike = 1
+	}
+	w.Created = append(w.Created, step...)
+	r.last = start + 1
+	if r.alike >= 3 && start >= CreatedListLimit {
+		r.carrier = start + 1
+	}
+	return false
+}
+
+// repeatStep records k more replicas created exactly as step, which was just
+// folded into its run.
+func (w *Workload) repeatStep(step []Result, k int) {
+	for j := range step {
+		w.Created[w.run.carrier-1+j].Repeat += k
+		if step[j].Allowed && step[j].Kind == "Pod" {
+			w.Admitted += k
+		}
+	}
+}
+
+// alikeSteps reports whether b (one replica's creates) went exactly as a
+// (the previous one's, at the end of the created list): same kinds and
+// outcomes, messages and warnings equal once the names are swapped.
+func alikeSteps(a, b []Result) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range b {
+		if !alike(&a[i], &b[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+func alike(a, b *Result) bool {
+	if a.Kind != b.Kind || a.APIVersion != b.APIVersion || a.Allowed != b.Allowed || a.Internal != b.Internal ||
+		len(a.Warnings) != len(b.Warnings) || (a.Denial == nil) != (b.Denial == nil) {
+		return false
+	}
+	swap := func(s string) string { return strings.ReplaceAll(s, `"`+a.Name+`"`, `"`+b.Name+`"`) }
+	for i := range a.Warnings {
+		if swap(a.Warnings[i]) != b.Warnings[i] {
+			return false
+		}
+	}
+	if a.Denial == nil {
+		return true
+	}
+	da, db := a.Denial, b.Denial
+	if da.Code != db.Code || da.Reason != db.Reason || da.Stage != db.Stage || swap(da.Message) != db.Message || len(da.Parts) != len(db.Parts) {
+		return false
+	}
+	for i := range da.Parts {
+		if swap(da.Parts[i]) != db.Parts[i] {
+			return false
+		}
+	}
+	return true
 }
 
 // maxGeneratedNameBase is how much of generateName the apiserver keeps (63 - 5
@@ -292,54 +463,71 @@ func replicaSetFor(d *appsv1.Deployment, replicas int32) *appsv1.ReplicaSet {
 // from the lowest ordinal, meets the same failure in the same batch, and so
 // never reaches the ordinals after it (WL-01).
 func (e *Engine) runStatefulSet(w *Workload, set *appsv1.StatefulSet) {
-	n := w.Replicas
 	start := 0
 	if set.Spec.Ordinals != nil {
 		start = int(set.Spec.Ordinals.Start)
 	}
 	ordered := set.Spec.PodManagementPolicy != appsv1.ParallelPodManagement
-	batchEnd, batch := 0, 0 // the last index of the current batch, its size
-	failed := false
-	for i := range n {
-		if i > batchEnd || i == 0 {
-			if i > 0 && failed {
-				w.NotCreated = n - i
-				break
+	stopAfter := -1 // Parallel: the last index of the batch in which a Pod failed
+	e.replicate(w, set.Namespace, replicaPlan{
+		n:            w.Replicas,
+		firstOrdinal: start,
+		create: func(i int) []Result {
+			ordinal := start + i
+			podName := set.Name + "-" + strconv.Itoa(ordinal)
+			var step []Result
+			claimsOK := true
+			for j := range set.Spec.VolumeClaimTemplates {
+				res := e.admitCreated(claimFor(set, &set.Spec.VolumeClaimTemplates[j], ordinal), i+1)
+				res.Pod = podName
+				step = append(step, res)
+				claimsOK = claimsOK && res.Allowed
 			}
-			batch = min(max(2*batch, 1), statefulSetMaxBatch)
-			if i == 0 {
-				batch = 1
+			if claimsOK {
+				pod := podFromTemplate(&set.Spec.Template, set.Namespace, podName)
+				if pod.Labels == nil {
+					pod.Labels = map[string]string{}
+				}
+				pod.Labels[appsv1.StatefulSetPodNameLabel] = podName
+				pod.Labels[appsv1.PodIndexLabel] = strconv.Itoa(ordinal)
+				setPodIdentity(set, pod, ordinal)
+				step = append(step, e.admitCreated(pod, i+1))
 			}
-			batchEnd = i + batch - 1
-		}
-		ordinal := start + i
-		claimsOK := true
-		for j := range set.Spec.VolumeClaimTemplates {
-			res := e.admitCreated(claimFor(set, &set.Spec.VolumeClaimTemplates[j], ordinal), i+1)
-			res.Pod = set.Name + "-" + strconv.Itoa(ordinal)
-			w.Created = append(w.Created, res)
-			claimsOK = claimsOK && res.Allowed
-		}
-		podOK := false
-		if claimsOK {
-			name := set.Name + "-" + strconv.Itoa(ordinal)
-			pod := podFromTemplate(&set.Spec.Template, set.Namespace, name)
-			if pod.Labels == nil {
-				pod.Labels = map[string]string{}
+			return step
+		},
+		halt: func(i int, step []Result) bool {
+			if last := &step[len(step)-1]; !(last.Kind == "Pod" && last.Allowed) {
+				if ordered {
+					return true
+				}
+				if stopAfter < 0 {
+					stopAfter = statefulSetBatchEnd(i)
+				}
 			}
-			pod.Labels[appsv1.StatefulSetPodNameLabel] = name
-			pod.Labels[appsv1.PodIndexLabel] = strconv.Itoa(ordinal)
-			setPodIdentity(set, pod, ordinal)
-			res := e.admitCreated(pod, i+1)
-			w.recordPodResult(res)
-			podOK = res.Allowed
+			return stopAfter >= 0 && i >= stopAfter
+		},
+		room: func(i int) int {
+			if stopAfter < 0 {
+				return math.MaxInt
+			}
+			return stopAfter - i + 1
+		},
+	})
+}
+
+// statefulSetBatchEnd is the index of the last ordinal in the slow-start batch
+// of ordinal index i: batches of 1, 2, 4, … 256 ordinals (511 in all), then
+// of statefulSetMaxBatch.
+func statefulSetBatchEnd(i int) int {
+	if i < 511 {
+		end := 0
+		for size := 1; end < i; {
+			size *= 2
+			end += size
 		}
-		if ordered && !podOK {
-			w.NotCreated = n - i - 1
-			break
-		}
-		failed = failed || !podOK
+		return end
 	}
+	return 511 + (i-511)/statefulSetMaxBatch*statefulSetMaxBatch + statefulSetMaxBatch - 1
 }
 
 // statefulSetMaxBatch is the largest slow-start batch of the StatefulSet

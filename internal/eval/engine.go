@@ -88,6 +88,10 @@ type Options struct {
 	Replicas *int32
 	// Nodes is the number of nodes a DaemonSet runs a Pod on (default 1).
 	Nodes int
+	// EveryReplica creates every replica of a workload for real instead of
+	// computing runs of identical ones (WL-03): slow, the same results; the
+	// tests that prove the arithmetic compare against it.
+	EveryReplica bool
 	// DisallowPrivileged is kube-apiserver's --allow-privileged=false: a
 	// privileged container is refused (VAL-18). Clusters allow them.
 	DisallowPrivileged bool
@@ -129,6 +133,11 @@ type Result struct {
 	// Replica is, for a controller-created object, the 1-based ordinal of the Pod
 	// it was created for (0 for a ReplicaSet or Job).
 	Replica int
+	// Repeat counts, for a controller-created object, the replicas after its
+	// own whose object came out exactly like it but for the name (the
+	// ordinals that follow): a workload's created list folds long runs of
+	// identical replicas into one entry (WL-03). 0 for every other object.
+	Repeat int
 	// Pod is, for a controller-created object, the name of the Pod it was
 	// created for: a Pod's own name, the Pod a StatefulSet claim is for; "" for
 	// a ReplicaSet or Job.

@@ -16,7 +16,7 @@ import (
 )
 
 // decode turns a YAML document into the typed object the engine expects.
-func decode(t *testing.T, doc string) runtime.Object {
+func decode(t testing.TB, doc string) runtime.Object {
 	t.Helper()
 	var tm struct {
 		APIVersion string `json:"apiVersion"`

@@ -32,6 +32,9 @@ type docSrc struct {
 	items   int // next Item number
 	out     []Document
 	pending []Warning // for the next document added
+	// notes, when set, collects the notes about the document, for the
+	// stream to report when it emits it; otherwise they are reported at once.
+	notes *[]Note
 }
 
 // obj is one object inside a document: the document itself or a List item.
@@ -58,7 +61,12 @@ func (d *docSrc) run(js []byte, line int) (docs []Document) {
 	d.object(js, &obj{line: line}, 0)
 	for _, w := range d.pending {
 		// Warnings about a List that has no items to carry them.
-		d.stream.note(Note{File: d.stream.name, Line: w.Line, Msg: w.Msg})
+		n := Note{File: d.stream.name, Line: w.Line, Msg: w.Msg}
+		if d.notes != nil {
+			*d.notes = append(*d.notes, n)
+		} else {
+			d.stream.note(n)
+		}
 	}
 	return d.out
 }

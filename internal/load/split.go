@@ -25,6 +25,10 @@ type stream struct {
 	stopped bool // yield returned false
 	inYield bool // yield is running
 	err     *Error
+
+	workers  int           // documents converted at once (order.go)
+	slots    chan struct{} // one per document being converted
+	inFlight []*inFlight   // documents not yet emitted, in stream order
 }
 
 func newStream(name string, src *source, opts Options, yield func(Document) bool) *stream {
@@ -32,7 +36,7 @@ func newStream(name string, src *source, opts Options, yield func(Document) bool
 	if maxDoc <= 0 {
 		maxDoc = DefaultMaxDocumentBytes
 	}
-	return &stream{name: name, opts: opts, yield: yield, src: src, maxDoc: maxDoc}
+	return &stream{name: name, opts: opts, yield: yield, src: src, maxDoc: maxDoc, workers: workers()}
 }
 
 // readBytes splits data (the whole contents of one stream) into documents and
@@ -82,6 +86,7 @@ func (s *stream) read() {
 			if s.inYield {
 				panic(r)
 			}
+			s.flush(true)
 			s.emit([]Document{{
 				Pos: Position{File: s.name, Line: 1, Index: s.index, Item: -1},
 				Err: &Error{File: s.name, Line: 1, Msg: fmt.Sprintf("internal error: %v", r)},
@@ -97,6 +102,7 @@ func (s *stream) read() {
 		off = 3
 	}
 	s.detect(off)
+	s.flush(true)
 }
 
 // detect skips the white space at the start of the stream and reads the
@@ -191,12 +197,10 @@ func (s *stream) tooLarge(line int, source string) {
 
 // errorDoc yields an error document.
 func (s *stream) errorDoc(line, errLine int, source, msg string) {
-	idx := s.index
-	s.index++
-	s.emit([]Document{{
-		Pos: Position{File: s.name, Line: line, Index: idx, Item: -1, Source: source},
+	s.queue([]Document{{
+		Pos: Position{File: s.name, Line: line, Item: -1, Source: source},
 		Err: &Error{File: s.name, Line: errLine, Msg: msg},
-	}})
+	}}, true)
 }
 
 // ended handles the end of the data for a reason other than the end of the
@@ -456,39 +460,40 @@ func (s *stream) readYAML(off int64, lineNo int) {
 // yamlDocument processes the document accumulated in doc, which ends at end.
 func (s *stream) yamlDocument(doc *yamlDoc, end int64) {
 	if doc.badSep != "" {
-		idx := s.index
-		s.index++
-		s.emit([]Document{{
-			Pos: Position{File: s.name, Line: doc.badSepLine, Index: idx, Item: -1, Source: doc.source},
+		s.queue([]Document{{
+			Pos: Position{File: s.name, Line: doc.badSepLine, Item: -1, Source: doc.source},
 			Err: &Error{File: s.name, Line: doc.badSepLine,
 				Msg: fmt.Sprintf("invalid YAML document separator: %q may only be followed by a comment on its line (got %q)", "---", truncate(doc.badSep))},
-		}})
+		}}, true)
 		return
 	}
 	if doc.contentOff < 0 {
 		return // only blank lines and comments
 	}
-	text := s.src.span(doc.contentOff, end)
-	js, dups, err := yamlToJSON(text)
-	if err == nil && isJSONNull(js) {
-		return // "null", "~", ...: empty document
-	}
-	idx := s.index
-	s.index++
-	if err != nil {
-		line, msg := yamlErrorLine(err, text)
-		abs := doc.contentLine
-		if line > 0 {
-			abs = doc.contentLine + line - 1
+	// The stream's buffer is reused for what follows: the document keeps a copy.
+	text := bytes.Clone(s.src.span(doc.contentOff, end))
+	contentLine, source := doc.contentLine, doc.source
+	s.convert(func(f *inFlight) {
+		js, dups, err := yamlToJSON(text)
+		if err == nil && isJSONNull(js) {
+			return // "null", "~", ...: empty document
 		}
-		s.emit([]Document{{
-			Pos: Position{File: s.name, Line: doc.contentLine, Index: idx, Item: -1, Source: doc.source},
-			Err: &Error{File: s.name, Line: abs, Msg: msg},
-		}})
-		return
-	}
-	src := &docSrc{stream: s, index: idx, source: doc.source, text: text, lineBase: doc.contentLine, dups: dups, yaml: true}
-	s.emit(src.run(js, doc.contentLine))
+		f.indexed = true
+		if err != nil {
+			line, msg := yamlErrorLine(err, text)
+			abs := contentLine
+			if line > 0 {
+				abs = contentLine + line - 1
+			}
+			f.docs = []Document{{
+				Pos: Position{File: s.name, Line: contentLine, Item: -1, Source: source},
+				Err: &Error{File: s.name, Line: abs, Msg: msg},
+			}}
+			return
+		}
+		src := &docSrc{stream: s, source: source, text: text, lineBase: contentLine, dups: dups, yaml: true, notes: &f.notes}
+		f.docs = src.run(js, contentLine)
+	})
 }
 
 // yamlToJSON is sigs.k8s.io/yaml.YAMLToJSON (what kubectl uses), turning any

@@ -8,6 +8,8 @@ import (
 	"testing"
 
 	"github.com/limitcheck/limitcheck/internal/check"
+	"github.com/limitcheck/limitcheck/internal/eval"
+	"github.com/limitcheck/limitcheck/internal/load"
 )
 
 func renderString(t *testing.T, name string, r *check.Report, o Options) string {
@@ -167,5 +169,33 @@ func TestCodeClimate(t *testing.T) {
 	}
 	if got := renderString(t, "codeclimate", &check.Report{}, Options{}); got != "[]\n" {
 		t.Errorf("empty report: %q", got)
+	}
+}
+
+// TestLintWarningRule: a lint finding check reports as a warning keeps its
+// rule ID in the CI formats, as a warning.
+func TestLintWarningRule(t *testing.T) {
+	r := &check.Report{Entries: []check.Entry{{
+		Pos: load.Position{File: "policy.yaml", Line: 3},
+		Result: eval.Result{APIVersion: "v1", Kind: "ResourceQuota", Namespace: "shop", Name: "compute", Allowed: true,
+			Warnings: []string{"lint/quota-order: limits pods as ResourceQuota shop/objects does (fix: limit each resource in one quota)"}},
+	}}}
+	fs := collectFindings(r)
+	if len(fs) != 1 || fs[0].Rule != "lint/quota-order" || fs[0].Level != levelWarning || fs[0].Message != "limits pods as ResourceQuota shop/objects does (fix: limit each resource in one quota)" {
+		t.Fatalf("findings = %+v", fs)
+	}
+	if got, want := renderString(t, "github", r, Options{}), "::warning file=policy.yaml,line=3,title=ResourceQuota shop/compute%3A lint/quota-order::limits pods as ResourceQuota shop/objects does (fix: limit each resource in one quota)\n"; !strings.HasPrefix(got, want) {
+		t.Errorf("github:\n%s\nwant prefix:\n%s", got, want)
+	}
+	var log sarifLog
+	if err := json.Unmarshal([]byte(renderString(t, "sarif", r, Options{})), &log); err != nil {
+		t.Fatal(err)
+	}
+	rules := log.Runs[0].Tool.Driver.Rules
+	if len(rules) != 1 || rules[0].ID != "lint/quota-order" || rules[0].DefaultConfiguration.Level != levelWarning {
+		t.Errorf("sarif rules = %+v", rules)
+	}
+	if md := renderString(t, "markdown", r, Options{}); !strings.Contains(md, "### Warnings\n\n- `policy.yaml:3` ResourceQuota shop/compute: lint/quota-order: limits pods") {
+		t.Errorf("markdown:\n%s", md)
 	}
 }

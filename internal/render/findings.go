@@ -85,6 +85,9 @@ func (f *finding) Title() string {
 	case ruleWarning:
 		return f.Object() + ": warning"
 	}
+	if isLintRule(f.Rule) {
+		return f.Object() + ": " + f.Rule
+	}
 	return f.Object() + " denied (" + f.Stage + ")"
 }
 
@@ -137,6 +140,9 @@ func ruleHelp(id string) string {
 		return "limitcheck failed on this object; this is a bug in limitcheck, please report it."
 	case ruleWarning:
 		return "kube-apiserver would admit the object with a warning."
+	}
+	if isLintRule(id) {
+		return "A lint finding: the policy is admitted but refuses what it is meant to admit, limits nothing, or depends on kube-apiserver's listing order (" + id + ", LINT in docs/behaviour.md)."
 	}
 	stage, reason, _ := strings.Cut(id, "/")
 	var what string
@@ -202,6 +208,10 @@ func entryFindings(e *check.Entry) []finding {
 	for _, w := range res.Warnings {
 		f := base
 		f.Rule, f.Level, f.Message = ruleWarning, levelWarning, w
+		// A lint finding (`lint/RULE: MESSAGE (fix: FIX)`) keeps its rule.
+		if rule, msg, ok := strings.Cut(w, ": "); ok && strings.HasPrefix(rule, "lint/") && !strings.Contains(rule, " ") {
+			f.Rule, f.Message = rule, msg
+		}
 		out = append(out, f)
 	}
 	return out
@@ -267,3 +277,7 @@ func (f *finding) fullMessage() string {
 	}
 	return b.String()
 }
+
+// isLintRule: a lint finding's rule (lint/default-refused, ...), reported by
+// check as a warning.
+func isLintRule(id string) bool { return strings.HasPrefix(id, "lint/") }

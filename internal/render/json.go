@@ -1,6 +1,8 @@
 package render
 
 import (
+	"bufio"
+	"bytes"
 	"encoding/json"
 	"io"
 	"maps"
@@ -101,6 +103,10 @@ type jsonCreated struct {
 	Name       string `json:"name"`
 	Pod        string `json:"pod"`
 	Allowed    bool   `json:"allowed"`
+	// Count, when set, says this entry stands for Count objects: its own and
+	// those of the Count-1 replicas after it, created exactly like it but for
+	// their names (WL-03; the list folds runs after eval.CreatedListLimit entries).
+	Count int `json:"count,omitempty"`
 	jsonStatus
 	*jsonPod
 }
@@ -156,13 +162,47 @@ const (
 )
 
 func (jsonFormat) Render(w io.Writer, r *check.Report, o Options) error {
+	doc := newJSONReport(r, o, false)
+	// The document is jsonReport, written field by field and result by result
+	// so that no more than one result is held encoded at a time; the bytes are
+	// those of encoding jsonReport whole (TestJSONStreamed).
+	e := newIndenter(w)
+	e.raw("{\n")
+	e.field("schemaVersion", doc.SchemaVersion)
+	e.field("version", doc.Version)
+	e.field("summary", doc.Summary)
+	e.raw(`  "results": `)
+	if len(r.Entries) == 0 {
+		e.raw("[],\n")
+	} else {
+		e.raw("[\n")
+		for i := range r.Entries {
+			e.raw("    ")
+			e.value(newJSONResult(&r.Entries[i]), "    ")
+			if i < len(r.Entries)-1 {
+				e.raw(",")
+			}
+			e.raw("\n")
+		}
+		e.raw("  ],\n")
+	}
+	e.field("notes", doc.Notes)
+	e.raw(`  "quotas": `)
+	e.value(doc.Quotas, "  ")
+	e.raw("\n}\n")
+	return e.flush()
+}
+
+// newJSONReport is the JSON document of a report; its Results only with
+// results (Render streams them).
+func newJSONReport(r *check.Report, o Options, results bool) jsonReport {
 	sum := r.Summary()
 	doc := jsonReport{
 		SchemaVersion: JSONSchemaVersion,
 		Version:       o.Version,
 		Summary: jsonSummary{Objects: sum.Objects, Admitted: sum.Admitted, Denied: sum.Denied, Skipped: sum.Skipped, Errors: sum.Errors,
 			Internal: sum.Internal, Workloads: sum.Workloads, Replicas: sum.Replicas, Unfit: sum.Unfit},
-		Results: make([]jsonResult, 0, len(r.Entries)), Notes: make([]jsonNote, 0, len(r.Notes)), Quotas: make([]jsonQuota, 0, len(r.Quotas))}
+		Results: []jsonResult{}, Notes: make([]jsonNote, 0, len(r.Notes)), Quotas: make([]jsonQuota, 0, len(r.Quotas))}
 	for _, n := range r.Notes {
 		doc.Notes = append(doc.Notes, jsonNote{File: n.File, Line: n.Line, Message: n.Msg})
 	}
@@ -171,12 +211,55 @@ func (jsonFormat) Render(w io.Writer, r *check.Report, o Options) error {
 		doc.Quotas = append(doc.Quotas, jsonQuota{Namespace: q.Namespace, Name: q.Name, Hard: quantities(q.Status.Hard), Used: quantities(q.Status.Used)})
 	}
 	for i := range r.Entries {
-		doc.Results = append(doc.Results, newJSONResult(&r.Entries[i]))
+		if results {
+			doc.Results = append(doc.Results, newJSONResult(&r.Entries[i]))
+		}
 	}
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
+	return doc
+}
+
+// indenter writes JSON as json.Encoder with SetIndent("", "  ") and without
+// HTML escaping writes it, one piece at a time.
+type indenter struct {
+	w   *bufio.Writer
+	buf bytes.Buffer
+	err error
+}
+
+func newIndenter(w io.Writer) *indenter { return &indenter{w: bufio.NewWriter(w)} }
+
+func (e *indenter) raw(s string) {
+	if e.err == nil {
+		_, e.err = e.w.WriteString(s)
+	}
+}
+
+// value writes v, its lines after the first starting with prefix.
+func (e *indenter) value(v any, prefix string) {
+	if e.err != nil {
+		return
+	}
+	e.buf.Reset()
+	enc := json.NewEncoder(&e.buf)
+	enc.SetIndent(prefix, "  ")
 	enc.SetEscapeHTML(false) // keep "<stdin>" and "->" readable
-	return enc.Encode(doc)
+	if e.err = enc.Encode(v); e.err == nil {
+		_, e.err = e.w.Write(bytes.TrimSuffix(e.buf.Bytes(), []byte("\n")))
+	}
+}
+
+// field writes one top-level member followed by a comma.
+func (e *indenter) field(name string, v any) {
+	e.raw(`  "` + name + `": `)
+	e.value(v, "  ")
+	e.raw(",\n")
+}
+
+func (e *indenter) flush() error {
+	if e.err != nil {
+		return e.err
+	}
+	return e.w.Flush()
 }
 
 func newJSONResult(e *check.Entry) jsonResult {
@@ -246,6 +329,9 @@ func newJSONCreated(res *eval.Result) jsonCreated {
 		Pod:        res.Pod,
 		Allowed:    res.Allowed,
 		jsonStatus: newJSONStatus(res),
+	}
+	if res.Repeat > 0 {
+		c.Count = 1 + res.Repeat
 	}
 	if pod, ok := res.Object.(*corev1.Pod); ok {
 		c.jsonPod = newJSONPod(pod)

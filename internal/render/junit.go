@@ -115,11 +115,13 @@ func newJUnitCase(e *check.Entry) junitCase {
 	}
 	var denials, warnings []string
 	for _, f := range entryFindings(e) {
-		switch f.Rule {
-		case ruleInputError, ruleInternalError:
+		switch {
+		case f.Rule == ruleInputError, f.Rule == ruleInternalError:
 			c.Error = &junitProblem{Message: f.Message, Type: f.Rule, Text: f.Message}
-		case ruleWarning:
+		case f.Rule == ruleWarning:
 			warnings = append(warnings, "warning: "+f.Message)
+		case isLintRule(f.Rule):
+			warnings = append(warnings, "warning: "+f.Rule+": "+f.Message)
 		default:
 			if c.Failure == nil {
 				c.Failure = &junitProblem{Message: f.Message, Type: f.Stage}

@@ -35,10 +35,10 @@ func writeMarkdown(w io.Writer, r *check.Report) error {
 
 	var denied, errs, warnings []finding
 	for _, f := range collectFindings(r) {
-		switch f.Rule {
-		case ruleInputError, ruleInternalError:
+		switch {
+		case f.Rule == ruleInputError, f.Rule == ruleInternalError:
 			errs = append(errs, f)
-		case ruleWarning:
+		case f.Rule == ruleWarning, isLintRule(f.Rule):
 			warnings = append(warnings, f)
 		default:
 			denied = append(denied, f)
@@ -89,7 +89,11 @@ func writeMarkdownList(b *strings.Builder, title string, fs []finding) {
 		if f.Source != "" {
 			object += " (" + f.Source + ")"
 		}
-		b.WriteString("- " + mdCode(loc) + " " + mdText(object) + ": " + mdText(f.Message) + "\n")
+		msg := f.Message
+		if isLintRule(f.Rule) {
+			msg = f.Rule + ": " + msg
+		}
+		b.WriteString("- " + mdCode(loc) + " " + mdText(object) + ": " + mdText(msg) + "\n")
 		for _, p := range f.Parts {
 			b.WriteString("  - " + mdText(p) + "\n")
 		}

@@ -23,6 +23,9 @@ type Options struct {
 	// Quiet leaves the tables out of the text report: findings and the
 	// summary line only (--quiet).
 	Quiet bool
+	// Verbose lists in full what a report only counts (diff: the objects
+	// denied in both).
+	Verbose bool
 	// StepSummary, when set, receives the Markdown summary of -o github (the
 	// CLI opens $GITHUB_STEP_SUMMARY for append).
 	StepSummary io.Writer

@@ -2,6 +2,7 @@ package render
 
 import (
 	"bytes"
+	"encoding/json"
 	"flag"
 	"os"
 	"path/filepath"
@@ -269,4 +270,24 @@ func sampleReport() *check.Report {
 			},
 		},
 	}}
+}
+
+// TestJSONStreamed: -o json written result by result is byte for byte the
+// JSON document encoded whole, for a report with results and for none.
+func TestJSONStreamed(t *testing.T) {
+	for _, rep := range []*check.Report{sampleReport(), {}} {
+		var streamed, whole bytes.Buffer
+		if err := (jsonFormat{}).Render(&streamed, rep, Options{Version: "v1.2.3"}); err != nil {
+			t.Fatal(err)
+		}
+		enc := json.NewEncoder(&whole)
+		enc.SetIndent("", "  ")
+		enc.SetEscapeHTML(false)
+		if err := enc.Encode(newJSONReport(rep, Options{Version: "v1.2.3"}, true)); err != nil {
+			t.Fatal(err)
+		}
+		if streamed.String() != whole.String() {
+			t.Errorf("streamed:\n%s\nwhole:\n%s", streamed.String(), whole.String())
+		}
+	}
 }

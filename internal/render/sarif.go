@@ -119,7 +119,7 @@ func (sarifFormat) Render(w io.Writer, r *check.Report, o Options) error {
 	}
 	for _, id := range ids {
 		level := levelError
-		if id == ruleWarning {
+		if id == ruleWarning || isLintRule(id) {
 			level = levelWarning
 		}
 		help := ruleHelp(id)

@@ -16,7 +16,11 @@ import (
 	"github.com/limitcheck/limitcheck/internal/check"
 )
 
-const schemaPath = "testdata/report.schema.json"
+const (
+	schemaPath     = "testdata/report.schema.json"
+	lintSchemaPath = "testdata/lint.schema.json"
+	diffSchemaPath = "testdata/diff.schema.json"
+)
 
 // TestJSONSchema validates every JSON report the tests pin down (the golden, the
 // empty report, the testscripts' expected -o json documents) against the
@@ -49,6 +53,9 @@ func TestJSONSchema(t *testing.T) {
 		ar, err := txtar.ParseFile(path)
 		if err != nil {
 			t.Fatal(err)
+		}
+		if b := filepath.Base(path); strings.HasPrefix(b, "lint_") || strings.HasPrefix(b, "diff") {
+			continue // lint's and diff's documents: TestLintJSONSchema, TestDiffJSONSchema
 		}
 		for _, f := range ar.Files {
 			if bytes.Contains(f.Data, []byte(`"schemaVersion"`)) {
@@ -127,9 +134,13 @@ type jsonSchema struct {
 
 var schemaKeywords = []string{"$schema", "$id", "$defs", "$ref", "title", "description", "type", "enum", "required", "properties", "additionalProperties", "items", "anyOf"}
 
-func loadSchema(t *testing.T) *jsonSchema {
+func loadSchema(t *testing.T, path ...string) *jsonSchema {
 	t.Helper()
-	data, err := os.ReadFile(schemaPath)
+	p := schemaPath
+	if len(path) > 0 {
+		p = path[0]
+	}
+	data, err := os.ReadFile(p)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -276,4 +287,84 @@ func jsonTypeOf(v any) string {
 		return "object"
 	}
 	return fmt.Sprintf("%T", v)
+}
+
+// scriptDocs are the JSON documents of the testscripts whose names start with prefix.
+func scriptDocs(t *testing.T, prefix string, docs map[string][]byte) {
+	t.Helper()
+	scripts, err := filepath.Glob(filepath.Join("..", "..", "cmd", "limitcheck", "testdata", "script", prefix+"*.txtar"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, path := range scripts {
+		ar, err := txtar.ParseFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, f := range ar.Files {
+			if bytes.Contains(f.Data, []byte(`"schemaVersion"`)) {
+				docs[filepath.Base(path)+":"+f.Name] = f.Data
+			}
+		}
+	}
+}
+
+// validateDocs checks docs against schema; bad is a document the schema must
+// reject, so that passing means something.
+func validateDocs(t *testing.T, schema *jsonSchema, docs map[string][]byte, bad any) {
+	t.Helper()
+	for name, data := range docs {
+		var doc any
+		if err := json.Unmarshal(data, &doc); err != nil {
+			t.Errorf("%s: %v", name, err)
+			continue
+		}
+		for _, e := range schema.validate(schema.root, doc, "") {
+			t.Errorf("%s: %s", name, e)
+		}
+	}
+	if errs := schema.validate(schema.root, bad, ""); len(errs) == 0 {
+		t.Error("the schema accepts a document it should reject")
+	}
+}
+
+// TestLintJSONSchema validates lint's -o json documents (a rendered sample,
+// the lint testscripts' expected output) against their schema.
+func TestLintJSONSchema(t *testing.T) {
+	schema := loadSchema(t, lintSchemaPath)
+	docs := map[string][]byte{}
+	var buf bytes.Buffer
+	if err := (lintJSONFormat{}).Render(&buf, sampleLintReport(), Options{Version: "v1"}); err != nil {
+		t.Fatal(err)
+	}
+	docs["sample"] = buf.Bytes()
+	scriptDocs(t, "lint_", docs)
+	if len(docs) < 2 {
+		t.Fatalf("only %d documents to validate; the lint testscripts' JSON was not found", len(docs))
+	}
+	var bad map[string]any
+	if err := json.Unmarshal(docs["sample"], &bad); err != nil {
+		t.Fatal(err)
+	}
+	delete(bad["findings"].([]any)[0].(map[string]any), "rule")
+	validateDocs(t, schema, docs, bad)
+}
+
+// TestDiffJSONSchema validates diff's -o json documents of the testscripts.
+func TestDiffJSONSchema(t *testing.T) {
+	schema := loadSchema(t, diffSchemaPath)
+	docs := map[string][]byte{}
+	scriptDocs(t, "diff", docs)
+	if len(docs) == 0 {
+		t.Fatal("the diff testscripts' JSON was not found")
+	}
+	var bad map[string]any
+	for _, data := range docs {
+		if err := json.Unmarshal(data, &bad); err != nil {
+			t.Fatal(err)
+		}
+		break
+	}
+	bad["summary"].(map[string]any)["newlyDenied"] = "1"
+	validateDocs(t, schema, docs, bad)
 }

@@ -192,24 +192,29 @@ func writeDenial(b *strings.Builder, p palette, loc, object string, res *eval.Re
 	if len(failed) == 0 {
 		b.WriteString("\n")
 	}
+	// An entry with Repeat stands for as many more replicas refused exactly
+	// like it (WL-03); the two entries before it are alike, so the three
+	// listed of another reason are never among its repeats.
 	same, listed := 0, 0
 	for i, c := range failed {
 		if i == 0 {
 			fmt.Fprintf(b, "; %s: %s\n", createdLabel(c), Escape(c.Denial.Message))
 			writeParts(b, c.Denial)
+			same += c.Repeat
 			continue
 		}
 		// Replicas refused for the first one's reason differ only in their name.
 		quoted := func(r *eval.Result) string { return `"` + r.Name + `"` }
 		if strings.ReplaceAll(c.Denial.Message, quoted(c), quoted(failed[0])) == failed[0].Denial.Message {
-			same++
+			same += 1 + c.Repeat
 			continue
 		}
-		if listed++; listed > maxExtraFailures {
-			continue
+		listed++
+		if listed <= maxExtraFailures {
+			fmt.Fprintf(b, "    %s: %s\n", createdLabel(c), Escape(c.Denial.Message))
+			writeParts(b, c.Denial)
 		}
-		fmt.Fprintf(b, "    %s: %s\n", createdLabel(c), Escape(c.Denial.Message))
-		writeParts(b, c.Denial)
+		listed += c.Repeat
 	}
 	if same > 0 {
 		// Same message but for the name: the same kind as the first.

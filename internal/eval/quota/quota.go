@@ -51,6 +51,9 @@ type Namespace struct {
 type Admitted struct {
 	ev  evaluator
 	obj runtime.Object
+	// more counts the identical replicas admitted after this one by
+	// arithmetic (Namespace.Repeat), each charged the same usage.
+	more int
 }
 
 // Checker runs the plugin and the controller's count with one configuration.
@@ -69,7 +72,7 @@ type Checker struct {
 // Add records obj (group/resource gr) as stored in ns without any check, as
 // the objects a namespace holds before anything is created in it (NS-01).
 func (c Checker) Add(ns *Namespace, gr schema.GroupResource, obj runtime.Object) {
-	ns.Objects = append(ns.Objects, Admitted{c.evaluatorFor(gr), obj})
+	ns.Objects = append(ns.Objects, Admitted{ev: c.evaluatorFor(gr), obj: obj})
 }
 
 // ignoredResources are never charged (INST ignoredResources).
@@ -155,7 +158,7 @@ func (c Checker) Check(ns *Namespace, gr schema.GroupResource, name string, obj 
 	ev := c.evaluatorFor(gr)
 	cfg := c.Config
 	if len(ns.Quotas) == 0 && (cfg == nil || len(cfg.LimitedResources) == 0) {
-		ns.Objects = append(ns.Objects, Admitted{ev, obj})
+		ns.Objects = append(ns.Objects, Admitted{ev: ev, obj: obj})
 		return nil
 	}
 	forbid := func(err error) *status.Denial { return status.Forbidden(status.StageQuota, gr, name, []error{err}) }
@@ -169,7 +172,7 @@ func (c Checker) Check(ns *Namespace, gr schema.GroupResource, name string, obj 
 	for _, lr := range limited {
 		m, err := matchingScopes(ev, obj, lr.MatchScopes)
 		if err != nil {
-			ns.Objects = append(ns.Objects, Admitted{ev, obj})
+			ns.Objects = append(ns.Objects, Admitted{ev: ev, obj: obj})
 			return nil // upstream admits without any quota check
 		}
 		limitedScopes = append(limitedScopes, m...)
@@ -243,7 +246,7 @@ func (c Checker) Check(ns *Namespace, gr schema.GroupResource, name string, obj 
 		}
 	}
 	if len(delta) == 0 {
-		ns.Objects = append(ns.Objects, Admitted{ev, obj})
+		ns.Objects = append(ns.Objects, Admitted{ev: ev, obj: obj})
 		return nil
 	}
 	var uncoveredNames []string
@@ -288,7 +291,7 @@ func (c Checker) Check(ns *Namespace, gr schema.GroupResource, name string, obj 
 	for i, q := range interesting {
 		q.Status.Used = resources.Stored(newUsed[i]) // written with UpdateStatus, read back by the next request
 	}
-	ns.Objects = append(ns.Objects, Admitted{ev, obj})
+	ns.Objects = append(ns.Objects, Admitted{ev: ev, obj: obj})
 	return nil
 }
 
@@ -332,7 +335,7 @@ func (c Checker) ComputeStatus(ns *Namespace, q *corev1.ResourceQuota) {
 			ok = ok && err == nil && m
 		}
 		if ok {
-			sums[key] = addLists(sums[key], a.ev.usage(a.obj))
+			sums[key] = addLists(sums[key], scaled(a.ev.usage(a.obj), 1+a.more))
 		}
 	}
 	// Evaluators that track a hard resource but have no objects yet report zero.

@@ -1,0 +1,475 @@
+// Package lint finds LimitRanges, ResourceQuotas and quota admission
+// configurations that kube-apiserver admits but that defeat themselves or each
+// other (LINT-01 … LINT-10 in docs/behaviour.md). It takes the policies as the
+// engine stored them and knows nothing of files, flags or terminals; the
+// caller maps each finding's object to a position.
+//
+// Rules that say how a Pod fares probe it: a Pod with one container that sets
+// no requests or limits goes through API defaulting, the namespace's
+// LimitRanger defaults and the same constraint and quota code the engine runs,
+// so every message quoted in a finding is the one kube-apiserver would answer.
+package lint
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/resource"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+
+	"github.com/limitcheck/limitcheck/internal/eval/defaults"
+	"github.com/limitcheck/limitcheck/internal/eval/features"
+	"github.com/limitcheck/limitcheck/internal/eval/limitranger"
+	"github.com/limitcheck/limitcheck/internal/eval/quota"
+	"github.com/limitcheck/limitcheck/internal/eval/resources"
+)
+
+// Severity of a finding.
+type Severity string
+
+const (
+	// Error: objects the policy means to admit are refused, or the policy
+	// limits nothing.
+	Error Severity = "error"
+	// Warning: the outcome depends on something nobody controls, or a
+	// limit can never be reached.
+	Warning Severity = "warning"
+)
+
+// Rule IDs, stable: CI reports key on them. Each has a LINT section in
+// docs/behaviour.md.
+const (
+	RuleDefaultRefused           = "lint/default-refused"            // LINT-01
+	RuleQuotaMustSpecify         = "lint/quota-must-specify"         // LINT-02
+	RuleDefaultExceedsQuota      = "lint/default-exceeds-quota"      // LINT-03
+	RuleMinExceedsQuota          = "lint/min-exceeds-quota"          // LINT-04
+	RuleMaxExceedsQuota          = "lint/max-exceeds-quota"          // LINT-05
+	RuleOverlappingDefaults      = "lint/overlapping-defaults"       // LINT-06
+	RuleQuotaOrder               = "lint/quota-order"                // LINT-07
+	RuleScopeUnmatchable         = "lint/scope-unmatchable"          // LINT-08
+	RuleLimitedResourceUncovered = "lint/limited-resource-uncovered" // LINT-09
+	RuleUnknownPriorityClass     = "lint/unknown-priority-class"     // LINT-10
+)
+
+// Object identifies what a finding is about.
+type Object struct {
+	Kind      string // LimitRange, ResourceQuota or ResourceQuotaConfiguration
+	Namespace string // "" for the configuration
+	Name      string
+}
+
+// Finding is one problem with the policies.
+type Finding struct {
+	Rule     string
+	Severity Severity
+	Object   Object
+	// Message says what is wrong, quoting kube-apiserver where it would refuse
+	// something; Fix says what to change. Both are one line.
+	Message string
+	Fix     string
+}
+
+// Input are the admitted policies.
+type Input struct {
+	// LimitRanges and Quotas as stored (after API defaulting), namespaces in
+	// order of first appearance, each in admission order.
+	LimitRanges []*corev1.LimitRange
+	Quotas      []*corev1.ResourceQuota
+	// PriorityClasses are the names of the input's PriorityClasses; nil when
+	// the input has none (references are then taken on trust, RQ-34).
+	PriorityClasses []string
+	// Config is the ResourceQuota plugin's configuration, nil for none.
+	Config *quota.Configuration
+	Gates  features.Gates
+}
+
+// Probe names: the Pod and container the probing rules admit.
+const (
+	ProbePod       = "example"
+	ProbeContainer = "app"
+)
+
+// Run applies every rule and returns the findings: per namespace (in order of
+// first appearance) the LimitRange rules, then the quota rules, each in input
+// order; then the configuration's.
+func Run(in Input) []Finding {
+	var out []Finding
+	for _, ns := range namespaces(in) {
+		lrs := filter(in.LimitRanges, func(lr *corev1.LimitRange) bool { return lr.Namespace == ns })
+		qs := filter(in.Quotas, func(q *corev1.ResourceQuota) bool { return q.Namespace == ns })
+		out = append(out, defaultRefused(in.Gates, ns, lrs)...)
+		out = append(out, overlappingDefaults(lrs)...)
+		out = append(out, limitsAgainstQuota(lrs, qs)...)
+		for i, q := range qs {
+			out = append(out, scopeUnmatchable(q)...)
+			out = append(out, unknownPriorityClass(q, in.PriorityClasses)...)
+			out = append(out, quotaProbe(in.Gates, ns, lrs, q)...)
+			out = append(out, quotaOrder(q, qs[:i])...)
+		}
+	}
+	out = append(out, limitedUncovered(in.Config, in.Quotas)...)
+	return out
+}
+
+func namespaces(in Input) []string {
+	var out []string
+	add := func(ns string) {
+		if !slices.Contains(out, ns) {
+			out = append(out, ns)
+		}
+	}
+	for _, lr := range in.LimitRanges {
+		add(lr.Namespace)
+	}
+	for _, q := range in.Quotas {
+		add(q.Namespace)
+	}
+	return out
+}
+
+func filter[T any](list []T, keep func(T) bool) []T {
+	var out []T
+	for _, x := range list {
+		if keep(x) {
+			out = append(out, x)
+		}
+	}
+	return out
+}
+
+func lrObject(lr *corev1.LimitRange) Object {
+	return Object{Kind: "LimitRange", Namespace: lr.Namespace, Name: lr.Name}
+}
+
+func quotaObject(q *corev1.ResourceQuota) Object {
+	return Object{Kind: "ResourceQuota", Namespace: q.Namespace, Name: q.Name}
+}
+
+// probe is a Pod of one container that sets no resources, after API
+// defaulting and the LimitRanger defaults of lrs, in order (LR-10, LR-21).
+func probe(gates features.Gates, ns string, lrs []*corev1.LimitRange, adjust func(*corev1.Pod)) *corev1.Pod {
+	pod := &corev1.Pod{
+		ObjectMeta: metav1.ObjectMeta{Name: ProbePod, Namespace: ns},
+		Spec:       corev1.PodSpec{Containers: []corev1.Container{{Name: ProbeContainer, Image: ProbeContainer}}},
+	}
+	if adjust != nil {
+		adjust(pod)
+	}
+	defaults.DefaultPod(pod, gates)
+	for _, lr := range lrs {
+		limitranger.Mutate(lr, pod)
+	}
+	return pod
+}
+
+// constraint is one key of an item's min, max or maxLimitRequestRatio, as
+// an item of its own, so that a refusal names it.
+type constraint struct {
+	field string // "min", "max" or "maxLimitRequestRatio"
+	name  corev1.ResourceName
+	value resource.Quantity
+	item  corev1.LimitRangeItem
+}
+
+// constraints splits an item in LimitRanger's order: min, max, ratio, keys sorted.
+func constraints(item *corev1.LimitRangeItem) []constraint {
+	var out []constraint
+	for _, f := range []struct {
+		field string
+		list  corev1.ResourceList
+		set   func(*corev1.LimitRangeItem, corev1.ResourceList)
+	}{
+		{"min", item.Min, func(it *corev1.LimitRangeItem, l corev1.ResourceList) { it.Min = l }},
+		{"max", item.Max, func(it *corev1.LimitRangeItem, l corev1.ResourceList) { it.Max = l }},
+		{"maxLimitRequestRatio", item.MaxLimitRequestRatio, func(it *corev1.LimitRangeItem, l corev1.ResourceList) { it.MaxLimitRequestRatio = l }},
+	} {
+		for _, k := range resources.SortedNames(f.list) {
+			c := constraint{field: f.field, name: k, value: f.list[k], item: corev1.LimitRangeItem{Type: item.Type}}
+			f.set(&c.item, corev1.ResourceList{k: f.list[k]})
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// defaultRefused (LINT-01): the probe against each constraint of each
+// Container and Pod item. A Pod minimum is left out unless the probe has no
+// request at all: how many containers a Pod has decides the rest.
+func defaultRefused(gates features.Gates, ns string, lrs []*corev1.LimitRange) []Finding {
+	if len(lrs) == 0 {
+		return nil
+	}
+	pod := probe(gates, ns, lrs, nil)
+	res := &pod.Spec.Containers[0].Resources
+	var out []Finding
+	for _, lr := range lrs {
+		for i := range lr.Spec.Limits {
+			item := &lr.Spec.Limits[i]
+			who := "a container"
+			switch item.Type {
+			case corev1.LimitTypeContainer:
+			case corev1.LimitTypePod:
+				who = "a Pod of one container"
+			default:
+				continue
+			}
+			for _, c := range constraints(item) {
+				if _, requested := res.Requests[c.name]; item.Type == corev1.LimitTypePod && c.field == "min" && requested {
+					continue
+				}
+				errs := limitranger.ValidatePod(&corev1.LimitRange{Spec: corev1.LimitRangeSpec{Limits: []corev1.LimitRangeItem{c.item}}}, pod, gates)
+				if len(errs) == 0 {
+					continue
+				}
+				out = append(out, Finding{
+					Rule: RuleDefaultRefused, Severity: Error, Object: lrObject(lr),
+					Message: fmt.Sprintf("spec.limits[%d] (%s): %s that sets no %s gets %s and is refused: %s", i, item.Type, who, c.name, describeDefaults(res, c.name), errs[0].Error()),
+					Fix:     defaultRefusedFix(item.Type, c.field, c.name, c.value, res),
+				})
+			}
+		}
+	}
+	return out
+}
+
+// describeDefaults: "request 100m and limit 2", "request 100m and no limit".
+func describeDefaults(r *corev1.ResourceRequirements, k corev1.ResourceName) string {
+	part := func(what string, l corev1.ResourceList) string {
+		if q, ok := l[k]; ok {
+			return what + " " + q.String()
+		}
+		return "no " + what
+	}
+	return part("request", r.Requests) + " and " + part("limit", r.Limits)
+}
+
+func defaultRefusedFix(t corev1.LimitType, kind string, k corev1.ResourceName, enforced resource.Quantity, r *corev1.ResourceRequirements) string {
+	req, hasReq := r.Requests[k]
+	lim, hasLim := r.Limits[k]
+	switch {
+	case kind == "maxLimitRequestRatio" && hasReq && hasLim && req.Sign() > 0:
+		return fmt.Sprintf("give the Container item a defaultRequest.%s of at least %s, or raise maxLimitRequestRatio.%s to %s", k,
+			ratioRequest(k, lim, enforced).String(), k, strings.TrimRight(strings.TrimRight(fmt.Sprintf("%f", float64(lim.MilliValue())/float64(req.MilliValue())), "0"), "."))
+	case !hasLim && kind != "min":
+		return fmt.Sprintf("give the Container item a default.%s (or a max.%s, which LR-01 copies into it)", k, k)
+	case !hasReq:
+		return fmt.Sprintf("give the Container item a defaultRequest.%s", k)
+	case kind == "min":
+		return fmt.Sprintf("give the Container item a defaultRequest.%s of at least %s", k, enforced.String())
+	case t == corev1.LimitTypePod:
+		return fmt.Sprintf("lower the Container default.%s to at most %s, or raise the Pod item's max.%s", k, enforced.String(), k)
+	}
+	return fmt.Sprintf("lower default.%s and defaultRequest.%s to at most %s", k, k, enforced.String())
+}
+
+// ratioRequest is the smallest request lim/ratio allows, rounded up to a
+// millicore for cpu and to a whole unit (a byte) for every other resource.
+func ratioRequest(k corev1.ResourceName, lim, ratio resource.Quantity) *resource.Quantity {
+	r := ratio.MilliValue()
+	if k != corev1.ResourceCPU {
+		return resource.NewQuantity((lim.Value()*1000+r-1)/r, lim.Format)
+	}
+	return resource.NewMilliQuantity((lim.MilliValue()*1000+r-1)/r, lim.Format)
+}
+
+// overlappingDefaults (LINT-06): two LimitRanges of a namespace whose
+// Container items default one resource to different values.
+func overlappingDefaults(lrs []*corev1.LimitRange) []Finding {
+	merged := make([][2]corev1.ResourceList, len(lrs))
+	for i, lr := range lrs {
+		req, lim := corev1.ResourceList{}, corev1.ResourceList{}
+		for _, item := range lr.Spec.Limits {
+			if item.Type == corev1.LimitTypeContainer {
+				for k, v := range item.DefaultRequest {
+					req[k] = v
+				}
+				for k, v := range item.Default {
+					lim[k] = v
+				}
+			}
+		}
+		merged[i] = [2]corev1.ResourceList{req, lim}
+	}
+	var out []Finding
+	for j := range lrs {
+		for i := range j {
+			var diffs []string
+			for w, what := range []string{"request", "limit"} {
+				a, b := merged[i][w], merged[j][w]
+				for _, k := range resources.SortedNames(b) {
+					if av, ok := a[k]; ok && av.Cmp(b[k]) != 0 {
+						bv := b[k]
+						diffs = append(diffs, fmt.Sprintf("%s %s (%s here, %s there)", k, what, bv.String(), av.String()))
+					}
+				}
+			}
+			if len(diffs) > 0 {
+				out = append(out, Finding{
+					Rule: RuleOverlappingDefaults, Severity: Warning, Object: lrObject(lrs[j]),
+					Message: fmt.Sprintf("defaults conflict with LimitRange %s/%s for %s: kube-apiserver applies the one it lists first, in no fixed order", lrs[i].Namespace, lrs[i].Name, strings.Join(diffs, ", ")),
+					Fix:     "give each resource's container defaults in one LimitRange of the namespace",
+				})
+			}
+		}
+	}
+	return out
+}
+
+// quotaNames are the hard names of a quota that bound a container or Pod's
+// k: requests.k, limits.k, and k itself for cpu, memory, ephemeral-storage
+// (an alias of requests.k).
+func quotaNames(k corev1.ResourceName) []corev1.ResourceName {
+	out := []corev1.ResourceName{corev1.ResourceName(resources.RequestsPrefix + string(k)), corev1.ResourceName("limits." + string(k))}
+	if resources.IsStandardQuotaResourceName(k) {
+		out = append([]corev1.ResourceName{k}, out...)
+	}
+	return out
+}
+
+// limitsAgainstQuota (LINT-04, LINT-05): a Container, Pod or
+// PersistentVolumeClaim min above a quota's hard for the resource (nothing
+// fits), a max above it (never reached).
+func limitsAgainstQuota(lrs []*corev1.LimitRange, qs []*corev1.ResourceQuota) []Finding {
+	var out []Finding
+	for _, lr := range lrs {
+		for i := range lr.Spec.Limits {
+			item := &lr.Spec.Limits[i]
+			object := "Pod"
+			switch item.Type {
+			case corev1.LimitTypeContainer, corev1.LimitTypePod:
+			case corev1.LimitTypePersistentVolumeClaim:
+				object = "claim"
+			default:
+				continue
+			}
+			for _, q := range qs {
+				for _, k := range resources.SortedNames(item.Min) {
+					if over := above(item.Min[k], q.Spec.Hard, k); over != "" {
+						v := item.Min[k]
+						out = append(out, Finding{
+							Rule: RuleMinExceedsQuota, Severity: Error, Object: lrObject(lr),
+							Message: fmt.Sprintf("spec.limits[%d] (%s): min %s %s is above %s of ResourceQuota %s/%s: no %s the quota covers can pass both", i, item.Type, k, v.String(), over, q.Namespace, q.Name, object),
+							Fix:     fmt.Sprintf("lower min.%s below the quota's hard, or raise the quota", k),
+						})
+					}
+				}
+				for _, k := range resources.SortedNames(item.Max) {
+					if _, min := item.Min[k]; min && above(item.Min[k], q.Spec.Hard, k) != "" {
+						continue
+					}
+					if over := above(item.Max[k], q.Spec.Hard, k); over != "" {
+						v := item.Max[k]
+						out = append(out, Finding{
+							Rule: RuleMaxExceedsQuota, Severity: Warning, Object: lrObject(lr),
+							Message: fmt.Sprintf("spec.limits[%d] (%s): max %s %s is above %s of ResourceQuota %s/%s: the LimitRange admits what the quota never holds", i, item.Type, k, v.String(), over, q.Namespace, q.Name),
+							Fix:     fmt.Sprintf("lower max.%s to the quota's hard, or raise the quota", k),
+						})
+					}
+				}
+			}
+		}
+	}
+	return out
+}
+
+// above lists the hard names bounding k that v exceeds: "requests.cpu=1, limits.cpu=2".
+func above(v resource.Quantity, hard corev1.ResourceList, k corev1.ResourceName) string {
+	var over []string
+	for _, name := range quotaNames(k) {
+		if h, ok := hard[name]; ok && v.Cmp(h) > 0 {
+			over = append(over, string(name)+"="+h.String())
+		}
+	}
+	return strings.Join(over, ", ")
+}
+
+// quotaProbe (LINT-02, LINT-03): the probe, made to match the quota's scopes
+// where a Pod can, admitted against the quota alone in an empty namespace.
+func quotaProbe(gates features.Gates, ns string, lrs []*corev1.LimitRange, q *corev1.ResourceQuota) []Finding {
+	pod := probe(gates, ns, lrs, func(p *corev1.Pod) { matchScopes(p, q) })
+	// Object counts (pods: 0) are a deliberate way to refuse every Pod: leave them out.
+	hard := corev1.ResourceList{}
+	for k, v := range q.Spec.Hard {
+		if k != corev1.ResourcePods && !strings.HasPrefix(string(k), "count/") {
+			hard[k] = v
+		}
+	}
+	if len(hard) == 0 {
+		return nil
+	}
+	c := q.DeepCopy()
+	c.Spec.Hard = hard
+	checker := quota.Checker{Gates: gates, Usage: quota.UsageComputed}
+	var space quota.Namespace
+	checker.ComputeStatus(&space, c)
+	space.Quotas = []*corev1.ResourceQuota{c}
+	d := checker.Check(&space, schema.GroupResource{Resource: "pods"}, pod.Name, pod)
+	if d == nil {
+		return nil
+	}
+	switch {
+	case strings.Contains(d.Message, "failed quota: "+q.Name+": must specify "):
+		var missing []string
+		_, list, _ := strings.Cut(d.Message, "must specify ")
+		for _, part := range strings.Split(list, "; ") {
+			name, _, _ := strings.Cut(part, " for: ")
+			missing = append(missing, name)
+		}
+		return []Finding{{
+			Rule: RuleQuotaMustSpecify, Severity: Error, Object: quotaObject(q),
+			Message: fmt.Sprintf("a container that sets no %s is refused, no LimitRange of namespace %s defaults it: %s", strings.Join(missing, ", "), ns, d.Message),
+			Fix:     fmt.Sprintf("give a LimitRange of namespace %s a Container item with %s", ns, strings.Join(defaultFields(missing), ", ")),
+		}}
+	case strings.Contains(d.Message, "exceeded quota: "+q.Name+", "):
+		return []Finding{{
+			Rule: RuleDefaultExceedsQuota, Severity: Error, Object: quotaObject(q),
+			Message: "a Pod of one container that sets no resources gets the LimitRange defaults and is refused even in an empty namespace: " + d.Message,
+			Fix:     "lower the LimitRange's container defaults below the quota's hard, or raise the quota",
+		}}
+	}
+	return nil
+}
+
+// defaultFields: the LimitRange fields that default each quota name.
+func defaultFields(names []string) []string {
+	var out []string
+	for _, n := range names {
+		switch {
+		case strings.HasPrefix(n, "limits."):
+			out = append(out, "default."+strings.TrimPrefix(n, "limits."))
+		default:
+			out = append(out, "defaultRequest."+strings.TrimPrefix(n, resources.RequestsPrefix))
+		}
+	}
+	return out
+}
+
+// matchScopes makes the probe match what a Pod can be made to match: a
+// Terminating scope (an active deadline), a PriorityClass In selector (its
+// first class). Other selectors are left to the probe as it is.
+func matchScopes(p *corev1.Pod, q *corev1.ResourceQuota) {
+	for _, s := range selectors(q) {
+		switch {
+		case s.ScopeName == corev1.ResourceQuotaScopeTerminating:
+			d := int64(3600)
+			p.Spec.ActiveDeadlineSeconds = &d
+		case s.ScopeName == corev1.ResourceQuotaScopePriorityClass && s.Operator == corev1.ScopeSelectorOpIn && len(s.Values) > 0:
+			p.Spec.PriorityClassName = s.Values[0]
+		}
+	}
+}
+
+// selectors are a quota's scopes (as Exists) and scope selector requirements.
+func selectors(q *corev1.ResourceQuota) []corev1.ScopedResourceSelectorRequirement {
+	var out []corev1.ScopedResourceSelectorRequirement
+	for _, s := range q.Spec.Scopes {
+		out = append(out, corev1.ScopedResourceSelectorRequirement{ScopeName: s, Operator: corev1.ScopeSelectorOpExists})
+	}
+	if q.Spec.ScopeSelector != nil {
+		out = append(out, q.Spec.ScopeSelector.MatchExpressions...)
+	}
+	return out
+}

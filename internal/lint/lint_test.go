@@ -1,0 +1,411 @@
+package lint
+
+import (
+	"strings"
+	"testing"
+
+	corev1 "k8s.io/api/core/v1"
+	"sigs.k8s.io/yaml"
+
+	"github.com/limitcheck/limitcheck/internal/eval/defaults"
+	"github.com/limitcheck/limitcheck/internal/eval/quota"
+	"github.com/limitcheck/limitcheck/internal/eval/validation"
+)
+
+// policies decodes YAML documents into stored LimitRanges and quotas (API
+// defaulting applied, namespace "shop" when none is given).
+func policies(t *testing.T, docs string) Input {
+	t.Helper()
+	var in Input
+	for _, doc := range strings.Split(docs, "\n---\n") {
+		var meta struct{ Kind string }
+		if err := yaml.Unmarshal([]byte(doc), &meta); err != nil {
+			t.Fatal(err)
+		}
+		switch meta.Kind {
+		case "LimitRange":
+			lr := &corev1.LimitRange{}
+			if err := yaml.UnmarshalStrict([]byte(doc), lr); err != nil {
+				t.Fatal(err)
+			}
+			if lr.Namespace == "" {
+				lr.Namespace = "shop"
+			}
+			defaults.DefaultLimitRange(lr)
+			if errs := validation.LimitRange(lr); len(errs) > 0 {
+				t.Fatalf("kube-apiserver refuses LimitRange %s: %v", lr.Name, errs.ToAggregate())
+			}
+			in.LimitRanges = append(in.LimitRanges, lr)
+		case "ResourceQuota":
+			q := &corev1.ResourceQuota{}
+			if err := yaml.UnmarshalStrict([]byte(doc), q); err != nil {
+				t.Fatal(err)
+			}
+			if q.Namespace == "" {
+				q.Namespace = "shop"
+			}
+			defaults.DefaultResourceQuota(q)
+			if errs := validation.ResourceQuota(q); len(errs) > 0 {
+				t.Fatalf("kube-apiserver refuses ResourceQuota %s: %v", q.Name, errs.ToAggregate())
+			}
+			in.Quotas = append(in.Quotas, q)
+		default:
+			t.Fatalf("unexpected kind %q", meta.Kind)
+		}
+	}
+	return in
+}
+
+// render is one finding on one line, as the tests compare them.
+func render(f Finding) string {
+	o := f.Object
+	return string(f.Severity) + " " + f.Rule + " " + o.Kind + " " + o.Namespace + "/" + o.Name + ": " + f.Message + " (fix: " + f.Fix + ")"
+}
+
+func TestRules(t *testing.T) {
+	tests := []struct {
+		name    string
+		docs    string
+		classes []string
+		config  *quota.Configuration
+		want    []string
+	}{
+		// LINT-01
+		{
+			name: "ratio broken by the defaults",
+			docs: `kind: LimitRange
+metadata: {name: limits}
+spec:
+  limits:
+  - type: Container
+    max: {cpu: "2"}
+    defaultRequest: {cpu: 100m}
+    maxLimitRequestRatio: {cpu: "4"}`,
+			want: []string{`error lint/default-refused LimitRange shop/limits: spec.limits[0] (Container): a container that sets no cpu gets request 100m and limit 2 and is refused: cpu max limit to request ratio per Container is 4, but provided ratio is 20.000000 (fix: give the Container item a defaultRequest.cpu of at least 500m, or raise maxLimitRequestRatio.cpu to 20)`},
+		},
+		{
+			name: "memory ratio: the smallest request is rounded up to a byte",
+			docs: `kind: LimitRange
+metadata: {name: limits}
+spec:
+  limits:
+  - type: Container
+    default: {memory: 1Gi}
+    defaultRequest: {memory: 100Mi}
+    maxLimitRequestRatio: {memory: "3"}`,
+			want: []string{`error lint/default-refused LimitRange shop/limits: spec.limits[0] (Container): a container that sets no memory gets request 100Mi and limit 1Gi and is refused: memory max limit to request ratio per Container is 3, but provided ratio is 10.240000 (fix: give the Container item a defaultRequest.memory of at least 357913942, or raise maxLimitRequestRatio.memory to 10.24)`},
+		},
+		{
+			name: "ratio without a default limit",
+			docs: `kind: LimitRange
+metadata: {name: limits}
+spec:
+  limits:
+  - type: Container
+    defaultRequest: {memory: 128Mi}
+    maxLimitRequestRatio: {memory: "2"}`,
+			want: []string{`error lint/default-refused LimitRange shop/limits: spec.limits[0] (Container): a container that sets no memory gets request 128Mi and no limit and is refused: memory max limit to request ratio per Container is 2, but no limit is specified or limit is 0 (fix: give the Container item a default.memory (or a max.memory, which LR-01 copies into it))`},
+		},
+		{
+			name: "Pod max below one container's default",
+			docs: `kind: LimitRange
+metadata: {name: limits}
+spec:
+  limits:
+  - type: Container
+    default: {cpu: "2"}
+    defaultRequest: {memory: 512Mi}
+  - type: Pod
+    max: {cpu: "1"}
+    min: {memory: 1Gi}`,
+			want: []string{`error lint/default-refused LimitRange shop/limits: spec.limits[1] (Pod): a Pod of one container that sets no cpu gets request 2 and limit 2 and is refused: maximum cpu usage per Pod is 1, but limit is 2 (fix: lower the Container default.cpu to at most 1, or raise the Pod item's max.cpu)`},
+		},
+		{
+			name: "defaults within their own bounds",
+			docs: `kind: LimitRange
+metadata: {name: limits}
+spec:
+  limits:
+  - type: Container
+    max: {cpu: "2", memory: 1Gi}
+    min: {cpu: 100m}
+    default: {cpu: 500m, memory: 512Mi}
+    defaultRequest: {cpu: 250m, memory: 256Mi}
+    maxLimitRequestRatio: {cpu: "4"}
+  - type: Pod
+    max: {cpu: "4"}`,
+		},
+		// LINT-02
+		{
+			name: "quota makes requests mandatory, no default",
+			docs: `kind: ResourceQuota
+metadata: {name: compute}
+spec:
+  hard: {requests.cpu: "2", limits.memory: 2Gi, pods: "10"}`,
+			want: []string{`error lint/quota-must-specify ResourceQuota shop/compute: a container that sets no limits.memory, requests.cpu is refused, no LimitRange of namespace shop defaults it: pods "example" is forbidden: failed quota: compute: must specify limits.memory for: app; requests.cpu for: app (fix: give a LimitRange of namespace shop a Container item with default.memory, defaultRequest.cpu)`},
+		},
+		{
+			name: "quota with defaults for what it requires",
+			docs: `kind: LimitRange
+metadata: {name: limits}
+spec:
+  limits:
+  - type: Container
+    default: {memory: 512Mi}
+    defaultRequest: {cpu: 250m}
+---
+kind: ResourceQuota
+metadata: {name: compute}
+spec:
+  hard: {requests.cpu: "2", limits.memory: 2Gi, pods: "10"}`,
+		},
+		{
+			name: "priority-class quota probed with its class",
+			docs: `kind: ResourceQuota
+metadata: {name: critical}
+spec:
+  hard: {cpu: "1"}
+  scopeSelector:
+    matchExpressions:
+    - {scopeName: PriorityClass, operator: In, values: [high]}`,
+			want: []string{`error lint/quota-must-specify ResourceQuota shop/critical: a container that sets no cpu is refused, no LimitRange of namespace shop defaults it: pods "example" is forbidden: failed quota: critical: must specify cpu for: app (fix: give a LimitRange of namespace shop a Container item with defaultRequest.cpu)`},
+		},
+		// LINT-03
+		{
+			name: "default above the quota",
+			docs: `kind: LimitRange
+metadata: {name: limits}
+spec:
+  limits:
+  - type: Container
+    default: {memory: 4Gi}
+---
+kind: ResourceQuota
+metadata: {name: compute}
+spec:
+  hard: {limits.memory: 2Gi, pods: "0"}`,
+			want: []string{`error lint/default-exceeds-quota ResourceQuota shop/compute: a Pod of one container that sets no resources gets the LimitRange defaults and is refused even in an empty namespace: pods "example" is forbidden: exceeded quota: compute, requested: limits.memory=4Gi, used: limits.memory=0, limited: limits.memory=2Gi (fix: lower the LimitRange's container defaults below the quota's hard, or raise the quota)`},
+		},
+		// LINT-04, LINT-05
+		{
+			name: "min and max above the quota",
+			docs: `kind: LimitRange
+metadata: {name: limits}
+spec:
+  limits:
+  - type: Container
+    min: {memory: 3Gi}
+    max: {memory: 4Gi, cpu: "8"}
+    default: {memory: 3Gi, cpu: "1"}
+---
+kind: ResourceQuota
+metadata: {name: compute}
+spec:
+  hard: {requests.memory: 2Gi, requests.cpu: "4", limits.cpu: "4"}`,
+			want: []string{
+				`error lint/min-exceeds-quota LimitRange shop/limits: spec.limits[0] (Container): min memory 3Gi is above requests.memory=2Gi of ResourceQuota shop/compute: no Pod the quota covers can pass both (fix: lower min.memory below the quota's hard, or raise the quota)`,
+				`warning lint/max-exceeds-quota LimitRange shop/limits: spec.limits[0] (Container): max cpu 8 is above requests.cpu=4, limits.cpu=4 of ResourceQuota shop/compute: the LimitRange admits what the quota never holds (fix: lower max.cpu to the quota's hard, or raise the quota)`,
+				`error lint/default-exceeds-quota ResourceQuota shop/compute: a Pod of one container that sets no resources gets the LimitRange defaults and is refused even in an empty namespace: pods "example" is forbidden: exceeded quota: compute, requested: requests.memory=3Gi, used: requests.memory=0, limited: requests.memory=2Gi (fix: lower the LimitRange's container defaults below the quota's hard, or raise the quota)`,
+			},
+		},
+		{
+			name: "claim minimum above the quota",
+			docs: `kind: LimitRange
+metadata: {name: storage}
+spec:
+  limits:
+  - type: PersistentVolumeClaim
+    min: {storage: 10Gi}
+    max: {storage: 50Gi}
+---
+kind: ResourceQuota
+metadata: {name: storage}
+spec:
+  hard: {requests.storage: 5Gi, persistentvolumeclaims: "3"}`,
+			want: []string{`error lint/min-exceeds-quota LimitRange shop/storage: spec.limits[0] (PersistentVolumeClaim): min storage 10Gi is above requests.storage=5Gi of ResourceQuota shop/storage: no claim the quota covers can pass both (fix: lower min.storage below the quota's hard, or raise the quota)`},
+		},
+		{
+			name: "bounds within the quota",
+			docs: `kind: LimitRange
+metadata: {name: limits}
+spec:
+  limits:
+  - type: Container
+    min: {memory: 64Mi}
+    max: {memory: 1Gi}
+---
+kind: ResourceQuota
+metadata: {name: compute}
+spec:
+  hard: {requests.memory: 2Gi, limits.memory: 2Gi}`,
+		},
+		// LINT-06
+		{
+			name: "two LimitRanges default cpu differently",
+			docs: `kind: LimitRange
+metadata: {name: a}
+spec:
+  limits:
+  - type: Container
+    default: {cpu: "1"}
+---
+kind: LimitRange
+metadata: {name: b}
+spec:
+  limits:
+  - type: Container
+    default: {cpu: 500m, memory: 256Mi}`,
+			want: []string{`warning lint/overlapping-defaults LimitRange shop/b: defaults conflict with LimitRange shop/a for cpu request (500m here, 1 there), cpu limit (500m here, 1 there): kube-apiserver applies the one it lists first, in no fixed order (fix: give each resource's container defaults in one LimitRange of the namespace)`},
+		},
+		{
+			name: "two LimitRanges defaulting different resources",
+			docs: `kind: LimitRange
+metadata: {name: a}
+spec:
+  limits:
+  - type: Container
+    default: {cpu: "1"}
+---
+kind: LimitRange
+metadata: {name: b}
+spec:
+  limits:
+  - type: Container
+    default: {memory: 256Mi}
+  - type: Pod
+    max: {cpu: "4"}`,
+		},
+		// LINT-07
+		{
+			name: "two quotas on the same name",
+			docs: `kind: ResourceQuota
+metadata: {name: a}
+spec:
+  hard: {pods: "10", configmaps: "5"}
+---
+kind: ResourceQuota
+metadata: {name: b}
+spec:
+  hard: {pods: "20", secrets: "5"}`,
+			want: []string{`warning lint/quota-order ResourceQuota shop/b: limits pods as ResourceQuota shop/a does: an object refused by both is told about the one kube-apiserver lists first, in no fixed order (fix: limit each resource in one quota, or give the quotas scopes no Pod matches together)`},
+		},
+		{
+			name: "two quotas with disjoint scopes",
+			docs: `kind: ResourceQuota
+metadata: {name: long}
+spec:
+  hard: {pods: "10"}
+  scopes: [NotTerminating]
+---
+kind: ResourceQuota
+metadata: {name: short}
+spec:
+  hard: {pods: "20"}
+  scopes: [Terminating]`,
+		},
+		// LINT-08
+		{
+			name: "Terminating in scopes, NotTerminating in the selector",
+			docs: `kind: ResourceQuota
+metadata: {name: odd}
+spec:
+  hard: {pods: "10"}
+  scopes: [Terminating]
+  scopeSelector:
+    matchExpressions:
+    - {scopeName: NotTerminating, operator: Exists}`,
+			want: []string{`error lint/scope-unmatchable ResourceQuota shop/odd: scopes Terminating and NotTerminating together: no Pod is both, so the quota limits nothing (fix: drop the contradicting scope, or split the quota in two)`},
+		},
+		{
+			name: "In and NotIn on the same class",
+			docs: `kind: ResourceQuota
+metadata: {name: odd}
+spec:
+  hard: {pods: "10"}
+  scopeSelector:
+    matchExpressions:
+    - {scopeName: PriorityClass, operator: In, values: [high]}
+    - {scopeName: PriorityClass, operator: NotIn, values: [high, low]}`,
+			want: []string{`error lint/scope-unmatchable ResourceQuota shop/odd: scopes PriorityClass In [high] and PriorityClass NotIn [high low]: no priority class satisfies them all, so the quota limits nothing (fix: drop the contradicting scope, or split the quota in two)`},
+		},
+		{
+			name: "In and NotIn leaving a class",
+			docs: `kind: ResourceQuota
+metadata: {name: fine}
+spec:
+  hard: {pods: "10"}
+  scopes: [NotBestEffort]
+  scopeSelector:
+    matchExpressions:
+    - {scopeName: PriorityClass, operator: In, values: [high, low]}
+    - {scopeName: PriorityClass, operator: NotIn, values: [low]}`,
+		},
+		// LINT-09
+		{
+			name:   "limitedResources no quota covers",
+			config: &quota.Configuration{LimitedResources: []quota.LimitedResource{{Resource: "pods", MatchContains: []string{"cpu"}, MatchScopes: []corev1.ScopedResourceSelectorRequirement{{ScopeName: corev1.ResourceQuotaScopePriorityClass, Operator: corev1.ScopeSelectorOpIn, Values: []string{"system-node-critical"}}}}}},
+			docs: `kind: ResourceQuota
+metadata: {name: count}
+spec:
+  hard: {pods: "10"}`,
+			want: []string{
+				`warning lint/limited-resource-uncovered ResourceQuotaConfiguration /: limitedResources[0]: pods whose usage names contain "cpu" are refused with "insufficient quota to consume" wherever no quota covers them, and no ResourceQuota in the input limits such a name (fix: add a ResourceQuota limiting the name (e.g. requests.cpu) to each namespace, or drop the entry)`,
+				`warning lint/limited-resource-uncovered ResourceQuotaConfiguration /: limitedResources[0]: pods matching {PriorityClass In [system-node-critical]} are refused with "insufficient quota to match these scopes" wherever no quota covers them, and no ResourceQuota in the input has a PriorityClass scope (fix: add a ResourceQuota with a PriorityClass scope selector to each namespace, or drop the entry)`,
+			},
+		},
+		{
+			name:   "limitedResources covered",
+			config: &quota.Configuration{LimitedResources: []quota.LimitedResource{{Resource: "pods", MatchContains: []string{"cpu"}, MatchScopes: []corev1.ScopedResourceSelectorRequirement{{ScopeName: corev1.ResourceQuotaScopePriorityClass, Operator: corev1.ScopeSelectorOpIn, Values: []string{"system-node-critical"}}}}}},
+			docs: `kind: ResourceQuota
+metadata: {name: critical}
+spec:
+  hard: {pods: "10", requests.cpu: "4"}
+  scopeSelector:
+    matchExpressions:
+    - {scopeName: PriorityClass, operator: In, values: [system-node-critical]}
+---
+kind: LimitRange
+metadata: {name: limits}
+spec:
+  limits:
+  - type: Container
+    defaultRequest: {cpu: 100m}`,
+		},
+		// LINT-10
+		{
+			name:    "selector names a class not in the input",
+			classes: []string{"high"},
+			docs: `kind: ResourceQuota
+metadata: {name: classes}
+spec:
+  hard: {pods: "10"}
+  scopeSelector:
+    matchExpressions:
+    - {scopeName: PriorityClass, operator: In, values: [hihg, system-node-critical]}`,
+			want: []string{`warning lint/unknown-priority-class ResourceQuota shop/classes: scopeSelector PriorityClass In names PriorityClass "hihg", which the input does not define: the Priority plugin refuses Pods naming it, so the value matches no Pod (fix: correct the name, or add PriorityClass "hihg" to the input)`},
+		},
+		{
+			name: "selector names a class when the input has none",
+			docs: `kind: ResourceQuota
+metadata: {name: classes}
+spec:
+  hard: {pods: "10"}
+  scopeSelector:
+    matchExpressions:
+    - {scopeName: PriorityClass, operator: In, values: [hihg]}`,
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			in := policies(t, tt.docs)
+			in.PriorityClasses, in.Config = tt.classes, tt.config
+			var got []string
+			for _, f := range Run(in) {
+				got = append(got, render(f))
+			}
+			if strings.Join(got, "\n") != strings.Join(tt.want, "\n") {
+				t.Errorf("got:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(tt.want, "\n"))
+			}
+		})
+	}
+}

@@ -1,0 +1,203 @@
+package lint
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	corev1 "k8s.io/api/core/v1"
+
+	"github.com/limitcheck/limitcheck/internal/eval/quota"
+	"github.com/limitcheck/limitcheck/internal/eval/resources"
+)
+
+// systemPriorityClasses always exist in a cluster (RQ-34).
+var systemPriorityClasses = []string{"system-cluster-critical", "system-node-critical"}
+
+// contradiction says why no Pod satisfies every selector, or "" when one can.
+// Pairs kube-apiserver already refuses within spec.scopes or within the
+// scope selector (RQ-04, RQ-05) are admitted across the two.
+func contradiction(sels []corev1.ScopedResourceSelectorRequirement) string {
+	has := map[corev1.ResourceQuotaScope]bool{}
+	for _, s := range sels {
+		if s.ScopeName != corev1.ResourceQuotaScopePriorityClass {
+			has[s.ScopeName] = true
+		}
+	}
+	for _, pair := range [][2]corev1.ResourceQuotaScope{
+		{corev1.ResourceQuotaScopeTerminating, corev1.ResourceQuotaScopeNotTerminating},
+		{corev1.ResourceQuotaScopeBestEffort, corev1.ResourceQuotaScopeNotBestEffort},
+	} {
+		if has[pair[0]] && has[pair[1]] {
+			return fmt.Sprintf("%s and %s together: no Pod is both", pair[0], pair[1])
+		}
+	}
+	// PriorityClass: the classes a Pod may name.
+	var allowed []string // nil: any
+	var constrained, needClass, needNone bool
+	var excluded []string
+	var shown []string
+	for _, s := range sels {
+		if s.ScopeName != corev1.ResourceQuotaScopePriorityClass {
+			continue
+		}
+		shown = append(shown, fmt.Sprintf("%s %s%s", s.ScopeName, s.Operator, valuesText(s.Values)))
+		switch s.Operator {
+		case corev1.ScopeSelectorOpIn:
+			needClass = true
+			if !constrained {
+				allowed, constrained = slices.Clone(s.Values), true
+			} else {
+				allowed = filter(allowed, func(v string) bool { return slices.Contains(s.Values, v) })
+			}
+		case corev1.ScopeSelectorOpNotIn:
+			excluded = append(excluded, s.Values...)
+		case corev1.ScopeSelectorOpExists:
+			needClass = true
+		case corev1.ScopeSelectorOpDoesNotExist:
+			needNone = true
+		}
+	}
+	left := filter(allowed, func(v string) bool { return !slices.Contains(excluded, v) })
+	if (needClass && needNone) || (constrained && len(left) == 0) {
+		return strings.Join(shown, " and ") + ": no priority class satisfies them all"
+	}
+	return ""
+}
+
+func valuesText(v []string) string {
+	if len(v) == 0 {
+		return ""
+	}
+	return " [" + strings.Join(v, " ") + "]"
+}
+
+// scopeUnmatchable (LINT-08).
+func scopeUnmatchable(q *corev1.ResourceQuota) []Finding {
+	why := contradiction(selectors(q))
+	if why == "" {
+		return nil
+	}
+	return []Finding{{
+		Rule: RuleScopeUnmatchable, Severity: Error, Object: quotaObject(q),
+		Message: "scopes " + why + ", so the quota limits nothing",
+		Fix:     "drop the contradicting scope, or split the quota in two",
+	}}
+}
+
+// unknownPriorityClass (LINT-10): selector values naming classes the input
+// does not define, when it defines some.
+func unknownPriorityClass(q *corev1.ResourceQuota, classes []string) []Finding {
+	if len(classes) == 0 {
+		return nil
+	}
+	var out []Finding
+	for _, s := range selectors(q) {
+		if s.ScopeName != corev1.ResourceQuotaScopePriorityClass {
+			continue
+		}
+		for _, v := range s.Values {
+			if slices.Contains(classes, v) || slices.Contains(systemPriorityClasses, v) {
+				continue
+			}
+			effect := "excludes no Pod"
+			if s.Operator == corev1.ScopeSelectorOpIn {
+				effect = "matches no Pod"
+			}
+			out = append(out, Finding{
+				Rule: RuleUnknownPriorityClass, Severity: Warning, Object: quotaObject(q),
+				Message: fmt.Sprintf("scopeSelector %s %s names PriorityClass %q, which the input does not define: the Priority plugin refuses Pods naming it, so the value %s", s.ScopeName, s.Operator, v, effect),
+				Fix:     fmt.Sprintf("correct the name, or add PriorityClass %q to the input", v),
+			})
+		}
+	}
+	return out
+}
+
+// quotaOrder (LINT-07): q and an earlier quota of its namespace limit the
+// same name for Pods both can match; an object over both, or missing a
+// required name of both, is refused naming whichever kube-apiserver lists
+// first.
+func quotaOrder(q *corev1.ResourceQuota, earlier []*corev1.ResourceQuota) []Finding {
+	var out []Finding
+	for _, p := range earlier {
+		if contradiction(append(selectors(p), selectors(q)...)) != "" {
+			continue
+		}
+		scoped := len(selectors(p)) > 0 || len(selectors(q)) > 0
+		var common []string
+		for _, k := range resources.SortedNames(q.Spec.Hard) {
+			if _, ok := p.Spec.Hard[k]; !ok {
+				continue
+			}
+			if scoped && !podName(k) {
+				continue // scopes match only Pods (and claims): nothing else meets both
+			}
+			common = append(common, string(k))
+		}
+		if len(common) == 0 {
+			continue
+		}
+		out = append(out, Finding{
+			Rule: RuleQuotaOrder, Severity: Warning, Object: quotaObject(q),
+			Message: fmt.Sprintf("limits %s as ResourceQuota %s/%s does: an object refused by both is told about the one kube-apiserver lists first, in no fixed order", strings.Join(common, ", "), p.Namespace, p.Name),
+			Fix:     "limit each resource in one quota, or give the quotas scopes no Pod matches together",
+		})
+	}
+	return out
+}
+
+// podName: a quota name the Pod evaluator tracks, as far as scopes go.
+func podName(k corev1.ResourceName) bool {
+	s := string(k)
+	return k == corev1.ResourcePods || k == "count/pods" || k == corev1.ResourceCPU || k == corev1.ResourceMemory ||
+		k == corev1.ResourceEphemeralStorage || strings.HasPrefix(s, "requests.") || strings.HasPrefix(s, "limits.") ||
+		strings.HasPrefix(s, resources.HugePagesPrefix)
+}
+
+// limitedUncovered (LINT-09): a limitedResources entry that no quota in the
+// input covers: such objects are refused in every namespace.
+func limitedUncovered(cfg *quota.Configuration, qs []*corev1.ResourceQuota) []Finding {
+	if cfg == nil {
+		return nil
+	}
+	obj := Object{Kind: "ResourceQuotaConfiguration"}
+	var out []Finding
+	for i, lr := range cfg.LimitedResources {
+		what := lr.Resource
+		if lr.APIGroup != "" {
+			what += "." + lr.APIGroup
+		}
+		for _, term := range lr.MatchContains {
+			covered := false
+			for _, q := range qs {
+				for k := range q.Spec.Hard {
+					covered = covered || strings.Contains(string(k), term)
+				}
+			}
+			if !covered {
+				out = append(out, Finding{
+					Rule: RuleLimitedResourceUncovered, Severity: Warning, Object: obj,
+					Message: fmt.Sprintf("limitedResources[%d]: %s whose usage names contain %q are refused with \"insufficient quota to consume\" wherever no quota covers them, and no ResourceQuota in the input limits such a name", i, what, term),
+					Fix:     fmt.Sprintf("add a ResourceQuota limiting the name (e.g. requests.%s) to each namespace, or drop the entry", term),
+				})
+			}
+		}
+		for _, s := range lr.MatchScopes {
+			covered := false
+			for _, q := range qs {
+				for _, qs := range selectors(q) {
+					covered = covered || qs.ScopeName == s.ScopeName
+				}
+			}
+			if !covered {
+				out = append(out, Finding{
+					Rule: RuleLimitedResourceUncovered, Severity: Warning, Object: obj,
+					Message: fmt.Sprintf("limitedResources[%d]: %s matching {%s %s%s} are refused with \"insufficient quota to match these scopes\" wherever no quota covers them, and no ResourceQuota in the input has a %s scope", i, what, s.ScopeName, s.Operator, valuesText(s.Values), s.ScopeName),
+					Fix:     fmt.Sprintf("add a ResourceQuota with a %s scope selector to each namespace, or drop the entry", s.ScopeName),
+				})
+			}
+		}
+	}
+	return out
+}
