@@ -1,15 +1,51 @@
 # One entry point for the whole test suite: `make test` (what .ci/run calls).
 GO ?= go
 
-.PHONY: test lint unit fuzz conformance golden build tidy bench
+.PHONY: test lint actionlint precommit unit fuzz conformance golden build tidy bench release-check
 
-test: lint unit fuzz conformance
+test: lint actionlint precommit unit fuzz conformance
+
+# Tools the checks run, built from the Go module proxy at pinned versions into
+# .bin/ (git-ignored), one directory per version: nothing depends on what
+# happens to be installed on the machine.
+BIN := $(CURDIR)/.bin
+ACTIONLINT_VERSION := v1.7.12
+ACTIONLINT := $(BIN)/actionlint-$(ACTIONLINT_VERSION)/actionlint
+
+GORELEASER_VERSION := v2.14.3
+GORELEASER := $(BIN)/goreleaser-$(GORELEASER_VERSION)/goreleaser
+
+$(ACTIONLINT):
+	GOBIN=$(dir $@) $(GO) install github.com/rhysd/actionlint/cmd/actionlint@$(ACTIONLINT_VERSION)
+
+# goreleaser v2.14.3 builds with Go 1.26 (tried); by their go.mod, releases up to
+# v2.17 ask for Go 1.26 too, v2.18 for Go 1.27.
+$(GORELEASER):
+	GOBIN=$(dir $@) $(GO) install github.com/goreleaser/goreleaser/v2@$(GORELEASER_VERSION)
 
 lint:
 	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
 	  if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
 	$(GO) vet ./...
 	cd conformance && $(GO) vet ./...
+
+# The README's GitHub Actions workflow (examples/ci/github-workflow.yml, kept
+# identical to the README by TestCIExamples), and its inputs against action.yml
+# (TestActionlint, which skips without ACTIONLINT).
+actionlint: $(ACTIONLINT)
+	$(ACTIONLINT) examples/ci/github-workflow.yml
+	ACTIONLINT=$(ACTIONLINT) $(GO) test ./cmd/limitcheck -run '^TestActionlint$$' -count=1 -v
+
+# pre-commit for TestPreCommit (run by unit; it skips, saying why, without
+# pre-commit): Debian's package, installed only when pre-commit is missing and
+# apt-get can run as root.
+precommit:
+	@if command -v pre-commit >/dev/null; then pre-commit --version; \
+	elif [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+	  echo "installing pre-commit from Debian's packages"; \
+	  { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq pre-commit >/dev/null && pre-commit --version; } \
+	  || echo "could not install pre-commit from Debian's packages: TestPreCommit will skip"; \
+	else echo "pre-commit is not installed and apt-get cannot run as root: TestPreCommit will skip"; fi
 
 unit:
 	$(GO) test ./...
@@ -47,3 +83,17 @@ bench:
 	python3 scripts/bench.py
 	$(GO) test ./internal/eval -run '^$$' -bench AdmitPod -benchmem
 	$(GO) test ./internal/load -run '^$$' -bench ReadStreamTyped -benchmem
+
+# Release dry run, not part of `make test` (minutes: every target is built):
+# goreleaser check, then a snapshot of every archive, checksums, the krew
+# manifest and, where a Docker engine with buildx runs, the image (skipped
+# otherwise, saying so). Everything lands in dist/ (git-ignored).
+release-check: $(GORELEASER)
+	$(GORELEASER) check
+	@skip=publish; \
+	if docker info >/dev/null 2>&1 && docker buildx version >/dev/null 2>&1; then :; \
+	else echo "no Docker engine with buildx: the image is not built (--skip=docker)"; skip=$$skip,docker; fi; \
+	echo "$(GORELEASER) release --snapshot --clean --skip=$$skip"; \
+	$(GORELEASER) release --snapshot --clean --skip=$$skip
+	@test -s dist/krew/limitcheck.yaml || { echo "dist/krew/limitcheck.yaml was not generated"; exit 1; }
+	@test -s dist/checksums.txt || { echo "dist/checksums.txt was not generated"; exit 1; }
