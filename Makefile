@@ -55,6 +55,7 @@ FUZZTIME ?= 15s
 fuzz:
 	$(GO) test ./internal/check -run '^$$' -fuzz FuzzPipeline -fuzztime $(FUZZTIME)
 	$(GO) test ./internal/load -run '^$$' -fuzz FuzzReadStream -fuzztime $(FUZZTIME)
+	$(GO) test ./internal/load -run '^$$' -fuzz FuzzYAMLToJSON -fuzztime $(FUZZTIME)
 
 # Differential tests against k8s.io/kubernetes v1.36.3 (separate module).
 # More cases or another seed: make conformance CASES=20000 SEED=42

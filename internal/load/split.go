@@ -499,9 +499,29 @@ func (s *stream) yamlDocument(doc *yamlDoc, end int64) {
 // yamlToJSON is sigs.k8s.io/yaml.YAMLToJSON (what kubectl uses), turning any
 // panic in the YAML library into an error. dups reports that the document may
 // have duplicate mapping keys, which YAMLToJSON silently resolves (the last
-// one wins): the strict conversion is tried first, at no extra cost, and only
-// when it fails is the lenient one run for the result.
+// one wins). The fast conversion (fastyaml.go) gives the strict conversion's
+// bytes for most documents; for the others, yamlToJSONRef runs.
 func yamlToJSON(text []byte) (js []byte, dups bool, err error) {
+	if js, ok := fastYAMLToJSONSafe(text); ok {
+		return js, false, nil
+	}
+	return yamlToJSONRef(text)
+}
+
+// fastYAMLToJSONSafe is fastYAMLToJSON, declining on a panic.
+func fastYAMLToJSONSafe(text []byte) (js []byte, ok bool) {
+	defer func() {
+		if r := recover(); r != nil {
+			js, ok = nil, false
+		}
+	}()
+	return fastYAMLToJSON(text)
+}
+
+// yamlToJSONRef is yamlToJSON by sigs.k8s.io/yaml alone: the strict
+// conversion is tried first, at no extra cost, and only when it fails is the
+// lenient one run for the result.
+func yamlToJSONRef(text []byte) (js []byte, dups bool, err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			js, dups, err = nil, false, fmt.Errorf("internal error in YAML parser: %v", r)

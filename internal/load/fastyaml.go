@@ -1,0 +1,885 @@
+package load
+
+import (
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+)
+
+// A faster YAML to JSON conversion. The reference is sigs.k8s.io/yaml's
+// YAMLToJSON (what kubectl uses): go.yaml.in/yaml/v2 decodes the document into
+// interface{} values, resolving plain scalars by YAML 1.1 rules, non-string
+// mapping keys are turned into strings and encoding/json marshals the result
+// (keys sorted, <, > and & escaped).
+//
+// fastYAMLToJSON reads the subset of YAML that Kubernetes manifests are
+// mostly written in and writes the JSON bytes directly: block mappings and
+// sequences indented with spaces, one-line plain, single- and double-quoted
+// scalars, one-line flow mappings and sequences, and comments. It resolves
+// plain scalars as yaml v2 does. For anything else it declines (ok false)
+// and the caller runs the reference: tabs, carriage returns, non-ASCII bytes
+// and control characters anywhere in the text; multi-line scalars (block
+// scalars "|" and ">", plain or quoted scalars over several lines); flow
+// collections over several lines; anchors, aliases, tags, "?" keys and merge
+// keys "<<"; directives and document markers; two keys of one mapping that
+// are the same once turned into strings (duplicates, which the strict
+// reference rejects, or 1 and "1"); null keys and integer keys above the
+// int64 range (the reference fails); .inf and .nan values (encoding/json
+// fails); documents that are a scalar or a flow collection; any syntax it
+// does not know to be valid. FuzzYAMLToJSON checks on arbitrary input that it
+// gives exactly the reference's bytes whenever it does not decline.
+
+// maxFastDepth bounds the nesting the fast path follows (it recurses).
+const maxFastDepth = 200
+
+// maxFastKey is the longest key the fast path takes: the YAML scanner of
+// the reference rejects "simple keys" longer than 1024 characters.
+const maxFastKey = 512
+
+// fastYAMLToJSON converts one YAML document to JSON as sigs.k8s.io/yaml's
+// YAMLToJSONStrict does, or returns ok false.
+func fastYAMLToJSON(text []byte) (js []byte, ok bool) {
+	p := fastParser{text: text}
+	if !p.splitLines() || len(p.lines) == 0 {
+		return nil, false
+	}
+	p.buf = make([]byte, 0, len(text)+len(text)/4+16)
+	first := p.lines[0]
+	if c := text[first.start+first.indent]; c == '[' || c == '{' {
+		return nil, false
+	}
+	if !p.blockNode(first.indent, 0) || p.pos != len(p.lines) {
+		return nil, false
+	}
+	return p.buf, true
+}
+
+type fastLine struct {
+	start, end int // the line without its line break
+	indent     int // leading spaces
+}
+
+type fastParser struct {
+	text  []byte
+	lines []fastLine // lines with content: no blank or comment-only lines
+	pos   int        // the current line
+	buf   []byte     // JSON output
+	tmp   []byte     // scratch for sorting mapping entries
+	ents  []fastEntry
+}
+
+// fastEntry is one entry of a mapping: its key and where its value's JSON
+// is in buf.
+type fastEntry struct {
+	key        string
+	start, end int
+}
+
+// splitLines finds the content lines, and fails on the bytes the fast path
+// does not take and on document markers and directives.
+func (p *fastParser) splitLines() bool {
+	text := p.text
+	n := 0
+	for _, c := range text {
+		if c == '\n' {
+			n++
+		}
+	}
+	p.lines = make([]fastLine, 0, n+1)
+	for start := 0; start < len(text); {
+		end := start
+		indent := -1
+		for ; end < len(text) && text[end] != '\n'; end++ {
+			c := text[end]
+			if c < 0x20 || c >= 0x7f {
+				return false
+			}
+			if indent < 0 && c != ' ' {
+				indent = end - start
+			}
+		}
+		if indent >= 0 {
+			c := text[start+indent]
+			switch {
+			case indent == 0 && (c == '%' || end-start >= 3 && (string(text[start:start+3]) == "---" || string(text[start:start+3]) == "...")):
+				return false
+			case c != '#':
+				p.lines = append(p.lines, fastLine{start, end, indent})
+			}
+		}
+		start = end + 1
+	}
+	return true
+}
+
+// blockNode reads the block mapping or sequence starting on the current
+// line, whose indentation is indent.
+func (p *fastParser) blockNode(indent, depth int) bool {
+	l := p.lines[p.pos]
+	if isSeqEntry(p.text, l.start+l.indent, l.end) {
+		return p.blockSeq(indent, depth)
+	}
+	return p.blockMap(indent, l.start+l.indent, depth)
+}
+
+// isSeqEntry reports whether the text at i (up to end) starts with "-"
+// followed by a space or the end of the line.
+func isSeqEntry(text []byte, i, end int) bool {
+	return i < end && text[i] == '-' && (i+1 == end || text[i+1] == ' ')
+}
+
+func (p *fastParser) blockSeq(indent, depth int) bool {
+	if depth > maxFastDepth {
+		return false
+	}
+	p.buf = append(p.buf, '[')
+	for n := 0; p.pos < len(p.lines); n++ {
+		l := p.lines[p.pos]
+		if l.indent != indent || !isSeqEntry(p.text, l.start+l.indent, l.end) {
+			break
+		}
+		if n > 0 {
+			p.buf = append(p.buf, ',')
+		}
+		i := skipSpaces(p.text, l.start+l.indent+1, l.end)
+		if restIsEmpty(p.text, i, l.end) {
+			// The item is on the following lines, or null.
+			p.pos++
+			if p.pos < len(p.lines) && p.lines[p.pos].indent > indent {
+				if !p.blockNode(p.lines[p.pos].indent, depth+1) {
+					return false
+				}
+			} else {
+				p.buf = append(p.buf, "null"...)
+			}
+			continue
+		}
+		if isSeqEntry(p.text, i, l.end) {
+			return false // "- - x"
+		}
+		if p.isKey(i, l.end) {
+			if !p.blockMap(i-l.start, i, depth+1) {
+				return false
+			}
+			continue
+		}
+		if !p.inlineValue(i, l.end, depth+1) {
+			return false
+		}
+		p.pos++
+	}
+	p.buf = append(p.buf, ']')
+	return true
+}
+
+// isKey reports whether a mapping key (a plain or quoted scalar followed by
+// ':') starts at i.
+func (p *fastParser) isKey(i, end int) bool {
+	_, j, ok := p.key(i, end)
+	return ok && j > i
+}
+
+// key reads a mapping key at i: the key and the offset after its ": ".
+func (p *fastParser) key(i, end int) (string, int, bool) {
+	text := p.text
+	var k string
+	var j int
+	switch text[i] {
+	case '"', '\'':
+		s, e, ok := p.quoted(i, end)
+		if !ok || e >= end || text[e] != ':' {
+			return "", 0, false
+		}
+		k, j = string(s), e
+	default:
+		e, colon := scanPlain(text, i, end)
+		if !colon {
+			return "", 0, false
+		}
+		v := resolveV2(string(text[i:e]))
+		var ok bool
+		if k, ok = v2KeyString(v, text[i:e]); !ok {
+			return "", 0, false
+		}
+		j = e
+		for j < end && text[j] == ' ' {
+			j++
+		}
+	}
+	// text[j] is ':'; a space or the end of the line must follow.
+	if j-i > maxFastKey || j+1 < end && text[j+1] != ' ' {
+		return "", 0, false
+	}
+	return k, j + 1, true
+}
+
+// v2KeyString returns the string sigs.k8s.io/yaml makes of a plain key.
+func v2KeyString(v v2Value, raw []byte) (string, bool) {
+	switch v.kind {
+	case v2String:
+		return string(raw), true
+	case v2Bool:
+		if v.b {
+			return "true", true
+		}
+		return "false", true
+	case v2Int:
+		return strconv.FormatInt(v.i, 10), true
+	case v2Float:
+		s := strconv.FormatFloat(v.f, 'g', -1, 32)
+		switch s {
+		case "+Inf":
+			s = ".inf"
+		case "-Inf":
+			s = "-.inf"
+		case "NaN":
+			s = ".nan"
+		}
+		return s, true
+	}
+	return "", false // null, uint64 and merge keys
+}
+
+// blockMap reads a block mapping whose first key is at offset first of the
+// current line, in column indent.
+func (p *fastParser) blockMap(indent, first, depth int) bool {
+	if depth > maxFastDepth {
+		return false
+	}
+	p.buf = append(p.buf, '{')
+	mapStart := len(p.buf)
+	entStart := len(p.ents)
+	defer func() { p.ents = p.ents[:entStart] }()
+	for i := first; ; {
+		l := p.lines[p.pos]
+		k, j, ok := p.key(i, l.end)
+		if !ok {
+			return false
+		}
+		start := len(p.buf)
+		j = skipSpaces(p.text, j, l.end)
+		if restIsEmpty(p.text, j, l.end) {
+			// The value is on the following lines, or null.
+			p.pos++
+			switch {
+			case p.pos < len(p.lines) && p.lines[p.pos].indent > indent:
+				if !p.blockNode(p.lines[p.pos].indent, depth+1) {
+					return false
+				}
+			case p.pos < len(p.lines) && p.lines[p.pos].indent == indent && isSeqEntry(p.text, p.lines[p.pos].start+indent, p.lines[p.pos].end):
+				if !p.blockSeq(indent, depth+1) {
+					return false
+				}
+			default:
+				p.buf = append(p.buf, "null"...)
+			}
+		} else {
+			if !p.inlineValue(j, l.end, depth+1) {
+				return false
+			}
+			p.pos++
+		}
+		p.ents = append(p.ents, fastEntry{k, start, len(p.buf)})
+		if p.pos >= len(p.lines) || p.lines[p.pos].indent != indent {
+			break
+		}
+		next := p.lines[p.pos]
+		if isSeqEntry(p.text, next.start+indent, next.end) {
+			break
+		}
+		i = next.start + indent
+	}
+	// Sort the entries by key, as encoding/json does, and write them out.
+	ents := p.ents[entStart:]
+	sorted := slices.IsSortedFunc(ents, func(a, b fastEntry) int { return strings.Compare(a.key, b.key) })
+	if !sorted {
+		slices.SortFunc(ents, func(a, b fastEntry) int { return strings.Compare(a.key, b.key) })
+	}
+	for i := 1; i < len(ents); i++ {
+		if ents[i].key == ents[i-1].key {
+			return false // a duplicate, or keys that are once converted
+		}
+	}
+	p.tmp = append(p.tmp[:0], p.buf[mapStart:]...)
+	p.buf = p.buf[:mapStart]
+	for i, e := range ents {
+		if i > 0 {
+			p.buf = append(p.buf, ',')
+		}
+		p.buf = appendJSONString(p.buf, e.key)
+		p.buf = append(p.buf, ':')
+		p.buf = append(p.buf, p.tmp[e.start-mapStart:e.end-mapStart]...)
+	}
+	p.buf = append(p.buf, '}')
+	return true
+}
+
+// inlineValue reads the value at i, which ends with its line (but for a
+// comment): a scalar or a flow collection.
+func (p *fastParser) inlineValue(i, end, depth int) bool {
+	text := p.text
+	var j int
+	switch c := text[i]; c {
+	case '[', '{':
+		var ok bool
+		if j, ok = p.flowNode(i, end, depth); !ok {
+			return false
+		}
+	case '"', '\'':
+		s, e, ok := p.quoted(i, end)
+		if !ok {
+			return false
+		}
+		p.buf = appendJSONString(p.buf, s)
+		j = e
+	default:
+		e, colon := scanPlain(text, i, end)
+		if colon || e == i {
+			return false
+		}
+		if !p.plain(text[i:e]) {
+			return false
+		}
+		j = e
+	}
+	return restIsEmpty(text, skipSpaces(text, j, end), end) && (j == end || text[j] == ' ')
+}
+
+// plain writes the JSON of a plain scalar.
+func (p *fastParser) plain(s []byte) bool {
+	if !mayResolve(s) {
+		p.buf = appendJSONString(p.buf, s)
+		return true
+	}
+	v := resolveV2(string(s))
+	switch v.kind {
+	case v2String:
+		p.buf = appendJSONString(p.buf, s)
+	case v2Null:
+		p.buf = append(p.buf, "null"...)
+	case v2Bool:
+		p.buf = strconv.AppendBool(p.buf, v.b)
+	case v2Int:
+		p.buf = strconv.AppendInt(p.buf, v.i, 10)
+	case v2Uint:
+		p.buf = strconv.AppendUint(p.buf, v.u, 10)
+	case v2Float:
+		if math.IsInf(v.f, 0) || math.IsNaN(v.f) {
+			return false // encoding/json fails
+		}
+		p.buf = appendJSONFloat(p.buf, v.f)
+	default:
+		return false // merge
+	}
+	return true
+}
+
+// mayResolve reports whether a plain scalar may be something else than a
+// string (see resolveV2).
+func mayResolve(s []byte) bool {
+	if len(s) == 0 {
+		return true
+	}
+	switch c := s[0]; {
+	case c == '+' || c == '-' || c == '.' || c >= '0' && c <= '9' || c == '~' || c == '<':
+		return true
+	case c == 'y' || c == 'Y' || c == 'n' || c == 'N' || c == 't' || c == 'T' || c == 'f' || c == 'F' || c == 'o' || c == 'O':
+		return len(s) <= 5
+	}
+	return false
+}
+
+// scanPlain finds the end of the plain scalar (in block context) at i: the
+// offset after its last non-space character, and whether a ':' followed by
+// a space or the end of the line ends it (it is a key). e == i if no plain
+// scalar the fast path takes starts at i.
+func scanPlain(text []byte, i, end int) (e int, colon bool) {
+	if !plainStart(text, i, end) {
+		return i, false
+	}
+	e = i
+	for j := i; j < end; j++ {
+		switch text[j] {
+		case ' ':
+			continue
+		case ':':
+			if j+1 == end || text[j+1] == ' ' {
+				return e, true
+			}
+		case '#':
+			if text[j-1] == ' ' {
+				return e, false // a comment
+			}
+		}
+		e = j + 1
+	}
+	return e, false
+}
+
+// plainStart reports whether a plain scalar may start at i: not with an
+// indicator, but for "-" followed by something else than a space.
+func plainStart(text []byte, i, end int) bool {
+	if i >= end {
+		return false
+	}
+	switch text[i] {
+	case '-':
+		return i+1 < end && text[i+1] != ' ' && text[i+1] != '-'
+	case '?', ':', ',', '[', ']', '{', '}', '#', '&', '*', '!', '|', '>', '\'', '"', '%', '@', '`', ' ':
+		return false
+	}
+	return true
+}
+
+// quoted reads the one-line quoted scalar at i: its value and the offset
+// after the closing quote.
+func (p *fastParser) quoted(i, end int) ([]byte, int, bool) {
+	text := p.text
+	q := text[i]
+	var val []byte
+	plainRun := i + 1
+	for j := i + 1; j < end; j++ {
+		c := text[j]
+		switch {
+		case c == q && q == '\'' && j+1 < end && text[j+1] == '\'':
+			val = append(val, text[plainRun:j+1]...)
+			j++
+			plainRun = j + 1
+		case c == q:
+			if val == nil {
+				return text[i+1 : j], j + 1, true
+			}
+			return append(val, text[plainRun:j]...), j + 1, true
+		case c == '\\' && q == '"':
+			if j+1 >= end {
+				return nil, 0, false
+			}
+			var r byte
+			switch text[j+1] {
+			case '\\', '"':
+				r = text[j+1]
+			case 'n':
+				r = '\n'
+			case 't':
+				r = '\t'
+			default:
+				return nil, 0, false
+			}
+			val = append(append(val, text[plainRun:j]...), r)
+			j++
+			plainRun = j + 1
+		}
+	}
+	return nil, 0, false // not closed on this line
+}
+
+// flowNode reads the flow collection, quoted scalar or plain scalar at i
+// (all on this line) and returns the offset after it.
+func (p *fastParser) flowNode(i, end, depth int) (int, bool) {
+	text := p.text
+	if depth > maxFastDepth || i >= end {
+		return 0, false
+	}
+	switch text[i] {
+	case '[':
+		p.buf = append(p.buf, '[')
+		j := skipSpaces(text, i+1, end)
+		if j < end && text[j] == ']' {
+			p.buf = append(p.buf, ']')
+			return j + 1, true
+		}
+		for n := 0; ; n++ {
+			if n > 0 {
+				p.buf = append(p.buf, ',')
+			}
+			var ok bool
+			if j, ok = p.flowNode(j, end, depth+1); !ok {
+				return 0, false
+			}
+			j = skipSpaces(text, j, end)
+			if j >= end {
+				return 0, false
+			}
+			switch text[j] {
+			case ']':
+				p.buf = append(p.buf, ']')
+				return j + 1, true
+			case ',':
+				j = skipSpaces(text, j+1, end)
+				if j >= end || text[j] == ']' {
+					return 0, false
+				}
+			default:
+				return 0, false
+			}
+		}
+	case '{':
+		return p.flowMap(i, end, depth)
+	case '"', '\'':
+		s, e, ok := p.quoted(i, end)
+		if !ok {
+			return 0, false
+		}
+		p.buf = appendJSONString(p.buf, s)
+		return e, true
+	}
+	e, ok := scanFlowPlain(text, i, end)
+	if !ok || !p.plain(text[i:e]) {
+		return 0, false
+	}
+	return e, true
+}
+
+// scanFlowPlain finds the end of a plain scalar in a flow collection: before
+// ',', ']', '}' or a ':' followed by a space, less trailing spaces. (A ':'
+// followed by something else is part of the scalar.)
+func scanFlowPlain(text []byte, i, end int) (int, bool) {
+	if !plainStart(text, i, end) {
+		return 0, false
+	}
+	e := i
+	for j := i; j < end; j++ {
+		switch text[j] {
+		case ' ':
+			continue
+		case ',', ']', '}':
+			return e, true
+		case ':':
+			if j+1 < end && text[j+1] == ' ' {
+				return e, true
+			}
+			if j+1 == end || strings.IndexByte(",[]{}?", text[j+1]) >= 0 {
+				return 0, false
+			}
+		case '#', '[', '{', '?', '"', '\'':
+			return 0, false
+		}
+		e = j + 1
+	}
+	return 0, false // not closed on this line
+}
+
+func (p *fastParser) flowMap(i, end, depth int) (int, bool) {
+	text := p.text
+	p.buf = append(p.buf, '{')
+	mapStart := len(p.buf)
+	entStart := len(p.ents)
+	defer func() { p.ents = p.ents[:entStart] }()
+	j := skipSpaces(text, i+1, end)
+	if j < end && text[j] == '}' {
+		p.buf = append(p.buf, '}')
+		return j + 1, true
+	}
+	for {
+		if j >= end {
+			return 0, false
+		}
+		var k string
+		switch text[j] {
+		case '"', '\'':
+			s, e, ok := p.quoted(j, end)
+			if !ok {
+				return 0, false
+			}
+			k, j = string(s), e
+		default:
+			e, ok := scanFlowPlain(text, j, end)
+			if !ok {
+				return 0, false
+			}
+			raw := text[j:e]
+			if k, ok = v2KeyString(resolveV2(string(raw)), raw); !ok {
+				return 0, false
+			}
+			j = skipSpaces(text, e, end)
+		}
+		if j+1 >= end || text[j] != ':' || text[j+1] != ' ' {
+			return 0, false
+		}
+		j = skipSpaces(text, j+1, end)
+		start := len(p.buf)
+		var ok bool
+		if j, ok = p.flowNode(j, end, depth+1); !ok {
+			return 0, false
+		}
+		p.ents = append(p.ents, fastEntry{k, start, len(p.buf)})
+		j = skipSpaces(text, j, end)
+		if j >= end {
+			return 0, false
+		}
+		if text[j] == '}' {
+			j++
+			break
+		}
+		if text[j] != ',' {
+			return 0, false
+		}
+		j = skipSpaces(text, j+1, end)
+		if j >= end || text[j] == '}' {
+			return 0, false
+		}
+	}
+	ents := p.ents[entStart:]
+	slices.SortFunc(ents, func(a, b fastEntry) int { return strings.Compare(a.key, b.key) })
+	for i := 1; i < len(ents); i++ {
+		if ents[i].key == ents[i-1].key {
+			return 0, false
+		}
+	}
+	p.tmp = append(p.tmp[:0], p.buf[mapStart:]...)
+	p.buf = p.buf[:mapStart]
+	for i, e := range ents {
+		if i > 0 {
+			p.buf = append(p.buf, ',')
+		}
+		p.buf = appendJSONString(p.buf, e.key)
+		p.buf = append(p.buf, ':')
+		p.buf = append(p.buf, p.tmp[e.start-mapStart:e.end-mapStart]...)
+	}
+	p.buf = append(p.buf, '}')
+	return j, true
+}
+
+func skipSpaces(text []byte, i, end int) int {
+	for i < end && text[i] == ' ' {
+		i++
+	}
+	return i
+}
+
+// restIsEmpty reports whether the line from i (after spaces) is empty or a
+// comment.
+func restIsEmpty(text []byte, i, end int) bool {
+	return i >= end || text[i] == '#' && (i == 0 || text[i-1] == ' ')
+}
+
+type v2Kind uint8
+
+const (
+	v2String v2Kind = iota
+	v2Null
+	v2Bool
+	v2Int
+	v2Uint
+	v2Float
+	v2Merge
+)
+
+// v2Value is a plain scalar resolved as yaml v2 resolves it when decoding
+// into interface{}.
+type v2Value struct {
+	kind v2Kind
+	b    bool
+	i    int64
+	u    uint64
+	f    float64
+}
+
+// resolveV2 resolves a plain, untagged scalar by yaml v2's rules (YAML 1.1
+// booleans and nulls, integers in bases 2, 8, 10 and 16 with underscores,
+// floats; a timestamp stays a string when decoded into interface{}).
+func resolveV2(s string) v2Value {
+	if s == "" {
+		return v2Value{kind: v2Null}
+	}
+	switch c := s[0]; {
+	case c == '+' || c == '-' || c >= '0' && c <= '9':
+		return resolveV2Number(s)
+	case c == '.':
+		switch s {
+		case ".nan", ".NaN", ".NAN":
+			return v2Value{kind: v2Float, f: math.NaN()}
+		case ".inf", ".Inf", ".INF":
+			return v2Value{kind: v2Float, f: math.Inf(1)}
+		}
+		if f, err := strconv.ParseFloat(s, 64); err == nil {
+			return v2Value{kind: v2Float, f: f}
+		}
+	case strings.IndexByte("yYnNtTfFoO~<", c) >= 0:
+		switch s {
+		case "y", "Y", "yes", "Yes", "YES", "true", "True", "TRUE", "on", "On", "ON":
+			return v2Value{kind: v2Bool, b: true}
+		case "n", "N", "no", "No", "NO", "false", "False", "FALSE", "off", "Off", "OFF":
+			return v2Value{kind: v2Bool}
+		case "~", "null", "Null", "NULL":
+			return v2Value{kind: v2Null}
+		case "<<":
+			return v2Value{kind: v2Merge}
+		}
+	}
+	return v2Value{}
+}
+
+func resolveV2Number(s string) v2Value {
+	switch s {
+	case "+.inf", "+.Inf", "+.INF":
+		return v2Value{kind: v2Float, f: math.Inf(1)}
+	case "-.inf", "-.Inf", "-.INF":
+		return v2Value{kind: v2Float, f: math.Inf(-1)}
+	}
+	if looksLikeTimestamp(s) {
+		return v2Value{} // yaml v2 keeps it as the string
+	}
+	plain := s
+	if strings.IndexByte(s, '_') >= 0 {
+		plain = strings.ReplaceAll(s, "_", "")
+	}
+	if i, err := strconv.ParseInt(plain, 0, 64); err == nil {
+		return v2Value{kind: v2Int, i: i}
+	}
+	if u, err := strconv.ParseUint(plain, 0, 64); err == nil {
+		return v2Value{kind: v2Uint, u: u}
+	}
+	if isYAMLStyleFloat(plain) {
+		if f, err := strconv.ParseFloat(plain, 64); err == nil {
+			return v2Value{kind: v2Float, f: f}
+		}
+	}
+	if rest, ok := strings.CutPrefix(plain, "0b"); ok {
+		if i, err := strconv.ParseInt(rest, 2, 64); err == nil {
+			return v2Value{kind: v2Int, i: i}
+		}
+		if u, err := strconv.ParseUint(rest, 2, 64); err == nil {
+			return v2Value{kind: v2Uint, u: u}
+		}
+	} else if rest, ok := strings.CutPrefix(plain, "-0b"); ok {
+		if i, err := strconv.ParseInt("-"+rest, 2, 64); err == nil {
+			return v2Value{kind: v2Int, i: i}
+		}
+	}
+	return v2Value{}
+}
+
+// looksLikeTimestamp reports whether yaml v2 would resolve s as a timestamp:
+// four digits and a '-', then one of its accepted layouts. Any such string is
+// kept as it is, so only whether it parses matters.
+func looksLikeTimestamp(s string) bool {
+	if len(s) < 5 || s[4] != '-' {
+		return false
+	}
+	for i := 0; i < 4; i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	// Whatever follows, the string is either a timestamp (kept as the
+	// string) or resolved further; an integer or float cannot have a '-' at
+	// offset 4 after four digits, so it is a string in both cases.
+	return true
+}
+
+// isYAMLStyleFloat matches ^[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?$
+func isYAMLStyleFloat(s string) bool {
+	i := 0
+	if i < len(s) && (s[i] == '-' || s[i] == '+') {
+		i++
+	}
+	digits := func() int {
+		n := 0
+		for i < len(s) && s[i] >= '0' && s[i] <= '9' {
+			i++
+			n++
+		}
+		return n
+	}
+	if i < len(s) && s[i] == '.' {
+		i++
+		if digits() == 0 {
+			return false
+		}
+	} else {
+		if digits() == 0 {
+			return false
+		}
+		if i < len(s) && s[i] == '.' {
+			i++
+			digits()
+		}
+	}
+	if i < len(s) && (s[i] == 'e' || s[i] == 'E') {
+		i++
+		if i < len(s) && (s[i] == '-' || s[i] == '+') {
+			i++
+		}
+		if digits() == 0 {
+			return false
+		}
+	}
+	return i == len(s)
+}
+
+// appendJSONFloat formats f as encoding/json does.
+func appendJSONFloat(b []byte, f float64) []byte {
+	abs := math.Abs(f)
+	format := byte('f')
+	if abs != 0 && (abs < 1e-6 || abs >= 1e21) {
+		format = 'e'
+	}
+	b = strconv.AppendFloat(b, f, format, -1, 64)
+	if format == 'e' {
+		// "e-07" is written "e-7".
+		if n := len(b); n >= 4 && b[n-4] == 'e' && b[n-3] == '-' && b[n-2] == '0' {
+			b[n-2] = b[n-1]
+			b = b[:n-1]
+		}
+	}
+	return b
+}
+
+const hexDigits = "0123456789abcdef"
+
+// appendJSONString quotes s as encoding/json does by default: HTML
+// characters escaped, invalid UTF-8 replaced, U+2028 and U+2029 escaped.
+func appendJSONString[S []byte | string](b []byte, s S) []byte {
+	b = append(b, '"')
+	start := 0
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c < utf8.RuneSelf {
+			if c >= 0x20 && c != '"' && c != '\\' && c != '<' && c != '>' && c != '&' {
+				i++
+				continue
+			}
+			b = append(b, s[start:i]...)
+			switch c {
+			case '"', '\\':
+				b = append(b, '\\', c)
+			case '\b':
+				b = append(b, '\\', 'b')
+			case '\f':
+				b = append(b, '\\', 'f')
+			case '\n':
+				b = append(b, '\\', 'n')
+			case '\r':
+				b = append(b, '\\', 'r')
+			case '\t':
+				b = append(b, '\\', 't')
+			default:
+				b = append(b, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xF])
+			}
+			i++
+			start = i
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(string(s[i:min(len(s), i+utf8.UTFMax)]))
+		if r == utf8.RuneError && size == 1 {
+			b = append(b, s[start:i]...)
+			b = append(b, `\ufffd`...)
+			i++
+			start = i
+			continue
+		}
+		if r == '\u2028' || r == '\u2029' {
+			b = append(b, s[start:i]...)
+			b = append(b, '\\', 'u', '2', '0', '2', hexDigits[r&0xF])
+			i += size
+			start = i
+			continue
+		}
+		i += size
+	}
+	b = append(b, s[start:]...)
+	return append(b, '"')
+}

@@ -1,0 +1,181 @@
+package load
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/rogpeppe/go-internal/txtar"
+)
+
+// fastYAMLQuirks are documents where yaml v2's YAML 1.1 resolution, the
+// conversion of keys to strings or encoding/json's output are easy to get
+// wrong.
+var fastYAMLQuirks = []string{
+	"a: yes\nb: no\nc: on\nd: off\ne: y\nf: n\ng: Yes\nh: NO\ni: On\nj: OFF\nk: True\nl: FALSE\nm: tRUE\nn: YeS\n",
+	"a: null\nb: ~\nc:\nd: Null\ne: NULL\nf: nULL\n",
+	"a: 0x1F\nb: 0777\nc: 0b101\nd: -0b101\ne: 0o17\nf: 1_000\ng: 0x_1F\nh: +12\ni: -0\nj: 00\nk: 08\nl: 0B11\nm: 0X1f\n",
+	"a: 1e3\nb: 1.0\nc: -0.0\nd: .5\ne: 1.5e-7\nf: 1e21\ng: 1e20\nh: 123456789012345678901234567890\ni: 1E+2\nj: 1.\nk: .5e3\nl: 1e999\nm: 3.14_15\nn: 0.1\n",
+	"a: 9223372036854775807\nb: 9223372036854775808\nc: 18446744073709551615\nd: 18446744073709551616\ne: -9223372036854775808\nf: -9223372036854775809\ng: 0b1111111111111111111111111111111111111111111111111111111111111111\n",
+	"a: .inf\nb: -.Inf\nc: .NaN\nd: +.INF\n",
+	"a: inf\nb: nan\nc: infinity\nd: +inf\ne: 0x1p-2\nf: 1_0.5\n",
+	"1: a\n2.5: b\ntrue: c\n0x10: d\n1e3: e\nno: f\n123456789.0: g\n",
+	"1: a\n\"1\": b\n",
+	"a: 1\na: 2\n",
+	"a: 1\nb: {a: 1, a: 2}\n",
+	"base: &b {x: 1, y: 2}\nd:\n  <<: *b\n  y: 3\n",
+	"a: &x 1\nb: *x\n",
+	"a: !!binary aGVsbG8=\nb: !!str 12\nc: !!int \"12\"\nd: ! 12\ne: !foo bar\n",
+	"a: |\n  line 1\n  line 2\nb: >\n  folded\n  text\n\n  para\nc: |-\n  x\nd: >+\n  y\n\ne: \"multi\n  line\"\nf: plain\n  multi\n  line\n",
+	"a: \"<b>&amp;</b>\"\nb: '\\u00e9'\nc: \"\\u00e9 \\U0001F600 \\x41 \\t \\u2028 \\0 \\e\"\nd: \"\\xff\"\n",
+	"a: 2001-12-14t21:59:43.10-05:00\nb: 2002-12-14\nc: 2001-12-14 21:59:43.10\nd: 1234-5\n",
+	"- a\n- [1, 2, {b: c}]\n- {}\n- []\n- ''\n- \"\"\n",
+	"\"\": empty\n? [a, b]\n: c\n",
+	"~: a\n",
+	"? {a: 1}\n: b\n",
+	"a: '<<'\n'<<': b\n",
+	"just a string\n",
+	"12\n",
+	"# only a comment\n",
+	"a: 1\n--- \nb: 2\n",
+	"%YAML 1.1\n---\na: 1\n",
+	"a: \"\\\"quoted\\\" and \\\\ back\\\\slash\"\nb: 'it''s'\n",
+	"a:\n  - b: 1\n    c: 2\n  - d\nx: [1, 2, 3]\n",
+	"a: b # comment\nc: d#not\n",
+	"a: \"-\"\nb: -1\nc: +\nd: .\ne: -.5\nf: +.5\ng: 1.2.3\n",
+	"a:\tb\n",
+	"\ta: b\n",
+	"a: héllo wörld ✓\nkey with spaces: v\n",
+	"a: Hello!\nb: x !y\n",
+	"a: \"<b>&amp;</b>\"\nb: x<y>&z\nc: 'a\\b'\nd: \"q\\\"\\\\\\n\\t\"\n",
+	"a: \"\\/\"\n",
+	"containers: [{name: web, image: web:1, args: [a:b, 'c', \"d\"]}]\nx: {a: {b: [1, 2.5, yes, ~, 0x10]}, 'k': v}\n",
+	"items:\n- a\n-\n- b: 1\n  c: [x]\n-   d: 2\n    e: 3\nnext:\n  - 1\n  -\n    f: g\n",
+	"a: b#c # d\ne: 'f' # g\nh: [i] # j\n# k\n  # l\nm: n\n",
+}
+
+// fastYAMLSeeds returns the YAML documents of the test scripts and examples,
+// the benchmark corpus kinds and fastYAMLQuirks.
+func fastYAMLSeeds(t testing.TB) [][]byte {
+	var seeds [][]byte
+	add := func(data []byte) {
+		seeds = append(seeds, data)
+		// The loader converts one document at a time.
+		for _, d := range bytes.Split(data, []byte("\n---")) {
+			if i := bytes.IndexByte(d, '\n'); i >= 0 && len(d) < len(data) {
+				d = d[i+1:]
+			}
+			seeds = append(seeds, d)
+		}
+	}
+	scripts, _ := filepath.Glob("../../cmd/limitcheck/testdata/script/*.txtar")
+	for _, name := range scripts {
+		a, err := txtar.ParseFile(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, f := range a.Files {
+			if strings.HasSuffix(f.Name, ".yaml") || strings.HasSuffix(f.Name, ".yml") {
+				add(f.Data)
+			}
+		}
+	}
+	var files []string
+	filepath.WalkDir("../../examples", func(path string, d os.DirEntry, err error) error {
+		if err == nil && (strings.HasSuffix(path, ".yaml") || strings.HasSuffix(path, ".yml")) {
+			files = append(files, path)
+		}
+		return nil
+	})
+	files = append(files, "testdata/fastyaml/corpus.yaml")
+	for _, name := range files {
+		data, err := os.ReadFile(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		add(data)
+	}
+	if len(scripts) == 0 || len(files) < 2 {
+		t.Fatalf("found %d scripts and %d YAML files", len(scripts), len(files))
+	}
+	for _, q := range fastYAMLQuirks {
+		seeds = append(seeds, []byte(q))
+	}
+	return seeds
+}
+
+// checkFastYAML checks that the fast conversion of data declines or gives
+// exactly the reference's bytes. It reports whether it did not decline.
+func checkFastYAML(t *testing.T, data []byte) bool {
+	t.Helper()
+	js, ok := fastYAMLToJSONSafe(data)
+	if !ok {
+		return false
+	}
+	ref, dups, err := yamlToJSONRef(data)
+	switch {
+	case err != nil:
+		t.Errorf("%q: fast path gave %s, reference failed: %v", data, js, err)
+	case dups:
+		t.Errorf("%q: fast path gave %s, reference found duplicate keys", data, js)
+	case !bytes.Equal(js, ref):
+		t.Errorf("%q:\nfast path: %s\nreference: %s", data, js, ref)
+	}
+	return true
+}
+
+func TestFastYAMLToJSON(t *testing.T) {
+	seeds := fastYAMLSeeds(t)
+	taken := 0
+	for _, s := range seeds {
+		if checkFastYAML(t, s) {
+			taken++
+		}
+	}
+	// Most documents take the fast path.
+	if taken*10 < len(seeds)*7 {
+		t.Errorf("fast path taken for %d of %d seeds", taken, len(seeds))
+	}
+	// These must not fall back.
+	for _, q := range []string{fastYAMLQuirks[0], fastYAMLQuirks[2], fastYAMLQuirks[3], fastYAMLQuirks[7], fastYAMLQuirks[len(fastYAMLQuirks)-5], fastYAMLQuirks[len(fastYAMLQuirks)-3], fastYAMLQuirks[len(fastYAMLQuirks)-2], fastYAMLQuirks[len(fastYAMLQuirks)-1]} {
+		if _, ok := fastYAMLToJSONSafe([]byte(q)); !ok {
+			t.Errorf("fast path declined %q", q)
+		}
+	}
+}
+
+func FuzzYAMLToJSON(f *testing.F) {
+	for _, s := range fastYAMLSeeds(f) {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		checkFastYAML(t, data)
+	})
+}
+
+// BenchmarkYAMLToJSON compares the fast conversion with the reference on the
+// documents of testdata/fastyaml/corpus.yaml.
+func BenchmarkYAMLToJSON(b *testing.B) {
+	data, err := os.ReadFile("testdata/fastyaml/corpus.yaml")
+	if err != nil {
+		b.Fatal(err)
+	}
+	docs := bytes.Split(data, []byte("---\n"))
+	for _, bc := range []struct {
+		name string
+		conv func([]byte) ([]byte, bool, error)
+	}{{"fast", yamlToJSON}, {"ref", yamlToJSONRef}} {
+		b.Run(bc.name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				for _, d := range docs {
+					if _, _, err := bc.conv(d); err != nil {
+						b.Fatal(err)
+					}
+				}
+			}
+		})
+	}
+}
