@@ -29,13 +29,15 @@ import (
 // int64 range (the reference fails); .inf and .nan values (encoding/json
 // fails); documents that are a scalar or a flow collection; any syntax it
 // does not know to be valid. FuzzYAMLToJSON checks on arbitrary input that it
-// gives exactly the reference's bytes whenever it does not decline.
+// gives exactly the reference's bytes whenever it does not decline. See
+// IN-05 in docs/behaviour.md.
 
 // maxFastDepth bounds the nesting the fast path follows (it recurses).
 const maxFastDepth = 200
 
 // maxFastKey is the longest key the fast path takes: the YAML scanner of
-// the reference rejects "simple keys" longer than 1024 characters.
+// the reference rejects "simple keys" longer than 1024 characters, in block
+// and flow mappings.
 const maxFastKey = 512
 
 // fastYAMLToJSON converts one YAML document to JSON as sigs.k8s.io/yaml's
@@ -577,6 +579,7 @@ func (p *fastParser) flowMap(i, end, depth int) (int, bool) {
 			return 0, false
 		}
 		var k string
+		keyStart := j
 		switch text[j] {
 		case '"', '\'':
 			s, e, ok := p.quoted(j, end)
@@ -595,7 +598,7 @@ func (p *fastParser) flowMap(i, end, depth int) (int, bool) {
 			}
 			j = skipSpaces(text, e, end)
 		}
-		if j+1 >= end || text[j] != ':' || text[j+1] != ' ' {
+		if j+1 >= end || text[j] != ':' || text[j+1] != ' ' || j-keyStart > maxFastKey {
 			return 0, false
 		}
 		j = skipSpaces(text, j+1, end)
