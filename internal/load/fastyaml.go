@@ -17,11 +17,13 @@ import (
 // fastYAMLToJSON reads the subset of YAML that Kubernetes manifests are
 // mostly written in and writes the JSON bytes directly: block mappings and
 // sequences indented with spaces, one-line plain, single- and double-quoted
-// scalars, one-line flow mappings and sequences, and comments. It resolves
+// scalars, literal block scalars, one-line flow mappings and sequences, and
+// comments. It resolves
 // plain scalars as yaml v2 does. For anything else it declines (ok false)
-// and the caller runs the reference: tabs, carriage returns, non-ASCII bytes
-// and control characters anywhere in the text; multi-line scalars (block
-// scalars "|" and ">", plain or quoted scalars over several lines); flow
+// and the caller runs the reference: tabs, carriage returns, control
+// characters, U+0085, U+2028, U+2029 and U+FEFF anywhere in the text;
+// multi-line scalars (but for literal block scalars "|" and "|-" of a simple
+// form: folded ones ">", plain or quoted scalars over several lines); flow
 // collections over several lines; anchors, aliases, tags, "?" keys and merge
 // keys "<<"; directives and document markers; two keys of one mapping that
 // are the same once turned into strings (duplicates, which the strict
@@ -95,7 +97,20 @@ func (p *fastParser) splitLines() bool {
 		indent := -1
 		for ; end < len(text) && text[end] != '\n'; end++ {
 			c := text[end]
-			if c < 0x20 || c >= 0x7f {
+			if c >= utf8.RuneSelf {
+				// Characters yaml v2 reads as printable and not as line
+				// breaks (it takes U+0085, U+2028 and U+2029 for breaks).
+				r, size := utf8.DecodeRune(text[end:])
+				if r < 0xA0 || r == 0x2028 || r == 0x2029 || r >= 0xD800 && r < 0xE000 || r == 0xFEFF || r == 0xFFFE || r == 0xFFFF || r == utf8.RuneError {
+					return false
+				}
+				if indent < 0 {
+					indent = end - start
+				}
+				end += size - 1
+				continue
+			}
+			if c < 0x20 || c == 0x7f {
 				return false
 			}
 			if indent < 0 && c != ' ' {
@@ -167,10 +182,9 @@ func (p *fastParser) blockSeq(indent, depth int) bool {
 			}
 			continue
 		}
-		if !p.inlineValue(i, l.end, depth+1) {
+		if !p.inlineValue(i, l.end, indent, depth+1) {
 			return false
 		}
-		p.pos++
 	}
 	p.buf = append(p.buf, ']')
 	return true
@@ -244,6 +258,53 @@ func v2KeyString(v v2Value, raw []byte) (string, bool) {
 	return "", false // null, uint64 and merge keys
 }
 
+// entryKey writes the key of a mapping entry (with the ',' before it and
+// the ':' after it) and returns where the entry starts in buf.
+func (p *fastParser) entryKey(k string, entStart int) int {
+	start := len(p.buf)
+	if len(p.ents) > entStart {
+		p.buf = append(p.buf, ',')
+	}
+	p.buf = appendJSONString(p.buf, k)
+	p.buf = append(p.buf, ':')
+	return start
+}
+
+// sortEntries puts the entries of the mapping written from mapStart on in
+// the order of their keys, as encoding/json does, and fails on two equal
+// keys.
+func (p *fastParser) sortEntries(mapStart, entStart int) bool {
+	ents := p.ents[entStart:]
+	cmp := func(a, b fastEntry) int { return strings.Compare(a.key, b.key) }
+	if slices.IsSortedFunc(ents, cmp) {
+		for i := 1; i < len(ents); i++ {
+			if ents[i].key == ents[i-1].key {
+				return false
+			}
+		}
+		return true
+	}
+	slices.SortFunc(ents, cmp)
+	for i := 1; i < len(ents); i++ {
+		if ents[i].key == ents[i-1].key {
+			return false // a duplicate, or keys that are once converted
+		}
+	}
+	p.tmp = append(p.tmp[:0], p.buf[mapStart:]...)
+	p.buf = p.buf[:mapStart]
+	for i, e := range ents {
+		if i > 0 {
+			p.buf = append(p.buf, ',')
+		}
+		from := e.start - mapStart
+		if p.tmp[from] == ',' {
+			from++
+		}
+		p.buf = append(p.buf, p.tmp[from:e.end-mapStart]...)
+	}
+	return true
+}
+
 // blockMap reads a block mapping whose first key is at offset first of the
 // current line, in column indent.
 func (p *fastParser) blockMap(indent, first, depth int) bool {
@@ -260,7 +321,7 @@ func (p *fastParser) blockMap(indent, first, depth int) bool {
 		if !ok {
 			return false
 		}
-		start := len(p.buf)
+		start := p.entryKey(k, entStart)
 		j = skipSpaces(p.text, j, l.end)
 		if restIsEmpty(p.text, j, l.end) {
 			// The value is on the following lines, or null.
@@ -277,11 +338,8 @@ func (p *fastParser) blockMap(indent, first, depth int) bool {
 			default:
 				p.buf = append(p.buf, "null"...)
 			}
-		} else {
-			if !p.inlineValue(j, l.end, depth+1) {
-				return false
-			}
-			p.pos++
+		} else if !p.inlineValue(j, l.end, indent, depth+1) {
+			return false
 		}
 		p.ents = append(p.ents, fastEntry{k, start, len(p.buf)})
 		if p.pos >= len(p.lines) || p.lines[p.pos].indent != indent {
@@ -293,37 +351,23 @@ func (p *fastParser) blockMap(indent, first, depth int) bool {
 		}
 		i = next.start + indent
 	}
-	// Sort the entries by key, as encoding/json does, and write them out.
-	ents := p.ents[entStart:]
-	sorted := slices.IsSortedFunc(ents, func(a, b fastEntry) int { return strings.Compare(a.key, b.key) })
-	if !sorted {
-		slices.SortFunc(ents, func(a, b fastEntry) int { return strings.Compare(a.key, b.key) })
-	}
-	for i := 1; i < len(ents); i++ {
-		if ents[i].key == ents[i-1].key {
-			return false // a duplicate, or keys that are once converted
-		}
-	}
-	p.tmp = append(p.tmp[:0], p.buf[mapStart:]...)
-	p.buf = p.buf[:mapStart]
-	for i, e := range ents {
-		if i > 0 {
-			p.buf = append(p.buf, ',')
-		}
-		p.buf = appendJSONString(p.buf, e.key)
-		p.buf = append(p.buf, ':')
-		p.buf = append(p.buf, p.tmp[e.start-mapStart:e.end-mapStart]...)
+	if !p.sortEntries(mapStart, entStart) {
+		return false
 	}
 	p.buf = append(p.buf, '}')
 	return true
 }
 
 // inlineValue reads the value at i, which ends with its line (but for a
-// comment): a scalar or a flow collection.
-func (p *fastParser) inlineValue(i, end, depth int) bool {
+// comment): a scalar or a flow collection, or a literal block scalar whose
+// lines follow. parent is the indentation of the collection it is in. The
+// current line becomes the one after the value.
+func (p *fastParser) inlineValue(i, end, parent, depth int) bool {
 	text := p.text
 	var j int
 	switch c := text[i]; c {
+	case '|':
+		return p.literal(i, end, parent)
 	case '[', '{':
 		var ok bool
 		if j, ok = p.flowNode(i, end, depth); !ok {
@@ -346,7 +390,76 @@ func (p *fastParser) inlineValue(i, end, depth int) bool {
 		}
 		j = e
 	}
+	p.pos++
 	return restIsEmpty(text, skipSpaces(text, j, end), end) && (j == end || text[j] == ' ')
+}
+
+// literal reads the literal block scalar whose header "|" or "|-" is at i
+// (the end of its line), in a collection indented by parent. It declines
+// other headers (folded, keep, indentation indicators, comments), leading
+// empty lines, lines of spaces longer than the block's indentation and a
+// last line without a line break.
+func (p *fastParser) literal(i, end, parent int) bool {
+	text := p.text
+	strip := false
+	h := i + 1
+	if h < end && text[h] == '-' {
+		strip = true
+		h++
+	}
+	if skipSpaces(text, h, end) != end || end >= len(text) {
+		return false
+	}
+	var val []byte
+	blockIndent := -1
+	breaks := 0 // line breaks not yet written: of the last content line and of empty lines after it
+	blockEnd := len(text)
+	for ls := end + 1; ls < len(text); {
+		le := ls
+		for le < len(text) && text[le] != '\n' {
+			le++
+		}
+		sp := skipSpaces(text, ls, le) - ls
+		switch {
+		case ls+sp == le: // only spaces
+			if blockIndent < 0 || sp > blockIndent {
+				return false
+			}
+			breaks++
+		case blockIndent < 0:
+			if sp <= parent {
+				return false // an empty scalar
+			}
+			blockIndent = sp
+			fallthrough
+		case sp >= blockIndent:
+			if le == len(text) {
+				return false // no line break
+			}
+			for ; breaks > 0; breaks-- {
+				val = append(val, '\n')
+			}
+			val = append(val, text[ls+blockIndent:le]...)
+			breaks = 1
+		default:
+			blockEnd = ls
+		}
+		if blockEnd < len(text) {
+			break
+		}
+		ls = le + 1
+	}
+	if blockIndent < 0 {
+		return false
+	}
+	if !strip {
+		val = append(val, '\n')
+	}
+	p.buf = appendJSONString(p.buf, val)
+	for p.pos < len(p.lines) && p.lines[p.pos].start < blockEnd {
+		p.pos++
+	}
+	return true
 }
 
 // plain writes the JSON of a plain scalar.
@@ -602,7 +715,7 @@ func (p *fastParser) flowMap(i, end, depth int) (int, bool) {
 			return 0, false
 		}
 		j = skipSpaces(text, j+1, end)
-		start := len(p.buf)
+		start := p.entryKey(k, entStart)
 		var ok bool
 		if j, ok = p.flowNode(j, end, depth+1); !ok {
 			return 0, false
@@ -624,22 +737,8 @@ func (p *fastParser) flowMap(i, end, depth int) (int, bool) {
 			return 0, false
 		}
 	}
-	ents := p.ents[entStart:]
-	slices.SortFunc(ents, func(a, b fastEntry) int { return strings.Compare(a.key, b.key) })
-	for i := 1; i < len(ents); i++ {
-		if ents[i].key == ents[i-1].key {
-			return 0, false
-		}
-	}
-	p.tmp = append(p.tmp[:0], p.buf[mapStart:]...)
-	p.buf = p.buf[:mapStart]
-	for i, e := range ents {
-		if i > 0 {
-			p.buf = append(p.buf, ',')
-		}
-		p.buf = appendJSONString(p.buf, e.key)
-		p.buf = append(p.buf, ':')
-		p.buf = append(p.buf, p.tmp[e.start-mapStart:e.end-mapStart]...)
+	if !p.sortEntries(mapStart, entStart) {
+		return 0, false
 	}
 	p.buf = append(p.buf, '}')
 	return j, true

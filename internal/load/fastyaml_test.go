@@ -54,6 +54,17 @@ var fastYAMLQuirks = []string{
 	"containers: [{name: web, image: web:1, args: [a:b, 'c', \"d\"]}]\nx: {a: {b: [1, 2.5, yes, ~, 0x10]}, 'k': v}\n",
 	"items:\n- a\n-\n- b: 1\n  c: [x]\n-   d: 2\n    e: 3\nnext:\n  - 1\n  -\n    f: g\n",
 	"a: b#c # d\ne: 'f' # g\nh: [i] # j\n# k\n  # l\nm: n\n",
+	"data:\n  script: |\n    #!/bin/sh\n    echo <hi> & \"x\"\n\n      indented\n    # not a comment\n\n  \n  strip: |-\n    a\n    b\n\n  next: |\n   x\n# c\nz: 1\n",
+	"- |\n  a\n- |-\n  b\n- a: |\n    c\n  d: |\n   e\n",
+	"- a: |\n  x\n",
+	"a: |\n\n  x\n",
+	"a: |\n  x\n   \n",
+	"a: |\n  x",
+	"a: |2\n  x\n",
+	"a: >\n  x\n  y\n",
+	"a: |+\n  x\n\n",
+	"a: héllo wörld ✓ 日本\nkëy: [ü, {ö: 'ä'}]\n\"é\": \"ü\"\n",
+	"a: \u00a0x\u2028y\nb: \ufeff\n",
 }
 
 // fastYAMLSeeds returns the YAML documents of the test scripts and examples,
@@ -138,8 +149,18 @@ func TestFastYAMLToJSON(t *testing.T) {
 	if taken*10 < len(seeds)*7 {
 		t.Errorf("fast path taken for %d of %d seeds", taken, len(seeds))
 	}
+	// The documents of the benchmark corpus all take the fast path.
+	data, err := os.ReadFile("testdata/fastyaml/corpus.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, d := range bytes.Split(data, []byte("---\n")) {
+		if _, ok := fastYAMLToJSONSafe(d); !ok {
+			t.Errorf("fast path declined %q", d)
+		}
+	}
 	// These must not fall back.
-	for _, q := range []string{fastYAMLQuirks[0], fastYAMLQuirks[2], fastYAMLQuirks[3], fastYAMLQuirks[7], fastYAMLQuirks[len(fastYAMLQuirks)-5], fastYAMLQuirks[len(fastYAMLQuirks)-3], fastYAMLQuirks[len(fastYAMLQuirks)-2], fastYAMLQuirks[len(fastYAMLQuirks)-1]} {
+	for _, q := range []string{fastYAMLQuirks[0], fastYAMLQuirks[2], fastYAMLQuirks[3], fastYAMLQuirks[7], fastYAMLQuirks[len(fastYAMLQuirks)-16], fastYAMLQuirks[len(fastYAMLQuirks)-14], fastYAMLQuirks[len(fastYAMLQuirks)-13], fastYAMLQuirks[len(fastYAMLQuirks)-12], fastYAMLQuirks[len(fastYAMLQuirks)-11], fastYAMLQuirks[len(fastYAMLQuirks)-10], fastYAMLQuirks[len(fastYAMLQuirks)-2]} {
 		if _, ok := fastYAMLToJSONSafe([]byte(q)); !ok {
 			t.Errorf("fast path declined %q", q)
 		}
