@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode/utf8"
 )
 
@@ -45,11 +46,12 @@ const maxFastKey = 512
 // fastYAMLToJSON converts one YAML document to JSON as sigs.k8s.io/yaml's
 // YAMLToJSONStrict does, or returns ok false.
 func fastYAMLToJSON(text []byte) (js []byte, ok bool) {
-	p := fastParser{text: text}
+	p := fastParsers.Get().(*fastParser)
+	defer p.release()
+	p.text = text
 	if !p.splitLines() || len(p.lines) == 0 {
 		return nil, false
 	}
-	p.buf = make([]byte, 0, len(text)+len(text)/4+16)
 	first := p.lines[0]
 	if c := text[first.start+first.indent]; c == '[' || c == '{' {
 		return nil, false
@@ -57,7 +59,22 @@ func fastYAMLToJSON(text []byte) (js []byte, ok bool) {
 	if !p.blockNode(first.indent, 0) || p.pos != len(p.lines) {
 		return nil, false
 	}
-	return p.buf, true
+	// The document keeps its JSON: no spare capacity.
+	return append(make([]byte, 0, len(p.buf)), p.buf...), true
+}
+
+// fastParsers keeps the scratch slices of parsers for reuse.
+var fastParsers = sync.Pool{New: func() any { return new(fastParser) }}
+
+// maxFastScratch is the largest scratch buffer kept for reuse.
+const maxFastScratch = 1 << 20
+
+func (p *fastParser) release() {
+	if cap(p.buf) > maxFastScratch || cap(p.tmp) > maxFastScratch || cap(p.lines) > maxFastScratch/16 {
+		return
+	}
+	*p = fastParser{lines: p.lines[:0], buf: p.buf[:0], tmp: p.tmp[:0], ents: p.ents[:0], keys: p.keys}
+	fastParsers.Put(p)
 }
 
 type fastLine struct {
@@ -72,6 +89,7 @@ type fastParser struct {
 	buf   []byte     // JSON output
 	tmp   []byte     // scratch for sorting mapping entries
 	ents  []fastEntry
+	keys  map[string]string // see intern
 }
 
 // fastEntry is one entry of a mapping: its key and where its value's JSON
@@ -85,13 +103,6 @@ type fastEntry struct {
 // does not take and on document markers and directives.
 func (p *fastParser) splitLines() bool {
 	text := p.text
-	n := 0
-	for _, c := range text {
-		if c == '\n' {
-			n++
-		}
-	}
-	p.lines = make([]fastLine, 0, n+1)
 	for start := 0; start < len(text); {
 		end := start
 		indent := -1
@@ -214,9 +225,8 @@ func (p *fastParser) key(i, end int) (string, int, bool) {
 		if !colon {
 			return "", 0, false
 		}
-		v := resolveV2(string(text[i:e]))
 		var ok bool
-		if k, ok = v2KeyString(v, text[i:e]); !ok {
+		if k, ok = p.plainKey(text[i:e]); !ok {
 			return "", 0, false
 		}
 		j = e
@@ -231,11 +241,14 @@ func (p *fastParser) key(i, end int) (string, int, bool) {
 	return k, j + 1, true
 }
 
-// v2KeyString returns the string sigs.k8s.io/yaml makes of a plain key.
-func v2KeyString(v v2Value, raw []byte) (string, bool) {
-	switch v.kind {
+// plainKey returns the string sigs.k8s.io/yaml makes of a plain key.
+func (p *fastParser) plainKey(raw []byte) (string, bool) {
+	if !mayResolve(raw) {
+		return p.intern(raw), true
+	}
+	switch v := resolveV2(string(raw)); v.kind {
 	case v2String:
-		return string(raw), true
+		return p.intern(raw), true
 	case v2Bool:
 		if v.b {
 			return "true", true
@@ -304,6 +317,25 @@ func (p *fastParser) sortEntries(mapStart, entStart int) bool {
 	}
 	return true
 }
+
+// intern returns raw as a string, the same one for the same short key in
+// the documents a parser reads (the keys of manifests are few).
+func (p *fastParser) intern(raw []byte) string {
+	if k, ok := p.keys[string(raw)]; ok {
+		return k
+	}
+	k := string(raw)
+	if p.keys == nil {
+		p.keys = make(map[string]string)
+	}
+	if len(p.keys) < maxFastKeys && len(k) <= 64 {
+		p.keys[k] = k
+	}
+	return k
+}
+
+// maxFastKeys bounds the keys a parser keeps for intern.
+const maxFastKeys = 4096
 
 // blockMap reads a block mapping whose first key is at offset first of the
 // current line, in column indent.
@@ -706,7 +738,7 @@ func (p *fastParser) flowMap(i, end, depth int) (int, bool) {
 				return 0, false
 			}
 			raw := text[j:e]
-			if k, ok = v2KeyString(resolveV2(string(raw)), raw); !ok {
+			if k, ok = p.plainKey(raw); !ok {
 				return 0, false
 			}
 			j = skipSpaces(text, e, end)
