@@ -42,6 +42,8 @@ type inputOptions struct {
 	// Strict is --strict; Ignore the --ignore-path patterns.
 	Strict bool
 	Ignore []string
+	// SkipNonObjects is --skip-non-objects.
+	SkipNonObjects bool
 	// Lint runs the lint rules over the admitted policies.
 	Lint bool
 
@@ -75,6 +77,7 @@ func (o *inputOptions) addFlags(cmd *cobra.Command) {
 	fl.Bool("allow-privileged", true, "allow privileged containers, as clusters run")
 	fl.BoolVar(&o.Strict, "strict", false, "a YAML key given twice is an error, not a warning")
 	fl.StringArrayVar(&o.Ignore, "ignore-path", nil, "do not read paths matching GLOB (repeatable)")
+	fl.BoolVar(&o.SkipNonObjects, "skip-non-objects", false, "skip documents of named files that are not Kubernetes objects (for pre-commit)")
 
 	_ = cmd.MarkFlagFilename("filename", "yaml", "yml", "json")
 	_ = cmd.MarkFlagFilename("admission-control-config-file", "yaml", "yml", "json")
@@ -256,6 +259,7 @@ func (o *inputOptions) runWith(extra check.Options, s streams) (*check.Report, e
 	// kubectl refuses a mismatching object namespace only when -n was given.
 	extra.EnforceNamespace = o.NamespaceSet
 	extra.Order, extra.SkipUnknown, extra.Strict, extra.Ignore = o.Order, o.SkipUnknown, o.Strict, o.Ignore
+	extra.SkipNonObjects = o.SkipNonObjects
 	extra.ConfigFile = o.configFile
 	rep, err := check.Run(extra)
 	if err != nil {

@@ -37,6 +37,10 @@ type Options struct {
 	Strict bool
 	// Ignore are --ignore-path patterns: paths not read (load.Options.Ignore).
 	Ignore []string
+	// SkipNonObjects skips the documents of named files that are not
+	// Kubernetes objects (load.Options.SkipNonObjects); an input holding no
+	// object at all is then an empty report rather than an error (IN-06).
+	SkipNonObjects bool
 	// Fit says, for every workload, how far it scales where it stands
 	// (Entry.Fit, FIT-01); the verdicts are those of a run without it.
 	Fit bool
@@ -182,7 +186,7 @@ func Run(opts Options) (*Report, error) {
 	var docs []load.Document
 	rep := &Report{}
 	objects := 0
-	loadOpts := load.Options{Recursive: opts.Recursive, NewObject: eval.NewObject, Strict: opts.Strict, Ignore: opts.Ignore,
+	loadOpts := load.Options{Recursive: opts.Recursive, NewObject: eval.NewObject, Strict: opts.Strict, Ignore: opts.Ignore, SkipNonObjects: opts.SkipNonObjects,
 		Note: func(n load.Note) { rep.Notes = append(rep.Notes, n) }}
 	err := load.Walk(opts.Paths, opts.Stdin, loadOpts, func(d load.Document) bool {
 		if d.Err == nil && !admissionconfig.IsConfigKind(d.APIVersion, d.Kind) && !(d.APIVersion == "apiextensions.k8s.io/v1" && d.Kind == "CustomResourceDefinition") {
@@ -197,7 +201,7 @@ func Run(opts Options) (*Report, error) {
 	if err != nil {
 		return rep, err
 	}
-	if objects == 0 {
+	if objects == 0 && !opts.SkipNonObjects {
 		msg := "no objects passed to check: the input holds no Kubernetes objects"
 		for _, n := range rep.Notes {
 			msg += "\n" + n.String()
