@@ -42,12 +42,22 @@ type Fit struct {
 	Fit int
 	// Binding is what refuses replica Fit+1; nil when Unbounded.
 	Binding *Binding
+	// HPA is set for a workload an HPA of the input targets (FIT-04).
+	HPA *FitHPA
+}
+
+// FitHPA is an HPA's range against what fits of its target.
+type FitHPA struct {
+	Name                     string
+	MinReplicas, MaxReplicas int32
+	// MaxFits says whether the target is admitted in full at maxReplicas.
+	MaxFits bool
 }
 
 // Fits reports whether the workload is admitted with the replicas it wants:
 // as many fit, and it is not refused whatever its count.
 func (f *Fit) Fits() bool {
-	return f.Wanted <= f.Fit && (f.Binding == nil || f.Binding.Replica > 0)
+	return f.Wanted <= f.Fit && (f.Binding == nil || f.Binding.Replica > 0) && (f.HPA == nil || f.HPA.MaxFits)
 }
 
 // Binding is the first refusal of a workload scaled one replica past its fit.
@@ -191,13 +201,13 @@ func fitFrom(res Result) (int, *Binding) {
 func (e *Engine) wanted(obj runtime.Object) int {
 	switch o := obj.(type) {
 	case *appsv1.Deployment:
-		return int(e.replicas(o.Spec.Replicas))
+		return int(e.scaled(o, o.Spec.Replicas))
 	case *appsv1.ReplicaSet:
-		return int(e.replicas(o.Spec.Replicas))
+		return int(e.scaled(o, o.Spec.Replicas))
 	case *corev1.ReplicationController:
-		return int(e.replicas(o.Spec.Replicas))
+		return int(e.scaled(o, o.Spec.Replicas))
 	case *appsv1.StatefulSet:
-		return int(e.replicas(o.Spec.Replicas))
+		return int(e.scaled(o, o.Spec.Replicas))
 	case *appsv1.DaemonSet:
 		return e.nodes()
 	case *batchv1.Job:
