@@ -54,10 +54,17 @@ type FitHPA struct {
 	MaxFits bool
 }
 
-// Fits reports whether the workload is admitted with the replicas it wants:
-// as many fit, and it is not refused whatever its count.
+// Fits reports whether the workload is admitted with the replicas it wants
+// (as many fit, and it is not refused whatever its count) and, when an HPA
+// targets it, with the HPA's maxReplicas (FIT-04).
 func (f *Fit) Fits() bool {
-	return f.Wanted <= f.Fit && (f.Binding == nil || f.Binding.Replica > 0) && (f.HPA == nil || f.HPA.MaxFits)
+	return f.WantedFits() && (f.HPA == nil || f.HPA.MaxFits)
+}
+
+// WantedFits reports whether the workload is admitted with the replicas it
+// wants, whatever its HPA's maxReplicas (FIT-04).
+func (f *Fit) WantedFits() bool {
+	return f.Wanted <= f.Fit && (f.Binding == nil || f.Binding.Replica > 0)
 }
 
 // Binding is the first refusal of a workload scaled one replica past its fit.
