@@ -71,12 +71,12 @@ func upstreamHPACreate(doc []byte, apiVersion, namespace string) (rqOutcome, err
 }
 
 // mineHPACreate admits the same document on a fresh engine.
-func mineHPACreate(doc []byte, apiVersion, namespace string) (rqOutcome, []string, error) {
+func mineHPACreate(doc []byte, apiVersion, namespace string, gates features.Gates) (rqOutcome, []string, error) {
 	obj := eval.NewObject(apiVersion, "HorizontalPodAutoscaler")
 	if err := json.Unmarshal(doc, obj); err != nil {
 		return rqOutcome{}, nil, err
 	}
-	e := eval.New(eval.Options{DefaultNamespace: namespace, OmitNamespaceObjects: true, DisableControllers: true})
+	e := eval.New(eval.Options{DefaultNamespace: namespace, OmitNamespaceObjects: true, DisableControllers: true, Gates: gates})
 	res := e.Admit(obj)
 	if res.Internal != "" {
 		return rqOutcome{code: 500, message: res.Internal}, nil, nil
@@ -319,6 +319,7 @@ var hpaRules = []string{
 	"selectPolicy: Unsupported value",
 	"tolerance: Invalid value: \"-50m\": must be greater than or equal to 0",
 	"metadata.name: Invalid value",
+	"spec.metrics: Forbidden: must specify at least one Object or External metric to support scaling to zero replicas",
 }
 
 // TestHorizontalPodAutoscalerValidationParity compares limitcheck's HPA
@@ -329,7 +330,26 @@ func TestHorizontalPodAutoscalerValidationParity(t *testing.T) {
 	g := &hpaGen{r: rand.New(rand.NewPCG(*flagHPASeed, *flagHPASeed^0x2545f4914f6cdd1d))}
 	stats, rules := map[string]int{}, map[string]int{}
 	mismatches := 0
+	defer func() {
+		if err := SetGates(map[string]bool{"HPAScaleToZero": false, "HPAConfigurableTolerance": true}); err != nil {
+			t.Error(err)
+		}
+	}()
 	for i := 0; i < *flagHPACases; i++ {
+		// The gates the HPA strategy reads, in the default state most often.
+		gateMap := map[string]bool{"HPAScaleToZero": g.chance(0.25), "HPAConfigurableTolerance": !g.chance(0.15)}
+		if err := SetGates(gateMap); err != nil {
+			t.Fatal(err)
+		}
+		gates := features.Default()
+		for k, v := range gateMap {
+			gates.Set(k, v)
+			if v {
+				stats[k+" on"]++
+			} else {
+				stats[k+" off"]++
+			}
+		}
 		m, apiVersion := g.hpa(i)
 		doc, err := json.Marshal(m)
 		if err != nil {
@@ -339,7 +359,7 @@ func TestHorizontalPodAutoscalerValidationParity(t *testing.T) {
 		if err != nil {
 			t.Fatalf("case %d: upstream: %v\n%s", i, err, doc)
 		}
-		got, parts, err := mineHPACreate(doc, apiVersion, "ns1")
+		got, parts, err := mineHPACreate(doc, apiVersion, "ns1", gates)
 		if err != nil {
 			t.Fatalf("case %d: limitcheck: %v\n%s", i, err, doc)
 		}
