@@ -28,7 +28,7 @@ func newCmdFit(s streams) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "fit [-f PATH]... [PATH]...",
 		Short: "How many replicas of each workload fit, and what refuses the next",
-		Long: `Admit the input as check does and say, for every workload, the largest replica count that is admitted in full where it stands in the input (the objects before it admitted, those after it not yet), and what refuses the next replica: a quota and its resources, a LimitRange, or anything else kube-apiserver refuses, with its exact message; "unbounded" when nothing limits it up to 2147483647. Replicas are spec.replicas (or --replicas) for Deployments, ReplicaSets, ReplicationControllers and StatefulSets, nodes (--nodes) for DaemonSets and parallelism for Jobs and CronJobs. Then each namespace's quotas after the whole input, with what is free.
+		Long: `Admit the input as check does and say, for every workload, the largest replica count that is admitted in full where it stands in the input (the objects before it admitted, those after it not yet), and what refuses the next replica: a quota and its resources, a LimitRange, or anything else kube-apiserver refuses, with its exact message; "unbounded" when nothing limits it up to 2147483647. Replicas are spec.replicas (or --replicas) for Deployments, ReplicaSets, ReplicationControllers and StatefulSets, nodes (--nodes) for DaemonSets and parallelism for Jobs and CronJobs. A workload that a HorizontalPodAutoscaler of the input targets also shows the HPA's minReplicas and maxReplicas and whether maxReplicas fits (--scale=max makes maxReplicas the replicas wanted). Then each namespace's quotas after the whole input, with what is free.
 
 ` + inputFlagsHelp() + `
 
@@ -38,7 +38,7 @@ func newCmdFit(s streams) *cobra.Command {
 
 --rollout then rolls every Deployment out once, as kubectl rollout restart makes the Deployment controller do, against the namespace as the whole input leaves it (each on its own copy): a RollingUpdate surges by maxSurge (a percentage of the replicas rounded up) and removes old Pods as long as maxUnavailable (rounded down; 1 when both come out 0) allows, new Pods counting as available once admitted. It says whether the rollout completes or where it gets stuck, and the peak quota usage it needs. Recreate and StatefulSets need no extra Pod. A rollout that gets stuck makes the exit status 1.
 
-Exit status: 0 every workload fits the replicas it wants, 1 at least one does not, 2 bad input or usage, 3 internal error.`,
+Exit status: 0 every workload fits the replicas it wants (and its HPA's maxReplicas), 1 at least one does not, 2 bad input or usage, 3 internal error.`,
 		Example: `  limitcheck fit -f quota.yaml -f deploy/
   limitcheck fit --nodes 20 -o json -f namespace/ -f daemonsets/
   limitcheck fit --quota -f quota.yaml -f release/ > quota-needed.yaml`,

@@ -42,12 +42,16 @@ type inputOptions struct {
 	// Strict is --strict; Ignore the --ignore-path patterns.
 	Strict bool
 	Ignore []string
+	// SkipNonObjects is --skip-non-objects.
+	SkipNonObjects bool
 	// Lint runs the lint rules over the admitted policies.
 	Lint bool
 
 	files                                                                         []string
 	gates, quotaUsage, configFile, enablePlugins, disablePlugins, replicas, order string
-	nodes                                                                         string
+	nodes, scale                                                                  string
+	// Scale is --scale (FIT-04).
+	Scale check.Scale
 	// warnings are printed on stderr before the input is read.
 	warnings []string
 }
@@ -67,6 +71,7 @@ func (o *inputOptions) addFlags(cmd *cobra.Command) {
 	fl.Bool("simulate-controllers", true, "admit what controllers create")
 	o.replicas = "spec"
 	fl.Var(&checkedValue{p: &o.replicas, typ: "string", check: checkReplicas}, "replicas", "replicas of every scalable workload: spec or N")
+	fl.StringVar(&o.scale, "scale", string(check.ScaleSpec), "replicas of the workloads the input's HPAs target: spec, max or min")
 	o.nodes = "1"
 	fl.Var(&checkedValue{p: &o.nodes, typ: "int", check: checkNodes}, "nodes", "nodes a DaemonSet runs a Pod on")
 	fl.Bool("namespace-objects", true, "count the objects every namespace holds (kube-root-ca.crt, default)")
@@ -75,11 +80,13 @@ func (o *inputOptions) addFlags(cmd *cobra.Command) {
 	fl.Bool("allow-privileged", true, "allow privileged containers, as clusters run")
 	fl.BoolVar(&o.Strict, "strict", false, "a YAML key given twice is an error, not a warning")
 	fl.StringArrayVar(&o.Ignore, "ignore-path", nil, "do not read paths matching GLOB (repeatable)")
+	fl.BoolVar(&o.SkipNonObjects, "skip-non-objects", false, "skip documents of named files that are not Kubernetes objects (for pre-commit)")
 
 	_ = cmd.MarkFlagFilename("filename", "yaml", "yml", "json")
 	_ = cmd.MarkFlagFilename("admission-control-config-file", "yaml", "yml", "json")
 	_ = cmd.RegisterFlagCompletionFunc("quota-usage", cobra.FixedCompletions([]cobra.Completion{string(quota.UsageComputed), string(quota.UsageObserved)}, cobra.ShellCompDirectiveNoFileComp))
 	_ = cmd.RegisterFlagCompletionFunc("order", cobra.FixedCompletions([]cobra.Completion{string(check.OrderPoliciesFirst), string(check.OrderInput)}, cobra.ShellCompDirectiveNoFileComp))
+	_ = cmd.RegisterFlagCompletionFunc("scale", cobra.FixedCompletions([]cobra.Completion{string(check.ScaleSpec), string(check.ScaleMax), string(check.ScaleMin)}, cobra.ShellCompDirectiveNoFileComp))
 	_ = cmd.RegisterFlagCompletionFunc("replicas", cobra.FixedCompletions([]cobra.Completion{"spec"}, cobra.ShellCompDirectiveNoFileComp))
 	_ = cmd.RegisterFlagCompletionFunc("feature-gates", func(_ *cobra.Command, _ []string, toComplete string) ([]cobra.Completion, cobra.ShellCompDirective) {
 		// Complete the last element of a comma-separated list.
@@ -98,7 +105,7 @@ func (o *inputOptions) addFlags(cmd *cobra.Command) {
 func inputFlagsHelp() string {
 	return `--order=policies-first (the default) admits LimitRanges, ResourceQuotas, PriorityClasses, StorageClasses and RuntimeClasses before every other object, as a namespace has them before an application arrives; --order=input admits every document in input order, as kubectl create -f replays them. An apiVersion/kind kube-apiserver 1.36 does not serve (a removed beta, a typo) is kubectl's "no matches for kind" error, or skipped with --skip-unknown; custom resources count as objects, with the scope and plural of their CustomResourceDefinition when the input has it; tool configuration files (Kustomization, ...) are skipped, and so are files found in a directory that are not Kubernetes objects (a Helm values.yaml); --ignore-path GLOB leaves out paths matching GLOB, by their whole path or their last components (values.yaml, charts/*). A YAML key given twice is a warning (kubectl keeps the last value silently), an error with --strict. Every namespace holds what a cluster puts in it, the ConfigMap kube-root-ca.crt and the ServiceAccount default (namespace default also the Service kubernetes): quotas count them and their names are taken; --namespace-objects=false checks against empty namespaces. --allow-privileged is kube-apiserver's flag; its own default is false, but kubeadm, kind, minikube and managed clusters set it true, as limitcheck does by default.
 
-Workloads are followed by what their controllers create (a Deployment's ReplicaSet and Pods, a StatefulSet's claims and Pods, a Job's Pods, ...). --replicas N scales every Deployment, ReplicaSet, ReplicationController and StatefulSet; --nodes N is how many Pods a DaemonSet runs; --simulate-controllers=false admits every document as it is and nothing more.
+Workloads are followed by what their controllers create (a Deployment's ReplicaSet and Pods, a StatefulSet's claims and Pods, a Job's Pods, ...). --replicas N scales every Deployment, ReplicaSet, ReplicationController and StatefulSet; --scale=max (or min) scales every one a HorizontalPodAutoscaler of the input targets (scaleTargetRef, in the HPA's namespace) to the HPA's maxReplicas (or minReplicas), wherever the HPA is in the input, and cannot be combined with --replicas N; --nodes N is how many Pods a DaemonSet runs; --simulate-controllers=false admits every document as it is and nothing more.
 
 --quota-usage=computed (the default) starts each quota from the objects admitted before it, as the quota controller would; observed starts it from its status.used as written (e.g. by kubectl get resourcequota -o yaml). --admission-control-config-file takes kube-apiserver's AdmissionConfiguration or a ResourceQuotaConfiguration, for the ResourceQuota plugin's limitedResources. --enable-admission-plugins and --disable-admission-plugins take kube-apiserver's plugin names (LimitRanger and ResourceQuota are on by default). --feature-gates takes kube-apiserver's syntax for the gates limitcheck models: ` + strings.Join(features.Known(), ", ") + "."
 }
@@ -149,6 +156,15 @@ func (o *inputOptions) complete(fl *pflag.FlagSet, args []string) error {
 	default:
 		return inputErrorf("invalid argument %q for \"--order\" flag: must be policies-first or input", o.order)
 	}
+	switch check.Scale(o.scale) {
+	case check.ScaleSpec, check.ScaleMax, check.ScaleMin:
+		o.Scale = check.Scale(o.scale)
+	default:
+		return inputErrorf("invalid argument %q for \"--scale\" flag: must be spec, max or min", o.scale)
+	}
+	if o.Scale != check.ScaleSpec && o.replicas != "spec" {
+		return inputErrorf("--replicas %s and --scale=%s cannot be combined: --replicas scales every workload, --scale the targets of the input's HorizontalPodAutoscalers", o.replicas, o.scale)
+	}
 	if v, _ := fl.GetBool("allow-privileged"); !v {
 		o.Engine.DisallowPrivileged = true
 	}
@@ -157,7 +173,7 @@ func (o *inputOptions) complete(fl *pflag.FlagSet, args []string) error {
 	}
 	if v, _ := fl.GetBool("simulate-controllers"); !v {
 		o.Engine.DisableControllers = true
-		for _, name := range []string{"replicas", "nodes"} {
+		for _, name := range []string{"replicas", "scale", "nodes"} {
 			if fl.Changed(name) {
 				o.warnings = append(o.warnings, "--"+name+" has no effect with --simulate-controllers=false")
 			}
@@ -256,7 +272,9 @@ func (o *inputOptions) runWith(extra check.Options, s streams) (*check.Report, e
 	// kubectl refuses a mismatching object namespace only when -n was given.
 	extra.EnforceNamespace = o.NamespaceSet
 	extra.Order, extra.SkipUnknown, extra.Strict, extra.Ignore = o.Order, o.SkipUnknown, o.Strict, o.Ignore
+	extra.SkipNonObjects = o.SkipNonObjects
 	extra.ConfigFile = o.configFile
+	extra.Scale = o.Scale
 	rep, err := check.Run(extra)
 	if err != nil {
 		var le *load.Error

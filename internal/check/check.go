@@ -37,6 +37,10 @@ type Options struct {
 	Strict bool
 	// Ignore are --ignore-path patterns: paths not read (load.Options.Ignore).
 	Ignore []string
+	// SkipNonObjects skips the documents of named files that are not
+	// Kubernetes objects (load.Options.SkipNonObjects); an input holding no
+	// object at all is then an empty report rather than an error (IN-06).
+	SkipNonObjects bool
 	// Fit says, for every workload, how far it scales where it stands
 	// (Entry.Fit, FIT-01); the verdicts are those of a run without it.
 	Fit bool
@@ -47,6 +51,10 @@ type Options struct {
 	// Rollout rolls every admitted Deployment out once after the whole input,
 	// each on its own copy of the final state (Entry.Rollout, FIT-03).
 	Rollout bool
+	// Scale is --scale: ScaleSpec (or "") evaluates workloads at their
+	// replicas, ScaleMax and ScaleMin every workload an HPA of the input
+	// targets at its maxReplicas or minReplicas (FIT-04).
+	Scale Scale
 	// Lint runs the lint rules over the admitted policies (Report.Lint).
 	Lint bool
 	// ConfigFile is the --admission-control-config-file the engine's
@@ -66,6 +74,18 @@ const (
 	// replays them: a policy governs only the objects after it.
 	OrderInput Order = "input"
 )
+
+// Scale is what replicas the targets of the input's HPAs are evaluated at.
+type Scale string
+
+const (
+	ScaleSpec Scale = "spec"
+	ScaleMax  Scale = "max"
+	ScaleMin  Scale = "min"
+)
+
+// Scales are the values of Options.Scale.
+var Scales = []Scale{ScaleSpec, ScaleMax, ScaleMin}
 
 // Orders are the values of Options.Order.
 var Orders = []Order{OrderPoliciesFirst, OrderInput}
@@ -182,7 +202,7 @@ func Run(opts Options) (*Report, error) {
 	var docs []load.Document
 	rep := &Report{}
 	objects := 0
-	loadOpts := load.Options{Recursive: opts.Recursive, NewObject: eval.NewObject, Strict: opts.Strict, Ignore: opts.Ignore,
+	loadOpts := load.Options{Recursive: opts.Recursive, NewObject: eval.NewObject, Strict: opts.Strict, Ignore: opts.Ignore, SkipNonObjects: opts.SkipNonObjects,
 		Note: func(n load.Note) { rep.Notes = append(rep.Notes, n) }}
 	err := load.Walk(opts.Paths, opts.Stdin, loadOpts, func(d load.Document) bool {
 		if d.Err == nil && !admissionconfig.IsConfigKind(d.APIVersion, d.Kind) && !(d.APIVersion == "apiextensions.k8s.io/v1" && d.Kind == "CustomResourceDefinition") {
@@ -197,7 +217,7 @@ func Run(opts Options) (*Report, error) {
 	if err != nil {
 		return rep, err
 	}
-	if objects == 0 {
+	if objects == 0 && !opts.SkipNonObjects {
 		msg := "no objects passed to check: the input holds no Kubernetes objects"
 		for _, n := range rep.Notes {
 			msg += "\n" + n.String()
@@ -255,8 +275,24 @@ func Run(opts Options) (*Report, error) {
 			}
 		}
 	}
+	// HPAs apply to the whole run, wherever they are in the input (FIT-04).
+	hpas := scalings(docs, engineOpts)
+	if opts.Scale == ScaleMax || opts.Scale == ScaleMin {
+		engineOpts.Scale = map[eval.ScaleTarget]int32{}
+		for _, i := range slices.Sorted(maps.Keys(hpas)) {
+			s := hpas[i]
+			if _, dup := engineOpts.Scale[s.Target]; dup {
+				continue
+			}
+			engineOpts.Scale[s.Target] = s.MaxReplicas
+			if opts.Scale == ScaleMin {
+				engineOpts.Scale[s.Target] = s.MinReplicas
+			}
+		}
+	}
 	engine := eval.New(engineOpts)
 	rep.Entries = admitAll(engine, catalog, docs, opts)
+	applyHPAs(rep.Entries, hpas, opts)
 	if opts.Rollout {
 		for i := range rep.Entries {
 			if e := &rep.Entries[i]; e.Err == nil && e.Result.Internal == "" {
@@ -334,6 +370,68 @@ func admitAll(engine *eval.Engine, catalog *apis.Catalog, docs []load.Document, 
 		entries = append(entries, entry)
 	}
 	return entries
+}
+
+// scalings reads the valid HPAs among docs, by document index.
+func scalings(docs []load.Document, engineOpts eval.Options) map[int]eval.Scaling {
+	out := map[int]eval.Scaling{}
+	for i, d := range docs {
+		if d.Err != nil || d.Skip != "" || d.Object == nil {
+			continue
+		}
+		if s, ok := eval.HPAScaling(d.Object, engineOpts.DefaultNamespace, engineOpts.Gates); ok {
+			out[i] = s
+		}
+	}
+	return out
+}
+
+// scalable are the kinds an HPA's scaleTargetRef can name in the input.
+var scalable = map[eval.ScaleTarget]bool{
+	{Group: "apps", Kind: "Deployment"}: true, {Group: "apps", Kind: "ReplicaSet"}: true,
+	{Group: "apps", Kind: "StatefulSet"}: true, {Kind: "ReplicationController"}: true,
+}
+
+// applyHPAs, with --scale=max|min or fit, warns on every HPA whose target is
+// not in the input or that another HPA already targets, and gives the fit
+// of every targeted workload its HPA (FIT-04).
+func applyHPAs(entries []Entry, hpas map[int]eval.Scaling, opts Options) {
+	if len(hpas) == 0 || !(opts.Fit || opts.Scale == ScaleMax || opts.Scale == ScaleMin) {
+		return
+	}
+	workloads := map[eval.ScaleTarget]int{}
+	for i := range entries {
+		e := &entries[i]
+		if e.Err != nil || e.Result.Skipped || e.Result.Internal != "" {
+			continue
+		}
+		t := eval.ScaleTargetOf(&e.Result)
+		if !scalable[eval.ScaleTarget{Group: t.Group, Kind: t.Kind}] {
+			continue
+		}
+		if _, dup := workloads[t]; !dup {
+			workloads[t] = i
+		}
+	}
+	by := map[eval.ScaleTarget]string{}
+	for _, i := range slices.Sorted(maps.Keys(hpas)) {
+		s, res := hpas[i], &entries[i].Result
+		t := s.Target
+		w, found := workloads[t]
+		switch {
+		case !found:
+			res.Warnings = append(res.Warnings, fmt.Sprintf("its scaleTargetRef %s %q is not a Deployment, ReplicaSet, StatefulSet or ReplicationController of the input in namespace %q: --scale and fit do not apply to it", t.Kind, t.Name, t.Namespace))
+			continue
+		case by[t] != "":
+			res.Warnings = append(res.Warnings, fmt.Sprintf("HorizontalPodAutoscaler %q already targets %s %q: limitcheck scales it by the first one only", by[t], t.Kind, t.Name))
+			continue
+		}
+		by[t] = s.HPA
+		if f := entries[w].Fit; f != nil {
+			f.HPA = &eval.FitHPA{Name: s.HPA, MinReplicas: s.MinReplicas, MaxReplicas: s.MaxReplicas,
+				MaxFits: int(s.MaxReplicas) <= f.Fit && (f.Binding == nil || f.Binding.Replica > 0)}
+		}
+	}
 }
 
 // defaultNamespaceHint notes objects that named no namespace and so landed in

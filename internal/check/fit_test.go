@@ -59,7 +59,7 @@ func TestFitOnScripts(t *testing.T) {
 			e := &rep.Entries[i]
 			if f := e.Fit; f != nil {
 				fits++
-				if f.Fits() != e.Result.Allowed {
+				if f.WantedFits() != e.Result.Allowed {
 					t.Errorf("%s: %s %s: admitted %v, but %d wanted, %d fit (binding %+v)", name, e.Result.Kind, e.Result.Name, e.Result.Allowed, f.Wanted, f.Fit, f.Binding)
 				}
 			}

@@ -31,6 +31,8 @@ func FuzzPipeline(f *testing.F) {
 			Paths:  []string{"-"},
 			Stdin:  bytes.NewReader(data),
 			Engine: eval.Options{DefaultNamespace: "default", Nodes: 1 + int(flags>>5)},
+			// What check does by default, and what fit adds.
+			Lint: true, Fit: true, Rollout: true, SuggestQuota: flags&0x80 != 0,
 		}
 		if flags&1 != 0 {
 			opts.Order = check.OrderInput
@@ -81,6 +83,21 @@ func FuzzPipeline(f *testing.F) {
 			}
 			if name == "json" && !json.Valid(out.Bytes()) {
 				t.Fatalf("invalid JSON:\n%s", out.String())
+			}
+		}
+		for name, write := range map[string]func(io.Writer, *check.Report, render.Options) error{"fit": render.FitText, "fit json": render.FitJSON} {
+			var out bytes.Buffer
+			if err := write(&out, rep, render.Options{}); err != nil {
+				t.Fatalf("%s: %v", name, err)
+			}
+			if name == "fit json" && !json.Valid(out.Bytes()) {
+				t.Fatalf("invalid fit JSON:\n%s", out.String())
+			}
+		}
+		for _, name := range render.LintFormats() {
+			format, _ := render.LookupLint(name)
+			if err := format.Render(io.Discard, rep, render.Options{}); err != nil {
+				t.Fatalf("lint %s: %v", name, err)
 			}
 		}
 		var descriptions []string

@@ -69,13 +69,13 @@ func (e *Engine) desiredPods(obj runtime.Object) (n int, note string) {
 		if o.Spec.Paused {
 			return 0, "paused: the Deployment controller creates no ReplicaSet until it is resumed"
 		}
-		return int(e.replicas(o.Spec.Replicas)), ""
+		return int(e.scaled(o, o.Spec.Replicas)), ""
 	case *appsv1.ReplicaSet:
-		return int(e.replicas(o.Spec.Replicas)), ""
+		return int(e.scaled(o, o.Spec.Replicas)), ""
 	case *corev1.ReplicationController:
-		return int(e.replicas(o.Spec.Replicas)), ""
+		return int(e.scaled(o, o.Spec.Replicas)), ""
 	case *appsv1.StatefulSet:
-		return int(e.replicas(o.Spec.Replicas)), ""
+		return int(e.scaled(o, o.Spec.Replicas)), ""
 	case *appsv1.DaemonSet:
 		return e.nodes(), ""
 	case *batchv1.Job:
@@ -192,6 +192,17 @@ func (e *Engine) parallelism(spec *batchv1.JobSpec) int32 {
 		return *spec.Parallelism
 	}
 	return 1
+}
+
+// scaled is the replicas of a scalable workload obj: replicas, unless an
+// HPA of Options.Scale targets obj (--scale, FIT-04).
+func (e *Engine) scaled(obj runtime.Object, spec *int32) int32 {
+	if e.count == nil && e.opts.Replicas == nil && len(e.opts.Scale) > 0 {
+		if n, ok := e.opts.Scale[scaleTargetOf(obj)]; ok {
+			return max(n, 0)
+		}
+	}
+	return e.replicas(spec)
 }
 
 // replicas applies --replicas to a scalable workload; a negative count (a

@@ -36,6 +36,8 @@ import (
 	"github.com/limitcheck/limitcheck/internal/eval/features"
 
 	appsv1 "k8s.io/api/apps/v1"
+	autoscalingv1 "k8s.io/api/autoscaling/v1"
+	autoscalingv2 "k8s.io/api/autoscaling/v2"
 	batchv1 "k8s.io/api/batch/v1"
 	corev1 "k8s.io/api/core/v1"
 	nodev1 "k8s.io/api/node/v1"
@@ -90,6 +92,11 @@ type Options struct {
 	// Replicas, when set, replaces spec.replicas of every Deployment, ReplicaSet,
 	// ReplicationController and StatefulSet ("what if it scales to N").
 	Replicas *int32
+	// Scale, when set, replaces spec.replicas of the Deployments,
+	// ReplicaSets, ReplicationControllers and StatefulSets it names with the
+	// count it gives (--scale=max|min: an HPA's maxReplicas or minReplicas,
+	// FIT-04); Replicas takes precedence.
+	Scale map[ScaleTarget]int32
 	// Parallelism, when set, replaces the defaulted spec.parallelism of every
 	// Job and of the Job a CronJob creates; the Job still starts no more Pods
 	// than its completions.
@@ -234,6 +241,10 @@ func NewObject(apiVersion, kind string) runtime.Object {
 		return &storagev1.StorageClass{}
 	case "node.k8s.io/v1/RuntimeClass":
 		return &nodev1.RuntimeClass{}
+	case "autoscaling/v2/HorizontalPodAutoscaler": // VAL-50
+		return &autoscalingv2.HorizontalPodAutoscaler{}
+	case "autoscaling/v1/HorizontalPodAutoscaler":
+		return &autoscalingv1.HorizontalPodAutoscaler{}
 	}
 	switch apiVersion {
 	case "apps/v1":
@@ -422,6 +433,16 @@ func (e *Engine) admitObject(obj runtime.Object, fromInput bool) Result {
 			break
 		}
 		res.Denial = e.quota.Check(&ns.Namespace, gr, meta.GetName(), o)
+	case *autoscalingv2.HorizontalPodAutoscaler, *autoscalingv1.HorizontalPodAutoscaler:
+		// VAL-50: defaulted, validated, then charged as an object count.
+		assignName(meta)
+		hpa := prepareHPA(obj, e.opts.Gates)
+		res.Object = hpa
+		if errs := validateHPA(hpa, e.opts.Gates); len(errs) > 0 {
+			res.Denial = status.Invalid(hpaKind, meta.GetName(), errs)
+			break
+		}
+		res.Denial = e.quota.Check(&ns.Namespace, gr, meta.GetName(), obj)
 	default:
 		// Every other namespaced kind is charged as an object count (RQ-31)
 		// after its metadata is validated (VAL-04); workloads are defaulted

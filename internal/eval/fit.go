@@ -42,11 +42,28 @@ type Fit struct {
 	Fit int
 	// Binding is what refuses replica Fit+1; nil when Unbounded.
 	Binding *Binding
+	// HPA is set for a workload an HPA of the input targets (FIT-04).
+	HPA *FitHPA
 }
 
-// Fits reports whether the workload is admitted with the replicas it wants:
-// as many fit, and it is not refused whatever its count.
+// FitHPA is an HPA's range against what fits of its target.
+type FitHPA struct {
+	Name                     string
+	MinReplicas, MaxReplicas int32
+	// MaxFits says whether the target is admitted in full at maxReplicas.
+	MaxFits bool
+}
+
+// Fits reports whether the workload is admitted with the replicas it wants
+// (as many fit, and it is not refused whatever its count) and, when an HPA
+// targets it, with the HPA's maxReplicas (FIT-04).
 func (f *Fit) Fits() bool {
+	return f.WantedFits() && (f.HPA == nil || f.HPA.MaxFits)
+}
+
+// WantedFits reports whether the workload is admitted with the replicas it
+// wants, whatever its HPA's maxReplicas (FIT-04).
+func (f *Fit) WantedFits() bool {
 	return f.Wanted <= f.Fit && (f.Binding == nil || f.Binding.Replica > 0)
 }
 
@@ -191,13 +208,13 @@ func fitFrom(res Result) (int, *Binding) {
 func (e *Engine) wanted(obj runtime.Object) int {
 	switch o := obj.(type) {
 	case *appsv1.Deployment:
-		return int(e.replicas(o.Spec.Replicas))
+		return int(e.scaled(o, o.Spec.Replicas))
 	case *appsv1.ReplicaSet:
-		return int(e.replicas(o.Spec.Replicas))
+		return int(e.scaled(o, o.Spec.Replicas))
 	case *corev1.ReplicationController:
-		return int(e.replicas(o.Spec.Replicas))
+		return int(e.scaled(o, o.Spec.Replicas))
 	case *appsv1.StatefulSet:
-		return int(e.replicas(o.Spec.Replicas))
+		return int(e.scaled(o, o.Spec.Replicas))
 	case *appsv1.DaemonSet:
 		return e.nodes()
 	case *batchv1.Job:

@@ -161,6 +161,11 @@ type Options struct {
 	Ignore []string
 	// Note receives Notes; nil discards them.
 	Note func(Note)
+	// SkipNonObjects reads the files named as arguments as files found in a
+	// directory are read: a document that is not a Kubernetes object (no
+	// kind, not a mapping: a Helm values.yaml, a CI workflow) is skipped
+	// with the reason instead of being an error (IN-06).
+	SkipNonObjects bool
 }
 
 // ReadStream reads one named stream (file contents or stdin) and yields its

@@ -140,7 +140,7 @@ func (w *walker) path(p string, info fs.FileInfo) error {
 		return nil
 	}
 	if !info.IsDir() {
-		return w.file(p, info, false)
+		return w.file(p, info, w.opts.SkipNonObjects)
 	}
 	var st walkStats
 	if err := w.dir(p, 0, &st); err != nil || w.stopped {

@@ -57,6 +57,9 @@ func FitText(w io.Writer, r *check.Report, o Options) error {
 			object += " (" + e.Pos.Source + ")"
 		}
 		fmt.Fprintf(&b, "%s %s: %s\n", loc, Escape(object), fitPhrase(p, &e.Result, e.Fit))
+		if h := e.Fit.HPA; h != nil {
+			fmt.Fprintf(&b, "    hpa: %s\n", hpaPhrase(p, h, e.Fit))
+		}
 		if ro := e.Rollout; ro != nil {
 			fmt.Fprintf(&b, "    rollout: %s\n", rolloutPhrase(p, ro))
 			if !ro.Complete && ro.Note == "" {
@@ -112,6 +115,16 @@ func fitPhrase(p palette, res *eval.Result, f *eval.Fit) string {
 		return s + Escape(b.Denial.Message)
 	}
 	return s + Escape(b.Internal)
+}
+
+// hpaPhrase is what the text report says of the HPA targeting a workload (FIT-04).
+func hpaPhrase(p palette, h *eval.FitHPA, f *eval.Fit) string {
+	s := fmt.Sprintf("HorizontalPodAutoscaler %s scales it from %d to %d: ", Escape(h.Name), h.MinReplicas, h.MaxReplicas)
+	if h.MaxFits {
+		return s + p.good.Sprint("maxReplicas fits")
+	}
+	fit := strconv.Itoa(f.Fit)
+	return s + p.bad.Sprintf("maxReplicas does not fit (%s fit)", fit)
 }
 
 // rolloutPhrase is what the text report says of a rollout (FIT-03).
@@ -195,6 +208,16 @@ type jsonFitWorkload struct {
 	Binding   *jsonBinding `json:"binding"`
 	// Rollout is set with --rollout for Deployments and StatefulSets.
 	Rollout *jsonRollout `json:"rollout,omitempty"`
+	// HPA is set for a workload an HPA of the input targets (FIT-04).
+	HPA *jsonFitHPA `json:"hpa,omitempty"`
+}
+
+// jsonFitHPA is eval.FitHPA.
+type jsonFitHPA struct {
+	Name        string `json:"name"`
+	MinReplicas int32  `json:"minReplicas"`
+	MaxReplicas int32  `json:"maxReplicas"`
+	MaxFits     bool   `json:"maxFits"`
 }
 
 // jsonRollout is eval.Rollout.
@@ -271,6 +294,9 @@ func FitJSON(w io.Writer, r *check.Report, o Options) error {
 		wl := jsonFitWorkload{File: e.Pos.File, Line: e.Pos.Line, Source: e.Pos.Source, Kind: e.Result.Kind, Namespace: e.Result.Namespace,
 			Name: e.Result.Name, Wanted: f.Wanted, Fit: f.Fit, Unbounded: f.Fit == eval.Unbounded}
 		wl.Binding = newJSONBinding(f.Binding)
+		if h := f.HPA; h != nil {
+			wl.HPA = &jsonFitHPA{Name: h.Name, MinReplicas: h.MinReplicas, MaxReplicas: h.MaxReplicas, MaxFits: h.MaxFits}
+		}
 		if ro := e.Rollout; ro != nil {
 			jr := &jsonRollout{Strategy: string(ro.Strategy), Replicas: ro.Replicas, MaxSurge: ro.MaxSurge, MaxUnavailable: ro.MaxUnavailable,
 				Complete: ro.Complete, New: ro.New, Old: ro.Old, Note: ro.Note, Peak: []jsonPeak{}, Binding: newJSONBinding(ro.Binding)}

@@ -22,6 +22,10 @@ const (
 	RecoverVolumeExpansionFailure = "RecoverVolumeExpansionFailure"
 	// RelaxedServiceNameValidation: Service names are DNS-1123 labels (VAL-60).
 	RelaxedServiceNameValidation = "RelaxedServiceNameValidation"
+	// HPAScaleToZero lets a HorizontalPodAutoscaler's minReplicas be 0 (VAL-50).
+	HPAScaleToZero = "HPAScaleToZero"
+	// HPAConfigurableTolerance keeps an HPA's behavior tolerance on create (VAL-50).
+	HPAConfigurableTolerance = "HPAConfigurableTolerance"
 	// Gates limitcheck does not read but must know to check dependencies as
 	// kube-apiserver does (turning PodLevelResources off needs these off too).
 	InPlacePodLevelResourcesVerticalScaling = "InPlacePodLevelResourcesVerticalScaling"
@@ -45,6 +49,8 @@ var gates136 = map[string]gateSpec{
 	DRAExtendedResource:           {def: true},
 	RecoverVolumeExpansionFailure: {def: true, locked: true},
 	RelaxedServiceNameValidation:  {def: true},
+	HPAScaleToZero:                {def: false},
+	HPAConfigurableTolerance:      {def: true},
 	InPlacePodLevelResourcesVerticalScaling: {def: true, deps: []string{
 		InPlacePodVerticalScaling, PodLevelResources, NodeDeclaredFeatures}},
 	PodLevelResourceManagers: {def: false, deps: []string{PodLevelResources}},

@@ -10,7 +10,7 @@ func TestParse(t *testing.T) {
 		{"SidecarContainers=false", "cannot set feature gate SidecarContainers to false, feature is locked to true"},
 		{"PodLevelResources", "missing bool value for PodLevelResources"},
 		{"PodLevelResources=maybe", `invalid value of PodLevelResources=maybe, err: strconv.ParseBool: parsing "maybe": invalid syntax`},
-		{"Nope=true", "unrecognized feature gate: Nope (limitcheck models DRAExtendedResource, DynamicResourceAllocation, InPlacePodLevelResourcesVerticalScaling, InPlacePodVerticalScaling, NodeDeclaredFeatures, PodLevelResourceManagers, PodLevelResources, RecoverVolumeExpansionFailure, RelaxedServiceNameValidation, SidecarContainers, VolumeAttributesClass)"},
+		{"Nope=true", "unrecognized feature gate: Nope (limitcheck models DRAExtendedResource, DynamicResourceAllocation, HPAConfigurableTolerance, HPAScaleToZero, InPlacePodLevelResourcesVerticalScaling, InPlacePodVerticalScaling, NodeDeclaredFeatures, PodLevelResourceManagers, PodLevelResources, RecoverVolumeExpansionFailure, RelaxedServiceNameValidation, SidecarContainers, VolumeAttributesClass)"},
 	}
 	for _, tc := range tests {
 		_, err := Parse(tc.spec)

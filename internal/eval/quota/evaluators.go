@@ -218,7 +218,7 @@ func (e podEvaluator) usage(obj runtime.Object) corev1.ResourceList {
 
 // podComputeUsage maps requests and limits to quota names (podComputeUsageHelper).
 func podComputeUsage(req, lim corev1.ResourceList) corev1.ResourceList {
-	out := corev1.ResourceList{corev1.ResourcePods: resource.MustParse("1")}
+	out := corev1.ResourceList{corev1.ResourcePods: one()}
 	pairs := []struct {
 		name           corev1.ResourceName
 		bare, req, lim corev1.ResourceName
@@ -260,6 +260,9 @@ func (e podEvaluator) constraints(required []corev1.ResourceName, obj runtime.Ob
 		if requiredForPods[r] {
 			need = append(need, r)
 		}
+	}
+	if len(need) == 0 {
+		return nil
 	}
 	missing := map[corev1.ResourceName][]string{}
 	for _, cs := range [][]corev1.Container{pod.Spec.Containers, pod.Spec.InitContainers} {

@@ -1,0 +1,111 @@
+package eval
+
+import (
+	autoscalingv2 "k8s.io/api/autoscaling/v2"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/util/validation/field"
+
+	"github.com/limitcheck/limitcheck/internal/eval/defaults"
+	"github.com/limitcheck/limitcheck/internal/eval/features"
+	"github.com/limitcheck/limitcheck/internal/eval/validation"
+)
+
+// HorizontalPodAutoscalers (VAL-50, FIT-04).
+
+// hpaKind is the group and kind of both served versions.
+var hpaKind = schema.GroupKind{Group: "autoscaling", Kind: "HorizontalPodAutoscaler"}
+
+// prepareHPA defaults an autoscaling/v2 or v1 HPA (name already generated)
+// and runs the strategy's PrepareForCreate: status cleared, behavior
+// tolerances dropped while HPAConfigurableTolerance is off. The result has
+// the internal type's shape (defaults.HorizontalPodAutoscaler).
+func prepareHPA(obj runtime.Object, gates features.Gates) *autoscalingv2.HorizontalPodAutoscaler {
+	hpa := defaults.HorizontalPodAutoscaler(obj)
+	if hpa == nil {
+		return nil
+	}
+	hpa.Status = autoscalingv2.HorizontalPodAutoscalerStatus{}
+	if b := hpa.Spec.Behavior; b != nil && !gates.Enabled(features.HPAConfigurableTolerance) {
+		for _, r := range []*autoscalingv2.HPAScalingRules{b.ScaleUp, b.ScaleDown} {
+			if r != nil {
+				r.Tolerance = nil
+			}
+		}
+	}
+	return hpa
+}
+
+func validateHPA(hpa *autoscalingv2.HorizontalPodAutoscaler, gates features.Gates) field.ErrorList {
+	return validation.HorizontalPodAutoscaler(hpa, validation.HPAOptions{ScaleToZero: gates.Enabled(features.HPAScaleToZero)})
+}
+
+// ScaleTarget identifies a workload an HPA scales: its namespace, API group,
+// kind and name (the version of scaleTargetRef.apiVersion does not matter).
+type ScaleTarget struct {
+	Namespace, Group, Kind, Name string
+}
+
+// Scaling is what an HPA says about its target.
+type Scaling struct {
+	// HPA is the HPA's name (generated names use the placeholder suffix).
+	HPA                      string
+	MinReplicas, MaxReplicas int32
+	Target                   ScaleTarget
+}
+
+// HPAScaling reads an autoscaling/v2 or v1 HorizontalPodAutoscaler as
+// kube-apiserver would store it, on a copy: ok is false when obj is no HPA
+// or kube-apiserver refuses it as invalid (it never exists, so it scales
+// nothing). A namespace-less HPA is in defaultNamespace.
+func HPAScaling(obj runtime.Object, defaultNamespace string, gates features.Gates) (s Scaling, ok bool) {
+	c := obj.DeepCopyObject()
+	hpaMeta, isMeta := c.(interface {
+		GetNamespace() string
+		SetNamespace(string)
+	})
+	if !isMeta || defaults.HorizontalPodAutoscaler(obj.DeepCopyObject()) == nil {
+		return s, false
+	}
+	if hpaMeta.GetNamespace() == "" {
+		hpaMeta.SetNamespace(defaultNamespace)
+	}
+	if m, ok := c.(interface {
+		GetName() string
+		GetGenerateName() string
+		SetName(string)
+	}); ok && m.GetName() == "" && m.GetGenerateName() != "" {
+		m.SetName(m.GetGenerateName() + GeneratedNameSuffix)
+	}
+	hpa := prepareHPA(c, gates)
+	if len(validateHPA(hpa, gates)) > 0 {
+		return s, false
+	}
+	ref := hpa.Spec.ScaleTargetRef
+	gv, _ := schema.ParseGroupVersion(ref.APIVersion) // valid: validated
+	min := int32(1)
+	if hpa.Spec.MinReplicas != nil {
+		min = *hpa.Spec.MinReplicas
+	}
+	return Scaling{HPA: hpa.Name, MinReplicas: min, MaxReplicas: hpa.Spec.MaxReplicas,
+		Target: ScaleTarget{Namespace: hpa.Namespace, Group: gv.Group, Kind: ref.Kind, Name: ref.Name}}, true
+}
+
+// scaleTargetOf is the ScaleTarget identity of a workload as admitted.
+func scaleTargetOf(obj runtime.Object) ScaleTarget {
+	gvk := obj.GetObjectKind().GroupVersionKind()
+	t := ScaleTarget{Group: gvk.Group, Kind: gvk.Kind}
+	if m, ok := obj.(interface {
+		GetNamespace() string
+		GetName() string
+	}); ok {
+		t.Namespace, t.Name = m.GetNamespace(), m.GetName()
+	}
+	return t
+}
+
+// ScaleTargetOf is the identity an HPA's scaleTargetRef names a result by.
+func ScaleTargetOf(res *Result) ScaleTarget {
+	gv, _ := schema.ParseGroupVersion(res.APIVersion)
+	return ScaleTarget{Namespace: res.Namespace, Group: gv.Group, Kind: res.Kind, Name: res.Name}
+}

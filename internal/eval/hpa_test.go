@@ -1,0 +1,99 @@
+package eval
+
+import (
+	"encoding/json"
+	"testing"
+
+	autoscalingv2 "k8s.io/api/autoscaling/v2"
+
+	"github.com/limitcheck/limitcheck/internal/eval/features"
+)
+
+func admitHPA(t *testing.T, e *Engine, doc string) Result {
+	t.Helper()
+	var tm struct{ APIVersion string }
+	if err := json.Unmarshal([]byte(doc), &tm); err != nil {
+		t.Fatal(err)
+	}
+	obj := NewObject(tm.APIVersion, "HorizontalPodAutoscaler")
+	if obj == nil {
+		t.Fatalf("%s HorizontalPodAutoscaler is not decoded typed", tm.APIVersion)
+	}
+	if err := json.Unmarshal([]byte(doc), obj); err != nil {
+		t.Fatal(err)
+	}
+	return e.Admit(obj)
+}
+
+// TestHPAValidation: VAL-50, whole messages as kube-apiserver words them
+// (the conformance module compares them with the real strategy).
+func TestHPAValidation(t *testing.T) {
+	const ref = `"scaleTargetRef":{"apiVersion":"apps/v1","kind":"Deployment","name":"web"}`
+	scaleToZero := features.Default()
+	scaleToZero.Set(features.HPAScaleToZero, true)
+	for _, tc := range []struct {
+		name, doc string
+		gates     *features.Gates
+		want      string // "" admitted
+	}{
+		{name: "valid v2", doc: `{"apiVersion":"autoscaling/v2","metadata":{"name":"web"},"spec":{` + ref + `,"maxReplicas":5}}`},
+		{name: "valid v1", doc: `{"apiVersion":"autoscaling/v1","metadata":{"name":"web"},"spec":{` + ref + `,"maxReplicas":5,"targetCPUUtilizationPercentage":60}}`},
+		{name: "maxReplicas below minReplicas",
+			doc:  `{"apiVersion":"autoscaling/v2","metadata":{"name":"web"},"spec":{` + ref + `,"minReplicas":3,"maxReplicas":1}}`,
+			want: "HorizontalPodAutoscaler.autoscaling \"web\" is invalid: spec.maxReplicas: Invalid value: 1: must be greater than or equal to `minReplicas`"},
+		{name: "maxReplicas below the default minReplicas",
+			doc:  `{"apiVersion":"autoscaling/v1","metadata":{"name":"web"},"spec":{` + ref + `,"maxReplicas":-1}}`,
+			want: "HorizontalPodAutoscaler.autoscaling \"web\" is invalid: [spec.maxReplicas: Invalid value: -1: must be greater than or equal to 1, spec.maxReplicas: Invalid value: -1: must be greater than or equal to `minReplicas`]"},
+		{name: "maxReplicas missing",
+			doc:  `{"apiVersion":"autoscaling/v2","metadata":{"name":"web"},"spec":{` + ref + `}}`,
+			want: "HorizontalPodAutoscaler.autoscaling \"web\" is invalid: [spec.maxReplicas: Required value: must be set and greater than 0, spec.maxReplicas: Invalid value: 0: must be greater than or equal to `minReplicas`]"},
+		{name: "minReplicas 0 without HPAScaleToZero",
+			doc:  `{"apiVersion":"autoscaling/v2","metadata":{"name":"web"},"spec":{` + ref + `,"minReplicas":0,"maxReplicas":2}}`,
+			want: "HorizontalPodAutoscaler.autoscaling \"web\" is invalid: [spec.minReplicas: Invalid value: 0: must be greater than or equal to 1, spec.metrics: Forbidden: must specify at least one Object or External metric to support scaling to zero replicas]"},
+		{name: "minReplicas 0 with HPAScaleToZero and an External metric", gates: &scaleToZero,
+			doc: `{"apiVersion":"autoscaling/v2","metadata":{"name":"web"},"spec":{` + ref + `,"minReplicas":0,"maxReplicas":2,"metrics":[{"type":"External","external":{"metric":{"name":"queue"},"target":{"type":"Value","value":"10"}}}]}}`},
+		{name: "scaleTargetRef without kind and name, core group",
+			doc:  `{"apiVersion":"autoscaling/v2","metadata":{"name":"web"},"spec":{"scaleTargetRef":{"apiVersion":"v1"},"maxReplicas":2}}`,
+			want: "HorizontalPodAutoscaler.autoscaling \"web\" is invalid: [spec.scaleTargetRef.kind: Required value, spec.scaleTargetRef.name: Required value, spec.scaleTargetRef.apiVersion: Invalid value: \"v1\": apiVersion must specify API group]"},
+		{name: "a ReplicationController in v1",
+			doc: `{"apiVersion":"autoscaling/v2","metadata":{"name":"web"},"spec":{"scaleTargetRef":{"apiVersion":"v1","kind":"ReplicationController","name":"web"},"maxReplicas":2}}`},
+		{name: "metric without its source; another one alone is not forbidden",
+			doc:  `{"apiVersion":"autoscaling/v2","metadata":{"name":"web"},"spec":{` + ref + `,"maxReplicas":2,"metrics":[{"type":"Pods","resource":{"name":"cpu","target":{"type":"Utilization","averageUtilization":50}}}]}}`,
+			want: "HorizontalPodAutoscaler.autoscaling \"web\" is invalid: spec.metrics[0].pods: Required value: must populate information for the given metric source"},
+		{name: "behavior defaults fill a partial rule; a bad window",
+			doc:  `{"apiVersion":"autoscaling/v2","metadata":{"name":"web"},"spec":{` + ref + `,"maxReplicas":2,"behavior":{"scaleUp":{"stabilizationWindowSeconds":3601}}}}`,
+			want: "HorizontalPodAutoscaler.autoscaling \"web\" is invalid: spec.behavior.scaleUp.stabilizationWindowSeconds: Invalid value: 3601: must be less than or equal to 3600"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			opts := Options{OmitNamespaceObjects: true}
+			if tc.gates != nil {
+				opts.Gates = *tc.gates
+			}
+			res := admitHPA(t, New(opts), tc.doc)
+			got := ""
+			if res.Denial != nil {
+				got = res.Denial.Message
+				if res.Denial.Code != 422 {
+					t.Errorf("code %d, want 422", res.Denial.Code)
+				}
+			}
+			if got != tc.want || res.Internal != "" {
+				t.Errorf("got %q (internal %q)\nwant %q", got, res.Internal, tc.want)
+			}
+		})
+	}
+}
+
+// TestHPADefaults: the object as stored, for both versions (VAL-50).
+func TestHPADefaults(t *testing.T) {
+	res := admitHPA(t, New(Options{}), `{"apiVersion":"autoscaling/v1","metadata":{"name":"web"},"spec":{"scaleTargetRef":{"apiVersion":"apps/v1","kind":"Deployment","name":"web"},"maxReplicas":4}}`)
+	hpa := res.Object.(*autoscalingv2.HorizontalPodAutoscaler)
+	if *hpa.Spec.MinReplicas != 1 || len(hpa.Spec.Metrics) != 1 || *hpa.Spec.Metrics[0].Resource.Target.AverageUtilization != 80 {
+		t.Errorf("v1 defaults: %+v", hpa.Spec)
+	}
+	res = admitHPA(t, New(Options{}), `{"apiVersion":"autoscaling/v2","metadata":{"name":"web"},"spec":{"scaleTargetRef":{"apiVersion":"apps/v1","kind":"Deployment","name":"web"},"maxReplicas":4,"behavior":{"scaleDown":{"stabilizationWindowSeconds":60}}}}`)
+	b := res.Object.(*autoscalingv2.HorizontalPodAutoscaler).Spec.Behavior
+	if *b.ScaleDown.StabilizationWindowSeconds != 60 || len(b.ScaleDown.Policies) != 1 || *b.ScaleUp.StabilizationWindowSeconds != 0 || len(b.ScaleUp.Policies) != 2 || *b.ScaleUp.SelectPolicy != autoscalingv2.MaxChangePolicySelect {
+		t.Errorf("v2 behavior defaults: %+v %+v", b.ScaleUp, b.ScaleDown)
+	}
+}
