@@ -3,7 +3,6 @@ package render
 import (
 	"fmt"
 	"io"
-	"strconv"
 	"strings"
 
 	corev1 "k8s.io/api/core/v1"
@@ -32,7 +31,7 @@ func QuotaYAML(w io.Writer, r *check.Report, _ Options) error {
 		if !s.Refused {
 			why = "would refuse what the other quotas refused"
 		}
-		fmt.Fprintf(&b, "# %s: %s %s\n", Escape(s.Pos.File+":"+strconv.Itoa(s.Pos.Line)), Escape(q.Namespace+"/"+q.Name), why)
+		fmt.Fprintf(&b, "# %s: %s %s\n", Escape(place(s.Pos)), Escape(q.Namespace+"/"+q.Name), why)
 		fmt.Fprintf(&b, "apiVersion: v1\nkind: ResourceQuota\nmetadata:\n  name: %s\n  namespace: %s\nspec:\n  hard:\n", q.Name, q.Namespace)
 		names := resources.SortedNames(q.Spec.Hard)
 		width := 0
@@ -65,7 +64,7 @@ func QuotaYAML(w io.Writer, r *check.Report, _ Options) error {
 		for i := range r.StillRefused {
 			e := &r.StillRefused[i]
 			object := e.Result.Kind + " " + qualifiedName(&e.Result)
-			fmt.Fprintf(&b, "# %s: %s: %s\n", Escape(e.Pos.File+":"+strconv.Itoa(e.Pos.Line)), Escape(object), Escape(refusal(&e.Result)))
+			fmt.Fprintf(&b, "# %s: %s: %s\n", Escape(place(e.Pos)), Escape(object), Escape(refusal(&e.Result)))
 		}
 	}
 	_, err := io.WriteString(w, b.String())
