@@ -22,8 +22,8 @@ import (
 //     out, joined with "_", are KEY (get_pods_-n_shop_-o_name); KEY.err: its
 //     stderr, and the command fails. With neither, a get answers as kubectl
 //     does when nothing is found;
-//   - argv.log: every command line is appended to it, one a line.
 //
+// Every command line is appended to the file $FAKE_KUBECTL_LOG, when set.
 // With $FAKE_KUBECTL unset there is no kubeconfig: no current context, and
 // gets fail as kubectl does without one.
 func fakeKubectl() {
@@ -38,8 +38,8 @@ var (
 
 func fakeKubectlMain(args []string) int {
 	dir := os.Getenv("FAKE_KUBECTL")
-	if dir != "" {
-		f, err := os.OpenFile(filepath.Join(dir, "argv.log"), os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
+	if log := os.Getenv("FAKE_KUBECTL_LOG"); log != "" {
+		f, err := os.OpenFile(log, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
 		if err == nil {
 			fmt.Fprintln(f, "kubectl "+strings.Join(args, " "))
 			f.Close()

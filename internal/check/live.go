@@ -153,16 +153,18 @@ func readLive(live Live, docs []load.Document, catalog *apis.Catalog, def string
 	if len(parts) == 0 {
 		parts = append(parts, "no LimitRange, ResourceQuota or class in namespace "+strings.Join(namespaces, ", ")+" or the cluster")
 	}
-	var taken []string
-	seen := map[string]bool{}
-	for _, n := range st.names {
-		if key := n.namespace + "/" + n.resource; !seen[key] {
-			seen[key] = true
-			taken = append(taken, fmt.Sprintf("%d %s in %s", len(n.names), n.resource, n.namespace))
+	for _, ns := range namespaces {
+		var taken []string
+		seen := map[string]bool{}
+		for _, n := range st.names {
+			if n.namespace == ns && !seen[n.resource] {
+				seen[n.resource] = true
+				taken = append(taken, fmt.Sprintf("%s %d", n.resource, len(n.names)))
+			}
 		}
-	}
-	if len(taken) > 0 {
-		parts = append(parts, "existing names: "+strings.Join(taken, ", "))
+		if len(taken) > 0 {
+			parts = append(parts, "existing names in "+ns+": "+strings.Join(taken, ", "))
+		}
 	}
 	msg := "checked against the cluster: " + strings.Join(parts, "; ")
 	st.note = load.Note{File: live.Where(), Msg: msg}
