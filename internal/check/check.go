@@ -323,7 +323,7 @@ func Run(opts Options) (*Report, error) {
 	}
 	rep.Quotas = engine.Quotas()
 	rep.LimitRanges = engine.LimitRanges()
-	overQuota(rep, engineOpts.QuotaUsage)
+	overQuota(rep, engineOpts.QuotaUsage, live.seeded())
 	defaultNamespaceHint(rep, rep.Entries[nLive:], docs, engine.DefaultNamespace(), opts.EnforceNamespace)
 	if opts.Lint {
 		lintPolicies(rep, docs, engineOpts.QuotaConfig, cfgPos)
@@ -454,7 +454,7 @@ func policiesFirst(docs []load.Document) []load.Document {
 // (QS-01): a quota cannot get there by admission, only by counting objects
 // that were never checked against it (created before it in input order) or
 // by starting from an observed usage that was already over.
-func overQuota(rep *Report, usage quota.Usage) {
+func overQuota(rep *Report, usage quota.Usage, seeded map[string]bool) {
 	for i := range rep.Entries {
 		res := &rep.Entries[i].Result
 		q, ok := res.Object.(*corev1.ResourceQuota)
@@ -472,7 +472,9 @@ func overQuota(rep *Report, usage quota.Usage) {
 			continue
 		}
 		msg := "usage is above the hard limit for " + strings.Join(over, ", ") + ": the objects counted were admitted before the quota existed"
-		if usage == quota.UsageObserved || rep.Entries[i].Live {
+		if seeded[q.Namespace+"/"+q.Name] && !rep.Entries[i].Live {
+			msg = "usage is above the hard limit for " + strings.Join(over, ", ") + ": the cluster's usage, from the live quota this one replaces, is already more than it allows"
+		} else if usage == quota.UsageObserved || rep.Entries[i].Live {
 			msg = "over quota before this change: status.used is above the hard limit for " + strings.Join(over, ", ")
 		}
 		res.Warnings = append(res.Warnings, msg)

@@ -205,3 +205,16 @@ func (st *liveState) prime(engine *eval.Engine) []Entry {
 	}
 	return entries
 }
+
+// seeded returns the namespace/name of the input's quotas that start from a
+// live quota's usage.
+func (st *liveState) seeded() map[string]bool {
+	if st == nil {
+		return nil
+	}
+	m := map[string]bool{}
+	for _, q := range st.seeds {
+		m[q.Namespace+"/"+q.Name] = true
+	}
+	return m
+}
