@@ -120,17 +120,17 @@ func (c *Cluster) CurrentContext() (string, error) {
 // with --context or set as the kubeconfig's current context. It decides
 // whether kubectl-limitcheck reads the cluster by default.
 func HasContext(opts Options, run Runner) bool {
-	if _, err := Find(opts); err != nil {
+	path, err := Find(opts)
+	if err != nil {
 		return false
 	}
 	if opts.Context != "" {
 		return true
 	}
-	c := &Cluster{opts: opts, run: run}
-	c.path, _ = Find(opts)
-	if c.run == nil {
-		c.run = execRunner
+	if run == nil {
+		run = execRunner
 	}
+	c := &Cluster{opts: opts, path: path, run: run}
 	name, err := c.CurrentContext()
 	return err == nil && name != ""
 }
@@ -202,10 +202,16 @@ func (c *Cluster) Policies(namespaces []string) ([]load.Document, error) {
 }
 
 // Names returns the names of the existing objects of resource in namespace.
+// A resource the server does not serve (a custom resource whose CRD the
+// input brings) has none.
 func (c *Cluster) Names(namespace, resource string) ([]string, error) {
-	out, err := c.get(c.NamesArgs(namespace, resource), resource, namespace)
+	args := c.NamesArgs(namespace, resource)
+	out, errOut, err := c.run(c.path, args)
 	if err != nil {
-		return nil, err
+		if strings.Contains(string(errOut), "the server doesn't have a resource type") {
+			return nil, nil
+		}
+		return nil, c.wordError(args, resource, namespace, errOut, err)
 	}
 	return ParseNames(out)
 }

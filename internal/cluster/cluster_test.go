@@ -98,6 +98,7 @@ func TestPoliciesAndNames(t *testing.T) {
 		"get " + ClassResources + " -o json --context=prod":              {stdout: classes},
 		"get pods -n shop -o name --context=prod":                        {stdout: "pod/web\npod/api-7d4b9c-x2x8q\n"},
 		"get deployments.apps -n empty -o name --context=prod":           {stderr: "No resources found in empty namespace.\n"},
+		"get widgets.example.com -n shop -o name --context=prod":         {stderr: `error: the server doesn't have a resource type "widgets"` + "\n", fail: true},
 	}}
 	c, err := New(Options{Context: "prod"}, f.run)
 	if err != nil {
@@ -133,6 +134,11 @@ func TestPoliciesAndNames(t *testing.T) {
 	names, err = c.Names("empty", "deployments.apps")
 	if err != nil || len(names) != 0 {
 		t.Errorf("Names of nothing = %q, %v", names, err)
+	}
+	// A custom resource whose CRD is not installed yet: nothing exists.
+	names, err = c.Names("shop", "widgets.example.com")
+	if err != nil || len(names) != 0 {
+		t.Errorf("Names of an unserved resource = %q, %v", names, err)
 	}
 }
 

@@ -86,6 +86,11 @@ users:
 	if err != nil || !slices.Equal(names, []string{"web"}) {
 		t.Errorf("deployments.apps: %q, %v", names, err)
 	}
+	// A custom resource the server does not serve: no names, no error.
+	names, err = c.Names("shop", "widgets.example.com")
+	if err != nil || len(names) != 0 {
+		t.Errorf("widgets.example.com: %q, %v", names, err)
+	}
 	_, err = c.Policies([]string{"secret"})
 	var ce *Error
 	wantMsg := `cannot list resourcequotas in namespace secret: forbidden (kubectl: Error from server (Forbidden): resourcequotas is forbidden: User "jane" cannot list resource "resourcequotas" in API group "" in the namespace "secret")`
