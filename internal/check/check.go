@@ -324,6 +324,9 @@ func Run(opts Options) (*Report, error) {
 	rep.Quotas = engine.Quotas()
 	rep.LimitRanges = engine.LimitRanges()
 	overQuota(rep, engineOpts.QuotaUsage, live.seeded())
+	if engineOpts.QuotaUsage != quota.UsageObserved {
+		live.unknownUsage(rep.Entries)
+	}
 	defaultNamespaceHint(rep, rep.Entries[nLive:], docs, engine.DefaultNamespace(), opts.EnforceNamespace)
 	if opts.Lint {
 		lintPolicies(rep, docs, engineOpts.QuotaConfig, cfgPos)

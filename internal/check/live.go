@@ -218,3 +218,35 @@ func (st *liveState) seeded() map[string]bool {
 	}
 	return m
 }
+
+// unknownUsage warns on every quota of the input admitted under computed
+// usage whose hard resources the live state gave no usage for: a new quota,
+// or one replacing a live quota of other scopes or fewer resources. Its
+// usage counts the input's objects only; the quota controller would count
+// the cluster's too, which limitcheck does not read.
+func (st *liveState) unknownUsage(entries []Entry) {
+	if st == nil {
+		return
+	}
+	seeded := map[string]corev1.ResourceList{}
+	for _, q := range st.seeds {
+		seeded[q.Namespace+"/"+q.Name] = q.Status.Used
+	}
+	for i := range entries {
+		res := &entries[i].Result
+		q, ok := res.Object.(*corev1.ResourceQuota)
+		if !ok || !res.Allowed || entries[i].Live {
+			continue
+		}
+		used := seeded[q.Namespace+"/"+q.Name]
+		var unknown []string
+		for _, name := range slices.Sorted(maps.Keys(q.Status.Hard)) {
+			if _, known := used[name]; !known {
+				unknown = append(unknown, string(name))
+			}
+		}
+		if len(unknown) > 0 {
+			res.Warnings = append(res.Warnings, "usage of "+strings.Join(unknown, ", ")+" counts the input's objects only: the cluster's existing objects, which the quota controller would count, are not read")
+		}
+	}
+}

@@ -190,6 +190,11 @@ spec: {containers: [{name: c, image: i, resources: {requests: {cpu: 100m}}}]}
 	if !slices.Equal(used, wantUsed) {
 		t.Errorf("used %q, want %q", used, wantUsed)
 	}
+	for _, e := range rep.Entries {
+		if e.Result.Kind == "ResourceQuota" && len(e.Result.Warnings) > 0 {
+			t.Errorf("%s warns %q; its usage is the live one", e.Result.Name, e.Result.Warnings)
+		}
+	}
 	if s := rep.Summary(); s.Objects != 3 || s.Admitted != 2 || s.Denied != 1 {
 		t.Errorf("summary %+v, want 3 objects, 2 admitted, 1 denied", s)
 	}
@@ -221,6 +226,12 @@ value: 5
 			if v := q.Quota.Status.Used[corev1.ResourcePods]; v.String() != "0" {
 				t.Errorf("best-effort pods used = %s, want 0", v.String())
 			}
+		}
+	}
+	wantWarning := []string{"usage of pods counts the input's objects only: the cluster's existing objects, which the quota controller would count, are not read"}
+	for _, e := range rep.Entries {
+		if e.Result.Kind == "ResourceQuota" && !e.Live && !slices.Equal(e.Result.Warnings, wantWarning) {
+			t.Errorf("%s warnings %q, want %q", e.Result.Name, e.Result.Warnings, wantWarning)
 		}
 	}
 	wantNote := "cluster:test: checked against the cluster: live LimitRange shop/limits, ResourceQuota shop/compute; ResourceQuota shop/best-effort, PriorityClass high replaced by the input's"
