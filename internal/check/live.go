@@ -1,6 +1,7 @@
 package check
 
 import (
+	"cmp"
 	"fmt"
 	"maps"
 	"slices"
@@ -59,16 +60,7 @@ func readLive(live Live, docs []load.Document, catalog *apis.Catalog, def string
 		kinds[def] = map[kindKey]bool{}
 	}
 	for _, d := range docs {
-		if d.Err != nil || d.Skip != "" || d.Kind == "" || isPolicy(&d) {
-			if d.Err == nil && d.Skip == "" && (d.Kind == "LimitRange" || d.Kind == "ResourceQuota") {
-				ns := d.Namespace
-				if ns == "" {
-					ns = def
-				}
-				if kinds[ns] == nil {
-					kinds[ns] = map[kindKey]bool{}
-				}
-			}
+		if d.Err != nil || d.Skip != "" || d.Kind == "" {
 			continue
 		}
 		k, status := catalog.Lookup(d.APIVersion, d.Kind)
@@ -82,7 +74,10 @@ func readLive(live Live, docs []load.Document, catalog *apis.Catalog, def string
 		if kinds[ns] == nil {
 			kinds[ns] = map[kindKey]bool{}
 		}
-		kinds[ns][kindKey{d.APIVersion, d.Kind, k.GroupResource()}] = true
+		// LimitRanges and quotas come with the namespace's policies.
+		if !isPolicy(&d) {
+			kinds[ns][kindKey{d.APIVersion, d.Kind, k.GroupResource()}] = true
+		}
 	}
 	namespaces := slices.Sorted(maps.Keys(kinds))
 	policies, err := live.Policies(namespaces)
@@ -118,16 +113,7 @@ func readLive(live Live, docs []load.Document, catalog *apis.Catalog, def string
 	}
 	for _, ns := range namespaces {
 		keys := slices.SortedFunc(maps.Keys(kinds[ns]), func(a, b kindKey) int {
-			if a.resource != b.resource {
-				if a.resource < b.resource {
-					return -1
-				}
-				return 1
-			}
-			if a.apiVersion+a.kind < b.apiVersion+b.kind {
-				return -1
-			}
-			return 1
+			return cmp.Or(cmp.Compare(a.resource, b.resource), cmp.Compare(a.apiVersion, b.apiVersion), cmp.Compare(a.kind, b.kind))
 		})
 		asked := map[string][]string{}
 		for _, k := range keys {
