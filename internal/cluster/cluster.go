@@ -277,6 +277,9 @@ func (c *Cluster) wordError(args []string, resources, namespace string, errOut [
 		}
 		return errorf("cannot %s %s %s: forbidden (kubectl: %s)", verb, what, where, msg)
 	}
+	if strings.Contains(msg, "context \""+c.context+"\" does not exist") || strings.Contains(msg, "context was not found for specified context") {
+		return errorf("no context %q in the kubeconfig (kubectl: %s)", c.context, msg)
+	}
 	for _, p := range unreachable {
 		if strings.Contains(msg, p) {
 			return errorf("cannot reach the cluster of context %q (kubectl: %s)", c.context, msg)

@@ -185,6 +185,12 @@ func TestErrors(t *testing.T) {
 			want:       `cannot reach the cluster of context "prod" (kubectl: The connection to the server 127.0.0.1:6443 was refused - did you specify the right host or port?)`,
 		},
 		{
+			name:       "no such context",
+			stderr:     "error: context \"prod\" does not exist\n",
+			namespaces: []string{"shop"},
+			want:       `no context "prod" in the kubeconfig (kubectl: error: context "prod" does not exist)`,
+		},
+		{
 			name:       "other",
 			stderr:     "error: You must be logged in to the server (Unauthorized)\n",
 			namespaces: []string{"shop"},

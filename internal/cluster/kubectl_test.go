@@ -98,6 +98,16 @@ users:
 		t.Errorf("forbidden:\n%v\nwant\n%s", err, wantMsg)
 	}
 
+	// A context the kubeconfig does not have.
+	nope, err := New(Options{Kubeconfig: kubeconfig, Context: "nope"}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = nope.Names("shop", "pods")
+	if !errors.As(err, &ce) || !strings.HasPrefix(ce.Msg, `no context "nope" in the kubeconfig (kubectl: `) {
+		t.Errorf("unknown context:\n%v", err)
+	}
+
 	srv.Close()
 	_, err = c.Policies([]string{"shop"})
 	wantPrefix := `cannot reach the cluster of context "stand-in" (kubectl: `
