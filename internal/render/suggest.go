@@ -22,7 +22,16 @@ func QuotaYAML(w io.Writer, r *check.Report, _ Options) error {
 	if len(r.Suggested) == 0 {
 		b.WriteString("# No quota refused anything: nothing to change.\n")
 	} else {
-		b.WriteString("# The smallest hard values that admit everything quotas can admit in the input;\n# apply them in place of the input's quotas.\n")
+		live := false
+		for _, s := range r.Suggested {
+			live = live || (s.Pos.Line == 0 && strings.HasPrefix(s.Pos.File, "cluster:"))
+		}
+		if live {
+			// --from-cluster (CL-01): some are the cluster's own quotas.
+			b.WriteString("# The smallest hard values that admit everything quotas can admit in the input;\n# apply them in place of the quotas they name, the cluster's included.\n")
+		} else {
+			b.WriteString("# The smallest hard values that admit everything quotas can admit in the input;\n# apply them in place of the input's quotas.\n")
+		}
 	}
 	for _, s := range r.Suggested {
 		q := s.Quota
