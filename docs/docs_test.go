@@ -26,7 +26,7 @@ import (
 const repoRoot = ".."
 
 // families are the ID prefixes the reference defines.
-const families = `PL|LR|RQ|DESC|ST|QS|ORD|API|IN|CFG|VER|NS|WL|FIT|HINT|VAL|LINT`
+const families = `PL|LR|RQ|DESC|ST|QS|ORD|API|IN|CFG|VER|NS|CL|WL|FIT|HINT|VAL|LINT`
 
 var (
 	// idRE matches a behaviour ID anywhere in a file.

@@ -6,6 +6,7 @@ import (
 	"io"
 	"io/fs"
 	"math"
+	"os"
 	"strconv"
 	"strings"
 
@@ -18,6 +19,7 @@ import (
 
 	"github.com/limitcheck/limitcheck/internal/admissionconfig"
 	"github.com/limitcheck/limitcheck/internal/check"
+	"github.com/limitcheck/limitcheck/internal/cluster"
 	"github.com/limitcheck/limitcheck/internal/eval"
 	"github.com/limitcheck/limitcheck/internal/load"
 )
@@ -46,6 +48,12 @@ type inputOptions struct {
 	SkipNonObjects bool
 	// Lint runs the lint rules over the admitted policies.
 	Lint bool
+
+	// FromCluster is --from-cluster: the input meets a live cluster's
+	// policies, classes and names, read through kubectl (CL-01).
+	FromCluster bool
+	// Cluster says which kubectl and context --from-cluster uses.
+	Cluster cluster.Options
 
 	files                                                                         []string
 	gates, quotaUsage, configFile, enablePlugins, disablePlugins, replicas, order string
@@ -81,9 +89,19 @@ func (o *inputOptions) addFlags(cmd *cobra.Command) {
 	fl.BoolVar(&o.Strict, "strict", false, "a YAML key given twice is an error, not a warning")
 	fl.StringArrayVar(&o.Ignore, "ignore-path", nil, "do not read paths matching GLOB (repeatable)")
 	fl.BoolVar(&o.SkipNonObjects, "skip-non-objects", false, "skip documents of named files that are not Kubernetes objects (for pre-commit)")
+	fl.BoolVar(&o.FromCluster, "from-cluster", false, "check against the live cluster's LimitRanges, quotas, classes and names, read with kubectl (kubectl limitcheck: on when a context is set)")
+	fl.StringVar(&o.Cluster.Context, "context", "", "kubeconfig context --from-cluster reads (kubectl's --context)")
+	fl.StringVar(&o.Cluster.Kubeconfig, "kubeconfig", "", "kubeconfig file --from-cluster reads (kubectl's --kubeconfig)")
+	fl.StringVar(&o.Cluster.Kubectl, "kubectl", "", "kubectl binary --from-cluster runs (default kubectl on PATH)")
+	fl.StringVar(&o.Cluster.RequestTimeout, "request-timeout", "", "kubectl's --request-timeout for --from-cluster (e.g. 30s)")
 
 	_ = cmd.MarkFlagFilename("filename", "yaml", "yml", "json")
 	_ = cmd.MarkFlagFilename("admission-control-config-file", "yaml", "yml", "json")
+	_ = cmd.MarkFlagFilename("kubeconfig")
+	_ = cmd.MarkFlagFilename("kubectl")
+	for _, name := range []string{"context", "request-timeout"} {
+		_ = cmd.RegisterFlagCompletionFunc(name, cobra.NoFileCompletions)
+	}
 	_ = cmd.RegisterFlagCompletionFunc("quota-usage", cobra.FixedCompletions([]cobra.Completion{string(quota.UsageComputed), string(quota.UsageObserved)}, cobra.ShellCompDirectiveNoFileComp))
 	_ = cmd.RegisterFlagCompletionFunc("order", cobra.FixedCompletions([]cobra.Completion{string(check.OrderPoliciesFirst), string(check.OrderInput)}, cobra.ShellCompDirectiveNoFileComp))
 	_ = cmd.RegisterFlagCompletionFunc("scale", cobra.FixedCompletions([]cobra.Completion{string(check.ScaleSpec), string(check.ScaleMax), string(check.ScaleMin)}, cobra.ShellCompDirectiveNoFileComp))
@@ -107,7 +125,9 @@ func inputFlagsHelp() string {
 
 Workloads are followed by what their controllers create (a Deployment's ReplicaSet and Pods, a StatefulSet's claims and Pods, a Job's Pods, ...). --replicas N scales every Deployment, ReplicaSet, ReplicationController and StatefulSet; --scale=max (or min) scales every one a HorizontalPodAutoscaler of the input targets (scaleTargetRef, in the HPA's namespace) to the HPA's maxReplicas (or minReplicas), wherever the HPA is in the input, and cannot be combined with --replicas N; --nodes N is how many Pods a DaemonSet runs; --simulate-controllers=false admits every document as it is and nothing more.
 
---quota-usage=computed (the default) starts each quota from the objects admitted before it, as the quota controller would; observed starts it from its status.used as written (e.g. by kubectl get resourcequota -o yaml). --admission-control-config-file takes kube-apiserver's AdmissionConfiguration or a ResourceQuotaConfiguration, for the ResourceQuota plugin's limitedResources. --enable-admission-plugins and --disable-admission-plugins take kube-apiserver's plugin names (LimitRanger and ResourceQuota are on by default). --feature-gates takes kube-apiserver's syntax for the gates limitcheck models: ` + strings.Join(features.Known(), ", ") + "."
+--quota-usage=computed (the default) starts each quota from the objects admitted before it, as the quota controller would; observed starts it from its status.used as written (e.g. by kubectl get resourcequota -o yaml). --admission-control-config-file takes kube-apiserver's AdmissionConfiguration or a ResourceQuotaConfiguration, for the ResourceQuota plugin's limitedResources. --enable-admission-plugins and --disable-admission-plugins take kube-apiserver's plugin names (LimitRanger and ResourceQuota are on by default). --feature-gates takes kube-apiserver's syntax for the gates limitcheck models: ` + strings.Join(features.Known(), ", ") + `.
+
+--from-cluster checks the input against a live cluster, read with your own kubectl (--kubectl PATH, else kubectl on PATH; --context, --kubeconfig and --request-timeout are passed to it): the LimitRanges and ResourceQuotas of the namespaces the input writes to, each quota with the status.used the cluster reports, the cluster's PriorityClasses, StorageClasses and RuntimeClasses, and the names of existing objects of the input's kinds, so that creating one is kube-apiserver's 409. A LimitRange, ResourceQuota or class of the input with the name of a live one replaces it. As kubectl limitcheck it is on when kubectl has a context (--context or a current context); --from-cluster=false stays offline.`
 }
 
 // complete validates the shared flags and fills Engine.
@@ -176,6 +196,19 @@ func (o *inputOptions) complete(fl *pflag.FlagSet, args []string) error {
 		for _, name := range []string{"replicas", "scale", "nodes"} {
 			if fl.Changed(name) {
 				o.warnings = append(o.warnings, "--"+name+" has no effect with --simulate-controllers=false")
+			}
+		}
+	}
+	if !fl.Changed("from-cluster") && programName(os.Args[0]) == kubectlPluginName {
+		// As a kubectl plugin, the cluster kubectl talks to is the default
+		// (CL-01): on when a context is set, --from-cluster=false to stay
+		// offline.
+		o.FromCluster = cluster.HasContext(o.Cluster, nil)
+	}
+	if !o.FromCluster {
+		for _, name := range []string{"context", "kubeconfig", "kubectl", "request-timeout"} {
+			if fl.Changed(name) {
+				o.warnings = append(o.warnings, "--"+name+" has no effect without --from-cluster")
 			}
 		}
 	}
@@ -275,11 +308,22 @@ func (o *inputOptions) runWith(extra check.Options, s streams) (*check.Report, e
 	extra.SkipNonObjects = o.SkipNonObjects
 	extra.ConfigFile = o.configFile
 	extra.Scale = o.Scale
+	if o.FromCluster {
+		c, err := cluster.New(o.Cluster, nil)
+		if err != nil {
+			return nil, &inputError{err: err}
+		}
+		extra.Live = c
+	}
 	rep, err := check.Run(extra)
 	if err != nil {
 		var le *load.Error
 		if errors.As(err, &le) {
 			return nil, le
+		}
+		var ce *cluster.Error
+		if errors.As(err, &ce) {
+			return nil, &inputError{err: ce}
 		}
 		return nil, &inputError{err: fmt.Errorf("reading input: %w", err)}
 	}

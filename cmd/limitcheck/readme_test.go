@@ -5,6 +5,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -29,6 +30,11 @@ func TestREADME(t *testing.T) {
 	updated := string(readme)
 	for _, ex := range examples {
 		t.Run(strings.Join(ex.args, " "), func(t *testing.T) {
+			if slices.Contains(ex.args, "--from-cluster") {
+				// The stand-in kubectl TestMain put on PATH serves this
+				// directory (fake_kubectl_test.go).
+				t.Setenv("FAKE_KUBECTL", filepath.Join(root, readmeCluster))
+			}
 			var stdout, stderr bytes.Buffer
 			run(context.Background(), ex.args, strings.NewReader(""), &stdout, &stderr)
 			got := stdout.String()
@@ -47,6 +53,9 @@ func TestREADME(t *testing.T) {
 		}
 	}
 }
+
+// readmeCluster is the cluster the README's --from-cluster examples meet.
+const readmeCluster = "cmd/limitcheck/testdata/readme-cluster"
 
 type example struct {
 	line string // the "$ ..." line
@@ -87,4 +96,45 @@ func consoleExamples(md string) []example {
 		}
 	}
 	return out
+}
+
+// TestREADMEClusterCommands checks that the kubectl commands the README's
+// "Against your cluster" section lists are the ones its first example runs,
+// in that order, as the stand-in kubectl (which accepts only what a real
+// kubectl accepts) logs them.
+func TestREADMEClusterCommands(t *testing.T) {
+	root, err := filepath.Abs("../..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	readme, err := os.ReadFile(filepath.Join(root, "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, section, ok := strings.Cut(string(readme), "\n## Against your cluster\n")
+	if !ok {
+		t.Fatal(`README has no "## Against your cluster" section`)
+	}
+	section, _, _ = strings.Cut(section, "\n## ")
+	examples := consoleExamples(section)
+	_, block, ok := strings.Cut(section, "\n```sh\n")
+	if len(examples) == 0 || !ok {
+		t.Fatal("the section has no console example or no sh block of commands")
+	}
+	block, _, _ = strings.Cut(block, "```")
+	t.Chdir(root)
+	t.Setenv("FAKE_KUBECTL", filepath.Join(root, readmeCluster))
+	log := filepath.Join(t.TempDir(), "argv.log")
+	t.Setenv("FAKE_KUBECTL_LOG", log)
+	var stdout, stderr bytes.Buffer
+	if code := run(context.Background(), examples[0].args, strings.NewReader(""), &stdout, &stderr); code != exitDenied {
+		t.Fatalf("%s: exit %d, want %d\nstderr: %s", examples[0].line, code, exitDenied, stderr.String())
+	}
+	ran, err := os.ReadFile(log)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(ran) != block {
+		t.Errorf("README lists the commands:\n%s\n%s runs:\n%s", block, examples[0].line, ran)
+	}
 }

@@ -18,6 +18,7 @@ func TestMain(m *testing.M) {
 	testscript.Main(m, map[string]func(){
 		"limitcheck":      main,
 		kubectlPluginName: main,
+		"kubectl":         fakeKubectl,
 	})
 }
 

@@ -60,6 +60,11 @@ type Options struct {
 	// ConfigFile is the --admission-control-config-file the engine's
 	// QuotaConfig came from, where lint findings about it are placed.
 	ConfigFile string
+	// Live, when set, is a live cluster the input is checked against
+	// (--from-cluster, CL-01): its policies are admitted before the input's
+	// (a policy of the input replaces the live one of the same name), its
+	// quotas with the usage they report, and its existing names are taken.
+	Live Live
 }
 
 // Order is the order in which the documents are admitted.
@@ -115,6 +120,9 @@ type Entry struct {
 	// Rollout is set, with Options.Rollout, for a Deployment whose
 	// ReplicaSet was admitted.
 	Rollout *eval.Rollout
+	// Live is set for a policy read from a live cluster (Options.Live);
+	// Pos.File then names where it lives, Pos.Line is 0.
+	Live bool
 }
 
 // Report is the outcome of a run.
@@ -162,6 +170,14 @@ func (r *Report) Summary() Summary {
 	var s Summary
 	for i := range r.Entries {
 		e := &r.Entries[i]
+		if e.Live && e.Err == nil && e.Result.Internal == "" && (e.Result.Allowed || e.Result.Skipped) {
+			// The cluster's own policies are not the input's objects; their
+			// warnings still count.
+			if len(e.Result.Warnings) > 0 {
+				s.Warned++
+			}
+			continue
+		}
 		s.Objects++
 		warned := len(e.Result.Warnings) > 0
 		if w := e.Result.Workload; w != nil {
@@ -172,6 +188,7 @@ func (r *Report) Summary() Summary {
 		if warned {
 			s.Warned++
 		}
+
 		if w := e.Result.Workload; w != nil {
 			s.Workloads++
 			s.Replicas += w.Replicas
@@ -265,6 +282,17 @@ func Run(opts Options) (*Report, error) {
 	if opts.Order != OrderInput {
 		docs = policiesFirst(docs)
 	}
+	var live *liveState
+	if opts.Live != nil {
+		defaulted := false
+		for _, d := range docs {
+			defaulted = defaulted || (d.Err == nil && d.Skip == "" && d.Namespace == "" && d.Kind != "" && !eval.ClusterScoped(d.APIVersion, d.Kind))
+		}
+		if live, err = readLive(opts.Live, docs, catalog, engineOpts.DefaultNamespace, opts.EnforceNamespace || defaulted); err != nil {
+			return &Report{}, err
+		}
+		rep.Notes = append(rep.Notes, live.note)
+	}
 	var copies []load.Document
 	if opts.SuggestQuota {
 		// The second run admits the objects as written: Admit takes ownership.
@@ -291,8 +319,10 @@ func Run(opts Options) (*Report, error) {
 		}
 	}
 	engine := eval.New(engineOpts)
-	rep.Entries = admitAll(engine, catalog, docs, opts)
-	applyHPAs(rep.Entries, hpas, opts)
+	rep.Entries = live.prime(engine)
+	nLive := len(rep.Entries)
+	rep.Entries = append(rep.Entries, admitAll(engine, catalog, docs, opts)...)
+	applyHPAs(rep.Entries[nLive:], hpas, opts)
 	if opts.Rollout {
 		for i := range rep.Entries {
 			if e := &rep.Entries[i]; e.Err == nil && e.Result.Internal == "" {
@@ -304,6 +334,7 @@ func Run(opts Options) (*Report, error) {
 		unenforcedOpts := engineOpts
 		unenforcedOpts.UnenforcedQuota = true
 		unenforced := eval.New(unenforcedOpts)
+		live.prime(unenforced)
 		entries := admitAll(unenforced, catalog, copies, Options{EnforceNamespace: opts.EnforceNamespace, SkipUnknown: opts.SkipUnknown, Engine: opts.Engine})
 		results := make([]eval.Result, len(rep.Entries))
 		where := map[string]load.Position{}
@@ -324,8 +355,11 @@ func Run(opts Options) (*Report, error) {
 	}
 	rep.Quotas = engine.Quotas()
 	rep.LimitRanges = engine.LimitRanges()
-	overQuota(rep, engineOpts.QuotaUsage)
-	defaultNamespaceHint(rep, docs, engine.DefaultNamespace(), opts.EnforceNamespace)
+	overQuota(rep, engineOpts.QuotaUsage, live.seeded())
+	if engineOpts.QuotaUsage != quota.UsageObserved {
+		live.unknownUsage(rep.Entries)
+	}
+	defaultNamespaceHint(rep, rep.Entries[nLive:], docs, engine.DefaultNamespace(), opts.EnforceNamespace)
 	if opts.Lint {
 		lintPolicies(rep, docs, engineOpts.QuotaConfig, cfgPos)
 	}
@@ -437,7 +471,7 @@ func applyHPAs(entries []Entry, hpas map[int]eval.Scaling, opts Options) {
 // defaultNamespaceHint notes objects that named no namespace and so landed in
 // the default one, when the input's policies are all for other namespaces: the
 // usual sign of `helm template` output checked without -n (HINT-01).
-func defaultNamespaceHint(rep *Report, docs []load.Document, def string, explicit bool) {
+func defaultNamespaceHint(rep *Report, entries []Entry, docs []load.Document, def string, explicit bool) {
 	if explicit {
 		return
 	}
@@ -445,8 +479,8 @@ func defaultNamespaceHint(rep *Report, docs []load.Document, def string, explici
 	// namespace without naming it (skipped and unreadable documents aside).
 	defaulted := 0
 	for i, d := range docs {
-		res := &rep.Entries[i].Result
-		if rep.Entries[i].Err == nil && !res.Skipped && d.Namespace == "" && res.Namespace == def {
+		res := &entries[i].Result
+		if entries[i].Err == nil && !res.Skipped && d.Namespace == "" && res.Namespace == def {
 			defaulted++
 		}
 	}
@@ -517,7 +551,7 @@ func policiesFirst(docs []load.Document) []load.Document {
 // (QS-01): a quota cannot get there by admission, only by counting objects
 // that were never checked against it (created before it in input order) or
 // by starting from an observed usage that was already over.
-func overQuota(rep *Report, usage quota.Usage) {
+func overQuota(rep *Report, usage quota.Usage, seeded map[string]bool) {
 	for i := range rep.Entries {
 		res := &rep.Entries[i].Result
 		q, ok := res.Object.(*corev1.ResourceQuota)
@@ -535,7 +569,9 @@ func overQuota(rep *Report, usage quota.Usage) {
 			continue
 		}
 		msg := "usage is above the hard limit for " + strings.Join(over, ", ") + ": the objects counted were admitted before the quota existed"
-		if usage == quota.UsageObserved {
+		if seeded[q.Namespace+"/"+q.Name] && !rep.Entries[i].Live {
+			msg = "usage is above the hard limit for " + strings.Join(over, ", ") + ": the cluster's usage, from the live quota this one replaces, is already more than it allows"
+		} else if usage == quota.UsageObserved || rep.Entries[i].Live {
 			msg = "over quota before this change: status.used is above the hard limit for " + strings.Join(over, ", ")
 		}
 		res.Warnings = append(res.Warnings, msg)

@@ -175,6 +175,10 @@ type Engine struct {
 	// count, when set, replaces the replicas, nodes or parallelism of every
 	// workload: what Fit probes a copy of the engine with (FIT-01).
 	count *int32
+	// live is set while AdmitLive admits a live cluster's policy (CL-01).
+	live bool
+	// seeds are the live usages of quotas the input replaces (SeedQuotaUsage).
+	seeds map[string]corev1.ResourceList
 }
 
 type namespaceState struct {
@@ -414,7 +418,7 @@ func (e *Engine) admitObject(obj runtime.Object, fromInput bool) Result {
 		res.Object = o
 		observedUsed := o.Status.Used
 		res.Denial = e.admitQuota(ns, o, dup)
-		if res.Denial == nil && e.opts.QuotaUsage != quota.UsageObserved && len(observedUsed) > 0 {
+		if res.Denial == nil && e.opts.QuotaUsage != quota.UsageObserved && !e.live && len(observedUsed) > 0 {
 			res.Warnings = append(res.Warnings, "its status.used (from a live cluster?) is ignored: usage is computed from the objects in the input; give --quota-usage=observed to start from it")
 		}
 	case *resourcev1.ResourceClaim:
@@ -661,10 +665,13 @@ func (e *Engine) admitQuota(ns *namespaceState, q *corev1.ResourceQuota, dup boo
 	if d := e.quota.Check(&ns.Namespace, corev1.Resource("resourcequotas"), q.Name, q); d != nil || dup {
 		return d
 	}
-	if e.opts.QuotaUsage == quota.UsageObserved {
+	if e.opts.QuotaUsage == quota.UsageObserved || e.live {
 		q.Status = observed
+		e.quota.ObservedStatus(q)
+	} else {
+		e.quota.ComputeStatus(&ns.Namespace, q)
 	}
-	e.quota.ComputeStatus(&ns.Namespace, q)
+	e.seed(q, observed.Used)
 	ns.Quotas = append(ns.Quotas, q)
 	return nil
 }

@@ -51,7 +51,7 @@ func FitText(w io.Writer, r *check.Report, o Options) error {
 		if e.Fit == nil {
 			continue
 		}
-		loc := p.location.Sprint(Escape(e.Pos.File + ":" + strconv.Itoa(e.Pos.Line) + ":"))
+		loc := p.location.Sprint(Escape(place(e.Pos) + ":"))
 		object := e.Result.Kind + " " + qualifiedName(&e.Result)
 		if e.Pos.Source != "" {
 			object += " (" + e.Pos.Source + ")"

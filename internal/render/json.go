@@ -77,6 +77,9 @@ type jsonResult struct {
 	Skipped    bool   `json:"skipped"`
 	SkipReason string `json:"skipReason"`
 	Error      string `json:"error"`
+	// Live marks a policy read from a live cluster (--from-cluster, CL-01);
+	// left out for the input's documents.
+	Live bool `json:"live,omitempty"`
 	jsonStatus
 	// *jsonPod is nil for every kind but Pod, which leaves its keys out.
 	*jsonPod
@@ -275,6 +278,7 @@ func newJSONResult(e *check.Entry) jsonResult {
 		Name:       res.Name,
 		Skipped:    res.Skipped,
 		SkipReason: res.SkipReason,
+		Live:       e.Live,
 		jsonStatus: newJSONStatus(res),
 	}
 	if !res.Skipped || e.Err != nil {

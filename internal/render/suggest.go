@@ -3,7 +3,6 @@ package render
 import (
 	"fmt"
 	"io"
-	"strconv"
 	"strings"
 
 	corev1 "k8s.io/api/core/v1"
@@ -23,7 +22,16 @@ func QuotaYAML(w io.Writer, r *check.Report, _ Options) error {
 	if len(r.Suggested) == 0 {
 		b.WriteString("# No quota refused anything: nothing to change.\n")
 	} else {
-		b.WriteString("# The smallest hard values that admit everything quotas can admit in the input;\n# apply them in place of the input's quotas.\n")
+		live := false
+		for _, s := range r.Suggested {
+			live = live || (s.Pos.Line == 0 && strings.HasPrefix(s.Pos.File, "cluster:"))
+		}
+		if live {
+			// --from-cluster (CL-01): some are the cluster's own quotas.
+			b.WriteString("# The smallest hard values that admit everything quotas can admit in the input;\n# apply them in place of the quotas they name, the cluster's included.\n")
+		} else {
+			b.WriteString("# The smallest hard values that admit everything quotas can admit in the input;\n# apply them in place of the input's quotas.\n")
+		}
 	}
 	for _, s := range r.Suggested {
 		q := s.Quota
@@ -32,7 +40,7 @@ func QuotaYAML(w io.Writer, r *check.Report, _ Options) error {
 		if !s.Refused {
 			why = "would refuse what the other quotas refused"
 		}
-		fmt.Fprintf(&b, "# %s: %s %s\n", Escape(s.Pos.File+":"+strconv.Itoa(s.Pos.Line)), Escape(q.Namespace+"/"+q.Name), why)
+		fmt.Fprintf(&b, "# %s: %s %s\n", Escape(place(s.Pos)), Escape(q.Namespace+"/"+q.Name), why)
 		fmt.Fprintf(&b, "apiVersion: v1\nkind: ResourceQuota\nmetadata:\n  name: %s\n  namespace: %s\nspec:\n  hard:\n", q.Name, q.Namespace)
 		names := resources.SortedNames(q.Spec.Hard)
 		width := 0
@@ -65,7 +73,7 @@ func QuotaYAML(w io.Writer, r *check.Report, _ Options) error {
 		for i := range r.StillRefused {
 			e := &r.StillRefused[i]
 			object := e.Result.Kind + " " + qualifiedName(&e.Result)
-			fmt.Fprintf(&b, "# %s: %s: %s\n", Escape(e.Pos.File+":"+strconv.Itoa(e.Pos.Line)), Escape(object), Escape(refusal(&e.Result)))
+			fmt.Fprintf(&b, "# %s: %s: %s\n", Escape(place(e.Pos)), Escape(object), Escape(refusal(&e.Result)))
 		}
 	}
 	_, err := io.WriteString(w, b.String())

@@ -128,6 +128,15 @@ func (textFormat) Render(w io.Writer, r *check.Report, o Options) error {
 	return err
 }
 
+// place is FILE:LINE, or FILE alone for what has no line (a policy read
+// from a live cluster, CL-01).
+func place(pos load.Position) string {
+	if pos.Line > 0 {
+		return pos.File + ":" + strconv.Itoa(pos.Line)
+	}
+	return pos.File
+}
+
 // hasFinding: an entry printed on a line of its own. A skipped document that
 // is no object at all (no kind) is listed with its file, as nothing else names it.
 func hasFinding(e *check.Entry) bool {
@@ -143,7 +152,7 @@ func writeFinding(b *strings.Builder, p palette, e *check.Entry) {
 		fmt.Fprintf(b, "%s %s %s\n", p.location.Sprint(Escape(loc)), p.err.Sprint("error:"), Escape(msg))
 		return
 	}
-	loc := Escape(e.Pos.File + ":" + strconv.Itoa(e.Pos.Line) + ":")
+	loc := Escape(place(e.Pos) + ":")
 	res := &e.Result
 	if res.Skipped && res.Kind == "" {
 		fmt.Fprintf(b, "%s skipped: %s\n", p.location.Sprint(loc), Escape(res.SkipReason))

@@ -321,10 +321,7 @@ func (c Checker) ComputeStatus(ns *Namespace, q *corev1.ResourceQuota) {
 	names := resources.SortedNames(hard)
 	used := corev1.ResourceList{}
 	if c.Usage == UsageObserved {
-		// The status written in the input, as a live namespace reports it.
-		if q.Status.Hard == nil {
-			q.Status.Hard = hard
-		}
+		c.ObservedStatus(q)
 		return
 	}
 	// Evaluators that track some hard resource, in a fixed order; each starts its
@@ -370,6 +367,14 @@ func (c Checker) ComputeStatus(ns *Namespace, q *corev1.ResourceQuota) {
 	// The controller writes the status; admission reads it back (QS-02).
 	q.Status.Hard = resources.Stored(hard)
 	q.Status.Used = resources.Stored(maskList(used, names))
+}
+
+// ObservedStatus keeps the status written in the input, as a live namespace
+// reports it (UsageObserved); a status without hard takes spec.hard.
+func (c Checker) ObservedStatus(q *corev1.ResourceQuota) {
+	if q.Status.Hard == nil {
+		q.Status.Hard = addLists(corev1.ResourceList{}, q.Spec.Hard)
+	}
 }
 
 // allEvaluators returns the evaluators that track at least one of names: the
