@@ -52,15 +52,11 @@ The policies are linted as limitcheck lint does: its findings (a LimitRange whos
 			}
 			opts.Format = f
 			opts.Render.Version = versionString()
-			switch opts.Color {
-			case "always":
-				opts.Render.Color = true
-			case "never":
-			case "auto":
-				opts.Render.Color = colorAuto(s.Out)
-			default:
-				return inputErrorf("invalid argument %q for \"--color\" flag: must be auto, always or never", opts.Color)
+			color, err := resolveColor(opts.Color, s.Out)
+			if err != nil {
+				return err
 			}
+			opts.Render.Color = color
 			switch opts.FailOn {
 			case failOnDenied, failOnWarning, failOnNever:
 			default:
@@ -90,6 +86,19 @@ The policies are linted as limitcheck lint does: its findings (a LimitRange whos
 		return comps, cobra.ShellCompDirectiveNoFileComp
 	})
 	return cmd
+}
+
+// resolveColor is --color: always, never, or auto (colorAuto on out).
+func resolveColor(flag string, out any) (bool, error) {
+	switch flag {
+	case "always":
+		return true, nil
+	case "never":
+		return false, nil
+	case "auto":
+		return colorAuto(out), nil
+	}
+	return false, inputErrorf("invalid argument %q for \"--color\" flag: must be auto, always or never", flag)
 }
 
 // colorAuto: colour only on a terminal, and never under NO_COLOR (any non-empty

@@ -68,15 +68,11 @@ Exit status: 0 HEAD adds no denial, 1 it does (--fail-on any-denial: HEAD has an
 			}
 			opts.Format = f
 			opts.Render.Version = versionString()
-			switch opts.Color {
-			case "always":
-				opts.Render.Color = true
-			case "never":
-			case "auto":
-				opts.Render.Color = colorAuto(s.Out)
-			default:
-				return inputErrorf("invalid argument %q for \"--color\" flag: must be auto, always or never", opts.Color)
+			color, err := resolveColor(opts.Color, s.Out)
+			if err != nil {
+				return err
 			}
+			opts.Render.Color = color
 			switch opts.FailOn {
 			case diffFailOnNewDenial, diffFailOnAnyDenial, diffFailOnNever:
 			default:

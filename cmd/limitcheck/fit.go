@@ -56,15 +56,11 @@ Exit status: 0 every workload fits the replicas it wants (and its HPA's maxRepli
 				return invalidFlagValue(cmd.Flags().Lookup("output"), opts.Output, "must be one of "+strings.Join(render.FitFormats, ", "))
 			}
 			opts.Render.Version = versionString()
-			switch opts.Color {
-			case "always":
-				opts.Render.Color = true
-			case "never":
-			case "auto":
-				opts.Render.Color = colorAuto(s.Out)
-			default:
-				return inputErrorf("invalid argument %q for \"--color\" flag: must be auto, always or never", opts.Color)
+			color, err := resolveColor(opts.Color, s.Out)
+			if err != nil {
+				return err
 			}
+			opts.Render.Color = color
 			return runFit(s, opts)
 		},
 	}
