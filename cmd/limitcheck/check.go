@@ -57,10 +57,8 @@ The policies are linted as limitcheck lint does: its findings (a LimitRange whos
 				return err
 			}
 			opts.Render.Color = color
-			switch opts.FailOn {
-			case failOnDenied, failOnWarning, failOnNever:
-			default:
-				return invalidFlagValue(cmd.Flags().Lookup("fail-on"), opts.FailOn, "must be denied, warning or never")
+			if err := oneOf(cmd.Flags().Lookup("fail-on"), opts.FailOn, failOnDenied, failOnWarning, failOnNever); err != nil {
+				return err
 			}
 			if runF != nil {
 				return runF(opts)

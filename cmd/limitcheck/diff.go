@@ -73,10 +73,8 @@ Exit status: 0 HEAD adds no denial, 1 it does (--fail-on any-denial: HEAD has an
 				return err
 			}
 			opts.Render.Color = color
-			switch opts.FailOn {
-			case diffFailOnNewDenial, diffFailOnAnyDenial, diffFailOnNever:
-			default:
-				return invalidFlagValue(cmd.Flags().Lookup("fail-on"), opts.FailOn, "must be new-denial, any-denial or never")
+			if err := oneOf(cmd.Flags().Lookup("fail-on"), opts.FailOn, diffFailOnNewDenial, diffFailOnAnyDenial, diffFailOnNever); err != nil {
+				return err
 			}
 			if runF != nil {
 				return runF(opts)

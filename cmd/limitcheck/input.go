@@ -153,12 +153,10 @@ func (o *inputOptions) complete(fl *pflag.FlagSet, args []string) error {
 	if names := eval.UnsimulatedPlugins(o.enablePlugins); len(names) > 0 {
 		o.warnings = append(o.warnings, "--enable-admission-plugins: limitcheck does not simulate "+strings.Join(names, ", ")+"; it runs LimitRanger, ResourceQuota, Priority, DefaultStorageClass and RuntimeClass only")
 	}
-	switch quota.Usage(o.quotaUsage) {
-	case quota.UsageComputed, quota.UsageObserved:
-		o.Engine.QuotaUsage = quota.Usage(o.quotaUsage)
-	default:
-		return inputErrorf("invalid argument %q for \"--quota-usage\" flag: must be computed or observed", o.quotaUsage)
+	if err := oneOf(fl.Lookup("quota-usage"), o.quotaUsage, string(quota.UsageComputed), string(quota.UsageObserved)); err != nil {
+		return err
 	}
+	o.Engine.QuotaUsage = quota.Usage(o.quotaUsage)
 	if o.configFile != "" {
 		if o.Engine.QuotaConfig, err = admissionconfig.LoadFile(o.configFile); err != nil {
 			// The file itself cannot be read: a bad flag value. Errors in its
@@ -170,18 +168,14 @@ func (o *inputOptions) complete(fl *pflag.FlagSet, args []string) error {
 			return &inputError{err: err}
 		}
 	}
-	switch check.Order(o.order) {
-	case check.OrderPoliciesFirst, check.OrderInput:
-		o.Order = check.Order(o.order)
-	default:
-		return inputErrorf("invalid argument %q for \"--order\" flag: must be policies-first or input", o.order)
+	if err := oneOf(fl.Lookup("order"), o.order, string(check.OrderPoliciesFirst), string(check.OrderInput)); err != nil {
+		return err
 	}
-	switch check.Scale(o.scale) {
-	case check.ScaleSpec, check.ScaleMax, check.ScaleMin:
-		o.Scale = check.Scale(o.scale)
-	default:
-		return inputErrorf("invalid argument %q for \"--scale\" flag: must be spec, max or min", o.scale)
+	o.Order = check.Order(o.order)
+	if err := oneOf(fl.Lookup("scale"), o.scale, string(check.ScaleSpec), string(check.ScaleMax), string(check.ScaleMin)); err != nil {
+		return err
 	}
+	o.Scale = check.Scale(o.scale)
 	if o.Scale != check.ScaleSpec && o.replicas != "spec" {
 		return inputErrorf("--replicas %s and --scale=%s cannot be combined: --replicas scales every workload, --scale the targets of the input's HorizontalPodAutoscalers", o.replicas, o.scale)
 	}
@@ -280,6 +274,21 @@ func checkNodes(s string) error {
 		return errors.New("must be at least 1: a DaemonSet runs one Pod per node")
 	}
 	return nil
+}
+
+// oneOf is nil when value is one of values, else the usage error naming them
+// ("must be a, b or c").
+func oneOf(f *pflag.Flag, value string, values ...string) error {
+	for _, v := range values {
+		if value == v {
+			return nil
+		}
+	}
+	list := values[len(values)-1]
+	if len(values) > 1 {
+		list = strings.Join(values[:len(values)-1], ", ") + " or " + list
+	}
+	return invalidFlagValue(f, value, "must be "+list)
 }
 
 // invalidFlagValue is a usage error about a flag's value, worded as pflag words

@@ -57,10 +57,8 @@ Exit status: 0 no finding (with --fail-on error: no error; with --fail-on never:
 				return err
 			}
 			opts.Render.Color = color
-			switch opts.FailOn {
-			case lintFailOnWarning, lintFailOnError, lintFailOnNever:
-			default:
-				return invalidFlagValue(cmd.Flags().Lookup("fail-on"), opts.FailOn, "must be warning, error or never")
+			if err := oneOf(cmd.Flags().Lookup("fail-on"), opts.FailOn, lintFailOnWarning, lintFailOnError, lintFailOnNever); err != nil {
+				return err
 			}
 			opts.Lint = true
 			if runF != nil {
