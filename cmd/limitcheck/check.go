@@ -8,6 +8,7 @@ import (
 	"github.com/mattn/go-isatty"
 	"github.com/spf13/cobra"
 
+	"github.com/limitcheck/limitcheck/internal/check"
 	"github.com/limitcheck/limitcheck/internal/render"
 )
 
@@ -112,8 +113,19 @@ func colorAuto(out any) bool {
 // runCheck evaluates the inputs and writes the report to stdout. A path that
 // cannot be read stops the run before anything is written.
 func runCheck(opts *checkOptions) error {
-	rep, err := opts.run(opts.streams)
+	// A format that can takes the entries as they are decided, so that the
+	// run holds only what that format still needs.
+	var stream render.Stream
+	var take func(*check.Entry) bool
+	if s, ok := opts.Format.(render.Streamer); ok {
+		stream = s.Stream(opts.streams.Out, opts.Render)
+		take = stream.Entry
+	}
+	rep, err := opts.run(opts.streams, take)
 	if err != nil {
+		if stream != nil {
+			stream.Discard()
+		}
 		return err
 	}
 	rep.AddLintWarnings()
@@ -128,7 +140,11 @@ func runCheck(opts *checkOptions) error {
 			opts.Render.StepSummary = f
 		}
 	}
-	if err := opts.Format.Render(opts.streams.Out, rep, opts.Render); err != nil {
+	write := func() error { return opts.Format.Render(opts.streams.Out, rep, opts.Render) }
+	if stream != nil {
+		write = func() error { return stream.Finish(rep) }
+	}
+	if err := write(); err != nil {
 		return &internalError{err: fmt.Errorf("writing output: %w", err)}
 	}
 	if f, ok := opts.Render.StepSummary.(*os.File); ok {

@@ -104,7 +104,7 @@ type describable struct {
 }
 
 func runDescribe(s streams, opts *inputOptions, reqs []describeRequest) error {
-	rep, err := opts.run(s)
+	rep, err := opts.run(s, nil)
 	if err != nil {
 		return err
 	}

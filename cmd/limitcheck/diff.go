@@ -111,7 +111,7 @@ func runDiff(opts *diffOptions) error {
 		in := opts.inputOptions
 		in.Paths = paths
 		in.warnings = nil
-		return in.run(opts.streams)
+		return in.run(opts.streams, nil)
 	}
 	printWarnings(opts.streams.ErrOut, opts.warnings)
 	base, err := side(opts.base)

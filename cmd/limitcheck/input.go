@@ -301,10 +301,11 @@ func invalidFlagValue(f *pflag.Flag, value string, reason any) error {
 	return inputErrorf("invalid argument %q for %q flag: %v", value, name, reason)
 }
 
-// run reads and admits the input.
-func (o *inputOptions) run(s streams) (*check.Report, error) {
+// run reads and admits the input; stream, when set, takes the entries as they
+// are decided (check.Options.Stream).
+func (o *inputOptions) run(s streams, stream func(*check.Entry) bool) (*check.Report, error) {
 	printWarnings(s.ErrOut, o.warnings)
-	return o.runWith(check.Options{Lint: o.Lint}, s)
+	return o.runWith(check.Options{Lint: o.Lint, Stream: stream}, s)
 }
 
 // runWith reads and admits the input with extra, whose input fields are

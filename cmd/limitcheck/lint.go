@@ -87,7 +87,7 @@ Exit status: 0 no finding (with --fail-on error: no error; with --fail-on never:
 
 // runLint admits the input, writes the lint report and says how to exit.
 func runLint(opts *lintOptions) error {
-	rep, err := opts.run(opts.streams)
+	rep, err := opts.run(opts.streams, nil)
 	if err != nil {
 		return err
 	}

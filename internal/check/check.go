@@ -60,6 +60,15 @@ type Options struct {
 	// ConfigFile is the --admission-control-config-file the engine's
 	// QuotaConfig came from, where lint findings about it are placed.
 	ConfigFile string
+	// Stream, when set, receives the entries as the run decides them, in
+	// report order, so that a caller can write each out at once and the run
+	// keep none: an entry is kept in Report.Entries only when Stream returns
+	// true (Report.Summary counts it either way). Entries a later step of
+	// the run still changes are never streamed and are all in
+	// Report.Entries: the policies (their warnings need the final usage,
+	// QS-01, and the lint), and every entry of a run with Fit, Rollout,
+	// SuggestQuota or Scale max or min. Entry.Seq orders the two.
+	Stream func(*Entry) (keep bool)
 	// Live, when set, is a live cluster the input is checked against
 	// (--from-cluster, CL-01): its policies are admitted before the input's
 	// (a policy of the input replaces the live one of the same name), its
@@ -98,13 +107,15 @@ var Orders = []Order{OrderPoliciesFirst, OrderInput}
 // isPolicy reports whether a document is namespace or cluster state that
 // OrderPoliciesFirst admits first.
 func isPolicy(d *load.Document) bool {
-	if d.Err != nil {
-		return false
-	}
-	if d.APIVersion == "v1" && (d.Kind == "LimitRange" || d.Kind == "ResourceQuota") {
+	return d.Err == nil && isPolicyKind(d.APIVersion, d.Kind)
+}
+
+// isPolicyKind reports whether documents of a kind are policies (isPolicy).
+func isPolicyKind(apiVersion, kind string) bool {
+	if apiVersion == "v1" && (kind == "LimitRange" || kind == "ResourceQuota") {
 		return true
 	}
-	return classes.IsClusterClass(d.APIVersion, d.Kind) || admissionconfig.IsConfigKind(d.APIVersion, d.Kind)
+	return classes.IsClusterClass(apiVersion, kind) || admissionconfig.IsConfigKind(apiVersion, kind)
 }
 
 // Entry is one input document and what became of it: Err is set when the document
@@ -123,6 +134,9 @@ type Entry struct {
 	// Live is set for a policy read from a live cluster (Options.Live);
 	// Pos.File then names where it lives, Pos.Line is 0.
 	Live bool
+	// Seq is the entry's place in the report, from 0: it orders the entries
+	// of Report.Entries among those handed to Options.Stream.
+	Seq int
 }
 
 // Report is the outcome of a run.
@@ -144,6 +158,11 @@ type Report struct {
 	// run saw them.
 	Suggested    []QuotaSuggestion
 	StillRefused []Entry
+
+	// next is the Seq of the next entry; streamed counts the entries handed
+	// to Options.Stream and not kept.
+	next     int
+	streamed Summary
 }
 
 // QuotaSuggestion is a suggested quota and where the input's is.
@@ -165,76 +184,75 @@ type Summary struct {
 	Warned int
 }
 
-// Summary counts the entries by outcome.
+// Summary counts the entries by outcome, those handed to Options.Stream
+// and not kept included.
 func (r *Report) Summary() Summary {
-	var s Summary
+	s := r.streamed
 	for i := range r.Entries {
-		e := &r.Entries[i]
-		if e.Live && e.Err == nil && e.Result.Internal == "" && (e.Result.Allowed || e.Result.Skipped) {
-			// The cluster's own policies are not the input's objects; their
-			// warnings still count.
-			if len(e.Result.Warnings) > 0 {
-				s.Warned++
-			}
-			continue
-		}
-		s.Objects++
-		warned := len(e.Result.Warnings) > 0
-		if w := e.Result.Workload; w != nil {
-			for i := range w.Created {
-				warned = warned || len(w.Created[i].Warnings) > 0
-			}
-		}
-		if warned {
-			s.Warned++
-		}
-
-		if w := e.Result.Workload; w != nil {
-			s.Workloads++
-			s.Replicas += w.Replicas
-			s.Unfit += w.Replicas - w.Admitted
-		}
-		switch {
-		case e.Err != nil:
-			s.Errors++
-		case e.Result.Internal != "":
-			s.Internal++
-		case e.Result.Skipped:
-			s.Skipped++
-		case e.Result.Allowed:
-			s.Admitted++
-		default:
-			s.Denied++
-		}
+		s.count(&r.Entries[i])
 	}
 	return s
+}
+
+// count adds one entry to the summary.
+func (s *Summary) count(e *Entry) {
+	if e.Live && e.Err == nil && e.Result.Internal == "" && (e.Result.Allowed || e.Result.Skipped) {
+		// The cluster's own policies are not the input's objects; their
+		// warnings still count.
+		if len(e.Result.Warnings) > 0 {
+			s.Warned++
+		}
+		return
+	}
+	s.Objects++
+	warned := len(e.Result.Warnings) > 0
+	if w := e.Result.Workload; w != nil {
+		for i := range w.Created {
+			warned = warned || len(w.Created[i].Warnings) > 0
+		}
+	}
+	if warned {
+		s.Warned++
+	}
+	if w := e.Result.Workload; w != nil {
+		s.Workloads++
+		s.Replicas += w.Replicas
+		s.Unfit += w.Replicas - w.Admitted
+	}
+	switch {
+	case e.Err != nil:
+		s.Errors++
+	case e.Result.Internal != "":
+		s.Internal++
+	case e.Result.Skipped:
+		s.Skipped++
+	case e.Result.Allowed:
+		s.Admitted++
+	default:
+		s.Denied++
+	}
 }
 
 // Run loads every path and evaluates each document in input order. The error is
 // non-nil only when the input could not be read at all (a missing path); document
 // errors are entries of the report.
+//
+// The input is read twice. The first look decodes only what applies to the
+// whole run wherever it is in the input (policies and classes, admission
+// configuration, CustomResourceDefinitions, HPAs); the second admits every
+// document as it comes and hands each entry to Options.Stream, so that with a
+// Stream a run holds no more than the policies and what the Stream keeps.
 func Run(opts Options) (*Report, error) {
-	// Read everything first: an admission configuration among the inputs applies
-	// to the whole run, objects before it included.
-	var docs []load.Document
 	rep := &Report{}
-	objects := 0
+	copies := load.NewCopies()
+	defer copies.Remove()
 	loadOpts := load.Options{Recursive: opts.Recursive, NewObject: eval.NewObject, Strict: opts.Strict, Ignore: opts.Ignore, SkipNonObjects: opts.SkipNonObjects,
-		Note: func(n load.Note) { rep.Notes = append(rep.Notes, n) }}
-	err := load.Walk(opts.Paths, opts.Stdin, loadOpts, func(d load.Document) bool {
-		if d.Err == nil && !admissionconfig.IsConfigKind(d.APIVersion, d.Kind) && !(d.APIVersion == "apiextensions.k8s.io/v1" && d.Kind == "CustomResourceDefinition") {
-			d.JSON = nil // only configurations and CRDs are read from JSON; the rest is decoded
-		}
-		docs = append(docs, d)
-		if d.Skip == "" {
-			objects++
-		}
-		return true
-	})
+		Copies: copies, Note: func(n load.Note) { rep.Notes = append(rep.Notes, n) }}
+	look, err := firstLook(opts, loadOpts)
 	if err != nil {
 		return rep, err
 	}
-	if objects == 0 && !opts.SkipNonObjects {
+	if look.objects == 0 && !opts.SkipNonObjects {
 		msg := "no objects passed to check: the input holds no Kubernetes objects"
 		for _, n := range rep.Notes {
 			msg += "\n" + n.String()
@@ -244,10 +262,7 @@ func Run(opts Options) (*Report, error) {
 	engineOpts := opts.Engine
 	configAt := ""
 	cfgPos := load.Position{File: opts.ConfigFile}
-	for _, d := range docs {
-		if d.Err != nil || !admissionconfig.IsConfigKind(d.APIVersion, d.Kind) {
-			continue
-		}
+	for _, d := range look.configs {
 		where := fmt.Sprintf("%s:%d", d.Pos.File, d.Pos.Line)
 		if engineOpts.QuotaConfig != nil {
 			other := configAt
@@ -267,61 +282,48 @@ func Run(opts Options) (*Report, error) {
 	// The input's CustomResourceDefinitions tell the scope and plural of their
 	// custom resources for the whole run, as classes do (API-01).
 	catalog := apis.New()
-	crdErrs := map[int]*load.Error{}
-	for i, d := range docs {
-		if d.Err == nil && d.APIVersion == "apiextensions.k8s.io/v1" && d.Kind == "CustomResourceDefinition" {
-			if err := catalog.AddCRD(d.JSON); err != nil {
-				crdErrs[i] = &load.Error{File: d.Pos.File, Line: d.Pos.Line, Msg: err.Error()}
-			}
+	for _, d := range look.crds {
+		if err := catalog.AddCRD(d.JSON); err != nil {
+			look.errs[d.Pos] = &load.Error{File: d.Pos.File, Line: d.Pos.Line, Msg: err.Error()}
 		}
-	}
-	for i, e := range crdErrs {
-		docs[i].Err = e
 	}
 	engineOpts.APIs = catalog
-	if opts.Order != OrderInput {
-		docs = policiesFirst(docs)
-	}
 	var live *liveState
 	if opts.Live != nil {
-		defaulted := false
-		for _, d := range docs {
-			defaulted = defaulted || (d.Err == nil && d.Skip == "" && d.Namespace == "" && d.Kind != "" && !eval.ClusterScoped(d.APIVersion, d.Kind))
-		}
-		if live, err = readLive(opts.Live, docs, catalog, engineOpts.DefaultNamespace, opts.EnforceNamespace || defaulted); err != nil {
+		if live, err = readLive(opts.Live, look.headers, catalog, engineOpts.DefaultNamespace, opts.EnforceNamespace || look.defaulted); err != nil {
 			return &Report{}, err
 		}
 		rep.Notes = append(rep.Notes, live.note)
 	}
-	var copies []load.Document
-	if opts.SuggestQuota {
-		// The second run admits the objects as written: Admit takes ownership.
-		copies = slices.Clone(docs)
-		for i := range copies {
-			if copies[i].Object != nil {
-				copies[i].Object = copies[i].Object.DeepCopyObject()
-			}
-		}
-	}
 	// HPAs apply to the whole run, wherever they are in the input (FIT-04).
-	hpas := scalings(docs, engineOpts)
+	hpas := scalings(look.hpas, engineOpts)
 	if opts.Scale == ScaleMax || opts.Scale == ScaleMin {
 		engineOpts.Scale = map[eval.ScaleTarget]int32{}
-		for _, i := range slices.Sorted(maps.Keys(hpas)) {
-			s := hpas[i]
-			if _, dup := engineOpts.Scale[s.Target]; dup {
+		for _, h := range hpas {
+			if _, dup := engineOpts.Scale[h.Target]; dup {
 				continue
 			}
-			engineOpts.Scale[s.Target] = s.MaxReplicas
+			engineOpts.Scale[h.Target] = h.MaxReplicas
 			if opts.Scale == ScaleMin {
-				engineOpts.Scale[s.Target] = s.MinReplicas
+				engineOpts.Scale[h.Target] = h.MinReplicas
 			}
 		}
 	}
 	engine := eval.New(engineOpts)
-	rep.Entries = live.prime(engine)
+	r := &runner{rep: rep}
+	// Entries a later step changes are kept whole (Options.Stream).
+	if opts.Stream != nil && !opts.Fit && !opts.Rollout && !opts.SuggestQuota && opts.Scale != ScaleMax && opts.Scale != ScaleMin {
+		r.stream = opts.Stream
+	}
+	for _, e := range live.prime(engine) {
+		r.deliver(e, true)
+	}
 	nLive := len(rep.Entries)
-	rep.Entries = append(rep.Entries, admitAll(engine, catalog, docs, opts)...)
+	loadOpts.Note = nil // the first look reported them
+	defaulted, err := r.admitInput(engine, catalog, look, loadOpts, opts, r.stream != nil)
+	if err != nil {
+		return &Report{}, err
+	}
 	applyHPAs(rep.Entries[nLive:], hpas, opts)
 	if opts.Rollout {
 		for i := range rep.Entries {
@@ -334,8 +336,15 @@ func Run(opts Options) (*Report, error) {
 		unenforcedOpts := engineOpts
 		unenforcedOpts.UnenforcedQuota = true
 		unenforced := eval.New(unenforcedOpts)
-		live.prime(unenforced)
-		entries := admitAll(unenforced, catalog, copies, Options{EnforceNamespace: opts.EnforceNamespace, SkipUnknown: opts.SkipUnknown, Engine: opts.Engine})
+		var entries []Entry
+		second := &runner{rep: &Report{}}
+		for _, e := range live.prime(unenforced) {
+			second.deliver(e, true)
+		}
+		if _, err := second.admitInput(unenforced, catalog, look, loadOpts, Options{Paths: opts.Paths, Stdin: opts.Stdin, EnforceNamespace: opts.EnforceNamespace, SkipUnknown: opts.SkipUnknown, Engine: opts.Engine, Order: opts.Order}, false); err != nil {
+			return &Report{}, err
+		}
+		entries = second.rep.Entries
 		results := make([]eval.Result, len(rep.Entries))
 		where := map[string]load.Position{}
 		for i, e := range rep.Entries {
@@ -348,7 +357,7 @@ func Run(opts Options) (*Report, error) {
 			rep.Suggested = append(rep.Suggested, QuotaSuggestion{QuotaSuggestion: s, Pos: where[s.Quota.Namespace+"/"+s.Quota.Name]})
 		}
 		for _, e := range entries {
-			if e.Err == nil && e.Result.Internal == "" && !e.Result.Skipped && !e.Result.Allowed {
+			if e.Err == nil && e.Result.Internal == "" && !e.Result.Skipped && !e.Result.Allowed && !e.Live {
 				rep.StillRefused = append(rep.StillRefused, e)
 			}
 		}
@@ -359,62 +368,218 @@ func Run(opts Options) (*Report, error) {
 	if engineOpts.QuotaUsage != quota.UsageObserved {
 		live.unknownUsage(rep.Entries)
 	}
-	defaultNamespaceHint(rep, rep.Entries[nLive:], docs, engine.DefaultNamespace(), opts.EnforceNamespace)
+	defaultNamespaceHint(rep, defaulted, engine.DefaultNamespace(), opts.EnforceNamespace)
 	if opts.Lint {
-		lintPolicies(rep, docs, engineOpts.QuotaConfig, cfgPos)
+		lintPolicies(rep, look.policies, engineOpts.QuotaConfig, cfgPos)
 	}
 	return rep, nil
 }
 
-// admitAll admits the documents in order on engine, with the cluster classes
-// of the input added first, and returns an entry per document.
-func admitAll(engine *eval.Engine, catalog *apis.Catalog, docs []load.Document, opts Options) []Entry {
+// look is what the first reading of the input gathers: what applies to the
+// whole run wherever it is in the input.
+type look struct {
+	// policies are the documents OrderPoliciesFirst admits first (isPolicy),
+	// in input order; policyAt finds them by position.
+	policies []load.Document
+	policyAt map[load.Position]int
+	// configs are the admission configurations, crds the
+	// CustomResourceDefinitions, hpas the HorizontalPodAutoscalers.
+	configs, crds, hpas []load.Document
+	// errs are errors found in documents by the run rather than the loader
+	// (a CustomResourceDefinition the catalog refuses), by position.
+	errs map[load.Position]*load.Error
+	// objects counts the documents not skipped.
+	objects int
+	// adopters are the namespaces of the input's ReplicaSets,
+	// ReplicationControllers and Deployments (eval.Outlook).
+	adopters map[string]bool
+	// headers, with Options.Live only, are every document without its
+	// object (the policies' kept), and defaulted says whether a namespaced
+	// object names no namespace: what readLive asks the cluster about.
+	headers   []load.Document
+	defaulted bool
+}
+
+// wholeRun reports whether a document applies to the whole run wherever it is
+// in the input, and so is decoded by the first look.
+func wholeRun(apiVersion, kind string) bool {
+	return isPolicyKind(apiVersion, kind) || admissionconfig.IsConfigKind(apiVersion, kind) ||
+		(apiVersion == "apiextensions.k8s.io/v1" && kind == "CustomResourceDefinition") || kind == "HorizontalPodAutoscaler"
+}
+
+// firstLook reads the input once, decoding only what applies to the whole run
+// (everything, with a live cluster, whose questions depend on every object).
+func firstLook(opts Options, loadOpts load.Options) (*look, error) {
+	l := &look{policyAt: map[load.Position]int{}, errs: map[load.Position]*load.Error{}, adopters: map[string]bool{}}
+	if opts.Live == nil {
+		loadOpts.Select = wholeRun
+	}
+	def := opts.Engine.DefaultNamespace
+	if def == "" {
+		def = "default"
+	}
+	err := load.Walk(opts.Paths, opts.Stdin, loadOpts, func(d load.Document) bool {
+		if d.Skip == "" {
+			l.objects++
+		}
+		if d.Err != nil {
+			if opts.Live != nil {
+				l.headers = append(l.headers, load.Document{Pos: d.Pos, APIVersion: d.APIVersion, Kind: d.Kind, Namespace: d.Namespace, Name: d.Name, Err: d.Err, Skip: d.Skip})
+			}
+			return true
+		}
+		if !admissionconfig.IsConfigKind(d.APIVersion, d.Kind) && !(d.APIVersion == "apiextensions.k8s.io/v1" && d.Kind == "CustomResourceDefinition") {
+			d.JSON = nil // only configurations and CRDs are read from JSON
+		}
+		if isPolicy(&d) {
+			l.policyAt[d.Pos] = len(l.policies)
+			l.policies = append(l.policies, d)
+		}
+		switch {
+		case admissionconfig.IsConfigKind(d.APIVersion, d.Kind):
+			l.configs = append(l.configs, d)
+		case d.APIVersion == "apiextensions.k8s.io/v1" && d.Kind == "CustomResourceDefinition":
+			l.crds = append(l.crds, d)
+		case d.Kind == "HorizontalPodAutoscaler" && d.Skip == "":
+			l.hpas = append(l.hpas, d)
+		}
+		if (d.APIVersion == "apps/v1" && (d.Kind == "ReplicaSet" || d.Kind == "Deployment")) || (d.APIVersion == "v1" && d.Kind == "ReplicationController") {
+			ns := d.Namespace
+			if ns == "" {
+				ns = def
+			}
+			l.adopters[ns] = true
+		}
+		if opts.Live != nil {
+			h := load.Document{Pos: d.Pos, APIVersion: d.APIVersion, Kind: d.Kind, Namespace: d.Namespace, Name: d.Name, Skip: d.Skip}
+			if isPolicy(&d) {
+				h.Object = d.Object
+			}
+			l.headers = append(l.headers, h)
+			l.defaulted = l.defaulted || (d.Skip == "" && d.Namespace == "" && d.Kind != "" && !eval.ClusterScoped(d.APIVersion, d.Kind))
+		}
+		return true
+	})
+	return l, err
+}
+
+// runner collects the entries of a run and hands them to the Stream.
+type runner struct {
+	rep    *Report
+	stream func(*Entry) bool
+}
+
+// deliver adds an entry to the report, or hands it to the stream unless
+// held: held entries are those a later step of the run may still change.
+func (r *runner) deliver(e Entry, held bool) {
+	e.Seq = r.rep.next
+	r.rep.next++
+	if held || r.stream == nil || r.stream(&e) {
+		r.rep.Entries = append(r.rep.Entries, e)
+		return
+	}
+	r.rep.streamed.count(&e)
+}
+
+// admitInput admits the input on engine (the policies of the first look
+// first, with OrderPoliciesFirst), reading it a second time with loadOpts,
+// and delivers an entry per document. It returns how many objects naming no
+// namespace were evaluated in the default one (HINT-01). With expect, the
+// engine is told what it no longer needs to keep once the policies are in
+// (eval.Outlook).
+func (r *runner) admitInput(engine *eval.Engine, catalog *apis.Catalog, l *look, loadOpts load.Options, opts Options, expect bool) (int, error) {
+	// Each engine admits its own copies of the policies; a class is added as
+	// cluster state and admitted as the same object, as the run would.
+	policies := make([]load.Document, len(l.policies))
+	for i, d := range l.policies {
+		d.Object = d.Object.DeepCopyObject()
+		policies[i] = d
+	}
 	// PriorityClasses, StorageClasses and RuntimeClasses are cluster state the
 	// admission plugins read: they apply to the whole run, wherever they appear.
-	for _, d := range docs {
-		if d.Err == nil && classes.IsClusterClass(d.APIVersion, d.Kind) {
+	for _, d := range policies {
+		if classes.IsClusterClass(d.APIVersion, d.Kind) {
 			engine.AddClusterObject(d.Object)
 		}
 	}
-	entries := make([]Entry, 0, len(docs))
-	for _, d := range docs {
-		entry := Entry{Pos: d.Pos, Err: d.Err}
-		if entry.Err == nil && opts.EnforceNamespace {
-			entry.Err = namespaceMismatch(d, opts.Engine.DefaultNamespace)
+	defaulted := 0
+	admit := func(d load.Document, held bool) {
+		e := admitDocument(engine, catalog, d, opts)
+		if e.Err == nil && !e.Result.Skipped && d.Namespace == "" && e.Result.Namespace == engine.DefaultNamespace() {
+			defaulted++
 		}
-		switch {
-		case d.Skip != "":
-			entry.Result = eval.Result{Skipped: true, SkipReason: d.Skip}
-		case entry.Err != nil:
-			// Keep the identity of what could not be evaluated, in the namespace
-			// it was meant for.
-			entry.Result = eval.Result{APIVersion: d.APIVersion, Kind: d.Kind, Namespace: d.Namespace, Name: d.Name}
-			if d.Namespace == "" && d.Kind != "" && !eval.ClusterScoped(d.APIVersion, d.Kind) {
-				entry.Result.Namespace = engine.DefaultNamespace()
-			}
-		case admissionconfig.IsConfigKind(d.APIVersion, d.Kind):
-			entry.Result = eval.Result{APIVersion: d.APIVersion, Kind: d.Kind, Name: d.Name, Skipped: true,
-				SkipReason: "admission configuration: applies to the whole run"}
-		default:
-			entry.Result, entry.Fit, entry.Err = admitServed(engine, catalog, d, opts.SkipUnknown, opts.Fit)
-		}
-		for _, w := range d.Warnings {
-			entry.Result.Warnings = append(entry.Result.Warnings, w.Msg)
-		}
-		entries = append(entries, entry)
+		r.deliver(e, held)
 	}
-	return entries
+	if opts.Order != OrderInput {
+		for _, d := range policies {
+			admit(d, true)
+		}
+		if expect {
+			engine.Expect(eval.Outlook{NoQuotas: true, Adopters: l.adopters})
+		}
+	}
+	err := load.Walk(opts.Paths, opts.Stdin, loadOpts, func(d load.Document) bool {
+		if i, ok := l.policyAt[d.Pos]; ok {
+			if opts.Order == OrderInput {
+				admit(policies[i], true)
+			}
+			return true
+		}
+		if e := l.errs[d.Pos]; e != nil && d.Err == nil {
+			d.Err, d.Object = e, nil
+		}
+		if d.Err == nil && !admissionconfig.IsConfigKind(d.APIVersion, d.Kind) && !(d.APIVersion == "apiextensions.k8s.io/v1" && d.Kind == "CustomResourceDefinition") {
+			d.JSON = nil // only configurations and CRDs are read from JSON; the rest is decoded
+		}
+		admit(d, false)
+		return true
+	})
+	return defaulted, err
 }
 
-// scalings reads the valid HPAs among docs, by document index.
-func scalings(docs []load.Document, engineOpts eval.Options) map[int]eval.Scaling {
-	out := map[int]eval.Scaling{}
-	for i, d := range docs {
+// admitDocument admits one document on engine and returns its entry.
+func admitDocument(engine *eval.Engine, catalog *apis.Catalog, d load.Document, opts Options) Entry {
+	entry := Entry{Pos: d.Pos, Err: d.Err}
+	if entry.Err == nil && opts.EnforceNamespace {
+		entry.Err = namespaceMismatch(d, opts.Engine.DefaultNamespace)
+	}
+	switch {
+	case d.Skip != "":
+		entry.Result = eval.Result{Skipped: true, SkipReason: d.Skip}
+	case entry.Err != nil:
+		// Keep the identity of what could not be evaluated, in the namespace
+		// it was meant for.
+		entry.Result = eval.Result{APIVersion: d.APIVersion, Kind: d.Kind, Namespace: d.Namespace, Name: d.Name}
+		if d.Namespace == "" && d.Kind != "" && !eval.ClusterScoped(d.APIVersion, d.Kind) {
+			entry.Result.Namespace = engine.DefaultNamespace()
+		}
+	case admissionconfig.IsConfigKind(d.APIVersion, d.Kind):
+		entry.Result = eval.Result{APIVersion: d.APIVersion, Kind: d.Kind, Name: d.Name, Skipped: true,
+			SkipReason: "admission configuration: applies to the whole run"}
+	default:
+		entry.Result, entry.Fit, entry.Err = admitServed(engine, catalog, d, opts.SkipUnknown, opts.Fit)
+	}
+	for _, w := range d.Warnings {
+		entry.Result.Warnings = append(entry.Result.Warnings, w.Msg)
+	}
+	return entry
+}
+
+// hpaAt is a valid HPA of the input and where it is.
+type hpaAt struct {
+	Pos load.Position
+	eval.Scaling
+}
+
+// scalings reads the valid HPAs among docs, in input order.
+func scalings(docs []load.Document, engineOpts eval.Options) []hpaAt {
+	var out []hpaAt
+	for _, d := range docs {
 		if d.Err != nil || d.Skip != "" || d.Object == nil {
 			continue
 		}
 		if s, ok := eval.HPAScaling(d.Object, engineOpts.DefaultNamespace, engineOpts.Gates); ok {
-			out[i] = s
+			out = append(out, hpaAt{Pos: d.Pos, Scaling: s})
 		}
 	}
 	return out
@@ -429,7 +594,7 @@ var scalable = map[eval.ScaleTarget]bool{
 // applyHPAs, with --scale=max|min or fit, warns on every HPA whose target is
 // not in the input or that another HPA already targets, and gives the fit
 // of every targeted workload its HPA (FIT-04).
-func applyHPAs(entries []Entry, hpas map[int]eval.Scaling, opts Options) {
+func applyHPAs(entries []Entry, hpas []hpaAt, opts Options) {
 	if len(hpas) == 0 || !(opts.Fit || opts.Scale == ScaleMax || opts.Scale == ScaleMin) {
 		return
 	}
@@ -447,9 +612,17 @@ func applyHPAs(entries []Entry, hpas map[int]eval.Scaling, opts Options) {
 			workloads[t] = i
 		}
 	}
+	at := map[load.Position]int{}
+	for i := range entries {
+		at[entries[i].Pos] = i
+	}
 	by := map[eval.ScaleTarget]string{}
-	for _, i := range slices.Sorted(maps.Keys(hpas)) {
-		s, res := hpas[i], &entries[i].Result
+	for _, s := range hpas {
+		i, ok := at[s.Pos]
+		if !ok {
+			continue
+		}
+		res := &entries[i].Result
 		t := s.Target
 		w, found := workloads[t]
 		switch {
@@ -471,18 +644,9 @@ func applyHPAs(entries []Entry, hpas map[int]eval.Scaling, opts Options) {
 // defaultNamespaceHint notes objects that named no namespace and so landed in
 // the default one, when the input's policies are all for other namespaces: the
 // usual sign of `helm template` output checked without -n (HINT-01).
-func defaultNamespaceHint(rep *Report, entries []Entry, docs []load.Document, def string, explicit bool) {
+func defaultNamespaceHint(rep *Report, defaulted int, def string, explicit bool) {
 	if explicit {
 		return
-	}
-	// Entries are in docs' order. Count what was evaluated in the default
-	// namespace without naming it (skipped and unreadable documents aside).
-	defaulted := 0
-	for i, d := range docs {
-		res := &entries[i].Result
-		if entries[i].Err == nil && !res.Skipped && d.Namespace == "" && res.Namespace == def {
-			defaulted++
-		}
 	}
 	policyNS := map[string]bool{}
 	for i := range rep.Entries {
@@ -528,23 +692,6 @@ func admitServed(engine *eval.Engine, catalog *apis.Catalog, d load.Document, sk
 		return res, f, nil
 	}
 	return engine.Admit(d.Object), nil, nil
-}
-
-// policiesFirst returns the documents in the order OrderPoliciesFirst admits
-// them: the policies, then everything else, each in input order.
-func policiesFirst(docs []load.Document) []load.Document {
-	out := make([]load.Document, 0, len(docs))
-	for i := range docs {
-		if isPolicy(&docs[i]) {
-			out = append(out, docs[i])
-		}
-	}
-	for i := range docs {
-		if !isPolicy(&docs[i]) {
-			out = append(out, docs[i])
-		}
-	}
-	return out
 }
 
 // overQuota warns on every quota whose final usage is above its hard limit

@@ -179,6 +179,38 @@ type Engine struct {
 	live bool
 	// seeds are the live usages of quotas the input replaces (SeedQuotaUsage).
 	seeds map[string]corev1.ResourceList
+	// outlook is what the caller promised of the objects still to come (Expect).
+	outlook *Outlook
+}
+
+// Outlook is what a caller knows of the objects it has still to admit. With
+// it the engine keeps only the state those objects can need, so that its
+// memory no longer grows with every object admitted.
+type Outlook struct {
+	// NoQuotas promises that no ResourceQuota follows: the admitted objects
+	// are charged to the quotas as always but no longer kept for the quota
+	// controller's recount, which only a new quota runs (RQ-08). A quota
+	// admitted anyway is an internal error, never a silent miscount.
+	NoQuotas bool
+	// Adopters are the namespaces where a ReplicaSet, ReplicationController
+	// or Deployment may still be admitted; elsewhere the input's orphan Pods
+	// are not kept for adoption (WL-02). Nil means any namespace.
+	Adopters map[string]bool
+}
+
+// Expect records what the caller knows of the objects still to come (see
+// Outlook) and lets go of the state they cannot need.
+func (e *Engine) Expect(o Outlook) {
+	e.outlook = &o
+	for name, ns := range e.namespaces {
+		if o.NoQuotas {
+			ns.NoRecount = true
+			ns.Objects = nil
+		}
+		if o.Adopters != nil && !o.Adopters[name] {
+			ns.orphans = nil
+		}
+	}
 }
 
 type namespaceState struct {
@@ -415,6 +447,10 @@ func (e *Engine) admitObject(obj runtime.Object, fromInput bool) Result {
 			res.Warnings = append(res.Warnings, fmt.Sprintf("this LimitRange governs only the objects after it in input order: %d earlier %s evaluated without it in namespace %q", ns.governed, what, res.Namespace))
 		}
 	case *corev1.ResourceQuota:
+		if ns.NoRecount {
+			res.Internal = "a ResourceQuota was admitted after the caller promised none would follow (Engine.Expect)"
+			return res
+		}
 		res.Object = o
 		observedUsed := o.Status.Used
 		res.Denial = e.admitQuota(ns, o, dup)
@@ -486,7 +522,8 @@ func (e *Engine) admitObject(obj runtime.Object, fromInput bool) Result {
 		}
 		ns.stored[key] = true
 	}
-	if pod, ok := obj.(*corev1.Pod); ok && res.Denial == nil && fromInput && metav1.GetControllerOf(pod) == nil {
+	if pod, ok := obj.(*corev1.Pod); ok && res.Denial == nil && fromInput && metav1.GetControllerOf(pod) == nil &&
+		(e.outlook == nil || e.outlook.Adopters == nil || e.outlook.Adopters[res.Namespace]) {
 		ns.orphans = append(ns.orphans, pod)
 	}
 	res.Allowed = res.Denial == nil
@@ -515,6 +552,7 @@ func (e *Engine) namespace(name string) *namespaceState {
 	ns := e.namespaces[name]
 	if ns == nil {
 		ns = &namespaceState{name: name, stored: map[storedName]bool{}}
+		ns.NoRecount = e.outlook != nil && e.outlook.NoQuotas
 		e.namespaces[name] = ns
 		e.order = append(e.order, name)
 		if !e.opts.OmitNamespaceObjects {

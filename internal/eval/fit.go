@@ -85,13 +85,13 @@ type Binding struct {
 // allocations. Objects already admitted are shared: the engine never changes
 // an object once it is stored.
 func (e *Engine) Clone() *Engine {
-	c := &Engine{opts: e.opts, classes: e.classes, quota: e.quota, order: slices.Clone(e.order), seeds: e.seeds,
+	c := &Engine{opts: e.opts, classes: e.classes, quota: e.quota, order: slices.Clone(e.order), seeds: e.seeds, outlook: e.outlook,
 		namespaces: make(map[string]*namespaceState, len(e.namespaces)),
 		services:   serviceAllocations{ips: maps.Clone(e.services.ips), nodePorts: maps.Clone(e.services.nodePorts), next: e.services.next}}
 	for name, ns := range e.namespaces {
 		cn := &namespaceState{name: ns.name, stored: maps.Clone(ns.stored), orphans: slices.Clone(ns.orphans),
 			limitRanges: slices.Clone(ns.limitRanges), governed: ns.governed}
-		cn.Objects = slices.Clone(ns.Objects)
+		cn.Objects, cn.NoRecount = slices.Clone(ns.Objects), ns.NoRecount
 		cn.Quotas = make([]*corev1.ResourceQuota, len(ns.Quotas))
 		for i, q := range ns.Quotas {
 			cn.Quotas[i] = q.DeepCopy()

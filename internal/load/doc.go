@@ -254,6 +254,10 @@ var partialType = reflect.TypeOf(metav1.PartialObjectMetadata{})
 // decode decodes the object: strictly into the caller's type if it wants one,
 // otherwise leniently into PartialObjectMetadata.
 func (d *docSrc) decode(js []byte, o *obj, h *header) {
+	if sel := d.stream.opts.Select; sel != nil && !sel(h.apiVersion, h.kind) {
+		d.add(Document{Pos: d.pos(o), APIVersion: h.apiVersion, Kind: h.kind, Namespace: h.namespace, Name: h.name})
+		return
+	}
 	var into runtime.Object
 	if nf := d.stream.opts.NewObject; nf != nil {
 		into = nf(h.apiVersion, h.kind)

@@ -161,6 +161,15 @@ type Options struct {
 	Ignore []string
 	// Note receives Notes; nil discards them.
 	Note func(Note)
+	// Select, when set, says which documents are decoded (NewObject); the
+	// others are yielded with their header only (APIVersion, Kind,
+	// Namespace, Name; JSON and Object nil), and a decoding error they may
+	// hold goes unnoticed: a first look at the input that costs no
+	// decoding.
+	Select func(apiVersion, kind string) bool
+	// Copies, when set, keeps what is read from stdin and named pipes so
+	// that a second Walk given the same Copies reads it again (Copies).
+	Copies *Copies
 	// SkipNonObjects reads the files named as arguments as files found in a
 	// directory are read: a document that is not a Kubernetes object (no
 	// kind, not a mapping: a Helm values.yaml, a CI workflow) is skipped

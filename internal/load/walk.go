@@ -74,7 +74,11 @@ func Walk(paths []string, stdin io.Reader, opts Options, yield func(Document) bo
 			if stdin == nil {
 				return &Error{File: StdinName, Msg: "cannot read: no stdin reader"}
 			}
-			if e := readReader(StdinName, stdin, -1, w.budget, opts, false, w.yield); e != nil {
+			r := stdin
+			if opts.Copies != nil {
+				r = opts.Copies.reader(StdinName, stdin)
+			}
+			if e := readReader(StdinName, r, -1, w.budget, opts, false, w.yield); e != nil {
 				return e
 			}
 		} else {
@@ -278,16 +282,26 @@ func (w *walker) file(p string, info fs.FileInfo, walked bool) error {
 		if err := w.budget.fits(p, size); err != nil {
 			return err
 		}
+	} else if w.opts.Copies != nil && w.opts.Copies.has(p) {
+		// A named pipe read by an earlier Walk: opening it again would
+		// block until it has a writer.
+		if e := readReader(p, w.opts.Copies.reader(p, nil), -1, w.budget, w.opts, walked, w.yield); e != nil {
+			return e
+		}
+		return nil
 	}
 	f, err := os.Open(p)
 	if err != nil {
 		return pathError(p, err)
 	}
 	defer f.Close()
+	var r io.Reader = f
 	if fi, err := f.Stat(); err == nil && fi.Mode().IsRegular() {
 		size = fi.Size()
+	} else if w.opts.Copies != nil {
+		r = w.opts.Copies.reader(p, f)
 	}
-	if e := readReader(p, f, size, w.budget, w.opts, walked, w.yield); e != nil {
+	if e := readReader(p, r, size, w.budget, w.opts, walked, w.yield); e != nil {
 		return e
 	}
 	return nil

@@ -164,36 +164,8 @@ const (
 	internalErrorCode = 500
 )
 
-func (jsonFormat) Render(w io.Writer, r *check.Report, o Options) error {
-	doc := newJSONReport(r, o, false)
-	// The document is jsonReport, written field by field and result by result
-	// so that no more than one result is held encoded at a time; the bytes are
-	// those of encoding jsonReport whole (TestJSONStreamed).
-	e := newIndenter(w)
-	e.raw("{\n")
-	e.field("schemaVersion", doc.SchemaVersion)
-	e.field("version", doc.Version)
-	e.field("summary", doc.Summary)
-	e.raw(`  "results": `)
-	if len(r.Entries) == 0 {
-		e.raw("[],\n")
-	} else {
-		e.raw("[\n")
-		for i := range r.Entries {
-			e.raw("    ")
-			e.value(newJSONResult(&r.Entries[i]), "    ")
-			if i < len(r.Entries)-1 {
-				e.raw(",")
-			}
-			e.raw("\n")
-		}
-		e.raw("  ],\n")
-	}
-	e.field("notes", doc.Notes)
-	e.raw(`  "quotas": `)
-	e.value(doc.Quotas, "  ")
-	e.raw("\n}\n")
-	return e.flush()
+func (f jsonFormat) Render(w io.Writer, r *check.Report, o Options) error {
+	return f.Stream(w, o).Finish(r)
 }
 
 // newJSONReport is the JSON document of a report; its Results only with
@@ -242,13 +214,23 @@ func (e *indenter) value(v any, prefix string) {
 	if e.err != nil {
 		return
 	}
+	var b []byte
+	if b, e.err = e.encode(v, prefix); e.err == nil {
+		_, e.err = e.w.Write(b)
+	}
+}
+
+// encode returns v encoded as value writes it; the bytes are valid until
+// the next call.
+func (e *indenter) encode(v any, prefix string) ([]byte, error) {
 	e.buf.Reset()
 	enc := json.NewEncoder(&e.buf)
 	enc.SetIndent(prefix, "  ")
 	enc.SetEscapeHTML(false) // keep "<stdin>" and "->" readable
-	if e.err = enc.Encode(v); e.err == nil {
-		_, e.err = e.w.Write(bytes.TrimSuffix(e.buf.Bytes(), []byte("\n")))
+	if err := enc.Encode(v); err != nil {
+		return nil, err
 	}
+	return bytes.TrimSuffix(e.buf.Bytes(), []byte("\n")), nil
 }
 
 // field writes one top-level member followed by a comma.

@@ -44,6 +44,17 @@ type State struct {
 type Namespace struct {
 	Quotas  []*corev1.ResourceQuota // admitted quotas, in input order (RQ-22)
 	Objects []Admitted              // every admitted object, for the quota controller's recount
+	// NoRecount says that no quota will be created in the namespace any more:
+	// objects are charged as always but no longer kept in Objects, which only
+	// a later quota's recount reads.
+	NoRecount bool
+}
+
+// record keeps obj for the recount of a later quota (unless NoRecount).
+func (ns *Namespace) record(ev evaluator, obj runtime.Object) {
+	if !ns.NoRecount {
+		ns.Objects = append(ns.Objects, Admitted{ev: ev, obj: obj})
+	}
 }
 
 // Admitted is one object admitted into a namespace, kept for the quota
@@ -77,7 +88,7 @@ type Checker struct {
 // Add records obj (group/resource gr) as stored in ns without any check, as
 // the objects a namespace holds before anything is created in it (NS-01).
 func (c Checker) Add(ns *Namespace, gr schema.GroupResource, obj runtime.Object) {
-	ns.Objects = append(ns.Objects, Admitted{ev: c.evaluatorFor(gr), obj: obj})
+	ns.record(c.evaluatorFor(gr), obj)
 }
 
 // ignoredResources are never charged (INST ignoredResources).
@@ -163,7 +174,7 @@ func (c Checker) Check(ns *Namespace, gr schema.GroupResource, name string, obj 
 	ev := c.evaluatorFor(gr)
 	cfg := c.Config
 	if len(ns.Quotas) == 0 && (cfg == nil || len(cfg.LimitedResources) == 0) {
-		ns.Objects = append(ns.Objects, Admitted{ev: ev, obj: obj})
+		ns.record(ev, obj)
 		return nil
 	}
 	forbid := func(err error) *status.Denial { return status.Forbidden(status.StageQuota, gr, name, []error{err}) }
@@ -177,7 +188,7 @@ func (c Checker) Check(ns *Namespace, gr schema.GroupResource, name string, obj 
 	for _, lr := range limited {
 		m, err := matchingScopes(ev, obj, lr.MatchScopes)
 		if err != nil {
-			ns.Objects = append(ns.Objects, Admitted{ev: ev, obj: obj})
+			ns.record(ev, obj)
 			return nil // upstream admits without any quota check
 		}
 		limitedScopes = append(limitedScopes, m...)
@@ -257,7 +268,7 @@ func (c Checker) Check(ns *Namespace, gr schema.GroupResource, name string, obj 
 		}
 	}
 	if len(delta) == 0 {
-		ns.Objects = append(ns.Objects, Admitted{ev: ev, obj: obj})
+		ns.record(ev, obj)
 		return nil
 	}
 	var uncoveredNames []string
@@ -309,7 +320,7 @@ func (c Checker) Check(ns *Namespace, gr schema.GroupResource, name string, obj 
 	for i, q := range interesting {
 		q.Status.Used = resources.Stored(newUsed[i]) // written with UpdateStatus, read back by the next request
 	}
-	ns.Objects = append(ns.Objects, Admitted{ev: ev, obj: obj})
+	ns.record(ev, obj)
 	return nil
 }
 
