@@ -85,13 +85,17 @@ func FuzzPipeline(f *testing.F) {
 				t.Fatalf("invalid JSON:\n%s", out.String())
 			}
 		}
-		for name, write := range map[string]func(io.Writer, *check.Report, render.Options) error{"fit": render.FitText, "fit json": render.FitJSON} {
+		for name, write := range map[string]func(io.Writer, *check.Report, render.Options) error{
+			"fit": render.FitText, "fit json": render.FitJSON, "fit describe": render.FitDescribe,
+			"fit quota": render.QuotaYAML, "fit quota json": render.QuotaJSON,
+			"fit describe findings": func(w io.Writer, r *check.Report, _ render.Options) error { return render.FitDescribeFindings(w, r) },
+		} {
 			var out bytes.Buffer
 			if err := write(&out, rep, render.Options{}); err != nil {
 				t.Fatalf("%s: %v", name, err)
 			}
-			if name == "fit json" && !json.Valid(out.Bytes()) {
-				t.Fatalf("invalid fit JSON:\n%s", out.String())
+			if strings.HasSuffix(name, "json") && !json.Valid(out.Bytes()) {
+				t.Fatalf("invalid %s:\n%s", name, out.String())
 			}
 		}
 		for _, name := range render.LintFormats() {

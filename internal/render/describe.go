@@ -101,6 +101,14 @@ func DescribeLimitRange(lr *corev1.LimitRange) string {
 // the hard one (or is missing, i.e. the zero Quantity) is rebuilt as an integer
 // (rounded up) in the hard format, so used 512Mi against hard 1G prints 536870912.
 func DescribeQuota(q *corev1.ResourceQuota) string {
+	return describeQuota(q, false)
+}
+
+// describeQuota is DescribeQuota, with a Free column after Hard when free is
+// set (FIT-05): hard - used, from the usage as the engine holds it (not the
+// Used cell's rebuilt value), in canonical form; "-" for a resource without a
+// usage (no evaluator tracks it).
+func describeQuota(q *corev1.ResourceQuota, free bool) string {
 	t := newDescribeTable()
 	t.line("Name:", q.Name)
 	t.line("Namespace:", q.Namespace)
@@ -117,8 +125,12 @@ func DescribeQuota(q *corev1.ResourceQuota) string {
 			}
 		}
 	}
-	t.line("Resource", "Used", "Hard")
-	t.line("--------", "----", "----")
+	header, rule := []string{"Resource", "Used", "Hard"}, []string{"--------", "----", "----"}
+	if free {
+		header, rule = append(header, "Free"), append(rule, "----")
+	}
+	t.line(header...)
+	t.line(rule...)
 	names := make([]corev1.ResourceName, 0, len(q.Status.Hard))
 	for name := range q.Status.Hard {
 		names = append(names, name)
@@ -126,11 +138,21 @@ func DescribeQuota(q *corev1.ResourceQuota) string {
 	slices.Sort(names)
 	for _, name := range names {
 		hard := q.Status.Hard[name]
-		used := q.Status.Used[name]
+		used, tracked := q.Status.Used[name]
+		row := []string{string(name), "", hard.String()}
+		if free {
+			left := "-"
+			if tracked {
+				f := freeOf(hard, used)
+				left = f.String()
+			}
+			row = append(row, left)
+		}
 		if used.Format != hard.Format {
 			used = *resource.NewQuantity(used.Value(), hard.Format)
 		}
-		t.line(string(name), used.String(), hard.String())
+		row[1] = used.String()
+		t.line(row...)
 	}
 	return t.String()
 }

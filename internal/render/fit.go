@@ -12,11 +12,12 @@ import (
 )
 
 // The report of `limitcheck fit` (FIT-01): a line per workload in input
-// order, then each namespace's quota table after the whole input. Only text
-// and JSON: the CI formats report denials, which fit does not add to.
+// order, then each namespace's quota table after the whole input. Text, JSON
+// and describe (fitdescribe.go): the CI formats report denials, which fit
+// does not add to.
 
-// FitFormats are the -o values of `limitcheck fit`.
-var FitFormats = []string{"json", "text"}
+// FitFormats are the -o values of `limitcheck fit` (describe: FitDescribe).
+var FitFormats = []string{"describe", "json", "text"}
 
 // Fits reports whether every workload fits as many replicas as it wants
 // and every rollout simulated completes.

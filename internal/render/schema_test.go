@@ -21,13 +21,15 @@ const (
 	lintSchemaPath = "testdata/lint.schema.json"
 	diffSchemaPath = "testdata/diff.schema.json"
 	fitSchemaPath  = "testdata/fit.schema.json"
+	// fitQuotaSchemaPath is the document of fit --quota -o json.
+	fitQuotaSchemaPath = "testdata/fit-quota.schema.json"
 )
 
 // TestJSONSchema validates every JSON report the tests pin down (the golden, the
 // empty report, the testscripts' expected -o json documents) against the
 // checked-in JSON Schema.
 func TestJSONSchema(t *testing.T) {
-	schema, fitSchema := loadSchema(t), loadSchemaFile(t, fitSchemaPath)
+	schema, fitSchema, quotaSchema := loadSchema(t), loadSchemaFile(t, fitSchemaPath), loadSchemaFile(t, fitQuotaSchemaPath)
 	docs := map[string][]byte{}
 	golden, err := os.ReadFile(filepath.Join("testdata", "report.json.golden"))
 	if err != nil {
@@ -69,10 +71,15 @@ func TestJSONSchema(t *testing.T) {
 		t.Fatal(err)
 	}
 	docs["sample fit"] = fitDoc.Bytes()
+	var quotaDoc bytes.Buffer
+	if err := QuotaJSON(&quotaDoc, fitReportOf(t, quotaInput, check.Options{SuggestQuota: true}), Options{Version: "v1"}); err != nil {
+		t.Fatal(err)
+	}
+	docs["sample fit --quota"] = quotaDoc.Bytes()
 	if len(docs) < 5 {
 		t.Fatalf("only %d documents to validate; the testscripts' JSON was not found", len(docs))
 	}
-	fits := 0
+	fits, quotas := 0, 0
 	for name, data := range docs {
 		var doc any
 		if err := json.Unmarshal(data, &doc); err != nil {
@@ -84,12 +91,19 @@ func TestJSONSchema(t *testing.T) {
 			sch = fitSchema
 			fits++
 		}
+		if _, ok := doc.(map[string]any)["suggestions"]; ok { // limitcheck fit --quota -o json
+			sch = quotaSchema
+			quotas++
+		}
 		for _, e := range sch.validate(sch.root, doc, "") {
 			t.Errorf("%s: %s", name, e)
 		}
 	}
 	if fits < 2 {
 		t.Errorf("only %d fit documents validated; fit.txtar's JSON was not found", fits)
+	}
+	if quotas < 2 {
+		t.Errorf("only %d fit --quota documents validated; fit_quota.txtar's JSON was not found", quotas)
 	}
 }
 
