@@ -241,7 +241,8 @@ func (s *Summary) count(e *Entry) {
 // whole run wherever it is in the input (policies and classes, admission
 // configuration, CustomResourceDefinitions, HPAs); the second admits every
 // document as it comes and hands each entry to Options.Stream, so that with a
-// Stream a run holds no more than the policies and what the Stream keeps.
+// Stream a run holds no more than the policies and what the Stream keeps
+// (IN-07).
 func Run(opts Options) (*Report, error) {
 	rep := &Report{}
 	copies := load.NewCopies()
@@ -320,7 +321,7 @@ func Run(opts Options) (*Report, error) {
 	}
 	nLive := len(rep.Entries)
 	loadOpts.Note = nil // the first look reported them
-	defaulted, err := r.admitInput(engine, catalog, look, loadOpts, opts, r.stream != nil)
+	defaulted, err := r.admitInput(engine, catalog, look, loadOpts, opts, r.stream != nil, opts.SuggestQuota)
 	if err != nil {
 		return &Report{}, err
 	}
@@ -341,7 +342,7 @@ func Run(opts Options) (*Report, error) {
 		for _, e := range live.prime(unenforced) {
 			second.deliver(e, true)
 		}
-		if _, err := second.admitInput(unenforced, catalog, look, loadOpts, Options{Paths: opts.Paths, Stdin: opts.Stdin, EnforceNamespace: opts.EnforceNamespace, SkipUnknown: opts.SkipUnknown, Engine: opts.Engine, Order: opts.Order}, false); err != nil {
+		if _, err := second.admitInput(unenforced, catalog, look, loadOpts, Options{Paths: opts.Paths, Stdin: opts.Stdin, EnforceNamespace: opts.EnforceNamespace, SkipUnknown: opts.SkipUnknown, Engine: opts.Engine, Order: opts.Order}, false, false); err != nil {
 			return &Report{}, err
 		}
 		entries = second.rep.Entries
@@ -486,14 +487,18 @@ func (r *runner) deliver(e Entry, held bool) {
 // and delivers an entry per document. It returns how many objects naming no
 // namespace were evaluated in the default one (HINT-01). With expect, the
 // engine is told what it no longer needs to keep once the policies are in
-// (eval.Outlook).
-func (r *runner) admitInput(engine *eval.Engine, catalog *apis.Catalog, l *look, loadOpts load.Options, opts Options, expect bool) (int, error) {
-	// Each engine admits its own copies of the policies; a class is added as
-	// cluster state and admitted as the same object, as the run would.
-	policies := make([]load.Document, len(l.policies))
-	for i, d := range l.policies {
-		d.Object = d.Object.DeepCopyObject()
-		policies[i] = d
+// (eval.Outlook). The engine takes ownership of the first look's policies
+// unless copy is set: an engine admitting them later needs them as written.
+func (r *runner) admitInput(engine *eval.Engine, catalog *apis.Catalog, l *look, loadOpts load.Options, opts Options, expect, copy bool) (int, error) {
+	// A class is added as cluster state and admitted as the same object, as
+	// the run would.
+	policies := l.policies
+	if copy {
+		policies = make([]load.Document, len(l.policies))
+		for i, d := range l.policies {
+			d.Object = d.Object.DeepCopyObject()
+			policies[i] = d
+		}
 	}
 	// PriorityClasses, StorageClasses and RuntimeClasses are cluster state the
 	// admission plugins read: they apply to the whole run, wherever they appear.

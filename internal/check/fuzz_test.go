@@ -54,6 +54,7 @@ func FuzzPipeline(f *testing.F) {
 		if err != nil {
 			return // the input as a whole was refused (e.g. no objects): fine
 		}
+		streamedAsKept(t, opts, data)
 		for i := range rep.Entries {
 			e := &rep.Entries[i]
 			if e.Result.Internal != "" {
@@ -115,6 +116,53 @@ func FuzzPipeline(f *testing.F) {
 			t.Fatal(err)
 		}
 	})
+}
+
+// streamedAsKept checks that check's report written as its entries are
+// decided (check.Options.Stream: the engine told no quota follows, findings
+// and results spooled) is byte for byte the report of a run that keeps every
+// entry, for every format that streams, and that both count the same.
+func streamedAsKept(t *testing.T, opts check.Options, data []byte) {
+	t.Helper()
+	opts.Fit, opts.Rollout, opts.SuggestQuota = false, false, false
+	for _, name := range render.Formats() {
+		format, _ := render.Lookup(name)
+		streamer, ok := format.(render.Streamer)
+		if !ok {
+			continue
+		}
+		o := render.Options{Color: name == "text" && len(data)%2 == 1}
+		opts.Stdin, opts.Stream = bytes.NewReader(data), nil
+		kept, keptErr := check.Run(opts)
+		var want bytes.Buffer
+		if keptErr == nil {
+			kept.AddLintWarnings()
+			if err := format.Render(&want, kept, o); err != nil {
+				t.Fatal(err)
+			}
+		}
+		var got bytes.Buffer
+		stream := streamer.Stream(&got, o)
+		opts.Stdin, opts.Stream = bytes.NewReader(data), stream.Entry
+		streamed, err := check.Run(opts)
+		if (err == nil) != (keptErr == nil) || (err != nil && err.Error() != keptErr.Error()) {
+			t.Fatalf("-o %s: streamed run ends with %v, kept run with %v", name, err, keptErr)
+		}
+		if err != nil {
+			stream.Discard()
+			continue
+		}
+		streamed.AddLintWarnings()
+		if err := stream.Finish(streamed); err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(got.Bytes(), want.Bytes()) {
+			t.Fatalf("-o %s streamed differs from kept:\n--- streamed\n%s\n--- kept\n%s", name, got.String(), want.String())
+		}
+		if streamed.Summary() != kept.Summary() {
+			t.Fatalf("-o %s: streamed summary %+v, kept %+v", name, streamed.Summary(), kept.Summary())
+		}
+	}
 }
 
 // pipelineSeeds are the manifests of the CLI's test scripts and of the

@@ -179,6 +179,8 @@ type Engine struct {
 	live bool
 	// seeds are the live usages of quotas the input replaces (SeedQuotaUsage).
 	seeds map[string]corev1.ResourceList
+	// resourceIDs number the resources of storedNames.
+	resourceIDs map[schema.GroupResource]uint32
 	// outlook is what the caller promised of the objects still to come (Expect).
 	outlook *Outlook
 }
@@ -215,11 +217,11 @@ func (e *Engine) Expect(o Outlook) {
 
 type namespaceState struct {
 	name            string
-	stored          map[storedName]bool  // names of the input's objects, for kube-apiserver's 409
-	orphans         []*corev1.Pod        // the input's admitted Pods no controller owns, for adoption (WL-02)
-	limitRanges     []*corev1.LimitRange // admitted LimitRanges, in input order (LR-21, LR-22)
-	governed        int                  // Pods and PVCs evaluated so far: a later LimitRange misses them
-	quota.Namespace                      // admitted quotas and every admitted object, for the quota controller's recount
+	stored          map[storedName]struct{} // names of the input's objects, for kube-apiserver's 409
+	orphans         []*corev1.Pod           // the input's admitted Pods no controller owns, for adoption (WL-02)
+	limitRanges     []*corev1.LimitRange    // admitted LimitRanges, in input order (LR-21, LR-22)
+	governed        int                     // Pods and PVCs evaluated so far: a later LimitRange misses them
+	quota.Namespace                         // admitted quotas and every admitted object, for the quota controller's recount
 }
 
 // New returns an Engine with no objects admitted yet.
@@ -423,8 +425,9 @@ func (e *Engine) admitObject(obj runtime.Object, fromInput bool) Result {
 	}
 	// The object's name before admission: a name already taken is refused by
 	// storage after admission, when quota has charged it (the charge stays).
-	key := storedName{gr: gr, name: meta.GetName()}
-	dup := fromInput && key.name != "" && ns.stored[key]
+	key := e.stored(gr, meta.GetName())
+	_, dup := ns.stored[key]
+	dup = dup && fromInput && key.name != ""
 	charged := len(ns.Objects)
 	var commit func() // keeps what an admitted Service reserved (VAL-64)
 	switch o := obj.(type) {
@@ -518,9 +521,9 @@ func (e *Engine) admitObject(obj runtime.Object, fromInput bool) Result {
 	}
 	if res.Denial == nil && fromInput && key.name != "" {
 		if ns.stored == nil {
-			ns.stored = map[storedName]bool{}
+			ns.stored = map[storedName]struct{}{}
 		}
-		ns.stored[key] = true
+		ns.stored[key] = struct{}{}
 	}
 	if pod, ok := obj.(*corev1.Pod); ok && res.Denial == nil && fromInput && metav1.GetControllerOf(pod) == nil &&
 		(e.outlook == nil || e.outlook.Adopters == nil || e.outlook.Adopters[res.Namespace]) {
@@ -530,11 +533,25 @@ func (e *Engine) admitObject(obj runtime.Object, fromInput bool) Result {
 	return res
 }
 
-// storedName is an object's identity in storage: resource and name (the
-// namespace is the namespaceState's).
+// storedName is an object's identity in storage: resource (a number,
+// Engine.resourceID, to keep the many names small) and name (the namespace is
+// the namespaceState's).
 type storedName struct {
-	gr   schema.GroupResource
-	name string
+	resource uint32
+	name     string
+}
+
+// stored returns the storedName of a name of resource gr.
+func (e *Engine) stored(gr schema.GroupResource, name string) storedName {
+	id, ok := e.resourceIDs[gr]
+	if !ok {
+		if e.resourceIDs == nil {
+			e.resourceIDs = map[schema.GroupResource]uint32{}
+		}
+		id = uint32(len(e.resourceIDs))
+		e.resourceIDs[gr] = id
+	}
+	return storedName{resource: id, name: name}
 }
 
 // evaluatedTypes are the resources whose admission reads the object's fields,
@@ -551,14 +568,14 @@ var evaluatedTypes = map[schema.GroupResource]reflect.Type{
 func (e *Engine) namespace(name string) *namespaceState {
 	ns := e.namespaces[name]
 	if ns == nil {
-		ns = &namespaceState{name: name, stored: map[storedName]bool{}}
+		ns = &namespaceState{name: name, stored: map[storedName]struct{}{}}
 		ns.NoRecount = e.outlook != nil && e.outlook.NoQuotas
 		e.namespaces[name] = ns
 		e.order = append(e.order, name)
 		if !e.opts.OmitNamespaceObjects {
 			for _, obj := range namespaceObjects(name) {
 				gr := resourceFor(obj.GetObjectKind().GroupVersionKind())
-				ns.stored[storedName{gr: gr, name: obj.(metav1.Object).GetName()}] = true
+				ns.stored[e.stored(gr, obj.(metav1.Object).GetName())] = struct{}{}
 				e.quota.Add(&ns.Namespace, gr, obj)
 			}
 		}

@@ -85,7 +85,7 @@ type Binding struct {
 // allocations. Objects already admitted are shared: the engine never changes
 // an object once it is stored.
 func (e *Engine) Clone() *Engine {
-	c := &Engine{opts: e.opts, classes: e.classes, quota: e.quota, order: slices.Clone(e.order), seeds: e.seeds, outlook: e.outlook,
+	c := &Engine{opts: e.opts, classes: e.classes, quota: e.quota, order: slices.Clone(e.order), seeds: e.seeds, outlook: e.outlook, resourceIDs: maps.Clone(e.resourceIDs),
 		namespaces: make(map[string]*namespaceState, len(e.namespaces)),
 		services:   serviceAllocations{ips: maps.Clone(e.services.ips), nodePorts: maps.Clone(e.services.nodePorts), next: e.services.next}}
 	for name, ns := range e.namespaces {

@@ -6,6 +6,7 @@ import (
 	"net"
 	"os"
 	"path/filepath"
+	"strings"
 	"syscall"
 	"testing"
 )
@@ -70,4 +71,48 @@ func TestExplicitNamedPipe(t *testing.T) {
 		"doc fifo:3: ConfigMap piped",
 		"note fifo: already read (as fifo); read once",
 	})
+}
+
+// TestCopiesReadOnceOnlyStreamsTwice: with a Copies, a second Walk reads
+// stdin and an explicit named pipe again, from the copies the first made,
+// and yields the same documents; a named pipe is not opened again (that
+// would block without a writer). Remove deletes the copies.
+func TestCopiesReadOnceOnlyStreamsTwice(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, "fifo")
+	mkfifo(t, p)
+	go func() {
+		f, err := os.OpenFile(p, os.O_WRONLY, 0)
+		if err != nil {
+			return
+		}
+		defer f.Close()
+		f.WriteString(cmYAML("piped") + "---\n" + cmYAML("second"))
+	}()
+	copies := NewCopies()
+	stdin := strings.NewReader(cmYAML("stdin") + "---\nkind: [\n")
+	opts := Options{Copies: copies}
+	first := walkEvents(t, dir, []string{p, "-"}, stdin, opts)
+	want := []string{
+		"doc fifo:1: ConfigMap piped", "doc fifo:6: ConfigMap second",
+		"doc <stdin>:1: ConfigMap stdin", "error <stdin>:6: invalid YAML: did not find expected node content",
+	}
+	checkEvents(t, first, want)
+	second := walkEvents(t, dir, []string{p, "-"}, strings.NewReader("not read"), opts)
+	checkEvents(t, second, want)
+	var names []string
+	for _, c := range copies.streams {
+		names = append(names, c.file.Name())
+	}
+	if len(names) != 2 {
+		t.Fatalf("%d copies, want 2", len(names))
+	}
+	if err := copies.Remove(); err != nil {
+		t.Fatal(err)
+	}
+	for _, n := range names {
+		if _, err := os.Stat(n); !os.IsNotExist(err) {
+			t.Errorf("copy %s left behind: %v", n, err)
+		}
+	}
 }

@@ -856,3 +856,41 @@ func TestYieldPanicsPropagate(t *testing.T) {
 	ReadStream("f", strings.NewReader(cmYAML("a")), Options{}, func(Document) bool { panic("from yield") })
 	t.Error("ReadStream returned")
 }
+
+// TestSelect: with Options.Select, only the selected kinds are decoded; the
+// others keep their header, and a body that would not decode goes unnoticed.
+func TestSelect(t *testing.T) {
+	in := "apiVersion: v1\nkind: Pod\nmetadata: {name: p, namespace: shop}\nspec: {containerz: 1}\n---\n" +
+		"apiVersion: v1\nkind: LimitRange\nmetadata: {name: l}\nspec: {limits: []}\n"
+	opts := Options{
+		NewObject: func(apiVersion, kind string) runtime.Object {
+			if kind == "Pod" {
+				return &corev1.Pod{}
+			}
+			return &corev1.LimitRange{}
+		},
+		Select: func(apiVersion, kind string) bool { return kind == "LimitRange" },
+	}
+	var docs []Document
+	if err := ReadStream("in.yaml", strings.NewReader(in), opts, func(d Document) bool { docs = append(docs, d); return true }); err != nil {
+		t.Fatal(err)
+	}
+	if len(docs) != 2 {
+		t.Fatalf("%d documents, want 2", len(docs))
+	}
+	pod, lr := docs[0], docs[1]
+	if pod.Err != nil || pod.Object != nil || pod.JSON != nil || pod.Kind != "Pod" || pod.Namespace != "shop" || pod.Name != "p" || pod.Pos.Line != 1 {
+		t.Errorf("unselected Pod: %+v", pod)
+	}
+	if _, ok := lr.Object.(*corev1.LimitRange); !ok || lr.Err != nil || lr.Pos.Line != 6 {
+		t.Errorf("selected LimitRange: %+v", lr)
+	}
+	opts.Select = nil
+	docs = nil
+	if err := ReadStream("in.yaml", strings.NewReader(in), opts, func(d Document) bool { docs = append(docs, d); return true }); err != nil {
+		t.Fatal(err)
+	}
+	if docs[0].Err == nil {
+		t.Errorf("without Select the Pod's unknown field is an error")
+	}
+}

@@ -7,14 +7,16 @@ import (
 	"errors"
 	"io"
 	"os"
+	"slices"
+	"strings"
 
 	"github.com/limitcheck/limitcheck/internal/check"
 )
 
 // A Streamer is a Format that takes a run's entries as check decides them
-// (check.Options.Stream) and keeps only what it still needs, so that a run's
-// memory does not grow with its input. Its output is byte for byte what
-// Render writes for the same run.
+// (check.Options.Stream) and keeps nothing of them in memory but where it
+// put them, so that a run's memory does not grow with its input. Its output
+// is byte for byte what Render writes for the same run.
 type Streamer interface {
 	Format
 	// Stream starts a report written to w.
@@ -27,53 +29,202 @@ type Stream interface {
 	// Entry takes one entry; it returns true when the report must keep it.
 	Entry(e *check.Entry) (keep bool)
 	// Finish writes the report and releases what the stream held; the only
-	// errors are those of writing.
+	// errors are those of writing (to the output or the spool).
 	Finish(r *check.Report) error
 	// Discard releases what the stream held when the run ends without a
 	// report (an input error).
 	Discard()
 }
 
-// textStream keeps the entries the text report shows (findings, skipped
-// documents) without their objects; the rest only count.
-type textStream struct {
-	w io.Writer
-	o Options
+// spool holds what a stream will print later: a temporary file, or memory
+// where no temporary file can be made.
+type spool struct {
+	file *os.File
+	mem  *bytes.Buffer
+	w    *bufio.Writer
+	size int64
+	err  error
 }
 
-func (textFormat) Stream(w io.Writer, o Options) Stream { return &textStream{w: w, o: o} }
-
-func (t *textStream) Entry(e *check.Entry) bool {
-	if !hasFinding(e) && !(e.Err == nil && e.Result.Skipped) {
-		return false
-	}
-	// The text report reads the verdicts and messages, never the objects.
-	e.Result.Object = nil
-	if w := e.Result.Workload; w != nil {
-		for i := range w.Created {
-			w.Created[i].Object = nil
+// write appends b and returns where it starts.
+func (s *spool) write(b []byte) int64 {
+	if s.w == nil && s.err == nil {
+		if f, err := os.CreateTemp("", "limitcheck-report-*"); err == nil {
+			s.file, s.w = f, bufio.NewWriterSize(f, 64<<10)
+		} else {
+			s.mem = &bytes.Buffer{}
+			s.w = bufio.NewWriter(s.mem)
 		}
 	}
-	return true
+	off := s.size
+	if s.err == nil {
+		_, s.err = s.w.Write(b)
+		s.size += int64(len(b))
+	}
+	return off
 }
 
-func (t *textStream) Finish(r *check.Report) error { return textFormat{}.Render(t.w, r, t.o) }
+// reader returns a reader of everything written, from the start.
+func (s *spool) reader() (io.Reader, error) {
+	if s.err != nil || s.w == nil {
+		return bytes.NewReader(nil), s.err
+	}
+	if err := s.w.Flush(); err != nil {
+		return nil, err
+	}
+	if s.file != nil {
+		return bufio.NewReaderSize(io.NewSectionReader(s.file, 0, s.size), 64<<10), nil
+	}
+	return bytes.NewReader(s.mem.Bytes()), nil
+}
 
-func (t *textStream) Discard() {}
+// readAt reads len(b) bytes written at off (after reader flushed them).
+func (s *spool) readAt(b []byte, off int64) error {
+	if s.file != nil {
+		_, err := s.file.ReadAt(b, off)
+		return err
+	}
+	copy(b, s.mem.Bytes()[off:])
+	return nil
+}
 
-// jsonStream encodes each entry it is handed into a spool, a temporary file
-// (or memory, where no temporary file can be made), as records of the entry's
-// Seq, the length and the encoded result; Finish writes the document, the
-// report's own entries merged in by Seq.
+// remove deletes the spool.
+func (s *spool) remove() {
+	if s.file != nil {
+		s.file.Close()
+		os.Remove(s.file.Name())
+	}
+	*s = spool{}
+}
+
+// textStream writes each finding of an entry to the spool as it comes,
+// remembering only its namespace and place, and counts the skipped
+// documents; Finish prints the findings grouped by namespace.
+type textStream struct {
+	w       io.Writer
+	o       Options
+	p       palette
+	spool   spool
+	groups  map[string]*textGroup
+	skipped map[string]map[string]int // reason → kind → count
+}
+
+// textGroup is the findings of one namespace ("" for none), in entry order.
+type textGroup struct {
+	ns    string
+	items []textItem
+}
+
+// textItem is one entry's findings: in the spool at off (n bytes), or the
+// report's entry e.
+type textItem struct {
+	seq int
+	e   *check.Entry
+	off int64
+	n   int
+}
+
+func (textFormat) Stream(w io.Writer, o Options) Stream {
+	return &textStream{w: w, o: o, p: newPalette(o.Color), groups: map[string]*textGroup{}, skipped: map[string]map[string]int{}}
+}
+
+// take files an entry: its findings under its namespace, a skipped object
+// under its reason.
+func (t *textStream) take(e *check.Entry, held bool) {
+	if e.Err == nil && e.Result.Skipped && e.Result.Kind != "" {
+		kinds := t.skipped[e.Result.SkipReason]
+		if kinds == nil {
+			kinds = map[string]int{}
+			t.skipped[e.Result.SkipReason] = kinds
+		}
+		kinds[e.Result.Kind]++
+	}
+	if !hasFinding(e) {
+		return
+	}
+	g := t.groups[e.Result.Namespace]
+	if g == nil {
+		g = &textGroup{ns: e.Result.Namespace}
+		t.groups[g.ns] = g
+	}
+	item := textItem{seq: e.Seq}
+	if held {
+		item.e = e
+	} else {
+		var b strings.Builder
+		writeFinding(&b, t.p, e)
+		item.off, item.n = t.spool.write([]byte(b.String())), b.Len()
+	}
+	g.items = append(g.items, item)
+}
+
+func (t *textStream) Entry(e *check.Entry) bool {
+	t.take(e, false)
+	return false
+}
+
+func (t *textStream) Finish(r *check.Report) error {
+	defer t.Discard()
+	for i := range r.Entries {
+		t.take(&r.Entries[i], true)
+	}
+	if _, err := t.spool.reader(); err != nil {
+		return err
+	}
+	// Namespaces in order of their first finding, findings in entry order;
+	// those without a namespace (documents that could not be read,
+	// cluster-scoped objects) first, under no header.
+	groups := make([]*textGroup, 0, len(t.groups))
+	for _, g := range t.groups {
+		slices.SortFunc(g.items, func(a, b textItem) int { return a.seq - b.seq })
+		groups = append(groups, g)
+	}
+	slices.SortFunc(groups, func(a, b *textGroup) int {
+		switch {
+		case a.ns == "":
+			return -1
+		case b.ns == "":
+			return 1
+		}
+		return a.items[0].seq - b.items[0].seq
+	})
+	out := bufio.NewWriterSize(t.w, 64<<10)
+	var buf []byte
+	for _, g := range groups {
+		if g.ns != "" {
+			out.WriteString(t.p.header.Sprint("namespace "+Escape(g.ns)+":") + "\n")
+		}
+		for _, it := range g.items {
+			if it.e != nil {
+				var b strings.Builder
+				writeFinding(&b, t.p, it.e)
+				out.WriteString(b.String())
+				continue
+			}
+			buf = slices.Grow(buf[:0], it.n)[:it.n]
+			if err := t.spool.readAt(buf, it.off); err != nil {
+				return err
+			}
+			out.Write(buf)
+		}
+	}
+	var b strings.Builder
+	writeTail(&b, t.p, r, t.skipped, t.o)
+	out.WriteString(b.String())
+	return out.Flush()
+}
+
+func (t *textStream) Discard() { t.spool.remove() }
+
+// jsonStream encodes each entry it is handed into the spool, as records of
+// the entry's Seq, the length and the encoded result; Finish writes the
+// document, the report's own entries merged in by Seq.
 type jsonStream struct {
 	w     io.Writer
 	o     Options
-	file  *os.File
-	mem   *bytes.Buffer
-	spool *bufio.Writer
+	spool spool
 	enc   *indenter // encodes one result at a time
 	n     int       // records in the spool
-	err   error
 }
 
 func (jsonFormat) Stream(w io.Writer, o Options) Stream {
@@ -81,39 +232,22 @@ func (jsonFormat) Stream(w io.Writer, o Options) Stream {
 }
 
 func (j *jsonStream) Entry(e *check.Entry) bool {
-	if j.err != nil {
-		return false
-	}
-	if j.spool == nil {
-		if f, err := os.CreateTemp("", "limitcheck-report-*"); err == nil {
-			j.file, j.spool = f, bufio.NewWriterSize(f, 64<<10)
-		} else {
-			j.mem = &bytes.Buffer{}
-			j.spool = bufio.NewWriter(j.mem)
-		}
-	}
 	b, err := j.enc.encode(newJSONResult(e), "    ")
 	if err != nil {
-		j.err = err
+		j.spool.err = err
 		return false
 	}
 	var head [2 * binary.MaxVarintLen64]byte
 	n := binary.PutUvarint(head[:], uint64(e.Seq))
 	n += binary.PutUvarint(head[n:], uint64(len(b)))
-	if _, err := j.spool.Write(head[:n]); err != nil {
-		j.err = err
-		return false
-	}
-	if _, err := j.spool.Write(b); err != nil {
-		j.err = err
-		return false
-	}
+	j.spool.write(head[:n])
+	j.spool.write(b)
 	j.n++
 	return false
 }
 
-// spooled reads the spool's records back in order.
-type spooled struct {
+// records reads the spool's records back in order.
+type records struct {
 	r    *bufio.Reader
 	left int
 	seq  int
@@ -122,7 +256,7 @@ type spooled struct {
 }
 
 // next reads the next record; false at the end or on an error (err).
-func (s *spooled) next() bool {
+func (s *records) next() bool {
 	if s.left == 0 || s.err != nil {
 		return false
 	}
@@ -138,10 +272,7 @@ func (s *spooled) next() bool {
 		return false
 	}
 	s.seq = int(seq)
-	if uint64(cap(s.body)) < size {
-		s.body = make([]byte, size)
-	}
-	s.body = s.body[:size]
+	s.body = slices.Grow(s.body[:0], int(size))[:size]
 	if _, err := io.ReadFull(s.r, s.body); err != nil {
 		s.err = err
 		return false
@@ -151,20 +282,11 @@ func (s *spooled) next() bool {
 
 func (j *jsonStream) Finish(r *check.Report) error {
 	defer j.Discard()
-	if j.err != nil {
-		return j.err
+	rd, err := j.spool.reader()
+	if err != nil {
+		return err
 	}
-	sp := &spooled{left: j.n}
-	if j.spool != nil {
-		if err := j.spool.Flush(); err != nil {
-			return err
-		}
-		if j.file != nil {
-			sp.r = bufio.NewReaderSize(io.NewSectionReader(j.file, 0, 1<<62), 64<<10)
-		} else {
-			sp.r = bufio.NewReader(j.mem)
-		}
-	}
+	sp := &records{r: bufio.NewReader(rd), left: j.n}
 	doc := newJSONReport(r, j.o, false)
 	// The document is jsonReport, written field by field and result by result
 	// so that no more than one result is held encoded at a time; the bytes are
@@ -184,13 +306,14 @@ func (j *jsonStream) Finish(r *check.Report) error {
 		more := sp.next()
 		for written < total && e.err == nil {
 			e.raw("    ")
-			if held < len(r.Entries) && (!more || r.Entries[held].Seq < sp.seq) {
+			switch {
+			case held < len(r.Entries) && (!more || r.Entries[held].Seq < sp.seq):
 				e.value(newJSONResult(&r.Entries[held]), "    ")
 				held++
-			} else if more {
+			case more:
 				e.raw(string(sp.body))
 				more = sp.next()
-			} else {
+			default:
 				return errors.New("the report's spool ended early")
 			}
 			written++
@@ -211,11 +334,4 @@ func (j *jsonStream) Finish(r *check.Report) error {
 	return e.flush()
 }
 
-func (j *jsonStream) Discard() {
-	if j.file != nil {
-		j.file.Close()
-		os.Remove(j.file.Name())
-		j.file = nil
-	}
-	j.mem, j.spool = nil, nil
-}
+func (j *jsonStream) Discard() { j.spool.remove() }

@@ -68,64 +68,28 @@ func newPalette(on bool) palette {
 	}
 }
 
-func (textFormat) Render(w io.Writer, r *check.Report, o Options) error {
-	p := newPalette(o.Color)
-	var b strings.Builder
+func (f textFormat) Render(w io.Writer, r *check.Report, o Options) error {
+	return f.Stream(w, o).Finish(r)
+}
 
-	// Group the findings by namespace, keeping input order inside a group.
-	var groups []string
-	findings := map[string][]*check.Entry{}
-	skipped := map[string]map[string]int{} // reason → kind → count
-	for i := range r.Entries {
-		e := &r.Entries[i]
-		if e.Err == nil && e.Result.Skipped && e.Result.Kind != "" {
-			kinds := skipped[e.Result.SkipReason]
-			if kinds == nil {
-				kinds = map[string]int{}
-				skipped[e.Result.SkipReason] = kinds
-			}
-			kinds[e.Result.Kind]++
-		}
-		if !hasFinding(e) {
-			continue
-		}
-		ns := e.Result.Namespace
-		if _, ok := findings[ns]; !ok {
-			groups = append(groups, ns)
-		}
-		findings[ns] = append(findings[ns], e)
-	}
-	// Findings without a namespace (documents that could not be read,
-	// cluster-scoped objects) come first, under no header.
-	for _, e := range findings[""] {
-		writeFinding(&b, p, e)
-	}
-	for _, ns := range groups {
-		if ns == "" {
-			continue
-		}
-		b.WriteString(p.header.Sprint("namespace "+Escape(ns)+":") + "\n")
-		for _, e := range findings[ns] {
-			writeFinding(&b, p, e)
-		}
-	}
+// writeTail writes what follows the findings: the skipped kinds per reason,
+// the notes, the quota tables (unless Quiet) and the summary.
+func writeTail(b *strings.Builder, p palette, r *check.Report, skipped map[string]map[string]int, o Options) {
 	for _, reason := range slices.Sorted(maps.Keys(skipped)) {
 		kinds := skipped[reason]
 		counts := make([]string, 0, len(kinds))
 		for _, kind := range slices.Sorted(maps.Keys(kinds)) {
 			counts = append(counts, Count(kinds[kind], Escape(kind), Escape(kindPlural(kind))))
 		}
-		fmt.Fprintf(&b, "skipped: %s: %s\n", strings.Join(counts, ", "), Escape(reason))
+		fmt.Fprintf(b, "skipped: %s: %s\n", strings.Join(counts, ", "), Escape(reason))
 	}
 	for _, n := range r.Notes {
-		writeNote(&b, p, n)
+		writeNote(b, p, n)
 	}
 	if !o.Quiet {
-		writeQuotas(&b, p, r)
+		writeQuotas(b, p, r)
 	}
-	writeSummary(&b, p, r.Summary())
-	_, err := io.WriteString(w, b.String())
-	return err
+	writeSummary(b, p, r.Summary())
 }
 
 // place is FILE:LINE, or FILE alone for what has no line (a policy read
