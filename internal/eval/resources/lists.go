@@ -1,7 +1,7 @@
 package resources
 
 import (
-	"sort"
+	"slices"
 
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
@@ -59,6 +59,6 @@ func SortedNames(list corev1.ResourceList) []corev1.ResourceName {
 	for k := range list {
 		names = append(names, k)
 	}
-	sort.Slice(names, func(i, j int) bool { return names[i] < names[j] })
+	slices.Sort(names)
 	return names
 }
