@@ -523,8 +523,16 @@ func (r *runner) admitInput(engine *eval.Engine, catalog *apis.Catalog, l *look,
 			engine.Expect(eval.Outlook{NoQuotas: true, Adopters: l.adopters})
 		}
 	}
+	var changed error
 	err := load.Walk(opts.Paths, opts.Stdin, loadOpts, func(d load.Document) bool {
-		if i, ok := l.policyAt[d.Pos]; ok {
+		i, ok := l.policyAt[d.Pos]
+		if ok != isPolicy(&d) || (ok && (policies[i].Kind != d.Kind || policies[i].Name != d.Name)) {
+			// Not what the first reading found here: the file was written to
+			// in between.
+			changed = &load.Error{File: d.Pos.File, Msg: "changed while limitcheck was reading it; run again"}
+			return false
+		}
+		if ok {
 			if opts.Order == OrderInput {
 				admit(policies[i], true)
 			}
@@ -539,6 +547,9 @@ func (r *runner) admitInput(engine *eval.Engine, catalog *apis.Catalog, l *look,
 		admit(d, false)
 		return true
 	})
+	if err == nil {
+		err = changed
+	}
 	return defaulted, err
 }
 
