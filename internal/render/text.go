@@ -217,12 +217,17 @@ func writeParts(b *strings.Builder, d *status.Denial) {
 	}
 }
 
-// qualifiedName is NAMESPACE/NAME, or NAME for cluster-scoped objects.
+// qualifiedName is NAMESPACE/NAME, or NAME for cluster-scoped objects; an object
+// without a name is "(unnamed)".
 func qualifiedName(res *eval.Result) string {
-	if res.Namespace == "" {
-		return res.Name
+	name := res.Name
+	if name == "" {
+		name = "(unnamed)" // kube-apiserver's message says "": metadata.name is required
 	}
-	return res.Namespace + "/" + res.Name
+	if res.Namespace == "" {
+		return name
+	}
+	return res.Namespace + "/" + name
 }
 
 // writeQuotas prints, per namespace with quotas, the final Used/Hard/Free of each
