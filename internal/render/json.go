@@ -209,6 +209,13 @@ func (e *indenter) raw(s string) {
 	}
 }
 
+// rawBytes writes b as it is.
+func (e *indenter) rawBytes(b []byte) {
+	if e.err == nil {
+		_, e.err = e.w.Write(b)
+	}
+}
+
 // value writes v, its lines after the first starting with prefix.
 func (e *indenter) value(v any, prefix string) {
 	if e.err != nil {

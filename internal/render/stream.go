@@ -223,20 +223,18 @@ type jsonStream struct {
 	w     io.Writer
 	o     Options
 	spool spool
-	enc   *indenter // encodes one result at a time
-	n     int       // records in the spool
+	buf   []byte // one result encoded
+	n     int    // records in the spool
 }
 
 func (jsonFormat) Stream(w io.Writer, o Options) Stream {
-	return &jsonStream{w: w, o: o, enc: &indenter{}}
+	return &jsonStream{w: w, o: o}
 }
 
 func (j *jsonStream) Entry(e *check.Entry) bool {
-	b, err := j.enc.encode(newJSONResult(e), "    ")
-	if err != nil {
-		j.spool.err = err
-		return false
-	}
+	r := newJSONResult(e)
+	j.buf = appendResult(j.buf[:0], &r, "    ")
+	b := j.buf
 	var head [2 * binary.MaxVarintLen64]byte
 	n := binary.PutUvarint(head[:], uint64(e.Seq))
 	n += binary.PutUvarint(head[n:], uint64(len(b)))
@@ -308,10 +306,12 @@ func (j *jsonStream) Finish(r *check.Report) error {
 			e.raw("    ")
 			switch {
 			case held < len(r.Entries) && (!more || r.Entries[held].Seq < sp.seq):
-				e.value(newJSONResult(&r.Entries[held]), "    ")
+				res := newJSONResult(&r.Entries[held])
+				j.buf = appendResult(j.buf[:0], &res, "    ")
+				e.rawBytes(j.buf)
 				held++
 			case more:
-				e.raw(string(sp.body))
+				e.rawBytes(sp.body)
 				more = sp.next()
 			default:
 				return errors.New("the report's spool ended early")

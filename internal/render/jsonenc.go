@@ -1,0 +1,273 @@
+package render
+
+import (
+	"slices"
+	"strconv"
+	"unicode/utf8"
+)
+
+// A result is most of a JSON report, and encoding/json spends its time on
+// reflection; appendResult writes a jsonResult as encoding/json does,
+// byte for byte (json.Encoder, SetIndent(prefix, "  "), SetEscapeHTML(false),
+// without the final newline), and TestResultEncoding and FuzzResultEncoding
+// hold it to that.
+
+// jw appends indented JSON to b.
+type jw struct {
+	b      []byte
+	prefix string
+	depth  int
+	n      []int // members written at each open level
+}
+
+func (w *jw) newline() {
+	w.b = append(w.b, '\n')
+	w.b = append(w.b, w.prefix...)
+	for range w.depth {
+		w.b = append(w.b, "  "...)
+	}
+}
+
+// open starts an object or array; close ends it ({} and [] when empty).
+func (w *jw) open(c byte) {
+	w.b = append(w.b, c)
+	w.depth++
+	w.n = append(w.n, 0)
+}
+
+func (w *jw) close(c byte) {
+	n := w.n[len(w.n)-1]
+	w.n = w.n[:len(w.n)-1]
+	w.depth--
+	if n > 0 {
+		w.newline()
+	}
+	w.b = append(w.b, c)
+}
+
+// next starts a member or element.
+func (w *jw) next() {
+	if w.n[len(w.n)-1] > 0 {
+		w.b = append(w.b, ',')
+	}
+	w.n[len(w.n)-1]++
+	w.newline()
+}
+
+// key starts an object member.
+func (w *jw) key(k string) {
+	w.next()
+	w.b = appendJSONString(w.b, k)
+	w.b = append(w.b, ": "...)
+}
+
+func (w *jw) str(k, v string) {
+	w.key(k)
+	w.b = appendJSONString(w.b, v)
+}
+
+func (w *jw) int(k string, v int64) {
+	w.key(k)
+	w.b = strconv.AppendInt(w.b, v, 10)
+}
+
+func (w *jw) bool(k string, v bool) {
+	w.key(k)
+	w.b = strconv.AppendBool(w.b, v)
+}
+
+func (w *jw) strings(k string, v []string) {
+	w.key(k)
+	if v == nil {
+		w.b = append(w.b, "null"...)
+		return
+	}
+	w.open('[')
+	for _, s := range v {
+		w.next()
+		w.b = appendJSONString(w.b, s)
+	}
+	w.close(']')
+}
+
+// stringMap writes a map with its keys sorted, as encoding/json does.
+func (w *jw) stringMap(k string, m map[string]string) {
+	w.key(k)
+	if m == nil {
+		w.b = append(w.b, "null"...)
+		return
+	}
+	keys := make([]string, 0, len(m))
+	for key := range m {
+		keys = append(keys, key)
+	}
+	slices.Sort(keys)
+	w.open('{')
+	for _, key := range keys {
+		w.str(key, m[key])
+	}
+	w.close('}')
+}
+
+func (w *jw) status(s *jsonStatus) {
+	w.int("code", int64(s.Code))
+	w.str("reason", s.Reason)
+	w.str("stage", s.Stage)
+	w.str("message", s.Message)
+	w.strings("messageParts", s.MessageParts)
+	w.strings("warnings", s.Warnings)
+}
+
+func (w *jw) resources(r *jsonResources) {
+	w.stringMap("requests", r.Requests)
+	w.stringMap("limits", r.Limits)
+}
+
+func (w *jw) pod(p *jsonPod) {
+	if p == nil {
+		return
+	}
+	w.key("containers")
+	if p.Containers == nil {
+		w.b = append(w.b, "null"...)
+	} else {
+		w.open('[')
+		for i := range p.Containers {
+			c := &p.Containers[i]
+			w.next()
+			w.open('{')
+			w.str("name", c.Name)
+			w.bool("init", c.Init)
+			w.bool("sidecar", c.Sidecar)
+			w.resources(&c.jsonResources)
+			w.close('}')
+		}
+		w.close(']')
+	}
+	w.key("podResources")
+	if p.PodResources == nil {
+		w.b = append(w.b, "null"...)
+	} else {
+		w.open('{')
+		w.resources(p.PodResources)
+		w.close('}')
+	}
+	w.stringMap("annotations", p.Annotations)
+}
+
+// appendResult appends r encoded (see above).
+func appendResult(b []byte, r *jsonResult, prefix string) []byte {
+	w := &jw{b: b, prefix: prefix}
+	w.open('{')
+	w.str("file", r.File)
+	w.int("line", int64(r.Line))
+	w.int("index", int64(r.Index))
+	w.str("source", r.Source)
+	w.str("apiVersion", r.APIVersion)
+	w.str("kind", r.Kind)
+	w.str("namespace", r.Namespace)
+	w.str("name", r.Name)
+	w.key("allowed")
+	if r.Allowed == nil {
+		w.b = append(w.b, "null"...)
+	} else {
+		w.b = strconv.AppendBool(w.b, *r.Allowed)
+	}
+	w.bool("skipped", r.Skipped)
+	w.str("skipReason", r.SkipReason)
+	w.str("error", r.Error)
+	if r.Live {
+		w.bool("live", true)
+	}
+	w.status(&r.jsonStatus)
+	w.pod(r.jsonPod)
+	if wl := r.jsonWorkload; wl != nil {
+		w.int("replicas", int64(wl.Replicas))
+		w.int("admitted", int64(wl.Admitted))
+		w.int("adopted", int64(wl.Adopted))
+		w.int("notCreated", int64(wl.NotCreated))
+		w.key("created")
+		if wl.Created == nil {
+			w.b = append(w.b, "null"...)
+		} else {
+			w.open('[')
+			for i := range wl.Created {
+				c := &wl.Created[i]
+				w.next()
+				w.open('{')
+				w.str("apiVersion", c.APIVersion)
+				w.str("kind", c.Kind)
+				w.str("namespace", c.Namespace)
+				w.str("name", c.Name)
+				w.str("pod", c.Pod)
+				w.bool("allowed", c.Allowed)
+				if c.Count != 0 {
+					w.int("count", int64(c.Count))
+				}
+				w.status(&c.jsonStatus)
+				w.pod(c.jsonPod)
+				w.close('}')
+			}
+			w.close(']')
+		}
+	}
+	w.close('}')
+	return w.b
+}
+
+// appendJSONString appends s as a JSON string as encoding/json writes it
+// without HTML escaping: `"` and `\` escaped, control characters as \b, \f,
+// \n, \r, \t or \u00XX, invalid UTF-8 as \ufffd, U+2028 and U+2029 escaped
+// (JavaScript reads them as line ends).
+func appendJSONString(b []byte, s string) []byte {
+	const hex = "0123456789abcdef"
+	b = append(b, '"')
+	start := 0
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c < utf8.RuneSelf {
+			if c >= 0x20 && c != '"' && c != '\\' {
+				i++
+				continue
+			}
+			b = append(b, s[start:i]...)
+			switch c {
+			case '"', '\\':
+				b = append(b, '\\', c)
+			case '\b':
+				b = append(b, '\\', 'b')
+			case '\f':
+				b = append(b, '\\', 'f')
+			case '\n':
+				b = append(b, '\\', 'n')
+			case '\r':
+				b = append(b, '\\', 'r')
+			case '\t':
+				b = append(b, '\\', 't')
+			default:
+				b = append(b, '\\', 'u', '0', '0', hex[c>>4], hex[c&0xF])
+			}
+			i++
+			start = i
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && size == 1 {
+			b = append(b, s[start:i]...)
+			b = append(b, `\ufffd`...)
+			i += size
+			start = i
+			continue
+		}
+		if r == '\u2028' || r == '\u2029' {
+			b = append(b, s[start:i]...)
+			b = append(b, '\\', 'u', '2', '0', '2', hex[r&0xF])
+			i += size
+			start = i
+			continue
+		}
+		i += size
+	}
+	b = append(b, s[start:]...)
+	return append(b, '"')
+}
