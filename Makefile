@@ -57,6 +57,7 @@ fuzz:
 	$(GO) test ./internal/load -run '^$$' -fuzz FuzzReadStream -fuzztime $(FUZZTIME)
 	$(GO) test ./internal/load -run '^$$' -fuzz FuzzYAMLToJSON -fuzztime $(FUZZTIME)
 	$(GO) test ./internal/render -run '^$$' -fuzz FuzzResultEncoding -fuzztime $(FUZZTIME)
+	$(GO) test ./internal/eval -run '^$$' -fuzz FuzzWireForm -fuzztime $(FUZZTIME)
 
 # Differential tests against k8s.io/kubernetes v1.36.3 (separate module).
 # More cases or another seed: make conformance CASES=20000 SEED=42

@@ -1,11 +1,9 @@
 package eval
 
 import (
-	"encoding/json"
 	"fmt"
 	"maps"
 	"math"
-	"reflect"
 	"slices"
 	"strconv"
 	"strings"
@@ -239,24 +237,6 @@ func (e *Engine) admitCreated(obj runtime.Object, replica int) Result {
 		res.Pod = res.Name
 	}
 	return res
-}
-
-// overTheWire is obj as the apiserver receives it from a controller: the
-// controller read the workload from the apiserver and sends what it creates, so
-// every Quantity arrives parsed from its canonical string, its format following
-// the suffix (a template's "10Ei" cpu, stored as 9223372036854775807, comes back
-// DecimalSI, and sums and messages print in that format). Encoded and decoded
-// as JSON, as the API does; obj itself if that fails.
-func overTheWire(obj runtime.Object) runtime.Object {
-	b, err := json.Marshal(obj)
-	if err != nil {
-		return obj
-	}
-	out := reflect.New(reflect.TypeOf(obj).Elem()).Interface().(runtime.Object)
-	if err := json.Unmarshal(b, out); err != nil {
-		return obj
-	}
-	return out
 }
 
 // createPods creates n Pods from a template, as the ReplicaSet, ReplicationController,
