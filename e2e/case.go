@@ -25,6 +25,10 @@ type Case struct {
 	Namespace string
 	// Flags are extra limitcheck flags (the same meaning on the cluster).
 	Flags []string
+	// InputOrder: --order=input, every document in input order.
+	InputOrder bool
+
+	namespaceFlag bool
 }
 
 // policyKinds are admitted before everything else (docs/behaviour.md ORD-01,
@@ -74,6 +78,12 @@ func metaOf(doc []byte) typeMeta {
 // default: policies first, then the rest, each in input order.
 func (c *Case) Order() []int {
 	var first, rest []int
+	if c.InputOrder {
+		for i := range c.Docs {
+			rest = append(rest, i)
+		}
+		return rest
+	}
 	for i, d := range c.Docs {
 		t := metaOf(d)
 		if isPolicy(t.APIVersion, t.Kind) {
@@ -168,7 +178,7 @@ func (c *Case) Save(dir string) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}
-	meta, _ := json.MarshalIndent(map[string]any{"name": c.Name, "namespace": c.Namespace, "flags": c.Flags}, "", "  ")
+	meta, _ := json.MarshalIndent(map[string]any{"name": c.Name, "namespace": c.Namespace, "flags": c.Flags, "inputOrder": c.InputOrder}, "", "  ")
 	if err := os.WriteFile(filepath.Join(dir, "case.json"), meta, 0o644); err != nil {
 		return err
 	}
@@ -185,11 +195,12 @@ func LoadCase(dir string) (*Case, error) {
 	var meta struct {
 		Name, Namespace string
 		Flags           []string
+		InputOrder      bool
 	}
 	if err := json.Unmarshal(b, &meta); err != nil {
 		return nil, err
 	}
-	c.Name, c.Namespace, c.Flags = meta.Name, meta.Namespace, meta.Flags
+	c.Name, c.Namespace, c.Flags, c.InputOrder = meta.Name, meta.Namespace, meta.Flags, meta.InputOrder
 	in, err := os.ReadFile(filepath.Join(dir, "input.yaml"))
 	if err != nil {
 		return nil, err

@@ -265,8 +265,13 @@ func (r *Replayer) settledQuotas(ctx context.Context, ns string) (map[string]Quo
 func (r *Replayer) settle(ctx context.Context, w *unstructured.Unstructured) (*Created, error) {
 	c := &Created{}
 	if w.GetKind() == "CronJob" {
-		c.NotCompared = "a CronJob creates Jobs on its schedule, not during the replay"
-		return c, nil
+		refused, err := r.fireCronJob(ctx, w)
+		if err != nil || refused != "" {
+			if refused != "" {
+				c.Refusals = []string{refused}
+			}
+			return c, err
+		}
 	}
 	var last string
 	var since time.Time
@@ -301,6 +306,8 @@ func (r *Replayer) snapshot(ctx context.Context, w *unstructured.Unstructured, c
 	}
 	observed := false
 	switch w.GetKind() {
+	case "CronJob":
+		observed = true // its Job is created by fireCronJob
 	case "Job":
 		_, started, _ := unstructured.NestedString(cur.Object, "status", "startTime")
 		conds, _, _ := unstructured.NestedSlice(cur.Object, "status", "conditions")
@@ -394,6 +401,44 @@ func (r *Replayer) snapshot(ctx context.Context, w *unstructured.Unstructured, c
 	return strings.Join(names, ",") + "|" + strings.Join(counts, ","), observed, nil
 }
 
+// fireCronJob creates the Job a CronJob's schedule would, as the cronjob
+// controller does (k8s.io/kubernetes/pkg/controller/cronjob:
+// getJobFromTemplate2): the template's labels, annotations and spec, the
+// scheduled-timestamp annotation, the name <cronjob>-<minutes>, the CronJob as
+// controller. The schedule is not waited for; a suspended CronJob creates
+// nothing. It returns the refusal of the Job, normalized.
+func (r *Replayer) fireCronJob(ctx context.Context, cj *unstructured.Unstructured) (string, error) {
+	if s, _, _ := unstructured.NestedBool(cj.Object, "spec", "suspend"); s {
+		return "", nil
+	}
+	tmpl, _, _ := unstructured.NestedMap(cj.Object, "spec", "jobTemplate")
+	md, _ := tmpl["metadata"].(map[string]any)
+	labels, _ := md["labels"].(map[string]any)
+	annotations, _ := md["annotations"].(map[string]any)
+	if annotations == nil {
+		annotations = map[string]any{}
+	}
+	now := time.Now().UTC().Truncate(time.Minute)
+	annotations["batch.kubernetes.io/cronjob-scheduled-timestamp"] = now.Format(time.RFC3339)
+	meta := map[string]any{
+		"name":        fmt.Sprintf("%s-%d", cj.GetName(), now.Unix()/60),
+		"annotations": annotations,
+		"ownerReferences": []any{map[string]any{"apiVersion": "batch/v1", "kind": "CronJob", "name": cj.GetName(),
+			"uid": string(cj.GetUID()), "controller": true, "blockOwnerDeletion": true}},
+	}
+	if labels != nil {
+		meta["labels"] = labels
+	}
+	job := &unstructured.Unstructured{Object: map[string]any{"apiVersion": "batch/v1", "kind": "Job", "metadata": meta, "spec": tmpl["spec"]}}
+	_, err := r.Dyn.Resource(schema.GroupVersionResource{Group: "batch", Version: "v1", Resource: "jobs"}).Namespace(cj.GetNamespace()).
+		Create(ctx, job, metav1.CreateOptions{})
+	var st apierrors.APIStatus
+	if errors.As(err, &st) {
+		return NormalizeMessage(st.Status().Message), nil
+	}
+	return "", err
+}
+
 func workloadResource(w *unstructured.Unstructured) schema.GroupVersionResource {
 	gv := w.GroupVersionKind().GroupVersion()
 	plural := map[string]string{"Deployment": "deployments", "ReplicaSet": "replicasets", "ReplicationController": "replicationcontrollers",
@@ -430,6 +475,8 @@ var refusalPrefixes = []*regexp.Regexp{
 	regexp.MustCompile(`^Create Pod \S+ in StatefulSet \S+ failed error: `),
 	regexp.MustCompile(`^Create Claim \S+ for Pod \S+ in StatefulSet \S+ failed error: `),
 	regexp.MustCompile(`^Failed to create new replica set "[^"]*": `),
+	// A StatefulSet's Pod event carries its claim's error.
+	regexp.MustCompile(`^failed to create PVC \S+: `),
 }
 
 // RefusalOf is kube-apiserver's message in a FailedCreate event's message.
