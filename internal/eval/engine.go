@@ -292,6 +292,8 @@ func NewObject(apiVersion, kind string) runtime.Object {
 		return &corev1.Secret{}
 	case "ServiceAccount":
 		return &corev1.ServiceAccount{}
+	case "Event": // VAL-06: the legacy Event validation reads its fields
+		return &corev1.Event{}
 	case "ResourceQuota":
 		return &corev1.ResourceQuota{}
 	}
@@ -437,6 +439,20 @@ func (e *Engine) admitObject(obj runtime.Object, fromInput bool) Result {
 			break
 		}
 		res.Denial = e.quota.Check(&ns.Namespace, gr, meta.GetName(), o)
+	case *corev1.Event:
+		// VAL-06: the strategy's legacy checks; the generic metadata
+		// check of rest.BeforeCreate (VAL-04) runs only after them.
+		res.Object = o
+		assignName(meta)
+		errs := validation.LegacyEvent(o, ns.name)
+		if len(errs) == 0 {
+			errs = validation.ObjectMeta(meta, validation.MetaRulesFor(gvk.GroupKind()), field.NewPath("metadata"))
+		}
+		if len(errs) > 0 {
+			res.Denial = status.Invalid(gvk.GroupKind(), meta.GetName(), errs)
+			break
+		}
+		res.Denial = e.quota.Check(&ns.Namespace, gr, meta.GetName(), o)
 	case *autoscalingv2.HorizontalPodAutoscaler, *autoscalingv1.HorizontalPodAutoscaler:
 		// VAL-50: defaulted, validated, then charged as an object count.
 		assignName(meta)
@@ -574,6 +590,9 @@ func (e *Engine) admitPod(ns *namespaceState, pod *corev1.Pod) *status.Denial {
 		}
 	}
 	// Mutating plugins after LimitRanger (docs/behaviour.md Pipeline step 2, RQ-34).
+	if d := admitServiceAccount(ns.name, pod); d != nil {
+		return d
+	}
 	if !e.opts.DisablePriority {
 		if d := e.classes.AdmitPriority(pod); d != nil {
 			return d
