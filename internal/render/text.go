@@ -78,7 +78,8 @@ func (textFormat) Render(w io.Writer, r *check.Report, o Options) error {
 	skipped := map[string]map[string]int{} // reason → kind → count
 	for i := range r.Entries {
 		e := &r.Entries[i]
-		if e.Err == nil && e.Result.Skipped && e.Result.Kind != "" {
+		// The cluster's own classes (--from-cluster) are not the input's.
+		if e.Err == nil && e.Result.Skipped && e.Result.Kind != "" && !e.Live {
 			kinds := skipped[e.Result.SkipReason]
 			if kinds == nil {
 				kinds = map[string]int{}
