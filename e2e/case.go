@@ -27,6 +27,9 @@ type Case struct {
 	Flags []string
 	// InputOrder: --order=input, every document in input order.
 	InputOrder bool
+	// ReplaceLive: a LimitRange or ResourceQuota whose name exists replaces
+	// the live one (limitcheck --from-cluster), instead of a 409.
+	ReplaceLive bool
 
 	namespaceFlag bool
 }

@@ -18,7 +18,7 @@ import (
 )
 
 var (
-	flagCases  = flag.Int("cases", 500, "random cases from the conformance generators")
+	flagCases  = flag.Int("cases", 500, "random cases of the conformance generators to replay")
 	flagSeed   = flag.Uint64("seed", 1, "generator seed")
 	flagReplay = flag.String("replay", "", "replay only the case saved in this directory")
 	flagSave   = flag.String("save", "", "directory the cases that differ are saved to (default: a new temporary directory)")

@@ -305,7 +305,7 @@ func (p *Plane) httpClient() (*http.Client, error) {
 // RESTConfig is a client config for AdminUser.
 func (p *Plane) RESTConfig() *rest.Config {
 	return &rest.Config{Host: p.URL, BearerToken: p.AdminToken, TLSClientConfig: rest.TLSClientConfig{CAFile: p.CAFile},
-		QPS: 200, Burst: 400}
+		QPS: 200, Burst: 400, WarningHandler: rest.NoWarnings{}}
 }
 
 // spawn starts a binary in its own process group, its output in Dir/NAME.log.

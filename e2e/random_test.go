@@ -91,7 +91,9 @@ func TestRandom(t *testing.T) {
 			}
 		}()
 	}
-	for i := 0; i < *flagCases; i++ {
+	// -cases counts the cases replayed; those a cluster cannot take are
+	// generated on top, and counted apart.
+	for i, replayed := 0, 0; replayed < *flagCases; i++ {
 		g := gen.Next()
 		c, why := randomCase(*flagSeed, i, g)
 		if c == nil {
@@ -100,6 +102,7 @@ func TestRandom(t *testing.T) {
 			tl.mu.Unlock()
 			continue
 		}
+		replayed++
 		cases <- c
 	}
 	close(cases)

@@ -184,6 +184,14 @@ func (r *Replayer) create(ctx context.Context, c *Case, i int) (Outcome, error) 
 	}
 	// kubectl create -f asks for strict field validation.
 	created, err := ri.Create(ctx, &u, metav1.CreateOptions{FieldValidation: "Strict"})
+	if apierrors.IsAlreadyExists(err) && c.ReplaceLive && t.APIVersion == "v1" && (t.Kind == "LimitRange" || t.Kind == "ResourceQuota") {
+		var live *unstructured.Unstructured
+		if live, err = ri.Get(ctx, u.GetName(), metav1.GetOptions{}); err != nil {
+			return o, err
+		}
+		u.SetResourceVersion(live.GetResourceVersion())
+		created, err = ri.Update(ctx, &u, metav1.UpdateOptions{FieldValidation: "Strict"})
+	}
 	if err != nil {
 		var st apierrors.APIStatus
 		if !errors.As(err, &st) {
