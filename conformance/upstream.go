@@ -62,6 +62,7 @@ import (
 	"k8s.io/kubernetes/pkg/registry/core/serviceaccount"
 	"k8s.io/kubernetes/plugin/pkg/admission/limitranger"
 	saplugin "k8s.io/kubernetes/plugin/pkg/admission/serviceaccount"
+	"k8s.io/kubernetes/plugin/pkg/admission/storage/storageobjectinuseprotection"
 
 	"github.com/limitcheck/limitcheck/internal/eval/quota"
 
@@ -97,6 +98,8 @@ type Upstream struct {
 	classes     *classPlugins
 	// serviceAccounts is the ServiceAccount plugin (PL-11).
 	serviceAccounts *saplugin.Plugin
+	// storageProtection is the StorageObjectInUseProtection plugin (ST-02).
+	storageProtection admission.MutationInterface
 	// Controllers says whether and how admitted workloads are followed by
 	// what their controllers create (workloads_upstream.go).
 	Controllers ControllerOptions
@@ -145,8 +148,19 @@ func NewUpstream(cfg *quota.Configuration) (*Upstream, error) {
 		return nil, err
 	}
 	u.serviceAccounts = newServiceAccountPlugin()
+	plugins := admission.NewPlugins()
+	storageobjectinuseprotection.Register(plugins)
+	sp, err := plugins.InitPlugin(storageobjectinuseprotection.PluginName, nil, noInitializer{})
+	if err != nil {
+		return nil, err
+	}
+	u.storageProtection = sp.(admission.MutationInterface)
 	return u, nil
 }
+
+type noInitializer struct{}
+
+func (noInitializer) Initialize(admission.Interface) {}
 
 // newServiceAccountPlugin is upstream's ServiceAccount admission plugin
 // (PL-11) over a cluster where every account with a valid name exists, as
@@ -294,6 +308,9 @@ func (u *Upstream) createOne(doc []byte, namespace string, fromInput bool) (Outc
 	}
 	if stage, err := u.classes.admit(ctx, attrs()); err != nil {
 		return deny(err, stage)
+	}
+	if err := u.storageProtection.Admit(ctx, attrs(), nil); err != nil {
+		return deny(err, "storage")
 	}
 	// Store.Create: name generation, system fields, BeforeCreate (PrepareForCreate + Validate).
 	if meta.GetGenerateName() != "" && meta.GetName() == "" {

@@ -27,6 +27,9 @@ type Case struct {
 	Flags []string
 	// InputOrder: --order=input, every document in input order.
 	InputOrder bool
+	// Sources say where limitcheck read each document, when the case is
+	// several files (else document i is index i of one stream).
+	Sources []Source
 	// ReplaceLive: a LimitRange or ResourceQuota whose name exists replaces
 	// the live one (limitcheck --from-cluster), instead of a 409.
 	ReplaceLive bool
@@ -51,6 +54,12 @@ func isPolicy(apiVersion, kind string) bool {
 // isClass: a cluster-scoped class a case brings; such cases run alone.
 func isClass(kind string) bool {
 	return kind == "PriorityClass" || kind == "StorageClass" || kind == "RuntimeClass"
+}
+
+// Source is a document's place in limitcheck's report: file and index in it.
+type Source struct {
+	File  string
+	Index int
 }
 
 // clusterScoped are the cluster-scoped kinds inputs have.
@@ -102,6 +111,17 @@ func (c *Case) Order() []int {
 func (c *Case) HasClasses() bool {
 	for _, d := range c.Docs {
 		if isClass(metaOf(d).Kind) {
+			return true
+		}
+	}
+	return false
+}
+
+// HasNodePorts reports whether the case creates a Service with node ports,
+// which the whole cluster shares.
+func (c *Case) HasNodePorts() bool {
+	for _, d := range c.Docs {
+		if metaOf(d).Kind == "Service" && (bytes.Contains(d, []byte(`"NodePort"`)) || bytes.Contains(d, []byte(`"LoadBalancer"`))) {
 			return true
 		}
 	}

@@ -103,6 +103,9 @@ func verify(t *testing.T, name, dir, kubeconfig string, files ...string) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		for i := range docs {
+			c.Sources = append(c.Sources, Source{File: f, Index: i})
+		}
 		c.Docs = append(c.Docs, docs...)
 	}
 	real, err := env.replayer.Run(context.Background(), c)

@@ -83,7 +83,7 @@ func TestInputs(t *testing.T) {
 		diffs, err := runCase(ctx, c, &st)
 		tl.merge(st)
 		if err != nil {
-			t.Errorf("%s: %v", c.Name, err)
+			tl.fail(t, c, err)
 			return
 		}
 		tl.add(t, c, diffs)

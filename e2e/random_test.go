@@ -73,8 +73,6 @@ func TestRandom(t *testing.T) {
 	ctx := context.Background()
 	cases := make(chan *Case)
 	var wg sync.WaitGroup
-	var errOnce sync.Once
-	var firstErr error
 	for w := 0; w < *flagWorkers; w++ {
 		wg.Add(1)
 		go func() {
@@ -84,7 +82,7 @@ func TestRandom(t *testing.T) {
 				diffs, err := runCase(ctx, c, &st)
 				tl.merge(st)
 				if err != nil {
-					errOnce.Do(func() { firstErr = fmt.Errorf("%s: %w", c.Name, err) })
+					tl.fail(t, c, err)
 					continue
 				}
 				tl.add(t, c, diffs)
@@ -107,8 +105,5 @@ func TestRandom(t *testing.T) {
 	}
 	close(cases)
 	wg.Wait()
-	if firstErr != nil {
-		t.Error(firstErr)
-	}
 	tl.summary(t, fmt.Sprintf("random (seed %d)", *flagSeed), start)
 }

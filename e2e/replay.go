@@ -206,10 +206,31 @@ func (r *Replayer) create(ctx context.Context, c *Case, i int) (Outcome, error) 
 	switch {
 	case t.APIVersion == "v1" && t.Kind == "ResourceQuota":
 		err = r.waitQuotaSynced(ctx, o.Namespace, o.Name)
+	case t.Kind == "PriorityClass" || t.Kind == "RuntimeClass":
+		err = r.waitClassSeen(ctx, t.Kind, o.Name)
 	case workloadKinds[t.Kind]:
 		o.Created, err = r.settle(ctx, created)
 	}
 	return o, err
+}
+
+// waitClassSeen waits until the Priority or RuntimeClass plugin, which reads
+// classes from an informer, knows a new class: a Pod naming it, created with
+// dryRun (admission runs, nothing is stored), is no longer refused for it.
+func (r *Replayer) waitClassSeen(ctx context.Context, kind, name string) error {
+	probe := &corev1.Pod{ObjectMeta: metav1.ObjectMeta{Name: "class-probe", Namespace: "default"},
+		Spec: corev1.PodSpec{Containers: []corev1.Container{{Name: "c", Image: "probe:1"}}}}
+	notFound := "no PriorityClass with name " + name + " was found"
+	if kind == "PriorityClass" {
+		probe.Spec.PriorityClassName = name
+	} else {
+		probe.Spec.RuntimeClassName = &name
+		notFound = `RuntimeClass "` + name + `" not found`
+	}
+	return waitFor(ctx, r.Timeout, "the admission plugins to see "+kind+" "+name, func() (bool, error) {
+		_, err := r.Core.CoreV1().Pods("default").Create(ctx, probe, metav1.CreateOptions{DryRun: []string{metav1.DryRunAll}})
+		return err == nil || !strings.Contains(err.Error(), notFound), nil
+	})
 }
 
 // waitQuotaSynced waits for the quota controller's first sync: status.hard
@@ -220,7 +241,9 @@ func (r *Replayer) waitQuotaSynced(ctx context.Context, ns, name string) error {
 		if err != nil {
 			return false, err
 		}
-		if len(q.Status.Hard) != len(q.Spec.Hard) || q.Status.Used == nil {
+		// status.used may stay empty: a resource no evaluator knows
+		// (example.com/foo) has no usage.
+		if len(q.Status.Hard) != len(q.Spec.Hard) {
 			return false, nil
 		}
 		for k, v := range q.Spec.Hard {
@@ -279,6 +302,13 @@ func (r *Replayer) settle(ctx context.Context, w *unstructured.Unstructured) (*C
 				c.Refusals = []string{refused}
 			}
 			return c, err
+		}
+	}
+	if w.GetKind() == "DaemonSet" {
+		spec, _, _ := unstructured.NestedMap(w.Object, "spec", "template", "spec")
+		if spec["nodeSelector"] != nil || spec["affinity"] != nil || spec["runtimeClassName"] != nil {
+			c.NotCompared = "a DaemonSet whose Pods select nodes (limitcheck assumes every node runs one; the plane's node has no labels)"
+			return c, nil
 		}
 	}
 	var last string

@@ -84,3 +84,19 @@ spec:
 		t.Errorf("got %+v, want admitted: the Pod runs as default", res.Denial)
 	}
 }
+
+// TestClaimProtectionFinalizer: ST-02. Every new claim gets the protection
+// finalizer before validation, whose finalizer errors list it.
+func TestClaimProtectionFinalizer(t *testing.T) {
+	e := New(Options{DefaultNamespace: "team-a"})
+	res := e.Admit(decode(t, `apiVersion: v1
+kind: PersistentVolumeClaim
+metadata: {name: data, finalizers: [orphan, foregroundDeletion]}
+spec:
+  accessModes: [ReadWriteOnce]
+  resources: {requests: {storage: 1Gi}}`))
+	want := `PersistentVolumeClaim "data" is invalid: metadata.finalizers: Invalid value: ["orphan","foregroundDeletion","kubernetes.io/pvc-protection"]: finalizer orphan and foregroundDeletion cannot be both set`
+	if res.Denial == nil || res.Denial.Message != want {
+		t.Errorf("got %+v, want %q", res.Denial, want)
+	}
+}

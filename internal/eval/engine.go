@@ -24,6 +24,7 @@ package eval
 import (
 	"fmt"
 	"reflect"
+	"slices"
 
 	"github.com/limitcheck/limitcheck/internal/eval/classes"
 	"github.com/limitcheck/limitcheck/internal/eval/defaults"
@@ -630,10 +631,19 @@ func (e *Engine) admitPod(ns *namespaceState, pod *corev1.Pod) *status.Denial {
 	return e.quota.Check(&ns.Namespace, corev1.Resource("pods"), pod.Name, pod)
 }
 
+// pvcProtectionFinalizer is the finalizer the StorageObjectInUseProtection
+// plugin gives every new claim (ST-02).
+const pvcProtectionFinalizer = "kubernetes.io/pvc-protection"
+
 func (e *Engine) admitClaim(ns *namespaceState, pvc *corev1.PersistentVolumeClaim) *status.Denial {
 	defaults.DefaultPersistentVolumeClaim(pvc)
 	if !e.opts.DisableDefaultStorageClass {
 		e.classes.DefaultStorageClass(pvc)
+	}
+	// ST-02: StorageObjectInUseProtection adds its finalizer (mutating,
+	// default on), which validation of the finalizers then lists.
+	if !slices.Contains(pvc.Finalizers, pvcProtectionFinalizer) {
+		pvc.Finalizers = append(pvc.Finalizers, pvcProtectionFinalizer)
 	}
 	pvc.Status = corev1.PersistentVolumeClaimStatus{} // PrepareForCreate
 	validation.PrepareClaimForCreate(&pvc.Spec)
