@@ -208,6 +208,8 @@ func (r *Replayer) create(ctx context.Context, c *Case, i int) (Outcome, error) 
 		err = r.waitQuotaSynced(ctx, o.Namespace, o.Name)
 	case t.Kind == "PriorityClass" || t.Kind == "RuntimeClass":
 		err = r.waitClassSeen(ctx, t.Kind, o.Name)
+	case t.APIVersion == "v1" && t.Kind == "LimitRange":
+		err = r.waitLimitRangeCached(ctx, o.Namespace, o.Name)
 	case workloadKinds[t.Kind]:
 		o.Created, err = r.settle(ctx, created)
 	}
@@ -230,6 +232,24 @@ func (r *Replayer) waitClassSeen(ctx context.Context, kind, name string) error {
 	return waitFor(ctx, r.Timeout, "the admission plugins to see "+kind+" "+name, func() (bool, error) {
 		_, err := r.Core.CoreV1().Pods("default").Create(ctx, probe, metav1.CreateOptions{DryRun: []string{metav1.DryRunAll}})
 		return err == nil || !strings.Contains(err.Error(), notFound), nil
+	})
+}
+
+// waitLimitRangeCached waits until kube-apiserver's watch cache, which feeds
+// the LimitRanger plugin's informer, lists a new LimitRange (a list at
+// resourceVersion 0 is served from that cache).
+func (r *Replayer) waitLimitRangeCached(ctx context.Context, ns, name string) error {
+	return waitFor(ctx, r.Timeout, "LimitRange "+ns+"/"+name+" in the watch cache", func() (bool, error) {
+		l, err := r.Core.CoreV1().LimitRanges(ns).List(ctx, metav1.ListOptions{ResourceVersion: "0"})
+		if err != nil {
+			return false, err
+		}
+		for _, lr := range l.Items {
+			if lr.Name == name {
+				return true, nil
+			}
+		}
+		return false, nil
 	})
 }
 
