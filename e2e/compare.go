@@ -85,6 +85,9 @@ func RunLimitcheck(bin, dir string, c *Case) (*Report, []byte, error) {
 // Stats counts what a comparison looked at.
 type Stats struct {
 	Cases, Objects, Workloads, PodsCompared, Quotas int
+	// Known counts the known difference of an invalid namespace name
+	// (kube-apiserver 404 namespaces "<ns>" not found, limitcheck 422).
+	Known int
 	// OrderExplained counts differences another order of the LimitRanges
 	// or quotas explains (LR-22).
 	OrderExplained int
@@ -172,6 +175,14 @@ func Compare(c *Case, real *Replay, rep *Report, st *Stats) []string {
 		}
 		if o.Allowed != lcAllowed {
 			diffs = append(diffs, fmt.Sprintf("%s: kube-apiserver allowed=%v %d %q; limitcheck allowed=%v %d %q", where, o.Allowed, o.Code, o.Message, lcAllowed, r.Code, r.Message))
+			continue
+		}
+		if !o.Allowed && o.Code == 404 && r.Code == 422 && o.Message == `namespaces "`+o.Namespace+`" not found` &&
+			strings.Contains(r.Message, `metadata.namespace: Invalid value: "`+o.Namespace+`"`) {
+			// A known difference, not fixed yet (see the e2e README
+			// paragraph): NamespaceLifecycle refuses an object in a
+			// namespace no cluster can have before validation does.
+			st.Known++
 			continue
 		}
 		if !o.Allowed {
