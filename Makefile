@@ -1,7 +1,7 @@
 # One entry point for the whole test suite: `make test` (what .ci/run calls).
 GO ?= go
 
-.PHONY: test lint actionlint precommit unit fuzz conformance golden build tidy bench release-check
+.PHONY: test lint actionlint precommit unit fuzz conformance e2e golden build tidy bench release-check
 
 test: lint actionlint precommit unit fuzz conformance
 
@@ -28,6 +28,7 @@ lint:
 	  if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
 	$(GO) vet ./...
 	cd conformance && $(GO) vet ./...
+	cd e2e && $(GO) vet ./...
 
 # The README's GitHub Actions workflow (examples/ci/github-workflow.yml, kept
 # identical to the README by TestCIExamples), and its inputs against action.yml
@@ -71,6 +72,21 @@ SEED ?= 1
 conformance:
 	cd conformance && $(GO) test ./... -cases $(CASES) -seed $(SEED)
 
+# End-to-end against a real control plane (separate module, not part of
+# `make test`): etcd, kube-apiserver, kube-controller-manager and kubectl are
+# built once at the pinned versions into $(LIMITCHECK_E2E_CACHE) (default
+# ~/.cache/limitcheck-e2e/kube-VERSION_etcd-VERSION/, minutes on a small
+# machine), then the README's examples, the testscripts' inputs and
+# E2E_CASES random cases are replayed and compared with limitcheck -o json.
+# A case that differs is saved; replay it with
+#   cd e2e && go test -run TestReplay -replay DIR
+E2E_CASES ?= 500
+E2E_SEED ?= 1
+E2E_WORKERS ?= 4
+e2e:
+	cd e2e && $(GO) test -c -o $(BIN)/e2e.test . && \
+	  $(BIN)/e2e.test -test.timeout 60m -cases $(E2E_CASES) -seed $(E2E_SEED) -workers $(E2E_WORKERS)
+
 # Rewrite golden files after an intended output change; read the diff before committing.
 golden:
 	$(GO) test ./internal/render/ ./cmd/limitcheck/ -update
@@ -83,6 +99,7 @@ build:
 tidy:
 	$(GO) mod tidy
 	cd conformance && $(GO) mod tidy
+	cd e2e && $(GO) mod tidy
 
 # limitcheck against the decode floor on the benchmark corpus at 1x, 4x and
 # 10x, side by side: ratios and peak RSS (a benchmark; nothing fails on timings).

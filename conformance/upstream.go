@@ -21,6 +21,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/apimachinery/pkg/util/intstr"
+	utilvalidation "k8s.io/apimachinery/pkg/util/validation"
 	"k8s.io/apiserver/pkg/admission"
 	genericapirequest "k8s.io/apiserver/pkg/endpoints/request"
 	"k8s.io/apiserver/pkg/registry/rest"
@@ -32,6 +33,7 @@ import (
 	corev1informers "k8s.io/client-go/informers/core/v1"
 	"k8s.io/client-go/kubernetes/fake"
 	corev1listers "k8s.io/client-go/listers/core/v1"
+	k8stesting "k8s.io/client-go/testing"
 	"k8s.io/client-go/tools/cache"
 	"k8s.io/kubernetes/pkg/api/legacyscheme"
 	"k8s.io/kubernetes/pkg/apis/apps"
@@ -49,6 +51,7 @@ import (
 	"k8s.io/kubernetes/pkg/registry/batch/cronjob"
 	"k8s.io/kubernetes/pkg/registry/batch/job"
 	"k8s.io/kubernetes/pkg/registry/core/configmap"
+	"k8s.io/kubernetes/pkg/registry/core/event"
 	"k8s.io/kubernetes/pkg/registry/core/limitrange"
 	"k8s.io/kubernetes/pkg/registry/core/persistentvolumeclaim"
 	"k8s.io/kubernetes/pkg/registry/core/pod"
@@ -58,6 +61,8 @@ import (
 	"k8s.io/kubernetes/pkg/registry/core/service"
 	"k8s.io/kubernetes/pkg/registry/core/serviceaccount"
 	"k8s.io/kubernetes/plugin/pkg/admission/limitranger"
+	saplugin "k8s.io/kubernetes/plugin/pkg/admission/serviceaccount"
+	"k8s.io/kubernetes/plugin/pkg/admission/storage/storageobjectinuseprotection"
 
 	"github.com/limitcheck/limitcheck/internal/eval/quota"
 
@@ -91,6 +96,10 @@ type Upstream struct {
 	plugin      *limitranger.LimitRanger
 	quota       *quotaSim
 	classes     *classPlugins
+	// serviceAccounts is the ServiceAccount plugin (PL-11).
+	serviceAccounts *saplugin.Plugin
+	// storageProtection is the StorageObjectInUseProtection plugin (ST-02).
+	storageProtection admission.MutationInterface
 	// Controllers says whether and how admitted workloads are followed by
 	// what their controllers create (workloads_upstream.go).
 	Controllers ControllerOptions
@@ -138,7 +147,39 @@ func NewUpstream(cfg *quota.Configuration) (*Upstream, error) {
 	if u.classes, err = newClassPlugins(); err != nil {
 		return nil, err
 	}
+	u.serviceAccounts = newServiceAccountPlugin()
+	plugins := admission.NewPlugins()
+	storageobjectinuseprotection.Register(plugins)
+	sp, err := plugins.InitPlugin(storageobjectinuseprotection.PluginName, nil, noInitializer{})
+	if err != nil {
+		return nil, err
+	}
+	u.storageProtection = sp.(admission.MutationInterface)
 	return u, nil
+}
+
+type noInitializer struct{}
+
+func (noInitializer) Initialize(admission.Interface) {}
+
+// newServiceAccountPlugin is upstream's ServiceAccount admission plugin
+// (PL-11) over a cluster where every account with a valid name exists, as
+// limitcheck takes them on trust; an account no ServiceAccount can be named
+// is not found. The token volume it mounts is left out (not simulated).
+func newServiceAccountPlugin() *saplugin.Plugin {
+	client := fake.NewSimpleClientset()
+	client.PrependReactor("get", "serviceaccounts", func(action k8stesting.Action) (bool, runtime.Object, error) {
+		get := action.(k8stesting.GetAction)
+		if len(utilvalidation.IsDNS1123Subdomain(get.GetName())) > 0 {
+			return true, nil, apierrors.NewNotFound(corev1.Resource("serviceaccounts"), get.GetName())
+		}
+		return true, &corev1.ServiceAccount{ObjectMeta: metav1.ObjectMeta{Name: get.GetName(), Namespace: get.GetNamespace()}}, nil
+	})
+	p := saplugin.NewServiceAccount()
+	p.MountServiceAccountToken = false
+	p.SetExternalKubeClientSet(client)
+	p.SetExternalKubeInformerFactory(informers.NewSharedInformerFactory(client, 0))
+	return p
 }
 
 // Create runs one JSON document through decode+defaulting, mutating admission,
@@ -183,6 +224,14 @@ func (u *Upstream) createOne(doc []byte, namespace string, fromInput bool) (Outc
 		ext, internal, strategy, resource = &corev1.Secret{}, &api.Secret{}, secret.Strategy, api.Resource("secrets")
 	case "ServiceAccount":
 		ext, internal, strategy, resource = &corev1.ServiceAccount{}, &api.ServiceAccount{}, serviceaccount.Strategy, api.Resource("serviceaccounts")
+	case "Event": // VAL-06: core v1 Events only; events.k8s.io ones as metadata
+		if tm.APIVersion == "v1" {
+			ext, internal, strategy, resource = &corev1.Event{}, &api.Event{}, event.Strategy, api.Resource("events")
+		} else {
+			ext = &metav1.PartialObjectMetadata{}
+			plural, _ := apimeta.UnsafeGuessKindToResource(gvk)
+			resource = plural.GroupResource()
+		}
 	case "ResourceClaim":
 		// Claim validation needs DeviceClasses; only quota is compared for claims.
 		ext, internal, resource = &resourcev1.ResourceClaim{}, &resourceinternal.ResourceClaim{}, resourceinternal.Resource("resourceclaims")
@@ -252,8 +301,16 @@ func (u *Upstream) createOne(doc []byte, namespace string, fromInput bool) (Outc
 	if err := u.plugin.Admit(ctx, attrs(), nil); err != nil {
 		return deny(err, "limitranger")
 	}
+	if _, isPod := internal.(*api.Pod); isPod {
+		if err := u.serviceAccounts.Admit(ctx, attrs(), nil); err != nil {
+			return deny(err, "serviceaccount")
+		}
+	}
 	if stage, err := u.classes.admit(ctx, attrs()); err != nil {
 		return deny(err, stage)
+	}
+	if err := u.storageProtection.Admit(ctx, attrs(), nil); err != nil {
+		return deny(err, "storage")
 	}
 	// Store.Create: name generation, system fields, BeforeCreate (PrepareForCreate + Validate).
 	if meta.GetGenerateName() != "" && meta.GetName() == "" {

@@ -101,7 +101,11 @@ func readLive(live Live, docs []load.Document, catalog *apis.Catalog, def string
 		}
 		if in == nil {
 			st.docs = append(st.docs, d)
-			read = append(read, what)
+			// The PriorityClasses kube-apiserver creates in every
+			// cluster go without saying.
+			if !classes.IsSystemPriorityClass(d.APIVersion, d.Kind, d.Name) {
+				read = append(read, what)
+			}
 			continue
 		}
 		replacedBy = append(replacedBy, what)

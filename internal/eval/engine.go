@@ -24,6 +24,7 @@ package eval
 import (
 	"fmt"
 	"reflect"
+	"slices"
 
 	"github.com/limitcheck/limitcheck/internal/eval/classes"
 	"github.com/limitcheck/limitcheck/internal/eval/defaults"
@@ -326,6 +327,8 @@ func NewObject(apiVersion, kind string) runtime.Object {
 		return &corev1.Secret{}
 	case "ServiceAccount":
 		return &corev1.ServiceAccount{}
+	case "Event": // VAL-06: the legacy Event validation reads its fields
+		return &corev1.Event{}
 	case "ResourceQuota":
 		return &corev1.ResourceQuota{}
 	}
@@ -472,6 +475,20 @@ func (e *Engine) admitObject(obj runtime.Object, fromInput bool) Result {
 		res.Object = o
 		assignName(meta)
 		if errs := validateCoreObject(o); len(errs) > 0 {
+			res.Denial = status.Invalid(gvk.GroupKind(), meta.GetName(), errs)
+			break
+		}
+		res.Denial = e.quota.Check(&ns.Namespace, gr, meta.GetName(), o)
+	case *corev1.Event:
+		// VAL-06: the strategy's legacy checks; the generic metadata
+		// check of rest.BeforeCreate (VAL-04) runs only after them.
+		res.Object = o
+		assignName(meta)
+		errs := validation.LegacyEvent(o, ns.name)
+		if len(errs) == 0 {
+			errs = validation.ObjectMeta(meta, validation.MetaRulesFor(gvk.GroupKind()), field.NewPath("metadata"))
+		}
+		if len(errs) > 0 {
 			res.Denial = status.Invalid(gvk.GroupKind(), meta.GetName(), errs)
 			break
 		}
@@ -629,6 +646,9 @@ func (e *Engine) admitPod(ns *namespaceState, pod *corev1.Pod) *status.Denial {
 		}
 	}
 	// Mutating plugins after LimitRanger (docs/behaviour.md Pipeline step 2, RQ-34).
+	if d := admitServiceAccount(ns.name, pod); d != nil {
+		return d
+	}
 	if !e.opts.DisablePriority {
 		if d := e.classes.AdmitPriority(pod); d != nil {
 			return d
@@ -666,10 +686,19 @@ func (e *Engine) admitPod(ns *namespaceState, pod *corev1.Pod) *status.Denial {
 	return e.quota.Check(&ns.Namespace, corev1.Resource("pods"), pod.Name, pod)
 }
 
+// pvcProtectionFinalizer is the finalizer the StorageObjectInUseProtection
+// plugin gives every new claim (ST-02).
+const pvcProtectionFinalizer = "kubernetes.io/pvc-protection"
+
 func (e *Engine) admitClaim(ns *namespaceState, pvc *corev1.PersistentVolumeClaim) *status.Denial {
 	defaults.DefaultPersistentVolumeClaim(pvc)
 	if !e.opts.DisableDefaultStorageClass {
 		e.classes.DefaultStorageClass(pvc)
+	}
+	// ST-02: StorageObjectInUseProtection adds its finalizer (mutating,
+	// default on), which validation of the finalizers then lists.
+	if !slices.Contains(pvc.Finalizers, pvcProtectionFinalizer) {
+		pvc.Finalizers = append(pvc.Finalizers, pvcProtectionFinalizer)
 	}
 	pvc.Status = corev1.PersistentVolumeClaimStatus{} // PrepareForCreate
 	validation.PrepareClaimForCreate(&pvc.Spec)

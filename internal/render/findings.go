@@ -157,6 +157,8 @@ func ruleHelp(id string) string {
 		what = "The Priority admission plugin refuses the object's priority class"
 	case string(status.StageRuntimeClass):
 		what = "The RuntimeClass admission plugin refuses the object's runtime class"
+	case string(status.StageServiceAccount):
+		what = "The ServiceAccount admission plugin refuses the object: its service account cannot exist"
 	case string(status.StageStorage):
 		what = "Storage refuses the object"
 	default:

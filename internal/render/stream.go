@@ -131,7 +131,8 @@ func (textFormat) Stream(w io.Writer, o Options) Stream {
 // take files an entry: its findings under its namespace, a skipped object
 // under its reason.
 func (t *textStream) take(e *check.Entry, held bool) {
-	if e.Err == nil && e.Result.Skipped && e.Result.Kind != "" {
+	// The cluster's own classes (--from-cluster) are not the input's.
+	if e.Err == nil && e.Result.Skipped && e.Result.Kind != "" && !e.Live {
 		kinds := t.skipped[e.Result.SkipReason]
 		if kinds == nil {
 			kinds = map[string]int{}

@@ -37,6 +37,21 @@ var systemPriorityClasses = func() []*schedulingv1.PriorityClass {
 	}
 }()
 
+// IsSystemPriorityClass reports whether a document is one of the
+// PriorityClasses every cluster has, by name (kube-apiserver recreates them
+// as they are).
+func IsSystemPriorityClass(apiVersion, kind, name string) bool {
+	if apiVersion != "scheduling.k8s.io/v1" || kind != "PriorityClass" {
+		return false
+	}
+	for _, pc := range systemPriorityClasses {
+		if pc.Name == name {
+			return true
+		}
+	}
+	return false
+}
+
 // Default StorageClass annotations (storage/util IsDefaultAnnotation).
 const (
 	isDefaultStorageClassAnnotation     = "storageclass.kubernetes.io/is-default-class"
@@ -86,8 +101,10 @@ func (c *Cluster) Add(obj runtime.Object) bool {
 	return true
 }
 
-// requestName is the name admission errors show before the apiserver has
+// RequestName is the name admission errors show before the apiserver has
 // generated one: the name, else generateName (admission extractResourceName).
+func RequestName(meta *metav1.ObjectMeta) string { return requestName(meta) }
+
 func requestName(meta *metav1.ObjectMeta) string {
 	if meta.Name != "" {
 		return meta.Name

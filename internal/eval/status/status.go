@@ -62,6 +62,8 @@ const (
 	// admission plugins.
 	StagePriority     Stage = "priority"
 	StageRuntimeClass Stage = "runtimeclass"
+	// StageServiceAccount is the ServiceAccount admission plugin (PL-11).
+	StageServiceAccount Stage = "serviceaccount"
 )
 
 // AlreadyExists is storage's 409 for a name taken: `<resource> "<name>" already

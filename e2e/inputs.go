@@ -1,0 +1,151 @@
+package e2e
+
+import (
+	"fmt"
+	"io/fs"
+	"path"
+	"strings"
+)
+
+// CommandCase turns the arguments of a `limitcheck check` command reading
+// files of fsys into a case, or says why a real cluster cannot replay it.
+// Only flags whose meaning a cluster reproduces are taken: -f/--filename,
+// paths, -R, -n/--namespace, --nodes 1 (the plane's one node), --order,
+// and output flags, which do not change the verdicts.
+func CommandCase(name string, fsys fs.FS, args []string) (*Case, string) {
+	if len(args) == 0 || args[0] != "check" {
+		return nil, "not limitcheck check"
+	}
+	c := &Case{Name: name, Namespace: "default"}
+	var paths []string
+	recursive := false
+	for i := 1; i < len(args); i++ {
+		a := args[i]
+		flagName, value, hasValue := strings.Cut(a, "=")
+		next := func() (string, bool) {
+			if hasValue {
+				return value, true
+			}
+			if i+1 < len(args) {
+				i++
+				return args[i], true
+			}
+			return "", false
+		}
+		switch {
+		case !strings.HasPrefix(a, "-") || a == "-":
+			if a == "-" || strings.Contains(a, "$") {
+				return nil, "reads stdin or an environment variable"
+			}
+			paths = append(paths, a)
+		case flagName == "-f" || flagName == "--filename":
+			p, ok := next()
+			if !ok || p == "-" || strings.Contains(p, "$") {
+				return nil, "reads stdin or an environment variable"
+			}
+			paths = append(paths, p)
+		case a == "-R" || a == "--recursive":
+			recursive = true
+		case flagName == "-n" || flagName == "--namespace":
+			ns, ok := next()
+			if !ok || ns == "" {
+				return nil, "flag " + flagName + " without a value"
+			}
+			c.Namespace = ns
+			c.namespaceFlag = true
+		case flagName == "--nodes":
+			v, _ := next()
+			if v != "1" {
+				return nil, "--nodes " + v + " (the control plane has one node)"
+			}
+		case flagName == "--order":
+			v, _ := next()
+			if v == "input" {
+				c.InputOrder = true
+			} else if v != "policies-first" {
+				return nil, "--order " + v
+			}
+		case flagName == "-o" || flagName == "--output" || flagName == "--color" || flagName == "--fail-on":
+			next()
+		case a == "--lint=false" || a == "--quiet" || a == "-q":
+		default:
+			return nil, "flag " + flagName + " (not reproduced on a cluster)"
+		}
+	}
+	if len(paths) == 0 {
+		return nil, "no file"
+	}
+	for _, p := range paths {
+		files, err := expand(fsys, path.Clean(p), recursive)
+		if err != nil {
+			return nil, err.Error()
+		}
+		for _, f := range files {
+			b, err := fs.ReadFile(fsys, f)
+			if err != nil {
+				return nil, err.Error()
+			}
+			docs, err := SplitYAML(b)
+			if err != nil {
+				return nil, fmt.Sprintf("%s is not a stream of objects a cluster takes (%v)", f, err)
+			}
+			c.Docs = append(c.Docs, docs...)
+		}
+	}
+	if len(c.Docs) == 0 {
+		return nil, "no document"
+	}
+	for _, d := range c.Docs {
+		t := metaOf(d)
+		switch {
+		case t.APIVersion == "" || t.Kind == "":
+			return nil, "a document without apiVersion or kind"
+		case strings.Contains(t.Kind, "Configuration") && strings.Contains(t.APIVersion, "apiserver"):
+			return nil, "an admission configuration document (needs another kube-apiserver)"
+		case t.Kind == "Kustomization" || strings.HasSuffix(t.APIVersion, "config.kubernetes.io/v1"):
+			return nil, "a tool configuration file"
+		case t.Kind == "HorizontalPodAutoscaler":
+			return nil, "a HorizontalPodAutoscaler (the plane runs no HPA controller)"
+		case t.Kind == "CustomResourceDefinition":
+			return nil, "a CustomResourceDefinition"
+		}
+	}
+	if c.namespaceFlag {
+		for _, d := range c.Docs {
+			if ns := metaOf(d).Metadata.Namespace; ns != "" && ns != c.Namespace {
+				return nil, "a document of another namespace than -n (kubectl's client-side error)"
+			}
+		}
+	}
+	return c, ""
+}
+
+// expand lists the files p names: itself, or the .yaml, .yml and .json files
+// of a directory in lexical order (its subdirectories' too with -R).
+func expand(fsys fs.FS, p string, recursive bool) ([]string, error) {
+	st, err := fs.Stat(fsys, p)
+	if err != nil {
+		return nil, fmt.Errorf("path %s: %v", p, err)
+	}
+	if !st.IsDir() {
+		return []string{p}, nil
+	}
+	var out []string
+	err = fs.WalkDir(fsys, p, func(q string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() {
+			if q != p && !recursive {
+				return fs.SkipDir
+			}
+			return nil
+		}
+		switch path.Ext(q) {
+		case ".yaml", ".yml", ".json":
+			out = append(out, q)
+		}
+		return nil
+	})
+	return out, err // WalkDir's lexical order
+}

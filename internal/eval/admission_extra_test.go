@@ -1,0 +1,102 @@
+package eval
+
+import (
+	"testing"
+)
+
+// TestLegacyEventValidation: VAL-06. A core v1 Event whose involvedObject has
+// no namespace may live only in namespace default; with one, the two agree.
+// The legacy checks come before (and instead of) the metadata check.
+func TestLegacyEventValidation(t *testing.T) {
+	cases := []struct {
+		name, ns, doc, want string
+	}{
+		{"no involvedObject namespace, namespace team-a", "team-a",
+			"apiVersion: v1\nkind: Event\nmetadata: {name: e1}\ninvolvedObject: {kind: Pod, name: p}",
+			`Event "e1" is invalid: involvedObject.namespace: Invalid value: "": does not match event.namespace`},
+		{"no involvedObject namespace, namespace default", "default",
+			"apiVersion: v1\nkind: Event\nmetadata: {name: e2}", ""},
+		{"involvedObject in another namespace", "team-a",
+			"apiVersion: v1\nkind: Event\nmetadata: {name: e3}\ninvolvedObject: {kind: Pod, name: p, namespace: team-b}",
+			`Event "e3" is invalid: involvedObject.namespace: Invalid value: "team-b": does not match event.namespace`},
+		{"involvedObject in the same namespace", "team-a",
+			"apiVersion: v1\nkind: Event\nmetadata: {name: e4}\ninvolvedObject: {kind: Pod, name: p, namespace: team-a}", ""},
+		{"legacy error before a metadata error", "team-a",
+			"apiVersion: v1\nkind: Event\nmetadata: {name: e5, labels: {'bad key!': x}}",
+			`Event "e5" is invalid: involvedObject.namespace: Invalid value: "": does not match event.namespace`},
+		{"eventTime set: the reporting fields are required", "default",
+			"apiVersion: v1\nkind: Event\nmetadata: {name: e6}\neventTime: '2026-01-02T03:04:05.000000Z'",
+			`Event "e6" is invalid: [reportingComponent: Required value, reportingComponent: Invalid value: "": name part must be non-empty, reportingComponent: Invalid value: "": name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]'), reportingInstance: Required value, action: Required value, reason: Required value]`},
+	}
+	for _, c := range cases {
+		e := New(Options{DefaultNamespace: c.ns})
+		res := e.Admit(decode(t, c.doc))
+		got := ""
+		if res.Denial != nil {
+			got = res.Denial.Message
+		}
+		if got != c.want || res.Allowed != (c.want == "") {
+			t.Errorf("%s: got %q (allowed %v), want %q", c.name, got, res.Allowed, c.want)
+		}
+	}
+}
+
+// TestServiceAccountLookup: PL-11. A Pod naming a service account no cluster
+// can have is refused by the ServiceAccount plugin before validation (and
+// before Priority); other names are taken on trust.
+func TestServiceAccountLookup(t *testing.T) {
+	e := New(Options{DefaultNamespace: "team-a"})
+	res := e.Admit(decode(t, `apiVersion: v1
+kind: Pod
+metadata: {name: p}
+spec:
+  serviceAccountName: sa..x
+  priorityClassName: missing
+  containers: [{name: c, image: "i:1", resources: {requests: {cpu: "-1"}}}]`))
+	want := `pods "p" is forbidden: error looking up service account team-a/sa..x: serviceaccount "sa..x" not found`
+	if res.Denial == nil || res.Denial.Message != want || res.Denial.Code != 403 || res.Denial.Stage != "serviceaccount" {
+		t.Errorf("got %+v, want 403 %q", res.Denial, want)
+	}
+	res = e.Admit(decode(t, "apiVersion: v1\nkind: Pod\nmetadata: {generateName: web-}\nspec:\n  serviceAccountName: Builder\n  containers: [{name: c, image: \"i:1\"}]"))
+	want = `pods "web-" is forbidden: error looking up service account team-a/Builder: serviceaccount "Builder" not found`
+	if res.Denial == nil || res.Denial.Message != want {
+		t.Errorf("generateName: got %+v, want %q", res.Denial, want)
+	}
+	res = e.Admit(decode(t, "apiVersion: v1\nkind: Pod\nmetadata: {name: q}\nspec:\n  serviceAccountName: builder\n  containers: [{name: c, image: \"i:1\"}]"))
+	if !res.Allowed {
+		t.Errorf("a valid service account name: %+v, want admitted (trusted)", res.Denial)
+	}
+}
+
+// TestServiceAccountDefault: PL-11. The plugin sets serviceAccountName to
+// default before validation, so a projected token is accepted.
+func TestServiceAccountDefault(t *testing.T) {
+	e := New(Options{DefaultNamespace: "team-a"})
+	res := e.Admit(decode(t, `apiVersion: v1
+kind: Pod
+metadata: {name: p}
+spec:
+  containers: [{name: c, image: "i:1", volumeMounts: [{name: t, mountPath: /var/run/t}]}]
+  volumes:
+  - name: t
+    projected: {sources: [{serviceAccountToken: {path: token, expirationSeconds: 3600}}]}`))
+	if !res.Allowed {
+		t.Errorf("got %+v, want admitted: the Pod runs as default", res.Denial)
+	}
+}
+
+// TestClaimProtectionFinalizer: ST-02. Every new claim gets the protection
+// finalizer before validation, whose finalizer errors list it.
+func TestClaimProtectionFinalizer(t *testing.T) {
+	e := New(Options{DefaultNamespace: "team-a"})
+	res := e.Admit(decode(t, `apiVersion: v1
+kind: PersistentVolumeClaim
+metadata: {name: data, finalizers: [orphan, foregroundDeletion]}
+spec:
+  accessModes: [ReadWriteOnce]
+  resources: {requests: {storage: 1Gi}}`))
+	want := `PersistentVolumeClaim "data" is invalid: metadata.finalizers: Invalid value: ["orphan","foregroundDeletion","kubernetes.io/pvc-protection"]: finalizer orphan and foregroundDeletion cannot be both set`
+	if res.Denial == nil || res.Denial.Message != want {
+		t.Errorf("got %+v, want %q", res.Denial, want)
+	}
+}
