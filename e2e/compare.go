@@ -12,7 +12,6 @@ import (
 	"strings"
 
 	"k8s.io/apimachinery/pkg/api/resource"
-	"k8s.io/apimachinery/pkg/util/validation"
 )
 
 // Report is the part of `limitcheck check -o json` the comparison reads
@@ -86,9 +85,6 @@ func RunLimitcheck(bin, dir string, c *Case) (*Report, []byte, error) {
 // Stats counts what a comparison looked at.
 type Stats struct {
 	Cases, Objects, Workloads, PodsCompared, Quotas int
-	// Known counts the known difference of an invalid namespace name
-	// (kube-apiserver 404 namespaces "<ns>" not found, limitcheck 422).
-	Known int
 	// OrderExplained counts differences another order of the LimitRanges
 	// or quotas explains (LR-22).
 	OrderExplained int
@@ -176,15 +172,6 @@ func Compare(c *Case, real *Replay, rep *Report, st *Stats) []string {
 		}
 		if o.Allowed != lcAllowed {
 			diffs = append(diffs, fmt.Sprintf("%s: kube-apiserver allowed=%v %d %q; limitcheck allowed=%v %d %q", where, o.Allowed, o.Code, o.Message, lcAllowed, r.Code, r.Message))
-			continue
-		}
-		if !o.Allowed && o.Code == 404 && o.Message == `namespaces "`+o.Namespace+`" not found` &&
-			len(validation.IsDNS1123Label(o.Namespace)) > 0 {
-			// A known difference, not fixed yet: NamespaceLifecycle,
-			// the first admission plugin, refuses an object in a
-			// namespace no cluster can have before anything else;
-			// limitcheck reaches a later stage (422 metadata.namespace).
-			st.Known++
 			continue
 		}
 		if !o.Allowed {

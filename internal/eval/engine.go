@@ -48,6 +48,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
+	utilvalidation "k8s.io/apimachinery/pkg/util/validation"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
 	"github.com/limitcheck/limitcheck/internal/eval/apis"
@@ -417,6 +418,12 @@ func (e *Engine) admitObject(obj runtime.Object, fromInput bool) Result {
 		meta.SetNamespace(e.opts.DefaultNamespace)
 	}
 	res.Namespace = meta.GetNamespace()
+	if len(utilvalidation.IsDNS1123Label(res.Namespace)) > 0 {
+		// No namespace can have this name, so none exists: NamespaceLifecycle,
+		// the first admission plugin, refuses the create (NS-02).
+		res.Denial = status.NamespaceNotFound(res.Namespace)
+		return res
+	}
 	ns := e.namespace(res.Namespace)
 
 	gr := resourceIn(e.catalog(), gvk)

@@ -55,6 +55,27 @@ func TestDenials(t *testing.T) {
 		message string
 	}{
 		{
+			name: "NS-02 a namespace no cluster can have: 404 before validation",
+			docs: []string{`
+apiVersion: apps/v1
+kind: Deployment
+metadata: {name: Bad_Name, namespace: Team_A}
+spec: {replicas: -1, selector: {matchLabels: {a: b}}, template: {metadata: {labels: {a: b}}, spec: {containers: [{name: c, image: i}]}}}`},
+			code:    404,
+			stage:   status.StageNamespaceLifecycle,
+			message: `namespaces "Team_A" not found`,
+		},
+		{
+			name: "NS-02 a namespace name over 63 characters",
+			docs: []string{`
+apiVersion: v1
+kind: ConfigMap
+metadata: {name: c, namespace: aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa}`},
+			code:    404,
+			stage:   status.StageNamespaceLifecycle,
+			message: `namespaces "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa" not found`,
+		},
+		{
 			name: "LR-06 LR-07 LimitRange cross checks, value-field quirks",
 			docs: []string{`
 apiVersion: v1

@@ -159,6 +159,8 @@ func ruleHelp(id string) string {
 		what = "The RuntimeClass admission plugin refuses the object's runtime class"
 	case string(status.StageServiceAccount):
 		what = "The ServiceAccount admission plugin refuses the object: its service account cannot exist"
+	case string(status.StageNamespaceLifecycle):
+		what = "The NamespaceLifecycle admission plugin refuses the object: its namespace does not exist"
 	case string(status.StageStorage):
 		what = "Storage refuses the object"
 	default:

@@ -64,7 +64,17 @@ const (
 	StageRuntimeClass Stage = "runtimeclass"
 	// StageServiceAccount is the ServiceAccount admission plugin (PL-11).
 	StageServiceAccount Stage = "serviceaccount"
+	// StageNamespaceLifecycle is the NamespaceLifecycle admission plugin,
+	// the first to run (NS-02).
+	StageNamespaceLifecycle Stage = "namespacelifecycle"
 )
+
+// NamespaceNotFound is the 404 of a create into a namespace that does not
+// exist: `namespaces "<name>" not found` (NS-02).
+func NamespaceNotFound(namespace string) *Denial {
+	st := apierrors.NewNotFound(schema.GroupResource{Resource: "namespaces"}, namespace).Status()
+	return &Denial{Code: st.Code, Reason: st.Reason, Stage: StageNamespaceLifecycle, Message: st.Message, Parts: []string{st.Message}}
+}
 
 // AlreadyExists is storage's 409 for a name taken: `<resource> "<name>" already
 // exists` (ST-01).
