@@ -7,6 +7,8 @@ import (
 	"strings"
 	"sync"
 	"unicode/utf8"
+
+	"github.com/limitcheck/limitcheck/internal/jsonstr"
 )
 
 // A faster YAML to JSON conversion. The reference is sigs.k8s.io/yaml's
@@ -278,7 +280,7 @@ func (p *fastParser) entryKey(k string, entStart int) int {
 	if len(p.ents) > entStart {
 		p.buf = append(p.buf, ',')
 	}
-	p.buf = appendJSONString(p.buf, k)
+	p.buf = jsonstr.Append(p.buf, k, true)
 	p.buf = append(p.buf, ':')
 	return start
 }
@@ -410,7 +412,7 @@ func (p *fastParser) inlineValue(i, end, parent, depth int) bool {
 		if !ok {
 			return false
 		}
-		p.buf = appendJSONString(p.buf, s)
+		p.buf = jsonstr.Append(p.buf, s, true)
 		j = e
 	default:
 		e, colon := scanPlain(text, i, end)
@@ -487,7 +489,7 @@ func (p *fastParser) literal(i, end, parent int) bool {
 	if !strip {
 		val = append(val, '\n')
 	}
-	p.buf = appendJSONString(p.buf, val)
+	p.buf = jsonstr.Append(p.buf, val, true)
 	for p.pos < len(p.lines) && p.lines[p.pos].start < blockEnd {
 		p.pos++
 	}
@@ -497,13 +499,13 @@ func (p *fastParser) literal(i, end, parent int) bool {
 // plain writes the JSON of a plain scalar.
 func (p *fastParser) plain(s []byte) bool {
 	if !mayResolve(s) {
-		p.buf = appendJSONString(p.buf, s)
+		p.buf = jsonstr.Append(p.buf, s, true)
 		return true
 	}
 	v := resolveV2(string(s))
 	switch v.kind {
 	case v2String:
-		p.buf = appendJSONString(p.buf, s)
+		p.buf = jsonstr.Append(p.buf, s, true)
 	case v2Null:
 		p.buf = append(p.buf, "null"...)
 	case v2Bool:
@@ -669,7 +671,7 @@ func (p *fastParser) flowNode(i, end, depth int) (int, bool) {
 		if !ok {
 			return 0, false
 		}
-		p.buf = appendJSONString(p.buf, s)
+		p.buf = jsonstr.Append(p.buf, s, true)
 		return e, true
 	}
 	e, ok := scanFlowPlain(text, i, end)
@@ -960,60 +962,4 @@ func appendJSONFloat(b []byte, f float64) []byte {
 		}
 	}
 	return b
-}
-
-const hexDigits = "0123456789abcdef"
-
-// appendJSONString quotes s as encoding/json does by default: HTML
-// characters escaped, invalid UTF-8 replaced, U+2028 and U+2029 escaped.
-func appendJSONString[S []byte | string](b []byte, s S) []byte {
-	b = append(b, '"')
-	start := 0
-	for i := 0; i < len(s); {
-		c := s[i]
-		if c < utf8.RuneSelf {
-			if c >= 0x20 && c != '"' && c != '\\' && c != '<' && c != '>' && c != '&' {
-				i++
-				continue
-			}
-			b = append(b, s[start:i]...)
-			switch c {
-			case '"', '\\':
-				b = append(b, '\\', c)
-			case '\b':
-				b = append(b, '\\', 'b')
-			case '\f':
-				b = append(b, '\\', 'f')
-			case '\n':
-				b = append(b, '\\', 'n')
-			case '\r':
-				b = append(b, '\\', 'r')
-			case '\t':
-				b = append(b, '\\', 't')
-			default:
-				b = append(b, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xF])
-			}
-			i++
-			start = i
-			continue
-		}
-		r, size := utf8.DecodeRuneInString(string(s[i:min(len(s), i+utf8.UTFMax)]))
-		if r == utf8.RuneError && size == 1 {
-			b = append(b, s[start:i]...)
-			b = append(b, `\ufffd`...)
-			i++
-			start = i
-			continue
-		}
-		if r == '\u2028' || r == '\u2029' {
-			b = append(b, s[start:i]...)
-			b = append(b, '\\', 'u', '2', '0', '2', hexDigits[r&0xF])
-			i += size
-			start = i
-			continue
-		}
-		i += size
-	}
-	b = append(b, s[start:]...)
-	return append(b, '"')
 }

@@ -3,7 +3,8 @@ package render
 import (
 	"slices"
 	"strconv"
-	"unicode/utf8"
+
+	"github.com/limitcheck/limitcheck/internal/jsonstr"
 )
 
 // A result is most of a JSON report, and encoding/json spends its time on
@@ -57,13 +58,13 @@ func (w *jw) next() {
 // key starts an object member.
 func (w *jw) key(k string) {
 	w.next()
-	w.b = appendJSONString(w.b, k)
+	w.b = jsonstr.Append(w.b, k, false)
 	w.b = append(w.b, ": "...)
 }
 
 func (w *jw) str(k, v string) {
 	w.key(k)
-	w.b = appendJSONString(w.b, v)
+	w.b = jsonstr.Append(w.b, v, false)
 }
 
 func (w *jw) int(k string, v int64) {
@@ -85,7 +86,7 @@ func (w *jw) strings(k string, v []string) {
 	w.open('[')
 	for _, s := range v {
 		w.next()
-		w.b = appendJSONString(w.b, s)
+		w.b = jsonstr.Append(w.b, s, false)
 	}
 	w.close(']')
 }
@@ -213,61 +214,4 @@ func appendResult(b []byte, r *jsonResult, prefix string) []byte {
 	}
 	w.close('}')
 	return w.b
-}
-
-// appendJSONString appends s as a JSON string as encoding/json writes it
-// without HTML escaping: `"` and `\` escaped, control characters as \b, \f,
-// \n, \r, \t or \u00XX, invalid UTF-8 as \ufffd, U+2028 and U+2029 escaped
-// (JavaScript reads them as line ends).
-func appendJSONString(b []byte, s string) []byte {
-	const hex = "0123456789abcdef"
-	b = append(b, '"')
-	start := 0
-	for i := 0; i < len(s); {
-		c := s[i]
-		if c < utf8.RuneSelf {
-			if c >= 0x20 && c != '"' && c != '\\' {
-				i++
-				continue
-			}
-			b = append(b, s[start:i]...)
-			switch c {
-			case '"', '\\':
-				b = append(b, '\\', c)
-			case '\b':
-				b = append(b, '\\', 'b')
-			case '\f':
-				b = append(b, '\\', 'f')
-			case '\n':
-				b = append(b, '\\', 'n')
-			case '\r':
-				b = append(b, '\\', 'r')
-			case '\t':
-				b = append(b, '\\', 't')
-			default:
-				b = append(b, '\\', 'u', '0', '0', hex[c>>4], hex[c&0xF])
-			}
-			i++
-			start = i
-			continue
-		}
-		r, size := utf8.DecodeRuneInString(s[i:])
-		if r == utf8.RuneError && size == 1 {
-			b = append(b, s[start:i]...)
-			b = append(b, `\ufffd`...)
-			i += size
-			start = i
-			continue
-		}
-		if r == '\u2028' || r == '\u2029' {
-			b = append(b, s[start:i]...)
-			b = append(b, '\\', 'u', '2', '0', '2', hex[r&0xF])
-			i += size
-			start = i
-			continue
-		}
-		i += size
-	}
-	b = append(b, s[start:]...)
-	return append(b, '"')
 }
