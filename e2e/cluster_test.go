@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/limitcheck/limitcheck/internal/readme"
 	corev1 "k8s.io/api/core/v1"
 	rbacv1 "k8s.io/api/rbac/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
@@ -356,16 +357,15 @@ func TestREADMEAgainstYourCluster(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	readme, err := os.ReadFile(filepath.Join(root, "README.md"))
+	readmeText, err := os.ReadFile(filepath.Join(root, "README.md"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, section, ok := strings.Cut(string(readme), "\n## Against your cluster\n")
+	section, ok := readme.Section(string(readmeText), "Against your cluster")
 	if !ok {
 		t.Fatal(`README has no "## Against your cluster" section`)
 	}
-	section, _, _ = strings.Cut(section, "\n## ")
-	examples := consoleBlocks(section)
+	examples := readme.Examples(section)
 	if len(examples) < 2 {
 		t.Fatalf("the section has %d console examples, want 2", len(examples))
 	}
@@ -378,59 +378,25 @@ func TestREADMEAgainstYourCluster(t *testing.T) {
 	t.Setenv("PATH", env.binDir+string(os.PathListSeparator)+os.Getenv("PATH"))
 	t.Setenv("KUBECONFIG", kc)
 	for i, ex := range examples {
-		cmd := exec.Command(env.limitcheck, ex.args...)
+		cmd := exec.Command(env.limitcheck, ex.Args...)
 		cmd.Dir = root
 		var out, errOut bytes.Buffer
 		cmd.Stdout, cmd.Stderr = &out, &errOut
 		_ = cmd.Run()
-		if out.String() != ex.want {
+		if out.String() != ex.Want {
 			t.Errorf("README example %d (limitcheck %s) against the plane prints:\n%s\nthe README shows:\n%s\nstderr: %s",
-				i+1, strings.Join(ex.args, " "), out.String(), ex.want, errOut.String())
+				i+1, strings.Join(ex.Args, " "), out.String(), ex.Want, errOut.String())
 		}
 	}
 	// The predictions, replayed: the first example changes nothing on the
 	// cluster (every object is refused), the second replaces the quota.
 	for i, ex := range examples {
 		var files []string
-		for _, a := range ex.args {
+		for _, a := range ex.Args {
 			if strings.HasSuffix(a, ".yaml") {
 				files = append(files, a)
 			}
 		}
 		verify(t, fmt.Sprintf("README example %d", i+1), root, kc, files...)
 	}
-}
-
-type consoleExample struct {
-	args []string
-	want string
-}
-
-// consoleBlocks are the limitcheck commands of md's console blocks with the
-// output the block shows after each.
-func consoleBlocks(md string) []consoleExample {
-	var out []consoleExample
-	var cur *consoleExample
-	inBlock := false
-	flush := func() {
-		if cur != nil {
-			out = append(out, *cur)
-			cur = nil
-		}
-	}
-	for _, line := range strings.Split(md, "\n") {
-		switch {
-		case strings.HasPrefix(line, "```console"):
-			inBlock = true
-		case strings.HasPrefix(line, "```") && inBlock:
-			flush()
-			inBlock = false
-		case inBlock && strings.HasPrefix(line, "$ limitcheck "):
-			flush()
-			cur = &consoleExample{args: strings.Fields(line[len("$ limitcheck "):])}
-		case inBlock && cur != nil:
-			cur.want += line + "\n"
-		}
-	}
-	return out
 }

@@ -8,6 +8,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/limitcheck/limitcheck/internal/readme"
 )
 
 // TestREADME runs every command of the README's ```console blocks (a line starting
@@ -18,36 +20,36 @@ func TestREADME(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	readme, err := os.ReadFile(filepath.Join(root, "README.md"))
+	readmeText, err := os.ReadFile(filepath.Join(root, "README.md"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Chdir(root)
-	examples := consoleExamples(string(readme))
+	examples := readme.Examples(string(readmeText))
 	if len(examples) == 0 {
 		t.Fatal("README has no console examples")
 	}
-	updated := string(readme)
+	updated := string(readmeText)
 	for _, ex := range examples {
-		t.Run(strings.Join(ex.args, " "), func(t *testing.T) {
-			if slices.Contains(ex.args, "--from-cluster") {
+		t.Run(strings.Join(ex.Args, " "), func(t *testing.T) {
+			if slices.Contains(ex.Args, "--from-cluster") {
 				// The stand-in kubectl TestMain put on PATH serves this
 				// directory (fake_kubectl_test.go).
 				t.Setenv("FAKE_KUBECTL", filepath.Join(root, readmeCluster))
 			}
 			var stdout, stderr bytes.Buffer
-			run(context.Background(), ex.args, strings.NewReader(""), &stdout, &stderr)
+			run(context.Background(), ex.Args, strings.NewReader(""), &stdout, &stderr)
 			got := stdout.String()
 			if *update {
-				updated = strings.Replace(updated, ex.line+"\n"+ex.want, ex.line+"\n"+got, 1)
+				updated = strings.Replace(updated, ex.Line+"\n"+ex.Want, ex.Line+"\n"+got, 1)
 				return
 			}
-			if got != ex.want {
-				t.Errorf("README shows:\n%s\nlimitcheck prints:\n%s\nstderr: %s\n(run go test ./cmd/limitcheck -run TestREADME -update to rewrite the README)", ex.want, got, stderr.String())
+			if got != ex.Want {
+				t.Errorf("README shows:\n%s\nlimitcheck prints:\n%s\nstderr: %s\n(run go test ./cmd/limitcheck -run TestREADME -update to rewrite the README)", ex.Want, got, stderr.String())
 			}
 		})
 	}
-	if *update && updated != string(readme) {
+	if *update && updated != string(readmeText) {
 		if err := os.WriteFile(filepath.Join(root, "README.md"), []byte(updated), 0o644); err != nil {
 			t.Fatal(err)
 		}
@@ -56,47 +58,6 @@ func TestREADME(t *testing.T) {
 
 // readmeCluster is the cluster the README's --from-cluster examples meet.
 const readmeCluster = "cmd/limitcheck/testdata/readme-cluster"
-
-type example struct {
-	line string // the "$ ..." line
-	args []string
-	want string
-}
-
-// consoleExamples extracts commands and their expected output. The command's
-// arguments are the words after the last word naming the limitcheck binary.
-func consoleExamples(md string) []example {
-	var out []example
-	inBlock := false
-	var cur *example
-	flush := func() {
-		if cur != nil {
-			out = append(out, *cur)
-			cur = nil
-		}
-	}
-	for _, line := range strings.Split(md, "\n") {
-		switch {
-		case strings.HasPrefix(line, "```console"):
-			inBlock = true
-		case strings.HasPrefix(line, "```") && inBlock:
-			flush()
-			inBlock = false
-		case inBlock && strings.HasPrefix(line, "$ "):
-			flush()
-			words := strings.Fields(line[2:])
-			for i := len(words) - 1; i >= 0; i-- {
-				if strings.HasSuffix(strings.Trim(words[i], `"`), "limitcheck") {
-					cur = &example{line: line, args: words[i+1:]}
-					break
-				}
-			}
-		case inBlock && cur != nil:
-			cur.want += line + "\n"
-		}
-	}
-	return out
-}
 
 // TestREADMEClusterCommands checks that the kubectl commands the README's
 // "Against your cluster" section lists are the ones its first example runs,
@@ -107,16 +68,15 @@ func TestREADMEClusterCommands(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	readme, err := os.ReadFile(filepath.Join(root, "README.md"))
+	readmeText, err := os.ReadFile(filepath.Join(root, "README.md"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, section, ok := strings.Cut(string(readme), "\n## Against your cluster\n")
+	section, ok := readme.Section(string(readmeText), "Against your cluster")
 	if !ok {
 		t.Fatal(`README has no "## Against your cluster" section`)
 	}
-	section, _, _ = strings.Cut(section, "\n## ")
-	examples := consoleExamples(section)
+	examples := readme.Examples(section)
 	_, block, ok := strings.Cut(section, "\n```sh\n")
 	if len(examples) == 0 || !ok {
 		t.Fatal("the section has no console example or no sh block of commands")
@@ -127,14 +87,14 @@ func TestREADMEClusterCommands(t *testing.T) {
 	log := filepath.Join(t.TempDir(), "argv.log")
 	t.Setenv("FAKE_KUBECTL_LOG", log)
 	var stdout, stderr bytes.Buffer
-	if code := run(context.Background(), examples[0].args, strings.NewReader(""), &stdout, &stderr); code != exitDenied {
-		t.Fatalf("%s: exit %d, want %d\nstderr: %s", examples[0].line, code, exitDenied, stderr.String())
+	if code := run(context.Background(), examples[0].Args, strings.NewReader(""), &stdout, &stderr); code != exitDenied {
+		t.Fatalf("%s: exit %d, want %d\nstderr: %s", examples[0].Line, code, exitDenied, stderr.String())
 	}
 	ran, err := os.ReadFile(log)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if string(ran) != block {
-		t.Errorf("README lists the commands:\n%s\n%s runs:\n%s", block, examples[0].line, ran)
+		t.Errorf("README lists the commands:\n%s\n%s runs:\n%s", block, examples[0].Line, ran)
 	}
 }
