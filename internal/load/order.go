@@ -3,6 +3,7 @@ package load
 import (
 	"fmt"
 	"runtime"
+	"sync"
 )
 
 // Documents of a YAML stream are converted and decoded on every core while
@@ -11,6 +12,11 @@ import (
 // documents finish, so what is yielded, and in which order, is the same
 // whatever GOMAXPROCS is. A document takes its Index when it is emitted:
 // only then is it known whether the documents before it were empty.
+//
+// Documents go to the workers in batches, and the workers live as long as
+// the process: a goroutine and a channel handoff per document, and a fresh
+// stack grown again by every document's recursive descent, cost more than
+// a second core gives back.
 
 // inFlight is one top-level document being converted.
 type inFlight struct {
@@ -18,14 +24,61 @@ type inFlight struct {
 	docs    []Document
 	notes   []Note
 	indexed bool // takes an Index (false: an empty document)
+	work    func(f *inFlight)
+	file    string // for an internal error
 }
 
-// maxInFlight bounds the documents converted ahead of the one emitted next,
-// per core.
-const maxInFlight = 8
+const (
+	// maxInFlight bounds the documents converted ahead of the one emitted
+	// next, per core.
+	maxInFlight = 64
+	// batchDocs and batchBytes bound a batch: it is sent to a worker when
+	// either is reached, or when the stream waits for one of its documents.
+	batchDocs  = 16
+	batchBytes = 32 << 10
+)
 
 // workers is how many documents of a stream are converted at once.
 func workers() int { return runtime.GOMAXPROCS(0) }
+
+var (
+	poolOnce sync.Once
+	poolJobs chan []*inFlight
+)
+
+// pool returns the channel of the process's conversion workers, starting
+// them on first use.
+func pool() chan<- []*inFlight {
+	poolOnce.Do(func() {
+		n := workers()
+		poolJobs = make(chan []*inFlight, n)
+		for range n {
+			go func() {
+				for batch := range poolJobs {
+					for _, f := range batch {
+						f.run()
+					}
+				}
+			}()
+		}
+	})
+	return poolJobs
+}
+
+// run does f's work and marks it done, turning a panic into an error
+// document.
+func (f *inFlight) run() {
+	defer func() {
+		if r := recover(); r != nil {
+			f.docs = []Document{{Pos: Position{File: f.file, Line: 1, Item: -1},
+				Err: &Error{File: f.file, Line: 1, Msg: fmt.Sprintf("internal error: %v", r)}}}
+			f.indexed = true
+		}
+		f.work = nil
+		close(f.done)
+	}()
+	f.work(f)
+}
 
 // queue adds a document whose outcome is already known (an error found while
 // splitting) after those in flight.
@@ -36,33 +89,31 @@ func (s *stream) queue(docs []Document, indexed bool) {
 	s.flush(false)
 }
 
-// convert converts a document with work, on another core when there is one.
-func (s *stream) convert(work func(f *inFlight)) {
-	f := &inFlight{done: make(chan struct{})}
+// convert converts a document of size bytes with work, on another core when
+// there is one.
+func (s *stream) convert(size int, work func(f *inFlight)) {
+	f := &inFlight{done: make(chan struct{}), work: work, file: s.name}
 	s.inFlight = append(s.inFlight, f)
 	if s.workers <= 1 {
-		work(f)
-		close(f.done)
+		f.run()
 		s.flush(false)
 		return
 	}
-	if s.slots == nil {
-		s.slots = make(chan struct{}, s.workers)
+	s.batch = append(s.batch, f)
+	s.batchSize += size
+	if len(s.batch) >= batchDocs || s.batchSize >= batchBytes {
+		s.dispatch()
 	}
-	s.slots <- struct{}{}
-	go func() {
-		defer func() {
-			if r := recover(); r != nil {
-				f.docs = []Document{{Pos: Position{File: s.name, Line: 1, Item: -1},
-					Err: &Error{File: s.name, Line: 1, Msg: fmt.Sprintf("internal error: %v", r)}}}
-				f.indexed = true
-			}
-			<-s.slots
-			close(f.done)
-		}()
-		work(f)
-	}()
 	s.flush(false)
+}
+
+// dispatch sends the batch being gathered to the workers.
+func (s *stream) dispatch() {
+	if len(s.batch) == 0 {
+		return
+	}
+	pool() <- s.batch
+	s.batch, s.batchSize = nil, 0
 }
 
 // flush emits the finished documents at the head of the queue; with all, or
@@ -76,6 +127,9 @@ func (s *stream) flush(all bool) {
 			default:
 				return
 			}
+		}
+		if len(s.batch) > 0 && s.batch[0] == f {
+			s.dispatch() // the head is still being gathered
 		}
 		<-f.done
 		s.inFlight[0] = nil

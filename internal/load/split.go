@@ -26,9 +26,10 @@ type stream struct {
 	inYield bool // yield is running
 	err     *Error
 
-	workers  int           // documents converted at once (order.go)
-	slots    chan struct{} // one per document being converted
-	inFlight []*inFlight   // documents not yet emitted, in stream order
+	workers   int         // documents converted at once (order.go)
+	inFlight  []*inFlight // documents not yet emitted, in stream order
+	batch     []*inFlight // documents gathered for the workers, not yet sent
+	batchSize int         // their bytes
 }
 
 func newStream(name string, src *source, opts Options, yield func(Document) bool) *stream {
@@ -473,7 +474,7 @@ func (s *stream) yamlDocument(doc *yamlDoc, end int64) {
 	// The stream's buffer is reused for what follows: the document keeps a copy.
 	text := bytes.Clone(s.src.span(doc.contentOff, end))
 	contentLine, source := doc.contentLine, doc.source
-	s.convert(func(f *inFlight) {
+	s.convert(len(text), func(f *inFlight) {
 		js, dups, err := yamlToJSON(text)
 		if err == nil && isJSONNull(js) {
 			return // "null", "~", ...: empty document
