@@ -6,6 +6,11 @@ package main
 import (
 	"context"
 	"os"
+
+	"github.com/limitcheck/limitcheck/internal/heapbudget"
 )
 
-func main() { os.Exit(run(context.Background(), os.Args[1:], os.Stdin, os.Stdout, os.Stderr)) }
+func main() {
+	heapbudget.Start(heapbudget.Default)
+	os.Exit(run(context.Background(), os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+}
