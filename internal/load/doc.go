@@ -5,6 +5,7 @@ import (
 	"reflect"
 	"strings"
 
+	"github.com/limitcheck/limitcheck/internal/jsondec"
 	yaml3 "go.yaml.in/yaml/v3"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
@@ -251,7 +252,8 @@ func (d *docSrc) list(js []byte, o *obj, h *header, depth int) {
 
 var partialType = reflect.TypeOf(metav1.PartialObjectMetadata{})
 
-// decode decodes the object: strictly into the caller's type if it wants one,
+// decode decodes the object: strictly into the caller's type if it wants one
+// (by jsondec where it can, else by the reference),
 // otherwise leniently into PartialObjectMetadata.
 func (d *docSrc) decode(js []byte, o *obj, h *header) {
 	if sel := d.stream.opts.Select; sel != nil && !sel(h.apiVersion, h.kind) {
@@ -262,7 +264,10 @@ func (d *docSrc) decode(js []byte, o *obj, h *header) {
 	if nf := d.stream.opts.NewObject; nf != nil {
 		into = nf(h.apiVersion, h.kind)
 	}
-	if into != nil {
+	if into != nil && !jsondec.Decode(js, into) {
+		// Declined (jsondec): the reference decodes a fresh object and
+		// gives the error, if any.
+		into = d.stream.opts.NewObject(h.apiVersion, h.kind)
 		strictErrs, err := kjson.UnmarshalStrict(js, into)
 		if err != nil {
 			d.fail(o, h, js, d.decodeError(o, js, reflect.TypeOf(into), err))
@@ -272,7 +277,7 @@ func (d *docSrc) decode(js []byte, o *obj, h *header) {
 			d.fail(o, h, js, d.strictError(o, strictErrs))
 			return
 		}
-	} else {
+	} else if into == nil {
 		pom := &metav1.PartialObjectMetadata{}
 		if err := kjson.UnmarshalCaseSensitivePreserveInts(js, pom); err != nil {
 			d.fail(o, h, js, d.decodeError(o, js, partialType, err))

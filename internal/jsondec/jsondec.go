@@ -1,0 +1,837 @@
+// Package jsondec decodes JSON into the Kubernetes API's Go types faster than
+// the reference decoder, sigs.k8s.io/json's UnmarshalStrict (encoding/json's
+// rules, field names matched case-sensitively, unknown and duplicate fields
+// reported), for the documents it can: everything well-formed that the
+// reference decodes without an error.
+//
+// It declines everything else: a syntax error, an unknown or duplicate
+// field, a value of the wrong JSON type, a number out of range, an
+// interface{} field, a lone UTF-16 surrogate, a type that decodes itself
+// from text, nesting over maxDepth. Then nothing it wrote may be kept: the
+// caller decodes into a fresh value with the reference, which gives the
+// result and the error. A decline is the rare case, so nothing here builds
+// an error.
+//
+// Where it decodes, the value is the reference's (FuzzDecode holds it to
+// that): for each type a plan is made once, by encoding/json's rules for
+// field names, embedding and `json:"-"`, and values are stored through
+// pointers into the value being filled. Types that decode themselves
+// (json.Unmarshaler: Quantity, IntOrString, Time, RawExtension, …) get the
+// raw bytes of their value, as the reference gives them.
+package jsondec
+
+import (
+	"encoding"
+	"encoding/base64"
+	"encoding/json"
+	"reflect"
+	"strconv"
+	"sync"
+	"unicode"
+	"unicode/utf16"
+	"unicode/utf8"
+	"unsafe"
+)
+
+// maxDepth bounds nesting; deeper documents go to the reference (which has
+// its own, larger, bound and error).
+const maxDepth = 1000
+
+// Decode decodes data into v, a non-nil pointer to a zero value. It reports
+// false when it declined; v must then be discarded.
+func Decode(data []byte, v any) bool {
+	rv := reflect.ValueOf(v)
+	if rv.Kind() != reflect.Pointer || rv.IsNil() {
+		return false
+	}
+	p := planFor(rv.Type().Elem())
+	if p == nil {
+		return false
+	}
+	d := decoder{data: data}
+	d.space()
+	if !d.value(p, rv.UnsafePointer(), 0) {
+		return false
+	}
+	d.space()
+	return d.off == len(d.data)
+}
+
+type kind uint8
+
+const (
+	kString kind = iota
+	kBool
+	kInt
+	kUint
+	kFloat
+	kStruct
+	kPointer
+	kSlice
+	kBytes // []byte: base64 in a JSON string
+	kMap
+	kUnmarshaler // decodes itself from its raw JSON value
+	kUnsupported // declined whenever a value reaches it
+)
+
+// plan is how values of one Go type are decoded.
+type plan struct {
+	kind kind
+	typ  reflect.Type
+	bits int // kInt, kUint, kFloat: size in bits
+
+	fields map[string]*field // kStruct, by JSON name
+	nField int
+
+	elem *plan // kPointer, kSlice, kMap: the element's plan
+}
+
+type field struct {
+	offset uintptr
+	index  int // for duplicate detection
+	plan   *plan
+}
+
+var (
+	plans sync.Map // reflect.Type → *plan
+
+	unmarshalerType     = reflect.TypeFor[json.Unmarshaler]()
+	textUnmarshalerType = reflect.TypeFor[encoding.TextUnmarshaler]()
+)
+
+// planFor returns t's plan; nil when no value of t can be decoded here.
+func planFor(t reflect.Type) *plan {
+	if p, ok := plans.Load(t); ok {
+		return p.(*plan)
+	}
+	building := map[reflect.Type]*plan{}
+	p := build(t, building)
+	for bt, bp := range building {
+		plans.LoadOrStore(bt, bp)
+	}
+	if p.kind == kUnsupported {
+		return nil
+	}
+	return p
+}
+
+// build makes t's plan; recursive types refer to the plan being built.
+func build(t reflect.Type, building map[reflect.Type]*plan) *plan {
+	if p, ok := plans.Load(t); ok {
+		return p.(*plan)
+	}
+	if p, ok := building[t]; ok {
+		return p
+	}
+	p := &plan{typ: t}
+	building[t] = p
+	if t.Kind() != reflect.Pointer {
+		// A pointer's element decides for itself.
+		switch pt := reflect.PointerTo(t); {
+		case pt.Implements(unmarshalerType):
+			p.kind = kUnmarshaler
+			return p
+		case pt.Implements(textUnmarshalerType):
+			p.kind = kUnsupported
+			return p
+		}
+	}
+	switch t.Kind() {
+	case reflect.String:
+		p.kind = kString
+	case reflect.Bool:
+		p.kind = kBool
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		p.kind, p.bits = kInt, t.Bits()
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		p.kind, p.bits = kUint, t.Bits()
+	case reflect.Float32, reflect.Float64:
+		p.kind, p.bits = kFloat, t.Bits()
+	case reflect.Pointer:
+		if t.Elem().Kind() == reflect.Pointer {
+			p.kind = kUnsupported
+			break
+		}
+		p.kind, p.elem = kPointer, build(t.Elem(), building)
+	case reflect.Slice:
+		if t.Elem().Kind() == reflect.Uint8 && !reflect.PointerTo(t.Elem()).Implements(unmarshalerType) && !reflect.PointerTo(t.Elem()).Implements(textUnmarshalerType) {
+			p.kind = kBytes
+			break
+		}
+		p.kind, p.elem = kSlice, build(t.Elem(), building)
+	case reflect.Map:
+		k := t.Key()
+		if k.Kind() != reflect.String || reflect.PointerTo(k).Implements(textUnmarshalerType) {
+			p.kind = kUnsupported
+			break
+		}
+		p.kind, p.elem = kMap, build(t.Elem(), building)
+	case reflect.Struct:
+		p.kind = kStruct
+		p.fields = map[string]*field{}
+		if !addFields(p, t, 0, building) {
+			p.kind, p.fields = kUnsupported, nil
+		}
+	default: // interfaces, arrays, channels, functions, complex numbers
+		p.kind = kUnsupported
+	}
+	return p
+}
+
+// addFields adds t's fields, found at offset in the plan's type, by
+// encoding/json's naming rules. It reports false for what it does not
+// handle: names that collide, embedded pointers, the ",string" option.
+func addFields(p *plan, t reflect.Type, offset uintptr, building map[reflect.Type]*plan) bool {
+	for i := range t.NumField() {
+		sf := t.Field(i)
+		tag := sf.Tag.Get("json")
+		if tag == "-" {
+			continue
+		}
+		name, opts, _ := cutComma(tag)
+		if !validTag(name) {
+			name = ""
+		}
+		if hasOption(opts, "string") {
+			return false
+		}
+		if sf.Anonymous && !sf.IsExported() && name != "" {
+			return false // encoding/json would fail to set it
+		}
+		if sf.Anonymous && name == "" {
+			ft := sf.Type
+			if ft.Kind() == reflect.Pointer {
+				return false
+			}
+			if ft.Kind() == reflect.Struct {
+				// Promoted fields; a collision with an outer field
+				// (resolved by depth in encoding/json) is declined.
+				if !addFields(p, ft, offset+sf.Offset, building) {
+					return false
+				}
+				continue
+			}
+			if !sf.IsExported() {
+				continue
+			}
+		} else if !sf.IsExported() {
+			continue
+		}
+		if name == "" {
+			name = sf.Name
+		}
+		if _, dup := p.fields[name]; dup {
+			return false
+		}
+		p.fields[name] = &field{offset: offset + sf.Offset, index: p.nField, plan: build(sf.Type, building)}
+		p.nField++
+	}
+	return true
+}
+
+func cutComma(s string) (before, after string, found bool) {
+	for i := 0; i < len(s); i++ {
+		if s[i] == ',' {
+			return s[:i], s[i+1:], true
+		}
+	}
+	return s, "", false
+}
+
+func hasOption(opts, name string) bool {
+	for opts != "" {
+		var o string
+		o, opts, _ = cutComma(opts)
+		if o == name {
+			return true
+		}
+	}
+	return false
+}
+
+// validTag is encoding/json's rule for a usable name in a tag.
+func validTag(s string) bool {
+	if s == "" {
+		return false
+	}
+	for _, c := range s {
+		switch {
+		case containsRune("!#$%&()*+-./:;<=>?@[]^_{|}~ ", c):
+		case !isLetter(c) && !isDigit(c):
+			return false
+		}
+	}
+	return true
+}
+
+func containsRune(s string, r rune) bool {
+	for _, c := range s {
+		if c == r {
+			return true
+		}
+	}
+	return false
+}
+
+func isLetter(r rune) bool {
+	if r < utf8.RuneSelf {
+		return 'a' <= r && r <= 'z' || 'A' <= r && r <= 'Z'
+	}
+	return unicode.IsLetter(r)
+}
+
+func isDigit(r rune) bool {
+	if r < utf8.RuneSelf {
+		return '0' <= r && r <= '9'
+	}
+	return unicode.IsDigit(r)
+}
+
+// decoder reads one JSON value from data.
+type decoder struct {
+	data []byte
+	off  int
+	buf  []byte // scratch for unescaping strings
+}
+
+func (d *decoder) space() {
+	for d.off < len(d.data) {
+		switch d.data[d.off] {
+		case ' ', '\t', '\n', '\r':
+			d.off++
+		default:
+			return
+		}
+	}
+}
+
+// value decodes the value at d.off into the value of plan p at ptr.
+func (d *decoder) value(p *plan, ptr unsafe.Pointer, depth int) bool {
+	if d.off >= len(d.data) || depth > maxDepth {
+		return false
+	}
+	c := d.data[d.off]
+	if c == 'n' {
+		// null: pointers, slices and maps are set to nil (they are, in a
+		// zero value); other values are left as they are. A value type
+		// that decodes itself would be handed "null": declined.
+		if !d.literal("null") {
+			return false
+		}
+		return p.kind != kUnmarshaler && p.kind != kUnsupported
+	}
+	switch p.kind {
+	case kUnmarshaler:
+		start := d.off
+		if !d.skip(depth) {
+			return false
+		}
+		u := reflect.NewAt(p.typ, ptr).Interface().(json.Unmarshaler)
+		return u.UnmarshalJSON(d.data[start:d.off]) == nil
+	case kPointer:
+		if p.elem.kind == kUnsupported {
+			return false
+		}
+		nv := reflect.New(p.elem.typ).UnsafePointer()
+		if !d.value(p.elem, nv, depth) {
+			return false
+		}
+		*(*unsafe.Pointer)(ptr) = nv
+		return true
+	case kString:
+		s, ok := d.str()
+		if !ok {
+			return false
+		}
+		*(*string)(ptr) = s
+		return true
+	case kBool:
+		switch c {
+		case 't':
+			if !d.literal("true") {
+				return false
+			}
+			*(*bool)(ptr) = true
+		case 'f':
+			if !d.literal("false") {
+				return false
+			}
+			*(*bool)(ptr) = false
+		default:
+			return false
+		}
+		return true
+	case kInt, kUint, kFloat:
+		return d.number(p, ptr)
+	case kBytes:
+		s, ok := d.strBytes()
+		if !ok {
+			return false
+		}
+		b := make([]byte, base64.StdEncoding.DecodedLen(len(s)))
+		n, err := base64.StdEncoding.Decode(b, s)
+		if err != nil {
+			return false
+		}
+		*(*[]byte)(ptr) = b[:n]
+		return true
+	case kStruct:
+		return d.object(p, ptr, depth)
+	case kMap:
+		return d.mapValue(p, ptr, depth)
+	case kSlice:
+		return d.array(p, ptr, depth)
+	}
+	return false
+}
+
+// literal consumes the literal word.
+func (d *decoder) literal(word string) bool {
+	if len(d.data)-d.off < len(word) || string(d.data[d.off:d.off+len(word)]) != word {
+		return false
+	}
+	d.off += len(word)
+	return true
+}
+
+func (d *decoder) object(p *plan, ptr unsafe.Pointer, depth int) bool {
+	if d.data[d.off] != '{' {
+		return false
+	}
+	d.off++
+	var seenSmall [2]uint64
+	var seenLarge []bool
+	if p.nField > 128 {
+		seenLarge = make([]bool, p.nField)
+	}
+	first := true
+	for {
+		d.space()
+		if d.off >= len(d.data) {
+			return false
+		}
+		if d.data[d.off] == '}' && first {
+			d.off++
+			return true
+		}
+		key, ok := d.key()
+		if !ok {
+			return false
+		}
+		f := p.fields[string(key)]
+		if f == nil {
+			return false // unknown field
+		}
+		if seenLarge != nil {
+			if seenLarge[f.index] {
+				return false
+			}
+			seenLarge[f.index] = true
+		} else {
+			w, bit := f.index/64, uint64(1)<<(f.index%64)
+			if seenSmall[w]&bit != 0 {
+				return false // duplicate field
+			}
+			seenSmall[w] |= bit
+		}
+		d.space()
+		if !d.value(f.plan, unsafe.Add(ptr, f.offset), depth+1) {
+			return false
+		}
+		if !d.next('}') {
+			return false
+		}
+		if d.data[d.off-1] == '}' {
+			return true
+		}
+		first = false
+	}
+}
+
+// key reads an object key and its colon. The bytes may be d's scratch.
+func (d *decoder) key() ([]byte, bool) {
+	k, ok := d.strBytes()
+	if !ok {
+		return nil, false
+	}
+	d.space()
+	if d.off >= len(d.data) || d.data[d.off] != ':' {
+		return nil, false
+	}
+	d.off++
+	return k, true
+}
+
+// next consumes white space and a comma or the closing byte end.
+func (d *decoder) next(end byte) bool {
+	d.space()
+	if d.off >= len(d.data) {
+		return false
+	}
+	switch d.data[d.off] {
+	case ',':
+		d.off++
+		d.space()
+		// A comma must be followed by another member.
+		return d.off < len(d.data) && d.data[d.off] != end
+	case end:
+		d.off++
+		return true
+	}
+	return false
+}
+
+func (d *decoder) mapValue(p *plan, ptr unsafe.Pointer, depth int) bool {
+	if d.data[d.off] != '{' || p.elem.kind == kUnsupported {
+		return false
+	}
+	d.off++
+	m := reflect.NewAt(p.typ, ptr).Elem()
+	m.Set(reflect.MakeMap(p.typ))
+	keyType := p.typ.Key()
+	first := true
+	for {
+		d.space()
+		if d.off >= len(d.data) {
+			return false
+		}
+		if d.data[d.off] == '}' && first {
+			d.off++
+			return true
+		}
+		kb, ok := d.key()
+		if !ok {
+			return false
+		}
+		k := reflect.New(keyType).Elem()
+		k.SetString(string(kb))
+		if m.MapIndex(k).IsValid() {
+			return false // duplicate key
+		}
+		d.space()
+		e := reflect.New(p.elem.typ)
+		if !d.value(p.elem, e.UnsafePointer(), depth+1) {
+			return false
+		}
+		m.SetMapIndex(k, e.Elem())
+		if !d.next('}') {
+			return false
+		}
+		if d.data[d.off-1] == '}' {
+			return true
+		}
+		first = false
+	}
+}
+
+func (d *decoder) array(p *plan, ptr unsafe.Pointer, depth int) bool {
+	if d.data[d.off] != '[' || p.elem.kind == kUnsupported {
+		return false
+	}
+	d.off++
+	s := reflect.NewAt(p.typ, ptr).Elem()
+	s.Set(reflect.MakeSlice(p.typ, 0, 0))
+	d.space()
+	if d.off < len(d.data) && d.data[d.off] == ']' {
+		d.off++
+		return true
+	}
+	for i := 0; ; i++ {
+		if i >= s.Cap() {
+			s.Grow(1)
+		}
+		s.SetLen(i + 1)
+		d.space()
+		if !d.value(p.elem, s.Index(i).Addr().UnsafePointer(), depth+1) {
+			return false
+		}
+		if !d.next(']') {
+			return false
+		}
+		if d.data[d.off-1] == ']' {
+			return true
+		}
+	}
+}
+
+// number decodes a JSON number into an integer or a float, as
+// strconv.Parse{Int,Uint,Float} and the type's size allow.
+func (d *decoder) number(p *plan, ptr unsafe.Pointer) bool {
+	start := d.off
+	if !d.scanNumber() {
+		return false
+	}
+	text := d.data[start:d.off]
+	switch p.kind {
+	case kInt:
+		n, err := strconv.ParseInt(string(text), 10, 64)
+		if err != nil || (p.bits < 64 && (n < -1<<(p.bits-1) || n > 1<<(p.bits-1)-1)) {
+			return false
+		}
+		switch p.bits {
+		case 8:
+			*(*int8)(ptr) = int8(n)
+		case 16:
+			*(*int16)(ptr) = int16(n)
+		case 32:
+			*(*int32)(ptr) = int32(n)
+		default:
+			*(*int64)(ptr) = n
+		}
+	case kUint:
+		n, err := strconv.ParseUint(string(text), 10, 64)
+		if err != nil || (p.bits < 64 && n > 1<<p.bits-1) {
+			return false
+		}
+		switch p.bits {
+		case 8:
+			*(*uint8)(ptr) = uint8(n)
+		case 16:
+			*(*uint16)(ptr) = uint16(n)
+		case 32:
+			*(*uint32)(ptr) = uint32(n)
+		default:
+			*(*uint64)(ptr) = n
+		}
+	case kFloat:
+		n, err := strconv.ParseFloat(string(text), p.bits)
+		if err != nil {
+			return false
+		}
+		if p.bits == 32 {
+			*(*float32)(ptr) = float32(n)
+		} else {
+			*(*float64)(ptr) = n
+		}
+	}
+	return true
+}
+
+// scanNumber consumes a number by JSON's grammar:
+// -?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?
+func (d *decoder) scanNumber() bool {
+	b, i := d.data, d.off
+	if i < len(b) && b[i] == '-' {
+		i++
+	}
+	switch {
+	case i < len(b) && b[i] == '0':
+		i++
+	case i < len(b) && '1' <= b[i] && b[i] <= '9':
+		for i < len(b) && '0' <= b[i] && b[i] <= '9' {
+			i++
+		}
+	default:
+		return false
+	}
+	if i < len(b) && b[i] == '.' {
+		i++
+		if i >= len(b) || b[i] < '0' || b[i] > '9' {
+			return false
+		}
+		for i < len(b) && '0' <= b[i] && b[i] <= '9' {
+			i++
+		}
+	}
+	if i < len(b) && (b[i] == 'e' || b[i] == 'E') {
+		i++
+		if i < len(b) && (b[i] == '+' || b[i] == '-') {
+			i++
+		}
+		if i >= len(b) || b[i] < '0' || b[i] > '9' {
+			return false
+		}
+		for i < len(b) && '0' <= b[i] && b[i] <= '9' {
+			i++
+		}
+	}
+	d.off = i
+	return true
+}
+
+// str reads a JSON string into a new Go string.
+func (d *decoder) str() (string, bool) {
+	b, ok := d.strBytes()
+	if !ok {
+		return "", false
+	}
+	return string(b), true
+}
+
+// strBytes reads a JSON string. The bytes are the input's own when it has
+// no escapes, else d's scratch: either way only until the next call.
+func (d *decoder) strBytes() ([]byte, bool) {
+	if d.off >= len(d.data) || d.data[d.off] != '"' {
+		return nil, false
+	}
+	start := d.off + 1
+	ascii := true
+	for i := start; i < len(d.data); i++ {
+		c := d.data[i]
+		switch {
+		case c == '"':
+			s := d.data[start:i]
+			if !ascii && !utf8.Valid(s) {
+				return nil, false // the reference replaces invalid UTF-8
+			}
+			d.off = i + 1
+			return s, true
+		case c == '\\':
+			return d.unescape(start)
+		case c < 0x20:
+			return nil, false
+		case c >= utf8.RuneSelf:
+			ascii = false
+		}
+	}
+	return nil, false
+}
+
+// unescape reads the string starting at start, which has an escape.
+func (d *decoder) unescape(start int) ([]byte, bool) {
+	out := d.buf[:0]
+	b := d.data
+	i := start
+	for i < len(b) {
+		c := b[i]
+		switch {
+		case c == '"':
+			if !utf8.Valid(out) {
+				return nil, false
+			}
+			d.buf = out
+			d.off = i + 1
+			return out, true
+		case c < 0x20:
+			return nil, false
+		case c != '\\':
+			out = append(out, c)
+			i++
+			continue
+		}
+		if i+1 >= len(b) {
+			return nil, false
+		}
+		switch b[i+1] {
+		case '"', '\\', '/':
+			out = append(out, b[i+1])
+		case 'b':
+			out = append(out, '\b')
+		case 'f':
+			out = append(out, '\f')
+		case 'n':
+			out = append(out, '\n')
+		case 'r':
+			out = append(out, '\r')
+		case 't':
+			out = append(out, '\t')
+		case 'u':
+			r, ok := hex4(b, i+2)
+			if !ok {
+				return nil, false
+			}
+			i += 6
+			if utf16.IsSurrogate(r) {
+				// Only a valid pair; a lone surrogate becomes U+FFFD in
+				// the reference: declined.
+				if i+1 >= len(b) || b[i] != '\\' || b[i+1] != 'u' {
+					return nil, false
+				}
+				r2, ok := hex4(b, i+2)
+				if !ok {
+					return nil, false
+				}
+				dec := utf16.DecodeRune(r, r2)
+				if dec == utf8.RuneError {
+					return nil, false
+				}
+				r = dec
+				i += 6
+			}
+			out = utf8.AppendRune(out, r)
+			continue
+		default:
+			return nil, false
+		}
+		i += 2
+	}
+	return nil, false
+}
+
+func hex4(b []byte, i int) (rune, bool) {
+	if i+4 > len(b) {
+		return 0, false
+	}
+	var r rune
+	for _, c := range b[i : i+4] {
+		switch {
+		case '0' <= c && c <= '9':
+			c -= '0'
+		case 'a' <= c && c <= 'f':
+			c = c - 'a' + 10
+		case 'A' <= c && c <= 'F':
+			c = c - 'A' + 10
+		default:
+			return 0, false
+		}
+		r = r<<4 | rune(c)
+	}
+	return r, true
+}
+
+// skip consumes any well-formed value, checking its syntax as the reference
+// does before it decodes anything.
+func (d *decoder) skip(depth int) bool {
+	if d.off >= len(d.data) || depth > maxDepth {
+		return false
+	}
+	switch c := d.data[d.off]; {
+	case c == '{':
+		d.off++
+		d.space()
+		if d.off < len(d.data) && d.data[d.off] == '}' {
+			d.off++
+			return true
+		}
+		for {
+			d.space()
+			if _, ok := d.key(); !ok {
+				return false
+			}
+			d.space()
+			if !d.skip(depth+1) || !d.next('}') {
+				return false
+			}
+			if d.data[d.off-1] == '}' {
+				return true
+			}
+		}
+	case c == '[':
+		d.off++
+		d.space()
+		if d.off < len(d.data) && d.data[d.off] == ']' {
+			d.off++
+			return true
+		}
+		for {
+			d.space()
+			if !d.skip(depth+1) || !d.next(']') {
+				return false
+			}
+			if d.data[d.off-1] == ']' {
+				return true
+			}
+		}
+	case c == '"':
+		_, ok := d.strBytes()
+		return ok
+	case c == 't':
+		return d.literal("true")
+	case c == 'f':
+		return d.literal("false")
+	case c == 'n':
+		return d.literal("null")
+	default:
+		return d.scanNumber()
+	}
+}
