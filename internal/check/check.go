@@ -3,6 +3,7 @@
 package check
 
 import (
+	"bytes"
 	"fmt"
 	"io"
 	"maps"
@@ -253,12 +254,8 @@ func Run(opts Options) (*Report, error) {
 	if err != nil {
 		return rep, err
 	}
-	if look.objects == 0 && !opts.SkipNonObjects {
-		msg := "no objects passed to check: the input holds no Kubernetes objects"
-		for _, n := range rep.Notes {
-			msg += "\n" + n.String()
-		}
-		return rep, &load.Error{Msg: msg}
+	if look.objects == 0 && look.unread == 0 && !opts.SkipNonObjects {
+		return rep, noObjects(rep.Notes)
 	}
 	engineOpts := opts.Engine
 	configAt := ""
@@ -325,6 +322,9 @@ func Run(opts Options) (*Report, error) {
 	if err != nil {
 		return &Report{}, err
 	}
+	if look.objects == 0 && r.objects == 0 && !opts.SkipNonObjects {
+		return &Report{Notes: rep.Notes}, noObjects(rep.Notes)
+	}
 	applyHPAs(rep.Entries[nLive:], hpas, opts)
 	if opts.Rollout {
 		for i := range rep.Entries {
@@ -376,6 +376,15 @@ func Run(opts Options) (*Report, error) {
 	return rep, nil
 }
 
+// noObjects is the error of an input that holds no object, with its notes.
+func noObjects(notes []load.Note) error {
+	msg := "no objects passed to check: the input holds no Kubernetes objects"
+	for _, n := range notes {
+		msg += "\n" + n.String()
+	}
+	return &load.Error{Msg: msg}
+}
+
 // look is what the first reading of the input gathers: what applies to the
 // whole run wherever it is in the input.
 type look struct {
@@ -389,8 +398,10 @@ type look struct {
 	// errs are errors found in documents by the run rather than the loader
 	// (a CustomResourceDefinition the catalog refuses), by position.
 	errs map[load.Position]*load.Error
-	// objects counts the documents not skipped.
-	objects int
+	// objects counts the documents not skipped, of those read; unread
+	// counts the others (load.Options.Unread), which the second reading
+	// counts again (runner.objects).
+	objects, unread int
 	// adopters are the namespaces of the input's ReplicaSets,
 	// ReplicationControllers and Deployments (eval.Outlook).
 	adopters map[string]bool
@@ -408,18 +419,61 @@ func wholeRun(apiVersion, kind string) bool {
 		(apiVersion == "apiextensions.k8s.io/v1" && kind == "CustomResourceDefinition") || kind == "HorizontalPodAutoscaler"
 }
 
+// skim lets the first look leave unread what cannot matter to it (unread);
+// tests turn it off to compare.
+var skim = true
+
+// firstLookWords are what the text of every document the first look reads
+// contains: the kinds wholeRun takes, those of adopters (look.adopters) and
+// Lists, whose items may be any of them.
+var firstLookWords = [][]byte{
+	[]byte("LimitRange"), []byte("ResourceQuota"), []byte("PriorityClass"), []byte("StorageClass"),
+	[]byte("RuntimeClass"), []byte("Configuration"), []byte("CustomResourceDefinition"),
+	[]byte("HorizontalPodAutoscaler"), []byte("ReplicaSet"), []byte("Deployment"),
+	[]byte("ReplicationController"), []byte("List"),
+}
+
+// unread reports that a YAML document cannot matter to the first look, so
+// that it need not be converted (load.Options.Unread). A YAML scalar holds
+// its text as written unless an escape or a tag rewrites it, and folding
+// lines never joins two words: so a document with none of firstLookWords,
+// no backslash and no tag (!!, !<…>, %TAG) cannot be of any kind the first
+// look reads. It must also have a top-level kind: key, which makes it a
+// document (never null) and, unless it is not YAML at all, an object.
+func unread(text []byte) bool {
+	if !bytes.HasPrefix(text, []byte("kind:")) && !bytes.Contains(text, []byte("\nkind:")) {
+		return false
+	}
+	if bytes.IndexByte(text, '\\') >= 0 || bytes.Contains(text, []byte("!!")) || bytes.Contains(text, []byte("!<")) || bytes.Contains(text, []byte("%TAG")) {
+		return false
+	}
+	for _, w := range firstLookWords {
+		if bytes.Contains(text, w) {
+			return false
+		}
+	}
+	return true
+}
+
 // firstLook reads the input once, decoding only what applies to the whole run
 // (everything, with a live cluster, whose questions depend on every object).
 func firstLook(opts Options, loadOpts load.Options) (*look, error) {
 	l := &look{policyAt: map[load.Position]int{}, errs: map[load.Position]*load.Error{}, adopters: map[string]bool{}}
 	if opts.Live == nil {
 		loadOpts.Select = wholeRun
+		if skim {
+			loadOpts.Unread = unread
+		}
 	}
 	def := opts.Engine.DefaultNamespace
 	if def == "" {
 		def = "default"
 	}
 	err := load.Walk(opts.Paths, opts.Stdin, loadOpts, func(d load.Document) bool {
+		if d.Unread {
+			l.unread++
+			return true
+		}
 		if d.Skip == "" {
 			l.objects++
 		}
@@ -468,6 +522,8 @@ func firstLook(opts Options, loadOpts load.Options) (*look, error) {
 type runner struct {
 	rep    *Report
 	stream func(*Entry) bool
+	// objects counts the documents read that were not skipped.
+	objects int
 }
 
 // deliver adds an entry to the report, or hands it to the stream unless
@@ -525,6 +581,9 @@ func (r *runner) admitInput(engine *eval.Engine, catalog *apis.Catalog, l *look,
 	}
 	var changed error
 	err := load.Walk(opts.Paths, opts.Stdin, loadOpts, func(d load.Document) bool {
+		if d.Skip == "" {
+			r.objects++
+		}
 		i, ok := l.policyAt[d.Pos]
 		if ok != isPolicy(&d) || (ok && (policies[i].Kind != d.Kind || policies[i].Name != d.Name)) {
 			// Not what the first reading found here: the file was written to

@@ -81,6 +81,9 @@ type Document struct {
 	// Warnings are problems that do not stop the document from being read,
 	// such as a mapping key given twice.
 	Warnings []Warning
+	// Unread says the document was not read (Options.Unread): only Pos is
+	// set.
+	Unread bool
 }
 
 // Warning is a problem with a document that kubectl would not report.
@@ -167,6 +170,13 @@ type Options struct {
 	// hold goes unnoticed: a first look at the input that costs no
 	// decoding.
 	Select func(apiVersion, kind string) bool
+	// Unread, with Select, spares a first look the reading of documents
+	// that cannot matter to it: given the text of a YAML document, it
+	// reports that Select would not take the document whatever it holds.
+	// Such a document is yielded as Unread, with its position only: not
+	// converted, not checked. It must report true only for text that is a
+	// document (not empty, not null), as every document takes an Index.
+	Unread func(text []byte) bool
 	// Copies, when set, keeps what is read from stdin and named pipes so
 	// that a second Walk given the same Copies reads it again (Copies).
 	Copies *Copies

@@ -471,9 +471,13 @@ func (s *stream) yamlDocument(doc *yamlDoc, end int64) {
 	if doc.contentOff < 0 {
 		return // only blank lines and comments
 	}
+	contentLine, source := doc.contentLine, doc.source
+	if s.opts.Select != nil && s.opts.Unread != nil && s.opts.Unread(s.src.span(doc.contentOff, end)) {
+		s.queue([]Document{{Pos: Position{File: s.name, Line: contentLine, Item: -1, Source: source}, Unread: true}}, true)
+		return
+	}
 	// The stream's buffer is reused for what follows: the document keeps a copy.
 	text := bytes.Clone(s.src.span(doc.contentOff, end))
-	contentLine, source := doc.contentLine, doc.source
 	s.convert(len(text), func(f *inFlight) {
 		js, dups, err := yamlToJSON(text)
 		if err == nil && isJSONNull(js) {
