@@ -221,7 +221,7 @@ type namespaceState struct {
 	name            string
 	stored          map[storedName]struct{} // names of the input's objects, for kube-apiserver's 409
 	orphans         []*corev1.Pod           // the input's admitted Pods no controller owns, for adoption (WL-02)
-	limitRanges     []*corev1.LimitRange    // admitted LimitRanges, in input order (LR-21, LR-22)
+	limitRanges     []*limitranger.Policy   // admitted LimitRanges, in input order (LR-21, LR-22)
 	governed        int                     // Pods and PVCs evaluated so far: a later LimitRange misses them
 	quota.Namespace                         // admitted quotas and every admitted object, for the quota controller's recount
 }
@@ -251,7 +251,9 @@ func (e *Engine) DefaultNamespace() string { return e.opts.DefaultNamespace }
 func (e *Engine) LimitRanges() []*corev1.LimitRange {
 	var out []*corev1.LimitRange
 	for _, name := range e.order {
-		out = append(out, e.namespaces[name].limitRanges...)
+		for _, p := range e.namespaces[name].limitRanges {
+			out = append(out, p.LimitRange)
+		}
 	}
 	return out
 }
@@ -649,7 +651,7 @@ func (e *Engine) admitPod(ns *namespaceState, pod *corev1.Pod) *status.Denial {
 	defaults.DefaultPod(pod, gates)
 	if !e.opts.DisableLimitRanger {
 		for _, lr := range ns.limitRanges {
-			limitranger.Mutate(lr, pod)
+			lr.Mutate(pod)
 		}
 	}
 	// Mutating plugins after LimitRanger (docs/behaviour.md Pipeline step 2, RQ-34).
@@ -678,9 +680,9 @@ func (e *Engine) admitPod(ns *namespaceState, pod *corev1.Pod) *status.Denial {
 	}
 	if !e.opts.DisableLimitRanger {
 		for _, lr := range ns.limitRanges {
-			if errs := limitranger.ValidatePod(lr, pod, gates); len(errs) > 0 {
+			if errs := lr.ValidatePod(pod, gates); len(errs) > 0 {
 				d := status.Forbidden(status.StageLimitRanger, corev1.Resource("pods"), pod.Name, errs)
-				d.LimitRange = lr.Name
+				d.LimitRange = lr.LimitRange.Name
 				return d
 			}
 		}
@@ -715,9 +717,9 @@ func (e *Engine) admitClaim(ns *namespaceState, pvc *corev1.PersistentVolumeClai
 	}
 	if !e.opts.DisableLimitRanger {
 		for _, lr := range ns.limitRanges {
-			if errs := limitranger.ValidateClaim(lr, pvc); len(errs) > 0 {
+			if errs := lr.ValidateClaim(pvc); len(errs) > 0 {
 				d := status.Forbidden(status.StageLimitRanger, corev1.Resource("persistentvolumeclaims"), pvc.Name, errs)
-				d.LimitRange = lr.Name
+				d.LimitRange = lr.LimitRange.Name
 				return d
 			}
 		}
@@ -740,7 +742,7 @@ func (e *Engine) admitLimitRange(ns *namespaceState, lr *corev1.LimitRange, dup 
 	if d := e.quota.Check(&ns.Namespace, corev1.Resource("limitranges"), lr.Name, lr); d != nil || dup {
 		return d
 	}
-	ns.limitRanges = append(ns.limitRanges, lr)
+	ns.limitRanges = append(ns.limitRanges, limitranger.NewPolicy(lr))
 	return nil
 }
 

@@ -5,7 +5,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"io"
-	"maps"
 
 	corev1 "k8s.io/api/core/v1"
 
@@ -271,7 +270,7 @@ func newJSONResult(e *check.Entry) jsonResult {
 		jsonStatus: newJSONStatus(res),
 	}
 	if !res.Skipped || e.Err != nil {
-		j.Allowed = new(res.Allowed && e.Err == nil)
+		j.Allowed = boolPtr(res.Allowed && e.Err == nil)
 	}
 	if e.Err != nil {
 		j.Error = e.Err.Error()
@@ -332,10 +331,26 @@ func newJSONCreated(res *eval.Result) jsonCreated {
 	return c
 }
 
+// boolPtr points at a shared true or false: results only read them.
+func boolPtr(v bool) *bool {
+	if v {
+		return &trueValue
+	}
+	return &falseValue
+}
+
+var trueValue, falseValue = true, false
+
+// newJSONPod is the pod's containers, resources and annotations; the
+// annotations are the pod's own map, which the encoders only read ({} when
+// the pod has none).
 func newJSONPod(pod *corev1.Pod) *jsonPod {
 	p := &jsonPod{
 		Containers:  make([]jsonContainer, 0, len(pod.Spec.InitContainers)+len(pod.Spec.Containers)),
-		Annotations: map[string]string{},
+		Annotations: pod.Annotations,
+	}
+	if p.Annotations == nil {
+		p.Annotations = map[string]string{}
 	}
 	for i := range pod.Spec.InitContainers {
 		c := &pod.Spec.InitContainers[i]
@@ -350,7 +365,6 @@ func newJSONPod(pod *corev1.Pod) *jsonPod {
 		r := newJSONResources(rr.Requests, rr.Limits)
 		p.PodResources = &r
 	}
-	maps.Copy(p.Annotations, pod.Annotations)
 	return p
 }
 

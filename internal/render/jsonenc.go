@@ -18,7 +18,8 @@ type jw struct {
 	b      []byte
 	prefix string
 	depth  int
-	n      []int // members written at each open level
+	n      []int    // members written at each open level
+	keys   []string // stringMap's scratch
 }
 
 func (w *jw) newline() {
@@ -98,13 +99,13 @@ func (w *jw) stringMap(k string, m map[string]string) {
 		w.b = append(w.b, "null"...)
 		return
 	}
-	keys := make([]string, 0, len(m))
+	w.keys = w.keys[:0]
 	for key := range m {
-		keys = append(keys, key)
+		w.keys = append(w.keys, key)
 	}
-	slices.Sort(keys)
+	slices.Sort(w.keys)
 	w.open('{')
-	for _, key := range keys {
+	for _, key := range w.keys {
 		w.str(key, m[key])
 	}
 	w.close('}')
@@ -158,7 +159,14 @@ func (w *jw) pod(p *jsonPod) {
 
 // appendResult appends r encoded (see above).
 func appendResult(b []byte, r *jsonResult, prefix string) []byte {
-	w := &jw{b: b, prefix: prefix}
+	var w jw
+	return w.result(b, r, prefix)
+}
+
+// result appends r encoded to b as appendResult does, reusing w's scratch
+// (its levels and keys) from the results before: a stream keeps one jw.
+func (w *jw) result(b []byte, r *jsonResult, prefix string) []byte {
+	w.b, w.prefix, w.depth, w.n = b, prefix, 0, w.n[:0]
 	w.open('{')
 	w.str("file", r.File)
 	w.int("line", int64(r.Line))
@@ -213,5 +221,6 @@ func appendResult(b []byte, r *jsonResult, prefix string) []byte {
 		}
 	}
 	w.close('}')
-	return w.b
+	b, w.b = w.b, nil // the caller's
+	return b
 }

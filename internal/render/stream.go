@@ -225,6 +225,7 @@ type jsonStream struct {
 	o     Options
 	spool spool
 	buf   []byte // one result encoded
+	enc   jw     // the encoder of every result, its scratch reused
 	n     int    // records in the spool
 }
 
@@ -234,7 +235,7 @@ func (jsonFormat) Stream(w io.Writer, o Options) Stream {
 
 func (j *jsonStream) Entry(e *check.Entry) bool {
 	r := newJSONResult(e)
-	j.buf = appendResult(j.buf[:0], &r, "    ")
+	j.buf = j.enc.result(j.buf[:0], &r, "    ")
 	b := j.buf
 	var head [2 * binary.MaxVarintLen64]byte
 	n := binary.PutUvarint(head[:], uint64(e.Seq))
@@ -308,7 +309,7 @@ func (j *jsonStream) Finish(r *check.Report) error {
 			switch {
 			case held < len(r.Entries) && (!more || r.Entries[held].Seq < sp.seq):
 				res := newJSONResult(&r.Entries[held])
-				j.buf = appendResult(j.buf[:0], &res, "    ")
+				j.buf = j.enc.result(j.buf[:0], &res, "    ")
 				e.rawBytes(j.buf)
 				held++
 			case more:

@@ -52,6 +52,13 @@ func IsSystemPriorityClass(apiVersion, kind, name string) bool {
 	return false
 }
 
+// noDefaultPriorityClass is what the Priority plugin gives a Pod when no
+// class is the global default: priority 0, PreemptLowerPriority. Read only.
+var noDefaultPriorityClass = func() *schedulingv1.PriorityClass {
+	preempt := corev1.PreemptLowerPriority
+	return &schedulingv1.PriorityClass{PreemptionPolicy: &preempt}
+}()
+
 // Default StorageClass annotations (storage/util IsDefaultAnnotation).
 const (
 	isDefaultStorageClassAnnotation     = "storageclass.kubernetes.io/is-default-class"
@@ -131,9 +138,7 @@ func (c *Cluster) AdmitPriority(pod *corev1.Pod) *status.Denial {
 			}
 		}
 		if class == nil {
-			// No default class: priority 0, PreemptLowerPriority.
-			preempt := corev1.PreemptLowerPriority
-			class = &schedulingv1.PriorityClass{PreemptionPolicy: &preempt}
+			class = noDefaultPriorityClass
 		}
 	} else {
 		class = c.priorityClass(pod.Spec.PriorityClassName)

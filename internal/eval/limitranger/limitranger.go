@@ -7,7 +7,6 @@ package limitranger
 
 import (
 	"fmt"
-	"strings"
 
 	"github.com/limitcheck/limitcheck/internal/eval/resources"
 
@@ -22,12 +21,34 @@ import (
 // Annotation is the annotation LimitRanger writes on the pods it defaults.
 const Annotation = "kubernetes.io/limit-ranger"
 
-// Mutate applies one LimitRange's Container defaults to every container and init
-// container, never overwriting, and records what it set in the annotation (LR-10, LR-11).
-func Mutate(lr *corev1.LimitRange, pod *corev1.Pod) {
+// Policy is an admitted LimitRange with what the plugin reads from it on
+// every request worked out once: the Container defaults (LR-10) and each
+// item's constrained names in order (LR-22). Upstream derives them per
+// request; an admitted LimitRange never changes, so they are kept with it.
+type Policy struct {
+	LimitRange *corev1.LimitRange
+	// defReq and defLim are the Container items' defaultRequest and default,
+	// a later item's value winning, names in order.
+	defReq, defLim []namedQuantity
+	// items are the names of each spec.limits item's min, max and
+	// maxLimitRequestRatio, in order, index for index.
+	items []itemNames
+}
+
+type namedQuantity struct {
+	name corev1.ResourceName
+	q    resource.Quantity
+}
+
+type itemNames struct{ min, max, ratio []corev1.ResourceName }
+
+// NewPolicy returns the Policy of a LimitRange that is not changed afterwards.
+func NewPolicy(lr *corev1.LimitRange) *Policy {
+	p := &Policy{LimitRange: lr, items: make([]itemNames, len(lr.Spec.Limits))}
 	defReq, defLim := corev1.ResourceList{}, corev1.ResourceList{}
 	for i := range lr.Spec.Limits {
 		item := &lr.Spec.Limits[i]
+		p.items[i] = itemNames{resources.SortedNames(item.Min), resources.SortedNames(item.Max), resources.SortedNames(item.MaxLimitRequestRatio)}
 		if item.Type != corev1.LimitTypeContainer {
 			continue
 		}
@@ -38,112 +59,155 @@ func Mutate(lr *corev1.LimitRange, pod *corev1.Pod) {
 			defLim[k] = v.DeepCopy()
 		}
 	}
-	var notes []string
+	for _, k := range resources.SortedNames(defReq) {
+		p.defReq = append(p.defReq, namedQuantity{k, defReq[k]})
+	}
+	for _, k := range resources.SortedNames(defLim) {
+		p.defLim = append(p.defLim, namedQuantity{k, defLim[k]})
+	}
+	return p
+}
+
+// Mutate applies one LimitRange's Container defaults to a pod (Policy.Mutate).
+func Mutate(lr *corev1.LimitRange, pod *corev1.Pod) { NewPolicy(lr).Mutate(pod) }
+
+// ValidatePod checks a pod against one LimitRange (Policy.ValidatePod).
+func ValidatePod(lr *corev1.LimitRange, pod *corev1.Pod, gates features.Gates) []error {
+	return NewPolicy(lr).ValidatePod(pod, gates)
+}
+
+// ValidateClaim checks a PVC against one LimitRange (Policy.ValidateClaim).
+func ValidateClaim(lr *corev1.LimitRange, pvc *corev1.PersistentVolumeClaim) []error {
+	return NewPolicy(lr).ValidateClaim(pvc)
+}
+
+// annotationPrefix starts the annotation's value.
+const annotationPrefix = "LimitRanger plugin set: "
+
+// Mutate applies the Container defaults to every container and init
+// container, never overwriting, and records what it set in the annotation
+// (LR-10, LR-11).
+func (p *Policy) Mutate(pod *corev1.Pod) {
+	var buf [256]byte
+	notes := buf[:0] // the annotation's notes, "; "-separated
 	for i := range pod.Spec.Containers {
-		notes = mergeContainerDefaults(&pod.Spec.Containers[i], defReq, defLim, "container", notes)
+		notes = p.mergeContainerDefaults(&pod.Spec.Containers[i], "container", notes)
 	}
 	for i := range pod.Spec.InitContainers {
-		notes = mergeContainerDefaults(&pod.Spec.InitContainers[i], defReq, defLim, "init container", notes)
+		notes = p.mergeContainerDefaults(&pod.Spec.InitContainers[i], "init container", notes)
 	}
 	if len(notes) > 0 {
 		if pod.Annotations == nil {
 			pod.Annotations = map[string]string{}
 		}
-		pod.Annotations[Annotation] = "LimitRanger plugin set: " + strings.Join(notes, "; ")
+		pod.Annotations[Annotation] = annotationPrefix + string(notes)
 	}
 }
 
-func mergeContainerDefaults(c *corev1.Container, defReq, defLim corev1.ResourceList, prefix string, notes []string) []string {
+// mergeContainerDefaults fills in one container's missing requests and
+// limits and appends to notes what it set: the requests' note, then the
+// limits'.
+func (p *Policy) mergeContainerDefaults(c *corev1.Container, prefix string, notes []byte) []byte {
 	if c.Resources.Limits == nil {
 		c.Resources.Limits = corev1.ResourceList{}
 	}
 	if c.Resources.Requests == nil {
 		c.Resources.Requests = corev1.ResourceList{}
 	}
-	setLim := fillMissing(c.Resources.Limits, defLim)
-	setReq := fillMissing(c.Resources.Requests, defReq)
-	if len(setReq) > 0 {
-		notes = append(notes, strings.Join(setReq, ", ")+" request for "+prefix+" "+c.Name)
+	notes = fillMissing(c.Resources.Requests, p.defReq, notes, "request", prefix, c.Name)
+	return fillMissing(c.Resources.Limits, p.defLim, notes, "limit", prefix, c.Name)
+}
+
+// fillMissing copies the defaults dst lacks and appends to notes the note
+// "<names, in order> <what> for <prefix> <container>" when it copied any.
+func fillMissing(dst corev1.ResourceList, defaults []namedQuantity, notes []byte, what, prefix, container string) []byte {
+	set := 0
+	for _, d := range defaults {
+		if _, ok := dst[d.name]; ok {
+			continue
+		}
+		dst[d.name] = d.q.DeepCopy()
+		switch {
+		case set > 0:
+			notes = append(notes, ", "...)
+		case len(notes) > 0:
+			notes = append(notes, "; "...)
+		}
+		notes = append(notes, d.name...)
+		set++
 	}
-	if len(setLim) > 0 {
-		notes = append(notes, strings.Join(setLim, ", ")+" limit for "+prefix+" "+c.Name)
+	if set > 0 {
+		notes = append(notes, ' ')
+		notes = append(notes, what...)
+		notes = append(notes, " for "...)
+		notes = append(notes, prefix...)
+		notes = append(notes, ' ')
+		notes = append(notes, container...)
 	}
 	return notes
 }
 
-// fillMissing copies the defaults dst lacks and returns their names, sorted.
-func fillMissing(dst, defaults corev1.ResourceList) []string {
-	var set []string
-	for _, k := range resources.SortedNames(defaults) {
-		if _, ok := dst[k]; !ok {
-			dst[k] = defaults[k].DeepCopy()
-			set = append(set, string(k))
-		}
-	}
-	return set
-}
-
-// ValidatePod checks a pod against one LimitRange (LR-12..18) and returns the
+// ValidatePod checks a pod against the LimitRange (LR-12..18) and returns the
 // failures in upstream's structure: items in spec order; Container items visit
 // containers then init containers; per target min, then max, then ratio; keys sorted.
-func ValidatePod(lr *corev1.LimitRange, pod *corev1.Pod, gates features.Gates) []error {
+func (p *Policy) ValidatePod(pod *corev1.Pod, gates features.Gates) []error {
 	var errs []error
-	check := func(item *corev1.LimitRangeItem, req, lim corev1.ResourceList) {
+	check := func(i int, req, lim corev1.ResourceList) {
+		item, names := &p.LimitRange.Spec.Limits[i], &p.items[i]
 		t := string(item.Type)
-		for _, k := range resources.SortedNames(item.Min) {
+		for _, k := range names.min {
 			if err := minConstraint(t, k, item.Min[k], req, lim); err != nil {
 				errs = append(errs, err)
 			}
 		}
-		for _, k := range resources.SortedNames(item.Max) {
+		for _, k := range names.max {
 			if err := maxConstraint(t, k, item.Max[k], req, lim); err != nil {
 				errs = append(errs, err)
 			}
 		}
-		for _, k := range resources.SortedNames(item.MaxLimitRequestRatio) {
+		for _, k := range names.ratio {
 			if err := limitRequestRatioConstraint(t, k, item.MaxLimitRequestRatio[k], req, lim); err != nil {
 				errs = append(errs, err)
 			}
 		}
 	}
-	for i := range lr.Spec.Limits {
-		item := &lr.Spec.Limits[i]
-		switch item.Type {
+	for i := range p.LimitRange.Spec.Limits {
+		switch p.LimitRange.Spec.Limits[i].Type {
 		case corev1.LimitTypeContainer:
 			for j := range pod.Spec.Containers {
 				c := &pod.Spec.Containers[j]
-				check(item, c.Resources.Requests, c.Resources.Limits)
+				check(i, c.Resources.Requests, c.Resources.Limits)
 			}
 			for j := range pod.Spec.InitContainers {
 				c := &pod.Spec.InitContainers[j]
-				check(item, c.Resources.Requests, c.Resources.Limits)
+				check(i, c.Resources.Requests, c.Resources.Limits)
 			}
 		case corev1.LimitTypePod:
 			podLevel := gates.Enabled(features.PodLevelResources)
 			req := limitRangerPodAggregate(pod, podLevel, func(r *corev1.ResourceRequirements) corev1.ResourceList { return r.Requests })
 			lim := limitRangerPodAggregate(pod, podLevel, func(r *corev1.ResourceRequirements) corev1.ResourceList { return r.Limits })
-			check(item, req, lim)
+			check(i, req, lim)
 		}
 	}
 	return errs
 }
 
-// ValidateClaim checks a PVC's requests against one LimitRange's
+// ValidateClaim checks a PVC's requests against the LimitRange's
 // PersistentVolumeClaim items (LR-19).
-func ValidateClaim(lr *corev1.LimitRange, pvc *corev1.PersistentVolumeClaim) []error {
+func (p *Policy) ValidateClaim(pvc *corev1.PersistentVolumeClaim) []error {
 	var errs []error
-	for i := range lr.Spec.Limits {
-		item := &lr.Spec.Limits[i]
+	for i := range p.LimitRange.Spec.Limits {
+		item := &p.LimitRange.Spec.Limits[i]
 		if item.Type != corev1.LimitTypePersistentVolumeClaim {
 			continue
 		}
 		t := string(item.Type)
-		for _, k := range resources.SortedNames(item.Min) {
+		for _, k := range p.items[i].min {
 			if err := minConstraint(t, k, item.Min[k], pvc.Spec.Resources.Requests, corev1.ResourceList{}); err != nil {
 				errs = append(errs, err)
 			}
 		}
-		for _, k := range resources.SortedNames(item.Max) {
+		for _, k := range p.items[i].max {
 			if err := maxRequestConstraint(t, k, item.Max[k], pvc.Spec.Resources.Requests); err != nil {
 				errs = append(errs, err)
 			}

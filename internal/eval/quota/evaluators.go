@@ -213,12 +213,15 @@ func (e podEvaluator) usage(obj runtime.Object) corev1.ResourceList {
 		UseStatusResources:    e.gates.Enabled(features.InPlacePodVerticalScaling),
 		SkipPodLevelResources: !e.gates.Enabled(features.PodLevelResources),
 	}
-	return addLists(out, podComputeUsage(resourcehelper.PodRequests(pod, opts), resourcehelper.PodLimits(pod, opts)))
+	// The compute names never include count/pods: out is both lists added.
+	podComputeUsage(out, resourcehelper.PodRequests(pod, opts), resourcehelper.PodLimits(pod, opts))
+	return out
 }
 
-// podComputeUsage maps requests and limits to quota names (podComputeUsageHelper).
-func podComputeUsage(req, lim corev1.ResourceList) corev1.ResourceList {
-	out := corev1.ResourceList{corev1.ResourcePods: one()}
+// podComputeUsage maps requests and limits to quota names
+// (podComputeUsageHelper), written into out.
+func podComputeUsage(out, req, lim corev1.ResourceList) {
+	out[corev1.ResourcePods] = one()
 	pairs := []struct {
 		name           corev1.ResourceName
 		bare, req, lim corev1.ResourceName
@@ -229,23 +232,22 @@ func podComputeUsage(req, lim corev1.ResourceList) corev1.ResourceList {
 	}
 	for _, p := range pairs {
 		if q, ok := req[p.name]; ok {
-			out[p.bare] = q
-			out[p.req] = q
+			out[p.bare] = q.DeepCopy()
+			out[p.req] = q.DeepCopy()
 		}
 		if q, ok := lim[p.name]; ok {
-			out[p.lim] = q
+			out[p.lim] = q.DeepCopy()
 		}
 	}
 	for k, q := range req {
 		if strings.HasPrefix(string(k), resources.HugePagesPrefix) {
-			out[k] = q
-			out[resources.RequestsPrefix+k] = q
+			out[k] = q.DeepCopy()
+			out[resources.RequestsPrefix+k] = q.DeepCopy()
 		}
 		if resources.IsExtendedResourceName(k) || strings.HasPrefix(string(k), deviceClassPrefix) {
-			out[resources.RequestsPrefix+k] = q
+			out[resources.RequestsPrefix+k] = q.DeepCopy()
 		}
 	}
-	return out
 }
 
 // constraints (RQ-16): every container and init container must specify the
@@ -265,9 +267,11 @@ func (e podEvaluator) constraints(required []corev1.ResourceName, obj runtime.Ob
 		return nil
 	}
 	missing := map[corev1.ResourceName][]string{}
+	has := corev1.ResourceList{} // one container's names at a time
 	for _, cs := range [][]corev1.Container{pod.Spec.Containers, pod.Spec.InitContainers} {
 		for i := range cs {
-			has := podComputeUsage(cs[i].Resources.Requests, cs[i].Resources.Limits)
+			clear(has)
+			podComputeUsage(has, cs[i].Resources.Requests, cs[i].Resources.Limits)
 			for _, r := range need {
 				if _, ok := has[r]; !ok {
 					missing[r] = append(missing[r], cs[i].Name)

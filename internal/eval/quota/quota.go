@@ -48,6 +48,31 @@ type Namespace struct {
 	// objects are charged as always but no longer kept in Objects, which only
 	// a later quota's recount reads.
 	NoRecount bool
+	// hard caches the names of each quota's status.hard in order, which every
+	// request reads (hardNames); nil until the first request.
+	hard map[*corev1.ResourceQuota][]corev1.ResourceName
+}
+
+// hardNames returns the names of q.Status.Hard in lexical order
+// (resources.SortedNames), which the plugin reads for every request; the
+// slice is shared and must not be changed. Status.hard is written once, when
+// the quota is activated (ComputeStatus, ObservedStatus), so the names are
+// kept per quota; an entry whose names no longer are exactly the list's keys
+// is computed anew.
+func (ns *Namespace) hardNames(q *corev1.ResourceQuota) []corev1.ResourceName {
+	names, ok := ns.hard[q]
+	ok = ok && len(names) == len(q.Status.Hard)
+	for i := 0; ok && i < len(names); i++ {
+		_, ok = q.Status.Hard[names[i]]
+	}
+	if !ok {
+		names = resources.SortedNames(q.Status.Hard)
+		if ns.hard == nil {
+			ns.hard = map[*corev1.ResourceQuota][]corev1.ResourceName{}
+		}
+		ns.hard[q] = names
+	}
+	return names
 }
 
 // record keeps obj for the recount of a later quota (unless NoRecount).
@@ -121,7 +146,15 @@ func (c Checker) evaluatorFor(gr schema.GroupResource) evaluator {
 	return newCountEvaluator(gr)
 }
 
+// scopeSelectors are the quota's scopes and scope selector as one list of
+// requirements; read-only (it may be the quota's own MatchExpressions).
 func scopeSelectors(q *corev1.ResourceQuota) []corev1.ScopedResourceSelectorRequirement {
+	if len(q.Spec.Scopes) == 0 {
+		if q.Spec.ScopeSelector == nil {
+			return nil
+		}
+		return q.Spec.ScopeSelector.MatchExpressions
+	}
 	var sel []corev1.ScopedResourceSelectorRequirement
 	for _, s := range q.Spec.Scopes {
 		sel = append(sel, corev1.ScopedResourceSelectorRequirement{ScopeName: s, Operator: corev1.ScopeSelectorOpExists})
@@ -133,9 +166,10 @@ func scopeSelectors(q *corev1.ResourceQuota) []corev1.ScopedResourceSelectorRequ
 }
 
 // matches is QGEN Matches: the quota tracks one of the evaluator's resources and
-// the object satisfies every scope selector.
-func matches(ev evaluator, q *corev1.ResourceQuota, obj runtime.Object) (bool, error) {
-	if len(ev.matchingResources(resources.SortedNames(q.Status.Hard))) == 0 {
+// the object satisfies every scope selector. hard is q's status.hard names
+// (Namespace.hardNames).
+func matches(ev evaluator, q *corev1.ResourceQuota, hard []corev1.ResourceName, obj runtime.Object) (bool, error) {
+	if len(ev.matchingResources(hard)) == 0 {
 		return false, nil
 	}
 	for _, sel := range scopeSelectors(q) {
@@ -222,14 +256,15 @@ func (c Checker) Check(ns *Namespace, gr schema.GroupResource, name string, obj 
 			return status.InternalError(status.StageQuota, fmt.Errorf("error matching scopes of quota %s, err: %v", q.Name, err))
 		}
 		restrictedScopes = append(restrictedScopes, m...)
-		ok, err := matches(ev, q, obj)
+		hard := ns.hardNames(q)
+		ok, err := matches(ev, q, hard, obj)
 		if err != nil {
 			return status.InternalError(status.StageQuota, err)
 		}
 		if !ok {
 			continue
 		}
-		r := ev.matchingResources(resources.SortedNames(q.Status.Hard))
+		r := ev.matchingResources(hard)
 		if err := ev.constraints(r, obj); err != nil {
 			d := forbid(fmt.Errorf("failed quota: %s: %v", q.Name, err))
 			d.Quota = q.Name
@@ -299,10 +334,14 @@ func (c Checker) Check(ns *Namespace, gr schema.GroupResource, name string, obj 
 	// Check every interesting quota before charging any (all must admit).
 	newUsed := make([]corev1.ResourceList, len(interesting))
 	for i, q := range interesting {
-		requested := maskList(delta, resources.SortedNames(q.Status.Hard))
+		hard := ns.hardNames(q)
+		requested := maskList(delta, hard)
 		newUsed[i] = addLists(q.Status.Used, requested)
 		var exceeded []corev1.ResourceName
-		for _, k := range resources.SortedNames(requested) {
+		for _, k := range hard { // requested's names, in order
+			if _, ok := requested[k]; !ok {
+				continue
+			}
 			if n, h := newUsed[i][k], q.Status.Hard[k]; n.Cmp(h) > 0 {
 				exceeded = append(exceeded, k)
 			}

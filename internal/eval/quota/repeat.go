@@ -190,10 +190,11 @@ func (c Checker) Remove(ns *Namespace, n int, pick func(runtime.Object) bool) in
 		k := min(1+a.more, n-removed)
 		usage := a.ev.usage(a.obj)
 		for _, q := range ns.Quotas {
-			if ok, err := matches(a.ev, q, a.obj); err != nil || !ok {
+			hard := ns.hardNames(q)
+			if ok, err := matches(a.ev, q, hard, a.obj); err != nil || !ok {
 				continue
 			}
-			back := scaled(maskList(usage, resources.SortedNames(q.Status.Hard)), k)
+			back := scaled(maskList(usage, hard), k)
 			used := make(corev1.ResourceList, len(q.Status.Used))
 			for name, v := range q.Status.Used {
 				if b, ok := back[name]; ok {

@@ -20,19 +20,18 @@ func AddResourceList(list, add corev1.ResourceList) {
 	}
 }
 
-// Stored is a ResourceList as kube-apiserver stores and serves it back: each
-// quantity re-read from its canonical string (QS-02). A sum held in memory can
-// print differently: 500Mi + 100M is 624288000 in binary format, which reads
-// back as decimal and prints from then on as 624288k.
+// Stored turns list into the ResourceList kube-apiserver stores and serves
+// back, and returns it: each quantity re-read from its canonical string
+// (QS-02). A sum held in memory can print differently: 500Mi + 100M is
+// 624288000 in binary format, which reads back as decimal and prints from then
+// on as 624288k. list is changed in place: callers pass a list of their own.
 func Stored(list corev1.ResourceList) corev1.ResourceList {
-	out := make(corev1.ResourceList, len(list))
 	for name, q := range list {
 		if p, err := resource.ParseQuantity(q.String()); err == nil {
-			q = p
+			list[name] = p
 		}
-		out[name] = q
 	}
-	return out
+	return list
 }
 
 // MaxResourceList sets list[k] to the greater of list[k] and other[k] for every k in other.
