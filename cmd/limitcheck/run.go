@@ -176,9 +176,12 @@ func newCmdRoot(name string, s streams) *cobra.Command {
 	root.AddCommand(newCmdCheck(s, nil), newCmdFit(s), newCmdLint(s, nil), newCmdDiff(s, nil), newCmdDescribe(s), newCmdVersion(s))
 	// Help fits 80 columns: Long texts are reflowed, flag usages wrapped.
 	root.SetUsageTemplate(strings.ReplaceAll(root.UsageTemplate(), ".FlagUsages ", fmt.Sprintf(".FlagUsagesWrapped %d ", helpWidth)))
-	for _, c := range append(root.Commands(), root) {
+	// Reflowed when help is shown, not on every run.
+	help := root.HelpFunc()
+	root.SetHelpFunc(func(c *cobra.Command, args []string) {
 		c.Long = wrapText(c.Long, helpWidth)
-	}
+		help(c, args)
+	})
 	if name == kubectlPluginName {
 		const display = "kubectl limitcheck"
 		root.Annotations = map[string]string{cobra.CommandDisplayNameAnnotation: display}

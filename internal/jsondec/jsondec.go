@@ -13,7 +13,7 @@
 // an error.
 //
 // Where it decodes, the value is the reference's (FuzzDecode holds it to
-// that): for each type a plan is made once, by encoding/json's rules for
+// that): for each type a plan is made once, when a value first needs it, by encoding/json's rules for
 // field names, embedding and `json:"-"`, and values are stored through
 // pointers into the value being filled. Types that decode themselves
 // (json.Unmarshaler: Quantity, IntOrString, Time, RawExtension, …) get the
@@ -27,6 +27,7 @@ import (
 	"reflect"
 	"strconv"
 	"sync"
+	"sync/atomic"
 	"unicode"
 	"unicode/utf16"
 	"unicode/utf8"
@@ -45,7 +46,7 @@ func Decode(data []byte, v any) bool {
 		return false
 	}
 	p := planFor(rv.Type().Elem())
-	if p == nil {
+	if p.kind == kUnsupported {
 		return false
 	}
 	d := decoder{data: data}
@@ -74,7 +75,9 @@ const (
 	kUnsupported // declined whenever a value reaches it
 )
 
-// plan is how values of one Go type are decoded.
+// plan is how values of one Go type are decoded. Plans are made as values
+// reach them, so that a document decodes only what its types need: the
+// plans of its fields' and elements' types are looked up on first use.
 type plan struct {
 	kind kind
 	typ  reflect.Type
@@ -83,13 +86,28 @@ type plan struct {
 	fields map[string]*field // kStruct, by JSON name
 	nField int
 
-	elem *plan // kPointer, kSlice, kMap: the element's plan
+	elem ref // kPointer, kSlice, kMap: the element's plan
 }
 
 type field struct {
 	offset uintptr
 	index  int // for duplicate detection
-	plan   *plan
+	plan   ref
+}
+
+// ref is the plan of a type, found on first use.
+type ref struct {
+	typ reflect.Type
+	p   atomic.Pointer[plan]
+}
+
+func (r *ref) get() *plan {
+	if p := r.p.Load(); p != nil {
+		return p
+	}
+	p := planFor(r.typ)
+	r.p.Store(p)
+	return p
 }
 
 var (
@@ -99,32 +117,18 @@ var (
 	textUnmarshalerType = reflect.TypeFor[encoding.TextUnmarshaler]()
 )
 
-// planFor returns t's plan; nil when no value of t can be decoded here.
+// planFor returns t's plan.
 func planFor(t reflect.Type) *plan {
 	if p, ok := plans.Load(t); ok {
 		return p.(*plan)
 	}
-	building := map[reflect.Type]*plan{}
-	p := build(t, building)
-	for bt, bp := range building {
-		plans.LoadOrStore(bt, bp)
-	}
-	if p.kind == kUnsupported {
-		return nil
-	}
-	return p
+	p, _ := plans.LoadOrStore(t, build(t))
+	return p.(*plan)
 }
 
-// build makes t's plan; recursive types refer to the plan being built.
-func build(t reflect.Type, building map[reflect.Type]*plan) *plan {
-	if p, ok := plans.Load(t); ok {
-		return p.(*plan)
-	}
-	if p, ok := building[t]; ok {
-		return p
-	}
+// build makes t's plan.
+func build(t reflect.Type) *plan {
 	p := &plan{typ: t}
-	building[t] = p
 	if t.Kind() != reflect.Pointer {
 		// A pointer's element decides for itself.
 		switch pt := reflect.PointerTo(t); {
@@ -152,24 +156,24 @@ func build(t reflect.Type, building map[reflect.Type]*plan) *plan {
 			p.kind = kUnsupported
 			break
 		}
-		p.kind, p.elem = kPointer, build(t.Elem(), building)
+		p.kind, p.elem.typ = kPointer, t.Elem()
 	case reflect.Slice:
 		if t.Elem().Kind() == reflect.Uint8 && !reflect.PointerTo(t.Elem()).Implements(unmarshalerType) && !reflect.PointerTo(t.Elem()).Implements(textUnmarshalerType) {
 			p.kind = kBytes
 			break
 		}
-		p.kind, p.elem = kSlice, build(t.Elem(), building)
+		p.kind, p.elem.typ = kSlice, t.Elem()
 	case reflect.Map:
 		k := t.Key()
 		if k.Kind() != reflect.String || reflect.PointerTo(k).Implements(textUnmarshalerType) {
 			p.kind = kUnsupported
 			break
 		}
-		p.kind, p.elem = kMap, build(t.Elem(), building)
+		p.kind, p.elem.typ = kMap, t.Elem()
 	case reflect.Struct:
 		p.kind = kStruct
 		p.fields = map[string]*field{}
-		if !addFields(p, t, 0, building) {
+		if !addFields(p, t, 0) {
 			p.kind, p.fields = kUnsupported, nil
 		}
 	default: // interfaces, arrays, channels, functions, complex numbers
@@ -181,7 +185,7 @@ func build(t reflect.Type, building map[reflect.Type]*plan) *plan {
 // addFields adds t's fields, found at offset in the plan's type, by
 // encoding/json's naming rules. It reports false for what it does not
 // handle: names that collide, embedded pointers, the ",string" option.
-func addFields(p *plan, t reflect.Type, offset uintptr, building map[reflect.Type]*plan) bool {
+func addFields(p *plan, t reflect.Type, offset uintptr) bool {
 	for i := range t.NumField() {
 		sf := t.Field(i)
 		tag := sf.Tag.Get("json")
@@ -206,7 +210,7 @@ func addFields(p *plan, t reflect.Type, offset uintptr, building map[reflect.Typ
 			if ft.Kind() == reflect.Struct {
 				// Promoted fields; a collision with an outer field
 				// (resolved by depth in encoding/json) is declined.
-				if !addFields(p, ft, offset+sf.Offset, building) {
+				if !addFields(p, ft, offset+sf.Offset) {
 					return false
 				}
 				continue
@@ -223,7 +227,7 @@ func addFields(p *plan, t reflect.Type, offset uintptr, building map[reflect.Typ
 		if _, dup := p.fields[name]; dup {
 			return false
 		}
-		p.fields[name] = &field{offset: offset + sf.Offset, index: p.nField, plan: build(sf.Type, building)}
+		p.fields[name] = &field{offset: offset + sf.Offset, index: p.nField, plan: ref{typ: sf.Type}}
 		p.nField++
 	}
 	return true
@@ -329,11 +333,12 @@ func (d *decoder) value(p *plan, ptr unsafe.Pointer, depth int) bool {
 		u := reflect.NewAt(p.typ, ptr).Interface().(json.Unmarshaler)
 		return u.UnmarshalJSON(d.data[start:d.off]) == nil
 	case kPointer:
-		if p.elem.kind == kUnsupported {
+		elem := p.elem.get()
+		if elem.kind == kUnsupported {
 			return false
 		}
-		nv := reflect.New(p.elem.typ).UnsafePointer()
-		if !d.value(p.elem, nv, depth) {
+		nv := reflect.New(elem.typ).UnsafePointer()
+		if !d.value(elem, nv, depth) {
 			return false
 		}
 		*(*unsafe.Pointer)(ptr) = nv
@@ -435,7 +440,7 @@ func (d *decoder) object(p *plan, ptr unsafe.Pointer, depth int) bool {
 			seenSmall[w] |= bit
 		}
 		d.space()
-		if !d.value(f.plan, unsafe.Add(ptr, f.offset), depth+1) {
+		if !d.value(f.plan.get(), unsafe.Add(ptr, f.offset), depth+1) {
 			return false
 		}
 		if !d.next('}') {
@@ -482,7 +487,8 @@ func (d *decoder) next(end byte) bool {
 }
 
 func (d *decoder) mapValue(p *plan, ptr unsafe.Pointer, depth int) bool {
-	if d.data[d.off] != '{' || p.elem.kind == kUnsupported {
+	elem := p.elem.get()
+	if d.data[d.off] != '{' || elem.kind == kUnsupported {
 		return false
 	}
 	d.off++
@@ -509,8 +515,8 @@ func (d *decoder) mapValue(p *plan, ptr unsafe.Pointer, depth int) bool {
 			return false // duplicate key
 		}
 		d.space()
-		e := reflect.New(p.elem.typ)
-		if !d.value(p.elem, e.UnsafePointer(), depth+1) {
+		e := reflect.New(elem.typ)
+		if !d.value(elem, e.UnsafePointer(), depth+1) {
 			return false
 		}
 		m.SetMapIndex(k, e.Elem())
@@ -525,7 +531,8 @@ func (d *decoder) mapValue(p *plan, ptr unsafe.Pointer, depth int) bool {
 }
 
 func (d *decoder) array(p *plan, ptr unsafe.Pointer, depth int) bool {
-	if d.data[d.off] != '[' || p.elem.kind == kUnsupported {
+	elem := p.elem.get()
+	if d.data[d.off] != '[' || elem.kind == kUnsupported {
 		return false
 	}
 	d.off++
@@ -542,7 +549,7 @@ func (d *decoder) array(p *plan, ptr unsafe.Pointer, depth int) bool {
 		}
 		s.SetLen(i + 1)
 		d.space()
-		if !d.value(p.elem, s.Index(i).Addr().UnsafePointer(), depth+1) {
+		if !d.value(elem, s.Index(i).Addr().UnsafePointer(), depth+1) {
 			return false
 		}
 		if !d.next(']') {
