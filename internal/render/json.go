@@ -200,7 +200,7 @@ type indenter struct {
 	err error
 }
 
-func newIndenter(w io.Writer) *indenter { return &indenter{w: bufio.NewWriter(w)} }
+func newIndenter(w io.Writer) *indenter { return &indenter{w: bufio.NewWriterSize(w, 64<<10)} }
 
 func (e *indenter) raw(s string) {
 	if e.err == nil {

@@ -286,7 +286,7 @@ func (j *jsonStream) Finish(r *check.Report) error {
 	if err != nil {
 		return err
 	}
-	sp := &records{r: bufio.NewReader(rd), left: j.n}
+	sp := &records{r: bufio.NewReaderSize(rd, 64<<10), left: j.n}
 	doc := newJSONReport(r, j.o, false)
 	// The document is jsonReport, written field by field and result by result
 	// so that no more than one result is held encoded at a time; the bytes are
