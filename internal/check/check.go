@@ -576,7 +576,10 @@ func (r *runner) admitInput(engine *eval.Engine, catalog *apis.Catalog, l *look,
 			admit(d, true)
 		}
 		if expect {
-			engine.Expect(eval.Outlook{NoQuotas: true, Adopters: l.adopters})
+			// No policy follows: Pods are prepared as they are decoded, on
+			// the loader's goroutines (eval.Engine.Prepare).
+			engine.Expect(eval.Outlook{NoQuotas: true, Adopters: l.adopters, Settled: true})
+			loadOpts.Prepare = func(d *load.Document) { d.Prepared = engine.Prepare(d.Object) }
 		}
 	}
 	var changed error
@@ -766,7 +769,8 @@ func admitServed(engine *eval.Engine, catalog *apis.Catalog, d load.Document, sk
 		res, f := engine.AdmitFit(d.Object)
 		return res, f, nil
 	}
-	return engine.Admit(d.Object), nil, nil
+	prepared, _ := d.Prepared.(*eval.Prepared)
+	return engine.AdmitPrepared(d.Object, prepared), nil, nil
 }
 
 // overQuota warns on every quota whose final usage is above its hard limit

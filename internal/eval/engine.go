@@ -185,6 +185,10 @@ type Engine struct {
 	resourceIDs map[schema.GroupResource]uint32
 	// outlook is what the caller promised of the objects still to come (Expect).
 	outlook *Outlook
+	// settled is the policies Prepare reads, once Expect settled them.
+	settled *settled
+	// prep is the preparation of the object AdmitPrepared admits.
+	prep *Prepared
 }
 
 // Outlook is what a caller knows of the objects it has still to admit. With
@@ -200,12 +204,20 @@ type Outlook struct {
 	// or Deployment may still be admitted; elsewhere the input's orphan Pods
 	// are not kept for adoption (WL-02). Nil means any namespace.
 	Adopters map[string]bool
+	// Settled promises that no LimitRange and no cluster class follows
+	// either: what mutates and validates a Pod is settled, so Pods can be
+	// prepared on other goroutines (Prepare). A LimitRange admitted anyway
+	// is an internal error.
+	Settled bool
 }
 
 // Expect records what the caller knows of the objects still to come (see
 // Outlook) and lets go of the state they cannot need.
 func (e *Engine) Expect(o Outlook) {
 	e.outlook = &o
+	if o.Settled {
+		e.settle()
+	}
 	for name, ns := range e.namespaces {
 		if o.NoQuotas {
 			ns.NoRecount = true
@@ -452,6 +464,10 @@ func (e *Engine) admitObject(obj runtime.Object, fromInput bool) Result {
 		res.Denial = e.admitClaim(ns, o)
 		ns.governed++
 	case *corev1.LimitRange:
+		if e.settled != nil {
+			res.Internal = "a LimitRange was admitted after the caller promised none would follow (Engine.Expect)"
+			return res
+		}
 		res.Object = o
 		res.Denial = e.admitLimitRange(ns, o, dup)
 		if res.Denial == nil && ns.governed > 0 {
@@ -646,16 +662,30 @@ func assignName(meta metav1.Object) {
 
 // admitPod: defaulting → LimitRanger mutate → PrepareForCreate → validation →
 // LimitRanger validate (docs/behaviour.md Pipeline).
+// A Pod prepared by Prepare has been through every step but quota.
 func (e *Engine) admitPod(ns *namespaceState, pod *corev1.Pod) *status.Denial {
+	d, prepared := e.prepared(pod)
+	if !prepared {
+		d = e.beforeQuota(ns.name, ns.limitRanges, pod)
+	}
+	if d != nil {
+		return d
+	}
+	return e.quota.Check(&ns.Namespace, corev1.Resource("pods"), pod.Name, pod)
+}
+
+// beforeQuota is a Pod's admission up to quota, in namespace ns governed by
+// limitRanges: what only the Pod and the settled policies decide (Prepare).
+func (e *Engine) beforeQuota(ns string, limitRanges []*limitranger.Policy, pod *corev1.Pod) *status.Denial {
 	gates := e.opts.Gates
 	defaults.DefaultPod(pod, gates)
 	if !e.opts.DisableLimitRanger {
-		for _, lr := range ns.limitRanges {
+		for _, lr := range limitRanges {
 			lr.Mutate(pod)
 		}
 	}
 	// Mutating plugins after LimitRanger (docs/behaviour.md Pipeline step 2, RQ-34).
-	if d := admitServiceAccount(ns.name, pod); d != nil {
+	if d := admitServiceAccount(ns, pod); d != nil {
 		return d
 	}
 	if !e.opts.DisablePriority {
@@ -679,7 +709,7 @@ func (e *Engine) admitPod(ns *namespaceState, pod *corev1.Pod) *status.Denial {
 		return status.Invalid(schema.GroupKind{Kind: "Pod"}, pod.Name, errs)
 	}
 	if !e.opts.DisableLimitRanger {
-		for _, lr := range ns.limitRanges {
+		for _, lr := range limitRanges {
 			if errs := lr.ValidatePod(pod, gates); len(errs) > 0 {
 				d := status.Forbidden(status.StageLimitRanger, corev1.Resource("pods"), pod.Name, errs)
 				d.LimitRange = lr.LimitRange.Name
@@ -688,11 +718,9 @@ func (e *Engine) admitPod(ns *namespaceState, pod *corev1.Pod) *status.Denial {
 		}
 	}
 	if !e.opts.DisableRuntimeClass {
-		if d := e.classes.ValidateRuntimeClass(pod); d != nil {
-			return d
-		}
+		return e.classes.ValidateRuntimeClass(pod)
 	}
-	return e.quota.Check(&ns.Namespace, corev1.Resource("pods"), pod.Name, pod)
+	return nil
 }
 
 // pvcProtectionFinalizer is the finalizer the StorageObjectInUseProtection
@@ -799,7 +827,10 @@ func validateCoreObject(obj runtime.Object) field.ErrorList {
 // AddClusterObject makes a PriorityClass, StorageClass or RuntimeClass part of
 // the simulated cluster for every object admitted afterwards (classes.Cluster.Add);
 // callers add all of them before admitting anything. It returns false for other
-// objects.
+// objects. Once Expect has settled the policies, adding one is a bug.
 func (e *Engine) AddClusterObject(obj runtime.Object) bool {
+	if e.settled != nil {
+		panic("eval: a cluster class was added after Expect settled the policies")
+	}
 	return e.classes.Add(obj)
 }

@@ -285,7 +285,7 @@ func (d *docSrc) decode(js []byte, o *obj, h *header) {
 		}
 		into = pom
 	}
-	d.add(Document{
+	doc := Document{
 		Pos:        d.pos(o),
 		APIVersion: h.apiVersion,
 		Kind:       h.kind,
@@ -293,7 +293,13 @@ func (d *docSrc) decode(js []byte, o *obj, h *header) {
 		Name:       h.name,
 		JSON:       js,
 		Object:     into,
-	})
+	}
+	if prepare := d.stream.opts.Prepare; prepare != nil && into != nil {
+		if _, partial := into.(*metav1.PartialObjectMetadata); !partial {
+			prepare(&doc)
+		}
+	}
+	d.add(doc)
 }
 
 // decodeError turns a decode failure into an Error naming the field and its

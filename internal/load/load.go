@@ -84,6 +84,8 @@ type Document struct {
 	// Unread says the document was not read (Options.Unread): only Pos is
 	// set.
 	Unread bool
+	// Prepared is what Options.Prepare made of the document.
+	Prepared any
 }
 
 // Warning is a problem with a document that kubectl would not report.
@@ -177,6 +179,11 @@ type Options struct {
 	// converted, not checked. It must report true only for text that is a
 	// document (not empty, not null), as every document takes an Index.
 	Unread func(text []byte) bool
+	// Prepare, when set, is called with every document decoded into a
+	// typed object (NewObject), on the goroutine that decoded it, which may
+	// not be the caller's: it may set Document.Prepared, and change the
+	// Object it owns from then on.
+	Prepare func(*Document)
 	// Copies, when set, keeps what is read from stdin and named pipes so
 	// that a second Walk given the same Copies reads it again (Copies).
 	Copies *Copies

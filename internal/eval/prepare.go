@@ -1,0 +1,95 @@
+package eval
+
+import (
+	"fmt"
+
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	utilvalidation "k8s.io/apimachinery/pkg/util/validation"
+
+	"github.com/limitcheck/limitcheck/internal/eval/limitranger"
+	"github.com/limitcheck/limitcheck/internal/eval/status"
+)
+
+// Most of a Pod's admission depends on the Pod and on policies only: API
+// defaulting, the mutating plugins (LimitRanger, ServiceAccount, Priority,
+// RuntimeClass), validation, and LimitRanger's and RuntimeClass's checks.
+// Once the caller has promised that no policy follows (Outlook.Settled),
+// that part can run ahead, on any goroutine, while Admit goes on in input
+// order: Prepare does it, AdmitPrepared admits the prepared Pod, and only
+// quota, names and what follows stay in order. The result is the same as
+// Admit's (check's FuzzPipeline compares the two).
+
+// settled is what Prepare reads: fixed from Expect on.
+type settled struct {
+	limitRanges map[string][]*limitranger.Policy // by namespace
+}
+
+// settle fixes the policies Prepare reads.
+func (e *Engine) settle() {
+	s := &settled{limitRanges: map[string][]*limitranger.Policy{}}
+	for name, ns := range e.namespaces {
+		s.limitRanges[name] = ns.limitRanges
+	}
+	e.settled = s
+}
+
+// Prepared is a Pod's admission up to quota, done ahead by Prepare.
+type Prepared struct {
+	pod    *corev1.Pod
+	denial *status.Denial
+	panic  any // what Prepare panicked with
+}
+
+// Prepare runs a Pod's admission up to quota (beforeQuota), on policies
+// Expect settled. It is safe to call on any goroutine, for different
+// objects, while the engine admits others. It returns nil, leaving obj as
+// it was, for anything else: not a Pod, policies not settled, no name yet
+// (generateName), a namespace no cluster can have. The engine owns obj from
+// here on, as with Admit.
+func (e *Engine) Prepare(obj runtime.Object) (p *Prepared) {
+	s := e.settled
+	pod, ok := obj.(*corev1.Pod)
+	if s == nil || !ok || pod.Name == "" {
+		return nil
+	}
+	ns := pod.Namespace
+	if ns == "" {
+		ns = e.opts.DefaultNamespace
+	}
+	if len(utilvalidation.IsDNS1123Label(ns)) > 0 {
+		return nil
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			p = &Prepared{pod: pod, panic: r}
+		}
+	}()
+	pod.Namespace = ns
+	return &Prepared{pod: pod, denial: e.beforeQuota(ns, s.limitRanges[ns], pod)}
+}
+
+// AdmitPrepared is Admit for an object Prepare has prepared (p nil: not
+// prepared).
+func (e *Engine) AdmitPrepared(obj runtime.Object, p *Prepared) Result {
+	if p != nil && p.panic != nil {
+		// Where Admit would have failed: in the Pod's namespace, now known.
+		e.namespace(p.pod.Namespace)
+		res := identify(obj)
+		res.Internal = fmt.Sprintf("limitcheck failed on this object: %v", p.panic)
+		return res
+	}
+	e.prep = p
+	defer func() { e.prep = nil }()
+	return e.Admit(obj)
+}
+
+// prepared returns the denial Prepare found for pod, if AdmitPrepared was
+// given pod's preparation.
+func (e *Engine) prepared(pod *corev1.Pod) (*status.Denial, bool) {
+	if p := e.prep; p != nil && p.pod == pod {
+		e.prep = nil // once: what pod's controllers create is not prepared
+		return p.denial, true
+	}
+	return nil, false
+}
