@@ -14,6 +14,7 @@ import (
 	"os/exec"
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/limitcheck/limitcheck/internal/eval"
 	"github.com/limitcheck/limitcheck/internal/load"
@@ -246,7 +247,10 @@ func (c *Cluster) get(args []string, resources, namespace string) ([]byte, error
 
 // forbiddenRE finds the resource in kube-apiserver's Forbidden message:
 // `User "jane" cannot list resource "resourcequotas" in API group "" in the namespace "shop"`.
-var forbiddenRE = regexp.MustCompile(`cannot (\w+) resource "([^"]+)" in API group "([^"]*)"`)
+// (Compiled on first use: a run that asks no cluster need not.)
+var forbiddenRE = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`cannot (\w+) resource "([^"]+)" in API group "([^"]*)"`)
+})
 
 // unreachable are the phrases of kubectl's messages when it cannot talk to
 // the server at all.
@@ -269,7 +273,7 @@ func (c *Cluster) wordError(args []string, resources, namespace string, errOut [
 	}
 	if strings.Contains(msg, "(Forbidden)") || strings.Contains(msg, " is forbidden: ") {
 		verb, what := "list", resources
-		if m := forbiddenRE.FindStringSubmatch(msg); m != nil {
+		if m := forbiddenRE().FindStringSubmatch(msg); m != nil {
 			verb, what = m[1], m[2]
 			if m[3] != "" {
 				what += "." + m[3]
@@ -290,7 +294,7 @@ func (c *Cluster) wordError(args []string, resources, namespace string, errOut [
 
 // klogRE matches the lines klog writes before kubectl's own message
 // (E1122 10:00:00.000000   123 memcache.go:265] couldn't get ...).
-var klogRE = regexp.MustCompile(`^[EWIF]\d{4} \d`)
+var klogRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[EWIF]\d{4} \d`) })
 
 // kubectlMessage is kubectl's message: its stderr without klog's lines, on
 // one line; if it wrote nothing, the exec error.
@@ -300,7 +304,7 @@ func kubectlMessage(errOut []byte, err error) string {
 		line = strings.TrimSpace(line)
 		switch {
 		case line == "":
-		case klogRE.MatchString(line):
+		case klogRE().MatchString(line):
 			logged = append(logged, line)
 		default:
 			lines = append(lines, line)
