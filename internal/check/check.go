@@ -583,7 +583,9 @@ func (r *runner) admitInput(engine *eval.Engine, catalog *apis.Catalog, l *look,
 		}
 	}
 	var changed error
-	err := load.Walk(opts.Paths, opts.Stdin, loadOpts, func(d load.Document) bool {
+	// The reading runs ahead on its own goroutine: admission, in input
+	// order, is the long part of the run.
+	err := load.WalkAhead(opts.Paths, opts.Stdin, loadOpts, func(d load.Document) bool {
 		if d.Skip == "" {
 			r.objects++
 		}

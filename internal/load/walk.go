@@ -479,3 +479,65 @@ func (s *seenFiles) add(p string, info fs.FileInfo) (first string, dup bool) {
 	s.infos = append(s.infos, seenInfo{info, p})
 	return "", false
 }
+
+// aheadDocs bounds how far WalkAhead reads ahead of its caller.
+const aheadDocs = 256
+
+// WalkAhead is Walk with the reading (files, splitting, the workers'
+// ordering) done on another goroutine, up to aheadDocs documents ahead:
+// yield and Options.Note are called on the caller's goroutine, in Walk's
+// order, and what Walk returns is returned. For a caller whose yield is
+// the long part of the run.
+func WalkAhead(paths []string, stdin io.Reader, opts Options, yield func(Document) bool) error {
+	type item struct {
+		doc   Document
+		note  *Note
+		end   bool
+		err   error
+		panic any
+	}
+	items := make(chan item, aheadDocs)
+	stop := make(chan struct{})
+	send := func(it item) bool {
+		select {
+		case items <- it:
+			return true
+		case <-stop:
+			return false
+		}
+	}
+	note := opts.Note
+	if note != nil {
+		opts.Note = func(n Note) { send(item{note: &n}) }
+	}
+	go func() {
+		defer close(items)
+		defer func() {
+			if r := recover(); r != nil {
+				send(item{end: true, panic: r})
+			}
+		}()
+		err := Walk(paths, stdin, opts, func(d Document) bool { return send(item{doc: d}) })
+		send(item{end: true, err: err})
+	}()
+	// However this returns (yield refused a document, or panicked), the
+	// reading stops and is waited for.
+	defer func() {
+		close(stop)
+		for range items {
+		}
+	}()
+	for it := range items {
+		switch {
+		case it.panic != nil:
+			panic(it.panic)
+		case it.end:
+			return it.err
+		case it.note != nil:
+			note(*it.note)
+		case !yield(it.doc):
+			return nil
+		}
+	}
+	return nil
+}
