@@ -3,6 +3,7 @@ package check_test
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/limitcheck/limitcheck/internal/check"
@@ -21,7 +22,10 @@ func TestFileChangedBetweenReadings(t *testing.T) {
 		{"an object became a policy", pod, quota},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			if err := os.WriteFile(a, []byte(pod), 0o644); err != nil {
+			// a.yaml is long enough that the second reading, which runs
+			// ahead of admission (load.WalkAhead), is still in it when the
+			// first entry is delivered.
+			if err := os.WriteFile(a, []byte(strings.Repeat("---\n"+strings.Replace(pod, "name: p,", "generateName: p-,", 1), 2000)), 0o644); err != nil {
 				t.Fatal(err)
 			}
 			if err := os.WriteFile(b, []byte(tc.before), 0o644); err != nil {
