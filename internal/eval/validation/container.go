@@ -11,6 +11,8 @@ import (
 	"k8s.io/apimachinery/pkg/util/intstr"
 	"k8s.io/apimachinery/pkg/util/validation"
 	"k8s.io/apimachinery/pkg/util/validation/field"
+
+	"github.com/limitcheck/limitcheck/internal/namecheck"
 )
 
 // Container validation (VAL-11..VAL-18): validateContainerCommon and what
@@ -391,13 +393,13 @@ func validateResourceFieldSelector(fs *corev1.ResourceFieldSelector, p *field.Pa
 // validateKeySelector: configMapKeyRef and secretKeyRef (VAL-14).
 func validateKeySelector(name, key string, p *field.Path) field.ErrorList {
 	var errs field.ErrorList
-	for _, msg := range validation.IsDNS1123Subdomain(name) {
+	for _, msg := range namecheck.IsDNS1123Subdomain(name) {
 		errs = append(errs, field.Invalid(p.Child("name"), name, msg))
 	}
 	if key == "" {
 		errs = append(errs, field.Required(p.Child("key"), ""))
 	} else {
-		for _, msg := range validation.IsConfigMapKey(key) {
+		for _, msg := range namecheck.IsConfigMapKey(key) {
 			errs = append(errs, field.Invalid(p.Child("key"), key, msg))
 		}
 	}
@@ -421,7 +423,7 @@ func validateEnvFrom(vars []corev1.EnvFromSource, p *field.Path) field.ErrorList
 				errs = append(errs, field.Required(rp.Child("name"), ""))
 				return
 			}
-			for _, msg := range validation.IsDNS1123Subdomain(name) {
+			for _, msg := range namecheck.IsDNS1123Subdomain(name) {
 				errs = append(errs, field.Invalid(rp.Child("name"), name, msg))
 			}
 		}

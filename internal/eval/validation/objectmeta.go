@@ -18,8 +18,9 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	metavalidation "k8s.io/apimachinery/pkg/apis/meta/v1/validation"
 	"k8s.io/apimachinery/pkg/runtime/schema"
-	"k8s.io/apimachinery/pkg/util/validation"
 	"k8s.io/apimachinery/pkg/util/validation/field"
+
+	"github.com/limitcheck/limitcheck/internal/namecheck"
 )
 
 // NameRule checks a name, or a generateName prefix when prefix is true, and
@@ -30,10 +31,10 @@ type NameRule func(name string, prefix bool) []string
 var (
 	// NameDNSSubdomain: lowercase RFC 1123 subdomain, at most 253 characters
 	// (most kinds).
-	NameDNSSubdomain NameRule = apivalidation.NameIsDNSSubdomain
+	NameDNSSubdomain NameRule = namecheck.NameIsDNSSubdomain
 	// NameDNSLabel: lowercase RFC 1123 label, at most 63 characters
 	// (StatefulSets, Services with RelaxedServiceNameValidation, namespaces).
-	NameDNSLabel NameRule = apivalidation.NameIsDNSLabel
+	NameDNSLabel NameRule = namecheck.NameIsDNSLabel
 	// NameDNS1035Label: RFC 1035 label, starting with a letter (Services
 	// with RelaxedServiceNameValidation off).
 	NameDNS1035Label NameRule = apivalidation.NameIsDNS1035Label
@@ -221,7 +222,7 @@ func objectMeta(meta metav1.Object, rules MetaRules, p *field.Path) field.ErrorL
 	if ns := meta.GetNamespace(); ns == "" {
 		errs = append(errs, field.Required(p.Child("namespace"), ""))
 	} else {
-		for _, msg := range apivalidation.ValidateNamespaceName(ns, false) {
+		for _, msg := range namecheck.NameIsDNSLabel(ns, false) {
 			errs = append(errs, field.Invalid(p.Child("namespace"), ns, msg))
 		}
 	}
@@ -244,11 +245,11 @@ func objectMeta(meta metav1.Object, rules MetaRules, p *field.Path) field.ErrorL
 func Labels(labels map[string]string, p *field.Path) field.ErrorList {
 	var errs field.ErrorList
 	for _, k := range sortedKeys(labels) {
-		for _, msg := range validation.IsQualifiedName(k) {
+		for _, msg := range namecheck.IsQualifiedName(k) {
 			errs = append(errs, field.Invalid(p, k, msg))
 		}
 		v := labels[k]
-		for _, msg := range validation.IsValidLabelValue(v) {
+		for _, msg := range namecheck.IsValidLabelValue(v) {
 			errs = append(errs, field.Invalid(p, v, msg))
 		}
 	}
@@ -261,7 +262,7 @@ func Annotations(annotations map[string]string, p *field.Path) field.ErrorList {
 	var errs field.ErrorList
 	total := 0
 	for _, k := range sortedKeys(annotations) {
-		for _, msg := range validation.IsQualifiedName(strings.ToLower(k)) {
+		for _, msg := range namecheck.IsQualifiedName(strings.ToLower(k)) {
 			errs = append(errs, field.Invalid(p, k, msg))
 		}
 		total += len(k) + len(annotations[k])

@@ -15,6 +15,7 @@ import (
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
 	"github.com/limitcheck/limitcheck/internal/eval/features"
+	"github.com/limitcheck/limitcheck/internal/namecheck"
 )
 
 // Pod validation on create (docs/behaviour.md VAL-10..VAL-31): the checks of
@@ -264,12 +265,12 @@ func validatePodSpec(spec *corev1.PodSpec, meta *metav1.ObjectMeta, p *field.Pat
 	errs = append(errs, validateHostUsers(spec, p)...)
 	errs = append(errs, validatePodHostnameOverride(spec, p)...)
 	if spec.ServiceAccountName != "" {
-		for _, msg := range apivalidation.ValidateServiceAccountName(spec.ServiceAccountName, false) {
+		for _, msg := range namecheck.NameIsDNSSubdomain(spec.ServiceAccountName, false) {
 			errs = append(errs, field.Invalid(p.Child("serviceAccountName"), spec.ServiceAccountName, msg))
 		}
 	}
 	if spec.NodeName != "" {
-		for _, msg := range apivalidation.NameIsDNSSubdomain(spec.NodeName, false) {
+		for _, msg := range namecheck.NameIsDNSSubdomain(spec.NodeName, false) {
 			errs = append(errs, field.Invalid(p.Child("nodeName"), spec.NodeName, msg))
 		}
 	}
@@ -292,12 +293,12 @@ func validatePodSpec(spec *corev1.PodSpec, meta *metav1.ObjectMeta, p *field.Pat
 		}
 	}
 	if spec.PriorityClassName != "" {
-		for _, msg := range apivalidation.NameIsDNSSubdomain(spec.PriorityClassName, false) {
+		for _, msg := range namecheck.NameIsDNSSubdomain(spec.PriorityClassName, false) {
 			errs = append(errs, field.Invalid(p.Child("priorityClassName"), spec.PriorityClassName, msg))
 		}
 	}
 	if spec.RuntimeClassName != nil {
-		for _, msg := range apivalidation.NameIsDNSSubdomain(*spec.RuntimeClassName, false) {
+		for _, msg := range namecheck.NameIsDNSSubdomain(*spec.RuntimeClassName, false) {
 			errs = append(errs, field.Invalid(p.Child("runtimeClassName"), *spec.RuntimeClassName, msg))
 		}
 	}
@@ -358,12 +359,12 @@ func validatePodResourceClaims(meta *metav1.ObjectMeta, claims []corev1.PodResou
 			errs = append(errs, field.Invalid(ip, internal, "must specify one of: `resourceClaimName`, `resourceClaimTemplateName`"))
 		}
 		if c.ResourceClaimName != nil {
-			for _, msg := range apivalidation.NameIsDNSSubdomain(*c.ResourceClaimName, false) {
+			for _, msg := range namecheck.NameIsDNSSubdomain(*c.ResourceClaimName, false) {
 				errs = append(errs, field.Invalid(ip.Child("resourceClaimName"), *c.ResourceClaimName, msg))
 			}
 		}
 		if c.ResourceClaimTemplateName != nil {
-			for _, msg := range apivalidation.NameIsDNSSubdomain(*c.ResourceClaimTemplateName, false) {
+			for _, msg := range namecheck.NameIsDNSSubdomain(*c.ResourceClaimTemplateName, false) {
 				errs = append(errs, field.Invalid(ip.Child("resourceClaimTemplateName"), *c.ResourceClaimTemplateName, msg))
 			}
 		}
@@ -489,7 +490,7 @@ func validateFileKeyRefVolumes(spec *corev1.PodSpec, p *field.Path) field.ErrorL
 
 func dns1123Label(v string, p *field.Path) field.ErrorList {
 	var errs field.ErrorList
-	for _, msg := range validation.IsDNS1123Label(v) {
+	for _, msg := range namecheck.IsDNS1123Label(v) {
 		errs = append(errs, field.Invalid(p, v, msg))
 	}
 	return errs
@@ -497,7 +498,7 @@ func dns1123Label(v string, p *field.Path) field.ErrorList {
 
 func dns1123Subdomain(v string, p *field.Path) field.ErrorList {
 	var errs field.ErrorList
-	for _, msg := range validation.IsDNS1123Subdomain(v) {
+	for _, msg := range namecheck.IsDNS1123Subdomain(v) {
 		errs = append(errs, field.Invalid(p, v, msg))
 	}
 	return errs
@@ -505,7 +506,7 @@ func dns1123Subdomain(v string, p *field.Path) field.ErrorList {
 
 func qualifiedName(v string, p *field.Path) field.ErrorList {
 	var errs field.ErrorList
-	for _, msg := range validation.IsQualifiedName(v) {
+	for _, msg := range namecheck.IsQualifiedName(v) {
 		errs = append(errs, field.Invalid(p, v, msg))
 	}
 	return errs

@@ -11,6 +11,8 @@ import (
 	"k8s.io/apimachinery/pkg/util/validation"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 	"k8s.io/component-helpers/node/util/sysctl"
+
+	"github.com/limitcheck/limitcheck/internal/namecheck"
 )
 
 // Pod-level rules (VAL-25..VAL-31): security contexts, scheduling constraints,
@@ -361,7 +363,7 @@ func validateNodeSelectorTerm(t corev1.NodeSelectorTerm, allowInvalidValues bool
 		errs = append(errs, metav1validation.ValidateLabelName(rq.Key, rp.Child("key"))...)
 		if !allowInvalidValues {
 			for vi, v := range rq.Values {
-				for _, msg := range validation.IsValidLabelValue(v) {
+				for _, msg := range namecheck.IsValidLabelValue(v) {
 					errs = append(errs, field.Invalid(rp.Child("values").Index(vi), v, msg))
 				}
 			}
@@ -381,7 +383,7 @@ func validateNodeSelectorTerm(t corev1.NodeSelectorTerm, allowInvalidValues bool
 			errs = append(errs, field.Invalid(rp.Child("key"), rq.Key, "not a valid field selector key"))
 		} else {
 			for vi, v := range rq.Values {
-				for _, msg := range validation.IsDNS1123Subdomain(v) {
+				for _, msg := range namecheck.IsDNS1123Subdomain(v) {
 					errs = append(errs, field.Invalid(rp.Child("values").Index(vi), v, msg))
 				}
 			}
@@ -395,7 +397,7 @@ func validatePodAffinityTerm(t corev1.PodAffinityTerm, p *field.Path) field.Erro
 	errs := metav1validation.ValidateLabelSelector(t.LabelSelector, opts, p.Child("labelSelector"))
 	errs = append(errs, metav1validation.ValidateLabelSelector(t.NamespaceSelector, opts, p.Child("namespaceSelector"))...)
 	for _, ns := range t.Namespaces {
-		for _, msg := range validation.IsDNS1123Label(ns) {
+		for _, msg := range namecheck.IsDNS1123Label(ns) {
 			errs = append(errs, field.Invalid(p.Child("namespace"), ns, msg))
 		}
 	}
@@ -467,7 +469,7 @@ func validateTolerations(ts []corev1.Toleration, p *field.Path) field.ErrorList 
 		}
 		switch t.Operator {
 		case corev1.TolerationOpEqual, "":
-			if msgs := validation.IsValidLabelValue(t.Value); len(msgs) != 0 {
+			if msgs := namecheck.IsValidLabelValue(t.Value); len(msgs) != 0 {
 				errs = append(errs, field.Invalid(ip.Child("operator"), t.Value, strings.Join(msgs, ";")))
 			}
 		case corev1.TolerationOpExists:

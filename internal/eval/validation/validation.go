@@ -8,10 +8,10 @@ import (
 	"github.com/limitcheck/limitcheck/internal/eval/resources"
 
 	"github.com/limitcheck/limitcheck/internal/eval/features"
+	"github.com/limitcheck/limitcheck/internal/namecheck"
 
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
-	"k8s.io/apimachinery/pkg/util/validation"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 	resourcehelper "k8s.io/component-helpers/resource"
 )
@@ -45,7 +45,7 @@ func validateKubeFinalizerNames(finalizers []string, p *field.Path) field.ErrorL
 // validateResourceName: qualified name; unqualified names must be standard resources.
 func validateResourceName(name corev1.ResourceName, p *field.Path) field.ErrorList {
 	var errs field.ErrorList
-	for _, msg := range validation.IsQualifiedName(string(name)) {
+	for _, msg := range namecheck.IsQualifiedName(string(name)) {
 		errs = append(errs, field.Invalid(p, name, msg))
 	}
 	if len(errs) != 0 {
@@ -164,7 +164,7 @@ func LimitRange(lr *corev1.LimitRange) field.ErrorList {
 
 func validateLimitRangeTypeName(t corev1.LimitType, p *field.Path) field.ErrorList {
 	var errs field.ErrorList
-	for _, msg := range validation.IsQualifiedName(string(t)) {
+	for _, msg := range namecheck.IsQualifiedName(string(t)) {
 		errs = append(errs, field.Invalid(p, t, msg))
 	}
 	if len(errs) != 0 {

@@ -12,6 +12,8 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	metav1validation "k8s.io/apimachinery/pkg/apis/meta/v1/validation"
 	"k8s.io/apimachinery/pkg/util/validation/field"
+
+	"github.com/limitcheck/limitcheck/internal/namecheck"
 )
 
 // Volume validation (VAL-20..VAL-24): ValidateVolumes and validateVolumeSource
@@ -188,7 +190,7 @@ func validateVolumeSource(s *corev1.VolumeSource, p *field.Path, volName string,
 		}
 		if meta != nil && meta.Name != "" && volName != "" {
 			pvc := meta.Name + "-" + volName
-			for _, msg := range apivalidation.NameIsDNSSubdomain(pvc, false) {
+			for _, msg := range namecheck.NameIsDNSSubdomain(pvc, false) {
 				es = append(es, field.Invalid(p.Child("name"), volName, fmt.Sprintf("PVC name %q: %v", pvc, msg)))
 			}
 		}
