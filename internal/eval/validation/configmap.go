@@ -22,7 +22,7 @@ func ConfigMap(cm *corev1.ConfigMap) field.ErrorList {
 	errs := validateObjectMeta(&cm.ObjectMeta)
 	total := 0
 	dataPath, binPath := field.NewPath("data"), field.NewPath("binaryData")
-	for _, k := range sortedKeys(cm.Data) {
+	for _, k := range sortedKeys(cm.Data, nil) {
 		for _, msg := range namecheck.IsConfigMapKey(k) {
 			errs = append(errs, field.Invalid(dataPath.Key(k), k, msg))
 		}
@@ -31,7 +31,7 @@ func ConfigMap(cm *corev1.ConfigMap) field.ErrorList {
 		}
 		total += len(cm.Data[k])
 	}
-	for _, k := range sortedKeys(cm.BinaryData) {
+	for _, k := range sortedKeys(cm.BinaryData, nil) {
 		for _, msg := range namecheck.IsConfigMapKey(k) {
 			errs = append(errs, field.Invalid(binPath.Key(k), k, msg))
 		}
@@ -68,7 +68,7 @@ func Secret(s *corev1.Secret) field.ErrorList {
 	errs := validateObjectMeta(&s.ObjectMeta)
 	dataPath := field.NewPath("data")
 	total := 0
-	for _, k := range sortedKeys(s.Data) {
+	for _, k := range sortedKeys(s.Data, nil) {
 		for _, msg := range namecheck.IsConfigMapKey(k) {
 			errs = append(errs, field.Invalid(dataPath.Key(k), k, msg))
 		}

@@ -265,7 +265,7 @@ func containerResourceSource(src *autoscalingv2.ContainerResourceMetricSource, p
 	if src.Name == "" {
 		errs = append(errs, field.Required(p.Child("name"), "must specify a resource name"))
 	} else {
-		errs = append(errs, validateContainerResourceName(src.Name, p.Child("name"))...)
+		errs = append(errs, validateContainerResourceName(src.Name, lazy(p.Child("name")))...)
 	}
 	if src.Container == "" {
 		errs = append(errs, field.Required(p.Child("container"), "must specify a container"))

@@ -118,7 +118,7 @@ func PersistentVolumeClaimSpec(spec *corev1.PersistentVolumeClaimSpec, p *field.
 	} else if q.Cmp(resource.Quantity{}) <= 0 {
 		errs = append(errs, field.Invalid(sp, q.String(), msgNotPos))
 	} else {
-		errs = append(errs, validateResourceQuantityValue(corev1.ResourceStorage, q, sp)...)
+		errs = append(errs, validateResourceQuantityValue(corev1.ResourceStorage, q, lazy(sp))...)
 	}
 
 	if sc := spec.StorageClassName; sc != nil && *sc != "" {

@@ -24,7 +24,7 @@ const fileModeErrorMsg = "must be a number between 0 and 0777 (octal), both incl
 
 // validateVolumes (VAL-20): each volume's source, a unique DNS-label name; a
 // volume with errors is not usable by mounts.
-func validateVolumes(volumes []corev1.Volume, meta *metav1.ObjectMeta, p *field.Path, opts podOptions) (map[string]corev1.VolumeSource, field.ErrorList) {
+func validateVolumes(volumes []corev1.Volume, meta *metav1.ObjectMeta, lp lazyPath, opts podOptions) (map[string]corev1.VolumeSource, field.ErrorList) {
 	var errs field.ErrorList
 	names := map[string]bool{}
 	created := map[string]bool{}
@@ -38,13 +38,13 @@ func validateVolumes(volumes []corev1.Volume, meta *metav1.ObjectMeta, p *field.
 	vols := map[string]corev1.VolumeSource{}
 	for i := range volumes {
 		v := &volumes[i]
-		ip := p.Index(i)
+		ip := lp.Index(i).Path()
 		np := ip.Child("name")
 		el := validateVolumeSource(&v.VolumeSource, ip, v.Name, meta, opts)
 		if v.Name == "" {
 			el = append(el, field.Required(np, ""))
 		} else {
-			el = append(el, dns1123Label(v.Name, np)...)
+			el = append(el, dns1123Label(v.Name, lazy(np))...)
 		}
 		if names[v.Name] {
 			el = append(el, field.Duplicate(np, v.Name))
@@ -202,7 +202,7 @@ func validateVolumeSource(s *corev1.VolumeSource, p *field.Path, volName string,
 		if opts.resourceIsPod && s.Image.Reference == "" {
 			es = append(es, field.Required(ip.Child("reference"), ""))
 		}
-		return append(es, validatePullPolicy(s.Image.PullPolicy, ip.Child("pullPolicy"))...)
+		return append(es, validatePullPolicy(s.Image.PullPolicy, lazy(ip.Child("pullPolicy")))...)
 	})
 	if n == 0 {
 		errs = append(errs, field.Required(p, "must specify a volume type"))
