@@ -37,7 +37,7 @@ func validateContainers(spec *corev1.PodSpec, vols map[string]corev1.VolumeSourc
 			names[c.Name] = true
 		}
 		if c.Lifecycle != nil {
-			errs = append(errs, validateLifecycle(c.Lifecycle, grace, cp.Child("lifecycle").Path(), spec.OS)...)
+			errs = append(errs, validateLifecycle(c.Lifecycle, grace, cp.Child("lifecycle"), spec.OS)...)
 		}
 		errs = append(errs, validateLivenessProbe(c.LivenessProbe, grace, cp.Child("livenessProbe"))...)
 		errs = append(errs, validateReadinessProbe(c.ReadinessProbe, grace, cp.Child("readinessProbe"))...)
@@ -70,7 +70,7 @@ func validateInitContainers(spec *corev1.PodSpec, vols map[string]corev1.VolumeS
 		errs = append(errs, checkHostPortConflicts([]corev1.Container{*c}, p)...)
 		if sidecar {
 			if c.Lifecycle != nil {
-				errs = append(errs, validateLifecycle(c.Lifecycle, grace, cp.Child("lifecycle").Path(), spec.OS)...)
+				errs = append(errs, validateLifecycle(c.Lifecycle, grace, cp.Child("lifecycle"), spec.OS)...)
 			}
 			errs = append(errs, validateLivenessProbe(c.LivenessProbe, grace, cp.Child("livenessProbe"))...)
 			errs = append(errs, validateReadinessProbe(c.ReadinessProbe, grace, cp.Child("readinessProbe"))...)
@@ -225,12 +225,11 @@ func validateEnv(vars []corev1.EnvVar, p lazyPath) field.ErrorList {
 	return errs
 }
 
-func validateEnvVarValueFrom(ev corev1.EnvVar, lp lazyPath) field.ErrorList {
+func validateEnvVarValueFrom(ev corev1.EnvVar, p lazyPath) field.ErrorList {
 	vf := ev.ValueFrom
 	if vf == nil {
 		return nil
 	}
-	p := lp.Path()
 	var errs field.ErrorList
 	n := 0
 	if vf.FieldRef != nil {
@@ -253,61 +252,61 @@ func validateEnvVarValueFrom(ev corev1.EnvVar, lp lazyPath) field.ErrorList {
 		n++
 		fp := p.Child("fileKeyRef")
 		if fk.Key == "" {
-			errs = append(errs, field.Required(fp.Child("key"), ""))
+			errs = append(errs, field.Required(fp.Child("key").Path(), ""))
 		} else {
 			for _, msg := range validation.IsRelaxedEnvVarName(fk.Key) {
-				errs = append(errs, field.Invalid(fp.Child("key"), fk.Key, msg))
+				errs = append(errs, field.Invalid(fp.Child("key").Path(), fk.Key, msg))
 			}
 		}
 		if fk.VolumeName == "" {
-			errs = append(errs, field.Required(fp.Child("volumeName"), ""))
+			errs = append(errs, field.Required(fp.Child("volumeName").Path(), ""))
 		} else {
-			errs = append(errs, dns1123Label(fk.VolumeName, lazy(fp.Child("volumeName")))...)
+			errs = append(errs, dns1123Label(fk.VolumeName, fp.Child("volumeName"))...)
 		}
 		if fk.Path == "" {
-			errs = append(errs, field.Required(fp.Child("path"), ""))
+			errs = append(errs, field.Required(fp.Child("path").Path(), ""))
 		} else {
 			errs = append(errs, validatePathNoBacksteps(fk.Path, fp.Child("path"))...)
 		}
 	}
 	switch {
 	case n == 0:
-		errs = append(errs, field.Invalid(p, "", "must specify one of: `fieldRef`, `resourceFieldRef`, `configMapKeyRef`, `secretKeyRef` or `fileKeyRef`"))
+		errs = append(errs, field.Invalid(p.Path(), "", "must specify one of: `fieldRef`, `resourceFieldRef`, `configMapKeyRef`, `secretKeyRef` or `fileKeyRef`"))
 	case ev.Value != "":
-		errs = append(errs, field.Invalid(p, "", "may not be specified when `value` is not empty"))
+		errs = append(errs, field.Invalid(p.Path(), "", "may not be specified when `value` is not empty"))
 	case n > 1:
-		errs = append(errs, field.Invalid(p, "", "may not have more than one field specified at a time"))
+		errs = append(errs, field.Invalid(p.Path(), "", "may not have more than one field specified at a time"))
 	}
 	return errs
 }
 
 // validateObjectFieldSelector (VAL-14): a downward API field path.
-func validateObjectFieldSelector(fs *corev1.ObjectFieldSelector, allowed []string, p *field.Path) field.ErrorList {
+func validateObjectFieldSelector(fs *corev1.ObjectFieldSelector, allowed []string, p lazyPath) field.ErrorList {
 	if fs.APIVersion == "" {
-		return field.ErrorList{field.Required(p.Child("apiVersion"), "")}
+		return field.ErrorList{field.Required(p.Child("apiVersion").Path(), "")}
 	}
 	if fs.FieldPath == "" {
-		return field.ErrorList{field.Required(p.Child("fieldPath"), "")}
+		return field.ErrorList{field.Required(p.Child("fieldPath").Path(), "")}
 	}
 	path, err := convertDownwardAPIFieldLabel(fs.APIVersion, fs.FieldPath)
 	if err != nil {
-		return field.ErrorList{field.Invalid(p.Child("fieldPath"), fs.FieldPath, fmt.Sprintf("error converting fieldPath: %v", err))}
+		return field.ErrorList{field.Invalid(p.Child("fieldPath").Path(), fs.FieldPath, fmt.Sprintf("error converting fieldPath: %v", err))}
 	}
 	if base, sub, ok := splitSubscriptedPath(path); ok {
 		switch base {
 		case "metadata.annotations":
-			return qualifiedName(strings.ToLower(sub), lazy(p))
+			return qualifiedName(strings.ToLower(sub), p)
 		case "metadata.labels":
-			return qualifiedName(sub, lazy(p))
+			return qualifiedName(sub, p)
 		}
-		return field.ErrorList{field.Invalid(p, base, "does not support subscript")}
+		return field.ErrorList{field.Invalid(p.Path(), base, "does not support subscript")}
 	}
 	for _, a := range allowed {
 		if a == path {
 			return nil
 		}
 	}
-	return field.ErrorList{field.NotSupported(p.Child("fieldPath"), path, allowed)}
+	return field.ErrorList{field.NotSupported(p.Child("fieldPath").Path(), path, allowed)}
 }
 
 func convertDownwardAPIFieldLabel(version, label string) (string, error) {
@@ -349,20 +348,20 @@ var (
 )
 
 // validateResourceFieldSelector (VAL-14): a container resource exposed by the downward API.
-func validateResourceFieldSelector(fs *corev1.ResourceFieldSelector, p *field.Path, volume bool) field.ErrorList {
+func validateResourceFieldSelector(fs *corev1.ResourceFieldSelector, p lazyPath, volume bool) field.ErrorList {
 	var errs field.ErrorList
 	switch {
 	case volume && fs.ContainerName == "":
-		errs = append(errs, field.Required(p.Child("containerName"), ""))
+		errs = append(errs, field.Required(p.Child("containerName").Path(), ""))
 	case fs.Resource == "":
-		errs = append(errs, field.Required(p.Child("resource"), ""))
+		errs = append(errs, field.Required(p.Child("resource").Path(), ""))
 	default:
 		known := false
 		for _, r := range resourceFields {
 			known = known || r == fs.Resource
 		}
 		if !known && !strings.HasPrefix(fs.Resource, "limits.hugepages-") && !strings.HasPrefix(fs.Resource, "requests.hugepages-") {
-			errs = append(errs, field.NotSupported(p.Child("resource"), fs.Resource, resourceFields))
+			errs = append(errs, field.NotSupported(p.Child("resource").Path(), fs.Resource, resourceFields))
 		}
 	}
 	if fs.Divisor.Cmp(resource.Quantity{}) == 0 {
@@ -374,34 +373,34 @@ func validateResourceFieldSelector(fs *corev1.ResourceFieldSelector, p *field.Pa
 	switch r {
 	case "limits.cpu", "requests.cpu":
 		if !cpuDivisors[d] {
-			errs = append(errs, field.Invalid(dp, r, "only divisor's values 1m and 1 are supported with the cpu resource"))
+			errs = append(errs, field.Invalid(dp.Path(), r, "only divisor's values 1m and 1 are supported with the cpu resource"))
 		}
 	case "limits.memory", "requests.memory":
 		if !bytesDivisors[d] {
-			errs = append(errs, field.Invalid(dp, r, "only divisor's values "+bytesList+" are supported with the memory resource"))
+			errs = append(errs, field.Invalid(dp.Path(), r, "only divisor's values "+bytesList+" are supported with the memory resource"))
 		}
 	case "limits.ephemeral-storage", "requests.ephemeral-storage":
 		if !bytesDivisors[d] {
-			errs = append(errs, field.Invalid(dp, r, "only divisor's values "+bytesList+" are supported with the local ephemeral storage resource"))
+			errs = append(errs, field.Invalid(dp.Path(), r, "only divisor's values "+bytesList+" are supported with the local ephemeral storage resource"))
 		}
 	}
 	if (strings.HasPrefix(r, "requests.hugepages-") || strings.HasPrefix(r, "limits.hugepages-")) && !bytesDivisors[d] {
-		errs = append(errs, field.Invalid(dp, r, "only divisor's values "+bytesList+" are supported with the hugepages resource"))
+		errs = append(errs, field.Invalid(dp.Path(), r, "only divisor's values "+bytesList+" are supported with the hugepages resource"))
 	}
 	return errs
 }
 
 // validateKeySelector: configMapKeyRef and secretKeyRef (VAL-14).
-func validateKeySelector(name, key string, p *field.Path) field.ErrorList {
+func validateKeySelector(name, key string, p lazyPath) field.ErrorList {
 	var errs field.ErrorList
 	for _, msg := range namecheck.IsDNS1123Subdomain(name) {
-		errs = append(errs, field.Invalid(p.Child("name"), name, msg))
+		errs = append(errs, field.Invalid(p.Child("name").Path(), name, msg))
 	}
 	if key == "" {
-		errs = append(errs, field.Required(p.Child("key"), ""))
+		errs = append(errs, field.Required(p.Child("key").Path(), ""))
 	} else {
 		for _, msg := range namecheck.IsConfigMapKey(key) {
-			errs = append(errs, field.Invalid(p.Child("key"), key, msg))
+			errs = append(errs, field.Invalid(p.Child("key").Path(), key, msg))
 		}
 	}
 	return errs
@@ -470,13 +469,13 @@ func validateVolumeMounts(mounts []corev1.VolumeMount, devices map[string]string
 		}
 		// Upstream reports subPath problems at the list's path, not the mount's.
 		if m.SubPath != "" {
-			errs = append(errs, validateLocalDescendingPath(m.SubPath, p.Child("subPath").Path())...)
+			errs = append(errs, validateLocalDescendingPath(m.SubPath, p.Child("subPath"))...)
 		}
 		if m.SubPathExpr != "" {
 			if m.SubPath != "" {
 				errs = append(errs, field.Invalid(ip.Child("subPathExpr").Path(), m.SubPathExpr, "subPathExpr and subPath are mutually exclusive"))
 			}
-			errs = append(errs, validateLocalDescendingPath(m.SubPathExpr, p.Child("subPathExpr").Path())...)
+			errs = append(errs, validateLocalDescendingPath(m.SubPathExpr, p.Child("subPathExpr"))...)
 		}
 		if mp := m.MountPropagation; mp != nil {
 			pp := p.Child("mountPropagation")
@@ -544,7 +543,7 @@ func validateVolumeDevices(devices []corev1.VolumeDevice, mounts map[string]stri
 		if paths[d.DevicePath] {
 			errs = append(errs, field.Invalid(ip.Child("devicePath").Path(), d.DevicePath, "must be unique"))
 		}
-		if d.DevicePath != "" && len(validatePathNoBacksteps(d.DevicePath, p.Path())) > 0 {
+		if d.DevicePath != "" && len(validatePathNoBacksteps(d.DevicePath, p)) > 0 {
 			errs = append(errs, field.Invalid(ip.Child("devicePath").Path(), d.DevicePath, "can not contain backsteps ('..')"))
 		} else {
 			paths[d.DevicePath] = true
@@ -650,26 +649,24 @@ func validateContainerRestartPolicy(policy *corev1.ContainerRestartPolicy, rules
 
 // Probes and lifecycle handlers (VAL-13).
 
-func validateLivenessProbe(pr *corev1.Probe, grace *int64, lp lazyPath) field.ErrorList {
+func validateLivenessProbe(pr *corev1.Probe, grace *int64, p lazyPath) field.ErrorList {
 	if pr == nil {
 		return nil
 	}
-	p := lp.Path()
 	errs := validateProbe(pr, grace, p)
 	if pr.SuccessThreshold != 1 {
-		errs = append(errs, field.Invalid(p.Child("successThreshold"), pr.SuccessThreshold, "must be 1"))
+		errs = append(errs, field.Invalid(p.Child("successThreshold").Path(), pr.SuccessThreshold, "must be 1"))
 	}
 	return errs
 }
 
-func validateReadinessProbe(pr *corev1.Probe, grace *int64, lp lazyPath) field.ErrorList {
+func validateReadinessProbe(pr *corev1.Probe, grace *int64, p lazyPath) field.ErrorList {
 	if pr == nil {
 		return nil
 	}
-	p := lp.Path()
 	errs := validateProbe(pr, grace, p)
 	if pr.TerminationGracePeriodSeconds != nil {
-		errs = append(errs, field.Invalid(p.Child("terminationGracePeriodSeconds"), pr.TerminationGracePeriodSeconds, "must not be set for readinessProbes"))
+		errs = append(errs, field.Invalid(p.Child("terminationGracePeriodSeconds").Path(), pr.TerminationGracePeriodSeconds, "must not be set for readinessProbes"))
 	}
 	return errs
 }
@@ -678,12 +675,12 @@ func validateStartupProbe(pr *corev1.Probe, grace *int64, p lazyPath) field.Erro
 	return validateLivenessProbe(pr, grace, p)
 }
 
-func validateProbe(pr *corev1.Probe, grace *int64, p *field.Path) field.ErrorList {
+func validateProbe(pr *corev1.Probe, grace *int64, p lazyPath) field.ErrorList {
 	h := pr.ProbeHandler
 	errs := validateHandler(handler{exec: h.Exec, httpGet: h.HTTPGet, tcpSocket: h.TCPSocket, grpc: h.GRPC}, grace, p)
 	nonNeg := func(v int32, name string) {
 		if v < 0 {
-			errs = append(errs, field.Invalid(p.Child(name), int64(v), msgNegative))
+			errs = append(errs, field.Invalid(p.Child(name).Path(), int64(v), msgNegative))
 		}
 	}
 	nonNeg(pr.InitialDelaySeconds, "initialDelaySeconds")
@@ -692,7 +689,7 @@ func validateProbe(pr *corev1.Probe, grace *int64, p *field.Path) field.ErrorLis
 	nonNeg(pr.SuccessThreshold, "successThreshold")
 	nonNeg(pr.FailureThreshold, "failureThreshold")
 	if t := pr.TerminationGracePeriodSeconds; t != nil && *t <= 0 {
-		errs = append(errs, field.Invalid(p.Child("terminationGracePeriodSeconds"), *t, "must be greater than 0"))
+		errs = append(errs, field.Invalid(p.Child("terminationGracePeriodSeconds").Path(), *t, "must be greater than 0"))
 	}
 	return errs
 }
@@ -706,78 +703,78 @@ type handler struct {
 }
 
 // validateHandler: exactly one handler type, each valid (VAL-13).
-func validateHandler(h handler, grace *int64, p *field.Path) field.ErrorList {
+func validateHandler(h handler, grace *int64, p lazyPath) field.ErrorList {
 	var errs field.ErrorList
 	n := 0
-	one := func(set bool, name string, check func(*field.Path) field.ErrorList) {
+	one := func(set bool, name string, check func(lazyPath) field.ErrorList) {
 		if !set {
 			return
 		}
 		if n > 0 {
-			errs = append(errs, field.Forbidden(p.Child(name), "may not specify more than 1 handler type"))
+			errs = append(errs, field.Forbidden(p.Child(name).Path(), "may not specify more than 1 handler type"))
 			return
 		}
 		n++
 		errs = append(errs, check(p.Child(name))...)
 	}
-	one(h.exec != nil, "exec", func(ep *field.Path) field.ErrorList {
+	one(h.exec != nil, "exec", func(ep lazyPath) field.ErrorList {
 		if len(h.exec.Command) == 0 {
-			return field.ErrorList{field.Required(ep.Child("command"), "")}
+			return field.ErrorList{field.Required(ep.Child("command").Path(), "")}
 		}
 		return nil
 	})
-	one(h.httpGet != nil, "httpGet", func(hp *field.Path) field.ErrorList {
+	one(h.httpGet != nil, "httpGet", func(hp lazyPath) field.ErrorList {
 		var es field.ErrorList
 		if h.httpGet.Path == "" {
-			es = append(es, field.Required(hp.Child("path"), ""))
+			es = append(es, field.Required(hp.Child("path").Path(), ""))
 		}
 		es = append(es, validatePortNumOrName(h.httpGet.Port, hp.Child("port"))...)
 		if s := h.httpGet.Scheme; s != corev1.URISchemeHTTP && s != corev1.URISchemeHTTPS {
-			es = append(es, field.NotSupported(hp.Child("scheme"), s, []corev1.URIScheme{corev1.URISchemeHTTP, corev1.URISchemeHTTPS}))
+			es = append(es, field.NotSupported(hp.Child("scheme").Path(), s, []corev1.URIScheme{corev1.URISchemeHTTP, corev1.URISchemeHTTPS}))
 		}
 		for _, hd := range h.httpGet.HTTPHeaders {
 			for _, msg := range validation.IsHTTPHeaderName(hd.Name) {
-				es = append(es, field.Invalid(hp.Child("httpHeaders"), hd.Name, msg))
+				es = append(es, field.Invalid(hp.Child("httpHeaders").Path(), hd.Name, msg))
 			}
 		}
 		return es
 	})
-	one(h.tcpSocket != nil, "tcpSocket", func(tp *field.Path) field.ErrorList {
+	one(h.tcpSocket != nil, "tcpSocket", func(tp lazyPath) field.ErrorList {
 		return validatePortNumOrName(h.tcpSocket.Port, tp.Child("port"))
 	})
-	one(h.grpc != nil, "grpc", func(gp *field.Path) field.ErrorList {
+	one(h.grpc != nil, "grpc", func(gp lazyPath) field.ErrorList {
 		return validatePortNumOrName(intstr.FromInt32(h.grpc.Port), gp.Child("port"))
 	})
-	one(h.sleep != nil, "sleep", func(sp *field.Path) field.ErrorList {
+	one(h.sleep != nil, "sleep", func(sp lazyPath) field.ErrorList {
 		// PodLifecycleSleepActionAllowZero is on in 1.36.
 		if grace != nil && (h.sleep.Seconds < 0 || h.sleep.Seconds > *grace) {
-			return field.ErrorList{field.Invalid(sp, h.sleep.Seconds, fmt.Sprintf("must be non-negative and less than terminationGracePeriodSeconds (%d)", *grace))}
+			return field.ErrorList{field.Invalid(sp.Path(), h.sleep.Seconds, fmt.Sprintf("must be non-negative and less than terminationGracePeriodSeconds (%d)", *grace))}
 		}
 		return nil
 	})
 	if n == 0 {
-		errs = append(errs, field.Required(p, "must specify a handler type"))
+		errs = append(errs, field.Required(p.Path(), "must specify a handler type"))
 	}
 	return errs
 }
 
-func validatePortNumOrName(port intstr.IntOrString, p *field.Path) field.ErrorList {
+func validatePortNumOrName(port intstr.IntOrString, p lazyPath) field.ErrorList {
 	var errs field.ErrorList
 	if port.Type == intstr.Int {
 		for _, msg := range validation.IsValidPortNum(port.IntValue()) {
-			errs = append(errs, field.Invalid(p, port.IntValue(), msg))
+			errs = append(errs, field.Invalid(p.Path(), port.IntValue(), msg))
 		}
 		return errs
 	}
 	for _, msg := range validation.IsValidPortName(port.StrVal) {
-		errs = append(errs, field.Invalid(p, port.StrVal, msg))
+		errs = append(errs, field.Invalid(p.Path(), port.StrVal, msg))
 	}
 	return errs
 }
 
 // validateLifecycle (VAL-13): postStart and preStop handlers (stopSignal is
 // dropped on create: ContainerStopSignals is off in 1.36).
-func validateLifecycle(l *corev1.Lifecycle, grace *int64, p *field.Path, os *corev1.PodOS) field.ErrorList {
+func validateLifecycle(l *corev1.Lifecycle, grace *int64, p lazyPath, os *corev1.PodOS) field.ErrorList {
 	var errs field.ErrorList
 	lh := func(h *corev1.LifecycleHandler) handler {
 		return handler{exec: h.Exec, httpGet: h.HTTPGet, tcpSocket: h.TCPSocket, sleep: h.Sleep}
@@ -789,34 +786,37 @@ func validateLifecycle(l *corev1.Lifecycle, grace *int64, p *field.Path, os *cor
 		errs = append(errs, validateHandler(lh(l.PreStop), grace, p.Child("preStop"))...)
 	}
 	if l.StopSignal != nil && os == nil {
-		errs = append(errs, field.Forbidden(p.Child("stopSignal"), "may not be set for containers with empty `spec.os.name`"))
+		errs = append(errs, field.Forbidden(p.Child("stopSignal").Path(), "may not be set for containers with empty `spec.os.name`"))
 	}
 	return errs
 }
 
 // Paths (VAL-16).
 
-func validateLocalDescendingPath(target string, p *field.Path) field.ErrorList {
+func validateLocalDescendingPath(target string, p lazyPath) field.ErrorList {
 	var errs field.ErrorList
 	if filepath.IsAbs(target) || strings.HasPrefix(target, "/") {
-		errs = append(errs, field.Invalid(p, target, "must be a relative path"))
+		errs = append(errs, field.Invalid(p.Path(), target, "must be a relative path"))
 	}
 	return append(errs, validatePathNoBacksteps(target, p)...)
 }
 
-func validatePathNoBacksteps(target string, p *field.Path) field.ErrorList {
-	for _, item := range strings.Split(filepath.ToSlash(target), "/") {
+func validatePathNoBacksteps(target string, p lazyPath) field.ErrorList {
+	// The items strings.Split(…, "/") would return, without the slice.
+	for rest, more := filepath.ToSlash(target), true; more; {
+		var item string
+		item, rest, more = strings.Cut(rest, "/")
 		if item == ".." {
-			return field.ErrorList{field.Invalid(p, target, "must not contain '..'")}
+			return field.ErrorList{field.Invalid(p.Path(), target, "must not contain '..'")}
 		}
 	}
 	return nil
 }
 
-func validateLocalNonReservedPath(target string, p *field.Path) field.ErrorList {
+func validateLocalNonReservedPath(target string, p lazyPath) field.ErrorList {
 	errs := validateLocalDescendingPath(target, p)
 	if strings.HasPrefix(target, "..") && !strings.HasPrefix(target, "../") {
-		errs = append(errs, field.Invalid(p, target, "must not start with '..'"))
+		errs = append(errs, field.Invalid(p.Path(), target, "must not start with '..'"))
 	}
 	return errs
 }

@@ -19,14 +19,14 @@ type lazyPath struct {
 	e    [maxLazyElems]pathElem
 }
 
-// maxLazyElems covers spec.containers[i].resources.limits[name] under a
-// root such as spec.template.
-const maxLazyElems = 6
+// maxLazyElems covers the paths Pod validation builds below spec, such as
+// spec.volumes[i].projected.sources[j].configMap.items[k].path.
+const maxLazyElems = 10
 
-// pathElem is a field name, a map key or a list index.
+// pathElem is a field name, a map key or a list index, in 24 bytes.
 type pathElem struct {
 	name  string
-	index int
+	index int32
 	kind  elemKind
 }
 
@@ -61,7 +61,12 @@ func (p lazyPath) with(e pathElem) lazyPath {
 func (p lazyPath) Child(name string) lazyPath { return p.with(pathElem{name: name, kind: childElem}) }
 
 // Index is (*field.Path).Index.
-func (p lazyPath) Index(i int) lazyPath { return p.with(pathElem{index: i, kind: indexElem}) }
+func (p lazyPath) Index(i int) lazyPath {
+	if int(int32(i)) != i { // beyond any list an object can hold, but exact
+		return lazyPath{root: p.Path().Index(i)}
+	}
+	return p.with(pathElem{index: int32(i), kind: indexElem})
+}
 
 // Key is (*field.Path).Key.
 func (p lazyPath) Key(key string) lazyPath { return p.with(pathElem{name: key, kind: keyElem}) }
@@ -74,7 +79,7 @@ func (p lazyPath) Path() *field.Path {
 		case childElem:
 			fp = fp.Child(e.name)
 		case indexElem:
-			fp = fp.Index(e.index)
+			fp = fp.Index(int(e.index))
 		default:
 			fp = fp.Key(e.name)
 		}

@@ -160,13 +160,13 @@ func validatePodSpecificAnnotations(ann map[string]string, spec *corev1.PodSpec,
 		errs = append(errs, field.Invalid(p.Key(annDeletionCost).Path(), v, "must be a 32bit integer"))
 	}
 	if v, ok := ann[annSeccompPod]; ok {
-		errs = append(errs, validateSeccompProfileAnnotation(v, p.Child(annSeccompPod).Path())...)
+		errs = append(errs, validateSeccompProfileAnnotation(v, p.Child(annSeccompPod))...)
 	}
 	var buf [8]string
 	keys := sortedKeys(ann, buf[:0])
 	for _, k := range keys {
 		if strings.HasPrefix(k, annSeccompPrefix) {
-			errs = append(errs, validateSeccompProfileAnnotation(ann[k], p.Child(k).Path())...)
+			errs = append(errs, validateSeccompProfileAnnotation(ann[k], p.Child(k))...)
 		}
 	}
 	for _, k := range keys {
@@ -193,14 +193,14 @@ func validDeletionCost(v string) bool {
 	return err == nil
 }
 
-func validateSeccompProfileAnnotation(v string, p *field.Path) field.ErrorList {
+func validateSeccompProfileAnnotation(v string, p lazyPath) field.ErrorList {
 	switch {
 	case v == "runtime/default" || v == "docker/default" || v == "unconfined":
 		return nil
 	case strings.HasPrefix(v, "localhost/"):
 		return validateLocalDescendingPath(strings.TrimPrefix(v, "localhost/"), p)
 	}
-	return field.ErrorList{field.Invalid(p, v, "must be a valid seccomp profile")}
+	return field.ErrorList{field.Invalid(p.Path(), v, "must be a valid seccomp profile")}
 }
 
 func podSpecHasContainer(spec *corev1.PodSpec, name string) bool {
@@ -479,14 +479,17 @@ func validatePodHostnameOverride(spec *corev1.PodSpec, lp lazyPath) field.ErrorL
 // validateFileKeyRefVolumes: an env var read from a file names an emptyDir volume (VAL-14).
 func validateFileKeyRefVolumes(spec *corev1.PodSpec, p lazyPath) field.ErrorList {
 	var errs field.ErrorList
-	vols := map[string]*corev1.VolumeSource{}
-	for i := range spec.Volumes {
-		vols[spec.Volumes[i].Name] = &spec.Volumes[i].VolumeSource
-	}
+	var vols map[string]*corev1.VolumeSource // built at the first fileKeyRef
 	visitContainers(spec, func(c *corev1.Container, list string, i int) {
 		for j, env := range c.Env {
 			if env.ValueFrom == nil || env.ValueFrom.FileKeyRef == nil {
 				continue
+			}
+			if vols == nil {
+				vols = make(map[string]*corev1.VolumeSource, len(spec.Volumes))
+				for i := range spec.Volumes {
+					vols[spec.Volumes[i].Name] = &spec.Volumes[i].VolumeSource
+				}
 			}
 			name := env.ValueFrom.FileKeyRef.VolumeName
 			np := p.Child(list).Index(i).Child("env").Index(j).Child("valueFrom").Child("fileKeyRef").Child("volumeName")

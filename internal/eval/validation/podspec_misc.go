@@ -154,7 +154,7 @@ func validateSeccompProfileField(sp *corev1.SeccompProfile, p lazyPath) field.Er
 		if sp.LocalhostProfile == nil {
 			errs = append(errs, field.Required(p.Child("localhostProfile").Path(), "must be set when seccomp type is Localhost"))
 		} else {
-			errs = append(errs, validateLocalDescendingPath(*sp.LocalhostProfile, p.Child("localhostProfile").Path())...)
+			errs = append(errs, validateLocalDescendingPath(*sp.LocalhostProfile, p.Child("localhostProfile"))...)
 		}
 	} else if sp.LocalhostProfile != nil {
 		errs = append(errs, field.Invalid(p.Child("localhostProfile").Path(), internalValue{sp}, "can only be set when seccomp type is Localhost"))
