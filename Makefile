@@ -66,6 +66,7 @@ fuzz:
 	$(GO) test ./internal/eval -run '^$$' -fuzz '^FuzzWireForm$$' $(call fuzztime,20000x)
 	$(GO) test ./internal/jsonstr -run '^$$' -fuzz '^FuzzAppend$$' $(call fuzztime,20000x)
 	$(GO) test ./internal/jsondec -run '^$$' -fuzz '^FuzzDecode$$' $(call fuzztime,30000x)
+	$(GO) test ./internal/namecheck -run '^$$' -fuzz '^FuzzMatchers$$' $(call fuzztime,20000x)
 
 # Differential tests against k8s.io/kubernetes v1.36.3 (separate module).
 # More cases or another seed: make conformance CASES=20000 SEED=42

@@ -16,6 +16,8 @@ import (
 	"k8s.io/apimachinery/pkg/util/intstr"
 	"k8s.io/apimachinery/pkg/util/validation"
 	"k8s.io/apimachinery/pkg/util/validation/field"
+
+	"github.com/limitcheck/limitcheck/internal/namecheck"
 )
 
 // Workload validation on create (VAL-40..VAL-49): what the REST strategies of
@@ -307,7 +309,7 @@ func StatefulSet(set *appsv1.StatefulSet, opts PodOptions) field.ErrorList {
 		errs = append(errs, nonNegative(spec.Ordinals.Start, p.Child("ordinals.start"))...)
 	}
 	if spec.ServiceName != "" {
-		for _, msg := range validation.IsDNS1123Label(spec.ServiceName) {
+		for _, msg := range namecheck.IsDNS1123Label(spec.ServiceName) {
 			errs = append(errs, field.Invalid(p.Child("serviceName"), spec.ServiceName, msg))
 		}
 	}

@@ -14,6 +14,8 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/util/validation"
 	"k8s.io/apimachinery/pkg/util/validation/field"
+
+	"github.com/limitcheck/limitcheck/internal/namecheck"
 )
 
 // Labels the Job strategy puts on the template of a Job whose selector it
@@ -71,7 +73,7 @@ func Job(job *batchv1.Job, opts PodOptions) field.ErrorList {
 	if indexed(spec) && spec.Completions != nil && *spec.Completions > 0 {
 		// The Job controller names the hostname of Pod i <name>-<i>.
 		host := fmt.Sprintf("%s-%d", job.Name, *spec.Completions-1)
-		if len(validation.IsDNS1123Label(host)) > 0 {
+		if len(namecheck.IsDNS1123Label(host)) > 0 {
 			errs = append(errs, field.Invalid(field.NewPath("metadata", "name"), job.Name, "will not able to create pod with invalid DNS label: "+host))
 		}
 	}
@@ -275,7 +277,7 @@ func podFailurePolicyRule(spec *batchv1.JobSpec, rule *batchv1.PodFailurePolicyR
 		}
 		for j, pattern := range rule.OnPodConditions {
 			pp := cp.Index(j)
-			for _, msg := range validation.IsQualifiedName(string(pattern.Type)) {
+			for _, msg := range namecheck.IsQualifiedName(string(pattern.Type)) {
 				errs = append(errs, field.Invalid(pp.Child("type"), string(pattern.Type), msg))
 			}
 			switch {

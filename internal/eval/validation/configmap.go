@@ -4,8 +4,9 @@ import (
 	"encoding/json"
 
 	corev1 "k8s.io/api/core/v1"
-	"k8s.io/apimachinery/pkg/util/validation"
 	"k8s.io/apimachinery/pkg/util/validation/field"
+
+	"github.com/limitcheck/limitcheck/internal/namecheck"
 )
 
 // ConfigMap, Secret and ServiceAccount validation on create (VAL-61, VAL-63).
@@ -21,8 +22,8 @@ func ConfigMap(cm *corev1.ConfigMap) field.ErrorList {
 	errs := validateObjectMeta(&cm.ObjectMeta)
 	total := 0
 	dataPath, binPath := field.NewPath("data"), field.NewPath("binaryData")
-	for _, k := range sortedKeys(cm.Data) {
-		for _, msg := range validation.IsConfigMapKey(k) {
+	for _, k := range sortedKeys(cm.Data, nil) {
+		for _, msg := range namecheck.IsConfigMapKey(k) {
 			errs = append(errs, field.Invalid(dataPath.Key(k), k, msg))
 		}
 		if _, dup := cm.BinaryData[k]; dup {
@@ -30,8 +31,8 @@ func ConfigMap(cm *corev1.ConfigMap) field.ErrorList {
 		}
 		total += len(cm.Data[k])
 	}
-	for _, k := range sortedKeys(cm.BinaryData) {
-		for _, msg := range validation.IsConfigMapKey(k) {
+	for _, k := range sortedKeys(cm.BinaryData, nil) {
+		for _, msg := range namecheck.IsConfigMapKey(k) {
 			errs = append(errs, field.Invalid(binPath.Key(k), k, msg))
 		}
 		total += len(cm.BinaryData[k])
@@ -67,8 +68,8 @@ func Secret(s *corev1.Secret) field.ErrorList {
 	errs := validateObjectMeta(&s.ObjectMeta)
 	dataPath := field.NewPath("data")
 	total := 0
-	for _, k := range sortedKeys(s.Data) {
-		for _, msg := range validation.IsConfigMapKey(k) {
+	for _, k := range sortedKeys(s.Data, nil) {
+		for _, msg := range namecheck.IsConfigMapKey(k) {
 			errs = append(errs, field.Invalid(dataPath.Key(k), k, msg))
 		}
 		total += len(s.Data[k])

@@ -4,8 +4,9 @@ import (
 	"fmt"
 
 	corev1 "k8s.io/api/core/v1"
-	"k8s.io/apimachinery/pkg/util/validation"
 	"k8s.io/apimachinery/pkg/util/validation/field"
+
+	"github.com/limitcheck/limitcheck/internal/namecheck"
 )
 
 // The length limits of an Event's fields (core validation's
@@ -44,7 +45,7 @@ func LegacyEvent(ev *corev1.Event, ns string) field.ErrorList {
 		if ev.ReportingController == "" {
 			errs = append(errs, field.Required(reporting, ""))
 		}
-		for _, msg := range validation.IsQualifiedName(ev.ReportingController) {
+		for _, msg := range namecheck.IsQualifiedName(ev.ReportingController) {
 			errs = append(errs, field.Invalid(reporting, ev.ReportingController, msg))
 		}
 		for _, f := range []struct {
@@ -61,7 +62,7 @@ func LegacyEvent(ev *corev1.Event, ns string) field.ErrorList {
 			errs = append(errs, field.Invalid(field.NewPath("message"), "", fmt.Sprintf("can have at most %v characters", eventMessageLimit)))
 		}
 	}
-	for _, msg := range validation.IsDNS1123Subdomain(ns) {
+	for _, msg := range namecheck.IsDNS1123Subdomain(ns) {
 		errs = append(errs, field.Invalid(field.NewPath("namespace"), ns, msg))
 	}
 	return errs

@@ -8,8 +8,9 @@ import (
 	"k8s.io/apimachinery/pkg/api/resource"
 	"k8s.io/apimachinery/pkg/api/validate/content"
 	"k8s.io/apimachinery/pkg/runtime/schema"
-	"k8s.io/apimachinery/pkg/util/validation"
 	"k8s.io/apimachinery/pkg/util/validation/field"
+
+	"github.com/limitcheck/limitcheck/internal/namecheck"
 )
 
 // HorizontalPodAutoscaler validation on create (VAL-50).
@@ -264,12 +265,12 @@ func containerResourceSource(src *autoscalingv2.ContainerResourceMetricSource, p
 	if src.Name == "" {
 		errs = append(errs, field.Required(p.Child("name"), "must specify a resource name"))
 	} else {
-		errs = append(errs, validateContainerResourceName(src.Name, p.Child("name"))...)
+		errs = append(errs, validateContainerResourceName(src.Name, lazy(p.Child("name")))...)
 	}
 	if src.Container == "" {
 		errs = append(errs, field.Required(p.Child("container"), "must specify a container"))
 	} else {
-		for _, msg := range validation.IsDNS1123Label(src.Container) {
+		for _, msg := range namecheck.IsDNS1123Label(src.Container) {
 			errs = append(errs, field.Invalid(p.Child("container"), src.Container, msg))
 		}
 	}

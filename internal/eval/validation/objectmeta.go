@@ -18,8 +18,9 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	metavalidation "k8s.io/apimachinery/pkg/apis/meta/v1/validation"
 	"k8s.io/apimachinery/pkg/runtime/schema"
-	"k8s.io/apimachinery/pkg/util/validation"
 	"k8s.io/apimachinery/pkg/util/validation/field"
+
+	"github.com/limitcheck/limitcheck/internal/namecheck"
 )
 
 // NameRule checks a name, or a generateName prefix when prefix is true, and
@@ -30,10 +31,10 @@ type NameRule func(name string, prefix bool) []string
 var (
 	// NameDNSSubdomain: lowercase RFC 1123 subdomain, at most 253 characters
 	// (most kinds).
-	NameDNSSubdomain NameRule = apivalidation.NameIsDNSSubdomain
+	NameDNSSubdomain NameRule = namecheck.NameIsDNSSubdomain
 	// NameDNSLabel: lowercase RFC 1123 label, at most 63 characters
 	// (StatefulSets, Services with RelaxedServiceNameValidation, namespaces).
-	NameDNSLabel NameRule = apivalidation.NameIsDNSLabel
+	NameDNSLabel NameRule = namecheck.NameIsDNSLabel
 	// NameDNS1035Label: RFC 1035 label, starting with a letter (Services
 	// with RelaxedServiceNameValidation off).
 	NameDNS1035Label NameRule = apivalidation.NameIsDNS1035Label
@@ -179,6 +180,11 @@ func MetaRulesFor(gk schema.GroupKind) MetaRules {
 // passes, as rest.BeforeCreate's generic check does (VAL-01..VAL-03). Map keys
 // are visited in sorted order (upstream's order is random).
 func ObjectMeta(meta metav1.Object, rules MetaRules, p *field.Path) field.ErrorList {
+	return objectMetaWithRules(meta, rules, lazy(p))
+}
+
+// objectMetaWithRules is ObjectMeta at a lazy path.
+func objectMetaWithRules(meta metav1.Object, rules MetaRules, p lazyPath) field.ErrorList {
 	if rules.Skip {
 		return nil
 	}
@@ -198,41 +204,49 @@ func ObjectMeta(meta metav1.Object, rules MetaRules, p *field.Path) field.ErrorL
 // validateObjectMeta is core's ValidateObjectMeta for a namespaced object with a
 // DNS-subdomain name (Pods, PVCs, LimitRanges, quotas, ConfigMaps, Secrets…).
 func validateObjectMeta(meta *metav1.ObjectMeta) field.ErrorList {
-	return objectMeta(meta, core, field.NewPath("metadata"))
+	return objectMeta(meta, core, newLazyPath("metadata"))
 }
 
 // objectMeta is ValidateObjectMetaAccessor (and, with kubeFinalizers, core's
 // wrapper around it) for a namespaced object.
-func objectMeta(meta metav1.Object, rules MetaRules, p *field.Path) field.ErrorList {
+func objectMeta(meta metav1.Object, rules MetaRules, p lazyPath) field.ErrorList {
 	var errs field.ErrorList
 	name := rules.Name
 	if g := meta.GetGenerateName(); g != "" && !rules.NoGenerateName {
 		for _, msg := range name(g, true) {
-			errs = append(errs, field.Invalid(p.Child("generateName"), g, msg))
+			errs = append(errs, field.Invalid(p.Child("generateName").Path(), g, msg))
 		}
 	}
 	if n := meta.GetName(); n == "" {
-		errs = append(errs, field.Required(p.Child("name"), "name or generateName is required"))
+		errs = append(errs, field.Required(p.Child("name").Path(), "name or generateName is required"))
 	} else {
 		for _, msg := range name(n, false) {
-			errs = append(errs, field.Invalid(p.Child("name"), n, msg))
+			errs = append(errs, field.Invalid(p.Child("name").Path(), n, msg))
 		}
 	}
 	if ns := meta.GetNamespace(); ns == "" {
-		errs = append(errs, field.Required(p.Child("namespace"), ""))
+		errs = append(errs, field.Required(p.Child("namespace").Path(), ""))
 	} else {
-		for _, msg := range apivalidation.ValidateNamespaceName(ns, false) {
-			errs = append(errs, field.Invalid(p.Child("namespace"), ns, msg))
+		for _, msg := range namecheck.NameIsDNSLabel(ns, false) {
+			errs = append(errs, field.Invalid(p.Child("namespace").Path(), ns, msg))
 		}
 	}
-	if !rules.SetsGeneration {
-		errs = append(errs, apivalidation.ValidateNonnegativeField(meta.GetGeneration(), p.Child("generation"))...)
+	// The apimachinery checks below report nothing for a non-negative
+	// generation and empty lists: their paths are built only when needed.
+	if gen := meta.GetGeneration(); !rules.SetsGeneration && gen < 0 {
+		errs = append(errs, apivalidation.ValidateNonnegativeField(gen, p.Child("generation").Path())...)
 	}
-	errs = append(errs, Labels(meta.GetLabels(), p.Child("labels"))...)
-	errs = append(errs, Annotations(meta.GetAnnotations(), p.Child("annotations"))...)
-	errs = append(errs, apivalidation.ValidateOwnerReferences(meta.GetOwnerReferences(), p.Child("ownerReferences"))...)
-	errs = append(errs, apivalidation.ValidateFinalizers(meta.GetFinalizers(), p.Child("finalizers"))...)
-	errs = append(errs, metavalidation.ValidateManagedFields(meta.GetManagedFields(), p.Child("managedFields"))...)
+	errs = append(errs, validateLabels(meta.GetLabels(), p.Child("labels"))...)
+	errs = append(errs, validateAnnotations(meta.GetAnnotations(), p.Child("annotations"))...)
+	if refs := meta.GetOwnerReferences(); len(refs) != 0 {
+		errs = append(errs, apivalidation.ValidateOwnerReferences(refs, p.Child("ownerReferences").Path())...)
+	}
+	if fins := meta.GetFinalizers(); len(fins) != 0 {
+		errs = append(errs, apivalidation.ValidateFinalizers(fins, p.Child("finalizers").Path())...)
+	}
+	if mf := meta.GetManagedFields(); len(mf) != 0 {
+		errs = append(errs, metavalidation.ValidateManagedFields(mf, p.Child("managedFields").Path())...)
+	}
 	if rules.KubeFinalizers {
 		errs = append(errs, validateKubeFinalizerNames(meta.GetFinalizers(), p.Child("finalizers"))...)
 	}
@@ -242,14 +256,19 @@ func objectMeta(meta metav1.Object, rules MetaRules, p *field.Path) field.ErrorL
 // Labels is ValidateLabels: every key a qualified name, every value a label
 // value; keys in sorted order (VAL-02).
 func Labels(labels map[string]string, p *field.Path) field.ErrorList {
+	return validateLabels(labels, lazy(p))
+}
+
+func validateLabels(labels map[string]string, p lazyPath) field.ErrorList {
 	var errs field.ErrorList
-	for _, k := range sortedKeys(labels) {
-		for _, msg := range validation.IsQualifiedName(k) {
-			errs = append(errs, field.Invalid(p, k, msg))
+	var buf [8]string
+	for _, k := range sortedKeys(labels, buf[:0]) {
+		for _, msg := range namecheck.IsQualifiedName(k) {
+			errs = append(errs, field.Invalid(p.Path(), k, msg))
 		}
 		v := labels[k]
-		for _, msg := range validation.IsValidLabelValue(v) {
-			errs = append(errs, field.Invalid(p, v, msg))
+		for _, msg := range namecheck.IsValidLabelValue(v) {
+			errs = append(errs, field.Invalid(p.Path(), v, msg))
 		}
 	}
 	return errs
@@ -258,25 +277,31 @@ func Labels(labels map[string]string, p *field.Path) field.ErrorList {
 // Annotations is ValidateAnnotations: keys are qualified names, case
 // ignored; keys and values together at most 256 KiB (VAL-02).
 func Annotations(annotations map[string]string, p *field.Path) field.ErrorList {
+	return validateAnnotations(annotations, lazy(p))
+}
+
+func validateAnnotations(annotations map[string]string, p lazyPath) field.ErrorList {
 	var errs field.ErrorList
 	total := 0
-	for _, k := range sortedKeys(annotations) {
-		for _, msg := range validation.IsQualifiedName(strings.ToLower(k)) {
-			errs = append(errs, field.Invalid(p, k, msg))
+	var buf [8]string
+	for _, k := range sortedKeys(annotations, buf[:0]) {
+		for _, msg := range namecheck.IsQualifiedName(strings.ToLower(k)) {
+			errs = append(errs, field.Invalid(p.Path(), k, msg))
 		}
 		total += len(k) + len(annotations[k])
 	}
 	if total > apivalidation.TotalAnnotationSizeLimitB {
-		errs = append(errs, field.TooLong(p, "", apivalidation.TotalAnnotationSizeLimitB))
+		errs = append(errs, field.TooLong(p.Path(), "", apivalidation.TotalAnnotationSizeLimitB))
 	}
 	return errs
 }
 
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
+// sortedKeys appends m's keys to buf, sorted: a caller on the hot path
+// passes a small array on its stack, others nil.
+func sortedKeys[V any](m map[string]V, buf []string) []string {
 	for k := range m {
-		keys = append(keys, k)
+		buf = append(buf, k)
 	}
-	sort.Strings(keys)
-	return keys
+	sort.Strings(buf)
+	return buf
 }

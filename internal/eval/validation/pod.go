@@ -15,6 +15,7 @@ import (
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
 	"github.com/limitcheck/limitcheck/internal/eval/features"
+	"github.com/limitcheck/limitcheck/internal/namecheck"
 )
 
 // Pod validation on create (docs/behaviour.md VAL-10..VAL-31): the checks of
@@ -44,9 +45,9 @@ func newPodOptions(o PodOptions, resourceIsPod bool) podOptions {
 // annotations, the spec, then the checks only Pods (not templates) get.
 func Pod(pod *corev1.Pod, o PodOptions) field.ErrorList {
 	opts := newPodOptions(o, true)
-	meta := field.NewPath("metadata")
-	spec := field.NewPath("spec")
-	errs := ObjectMeta(&pod.ObjectMeta, MetaRulesFor(schema.GroupKind{Kind: "Pod"}), meta)
+	meta := newLazyPath("metadata")
+	spec := newLazyPath("spec")
+	errs := objectMetaWithRules(&pod.ObjectMeta, MetaRulesFor(schema.GroupKind{Kind: "Pod"}), meta)
 	errs = append(errs, validatePodSpecificAnnotations(pod.Annotations, &pod.Spec, meta.Child("annotations"))...)
 	errs = append(errs, validatePodSpec(&pod.Spec, &pod.ObjectMeta, spec, opts)...)
 
@@ -59,7 +60,7 @@ func Pod(pod *corev1.Pod, o PodOptions) field.ErrorList {
 			p := spec.Child("volumes").Index(vi).Child("projected")
 			for si, src := range vol.Projected.Sources {
 				if src.ServiceAccountToken != nil {
-					errs = append(errs, field.Forbidden(p.Child("sources").Index(si).Child("serviceAccountToken"), "must not be specified when serviceAccountName is not set"))
+					errs = append(errs, field.Forbidden(p.Child("sources").Index(si).Child("serviceAccountToken").Path(), "must not be specified when serviceAccountName is not set"))
 				}
 			}
 		}
@@ -68,10 +69,10 @@ func Pod(pod *corev1.Pod, o PodOptions) field.ErrorList {
 	errs = append(errs, validateImagesTrimmed(pod.Spec.InitContainers, spec.Child("initContainers"))...)
 
 	if len(pod.Spec.EphemeralContainers) > 0 {
-		errs = append(errs, field.Forbidden(spec.Child("ephemeralContainers"), "cannot be set on create"))
+		errs = append(errs, field.Forbidden(spec.Child("ephemeralContainers").Path(), "cannot be set on create"))
 	}
 	if pod.Spec.NodeName != "" && len(pod.Spec.SchedulingGates) != 0 {
-		errs = append(errs, field.Forbidden(spec.Child("nodeName"), "cannot be set until all schedulingGates have been cleared"))
+		errs = append(errs, field.Forbidden(spec.Child("nodeName").Path(), "cannot be set until all schedulingGates have been cleared"))
 	}
 	errs = append(errs, validateSeccompAnnotationsAndFields(pod.ObjectMeta, &pod.Spec, spec)...)
 	errs = append(errs, validateAppArmorAnnotationsAndFields(pod.ObjectMeta, &pod.Spec, spec)...)
@@ -82,16 +83,17 @@ func Pod(pod *corev1.Pod, o PodOptions) field.ErrorList {
 // annotations, its pod-specific annotations and its spec, as a workload's
 // validation runs it at p (e.g. spec.template). Workload rules around it
 // (selector, restartPolicy, activeDeadlineSeconds) are the workload's.
-func PodTemplateSpec(t *corev1.PodTemplateSpec, p *field.Path, o PodOptions) field.ErrorList {
+func PodTemplateSpec(t *corev1.PodTemplateSpec, fp *field.Path, o PodOptions) field.ErrorList {
 	opts := newPodOptions(o, false)
-	errs := metav1validation.ValidateLabels(t.Labels, p.Child("labels"))
-	errs = append(errs, apivalidation.ValidateAnnotations(t.Annotations, p.Child("annotations"))...)
+	p := lazy(fp)
+	errs := metav1validation.ValidateLabels(t.Labels, fp.Child("labels"))
+	errs = append(errs, apivalidation.ValidateAnnotations(t.Annotations, fp.Child("annotations"))...)
 	errs = append(errs, validatePodSpecificAnnotations(t.Annotations, &t.Spec, p.Child("annotations"))...)
 	errs = append(errs, validatePodSpec(&t.Spec, nil, p.Child("spec"), opts)...)
 	errs = append(errs, validateSeccompAnnotationsAndFields(t.ObjectMeta, &t.Spec, p.Child("spec"))...)
 	errs = append(errs, validateAppArmorAnnotationsAndFields(t.ObjectMeta, &t.Spec, p.Child("spec"))...)
 	if len(t.Spec.EphemeralContainers) > 0 {
-		errs = append(errs, field.Forbidden(p.Child("spec", "ephemeralContainers"), "ephemeral containers not allowed in pod template"))
+		errs = append(errs, field.Forbidden(fp.Child("spec", "ephemeralContainers"), "ephemeral containers not allowed in pod template"))
 	}
 	return errs
 }
@@ -128,11 +130,11 @@ func DropDisabledFields(spec *corev1.PodSpec) {
 }
 
 // validateImagesTrimmed: a Pod's image may not have surrounding whitespace (VAL-11).
-func validateImagesTrimmed(cs []corev1.Container, p *field.Path) field.ErrorList {
+func validateImagesTrimmed(cs []corev1.Container, p lazyPath) field.ErrorList {
 	var errs field.ErrorList
 	for i := range cs {
 		if len(cs[i].Image) != len(strings.TrimSpace(cs[i].Image)) {
-			errs = append(errs, field.Invalid(p.Index(i).Child("image"), cs[i].Image, "must not have leading or trailing whitespace"))
+			errs = append(errs, field.Invalid(p.Index(i).Child("image").Path(), cs[i].Image, "must not have leading or trailing whitespace"))
 		}
 	}
 	return errs
@@ -149,33 +151,35 @@ const (
 
 // validatePodSpecificAnnotations (VAL-25): the mirror-pod, deletion-cost,
 // seccomp and AppArmor annotations. The tolerations annotation is not parsed.
-func validatePodSpecificAnnotations(ann map[string]string, spec *corev1.PodSpec, p *field.Path) field.ErrorList {
+func validatePodSpecificAnnotations(ann map[string]string, spec *corev1.PodSpec, p lazyPath) field.ErrorList {
 	var errs field.ErrorList
 	if v, ok := ann[annMirrorPod]; ok && spec.NodeName == "" {
-		errs = append(errs, field.Invalid(p.Key(annMirrorPod), v, "must set spec.nodeName if mirror pod annotation is set"))
+		errs = append(errs, field.Invalid(p.Key(annMirrorPod).Path(), v, "must set spec.nodeName if mirror pod annotation is set"))
 	}
 	if v, ok := ann[annDeletionCost]; ok && !validDeletionCost(v) {
-		errs = append(errs, field.Invalid(p.Key(annDeletionCost), v, "must be a 32bit integer"))
+		errs = append(errs, field.Invalid(p.Key(annDeletionCost).Path(), v, "must be a 32bit integer"))
 	}
 	if v, ok := ann[annSeccompPod]; ok {
 		errs = append(errs, validateSeccompProfileAnnotation(v, p.Child(annSeccompPod))...)
 	}
-	for _, k := range sortedKeys(ann) {
+	var buf [8]string
+	keys := sortedKeys(ann, buf[:0])
+	for _, k := range keys {
 		if strings.HasPrefix(k, annSeccompPrefix) {
 			errs = append(errs, validateSeccompProfileAnnotation(ann[k], p.Child(k))...)
 		}
 	}
-	for _, k := range sortedKeys(ann) {
+	for _, k := range keys {
 		if !strings.HasPrefix(k, annAppArmorPrefix) {
 			continue
 		}
 		name := strings.TrimPrefix(k, annAppArmorPrefix)
 		if !podSpecHasContainer(spec, name) {
-			errs = append(errs, field.Invalid(p.Key(k), name, "container not found"))
+			errs = append(errs, field.Invalid(p.Key(k).Path(), name, "container not found"))
 		}
 		v := ann[k]
 		if v != "" && v != "runtime/default" && v != "unconfined" && !strings.HasPrefix(v, "localhost/") {
-			errs = append(errs, field.Invalid(p.Key(k), v, fmt.Sprintf("invalid AppArmor profile name: %q", v)))
+			errs = append(errs, field.Invalid(p.Key(k).Path(), v, fmt.Sprintf("invalid AppArmor profile name: %q", v)))
 		}
 	}
 	return errs
@@ -189,44 +193,46 @@ func validDeletionCost(v string) bool {
 	return err == nil
 }
 
-func validateSeccompProfileAnnotation(v string, p *field.Path) field.ErrorList {
+func validateSeccompProfileAnnotation(v string, p lazyPath) field.ErrorList {
 	switch {
 	case v == "runtime/default" || v == "docker/default" || v == "unconfined":
 		return nil
 	case strings.HasPrefix(v, "localhost/"):
 		return validateLocalDescendingPath(strings.TrimPrefix(v, "localhost/"), p)
 	}
-	return field.ErrorList{field.Invalid(p, v, "must be a valid seccomp profile")}
+	return field.ErrorList{field.Invalid(p.Path(), v, "must be a valid seccomp profile")}
 }
 
 func podSpecHasContainer(spec *corev1.PodSpec, name string) bool {
 	found := false
-	visitContainers(spec, field.NewPath("spec"), func(c *corev1.Container, _ *field.Path) {
+	visitContainers(spec, func(c *corev1.Container, _ string, _ int) {
 		found = found || c.Name == name
 	})
 	return found
 }
 
-// visitContainers calls fn on init, regular and ephemeral containers, in that order.
-func visitContainers(spec *corev1.PodSpec, p *field.Path, fn func(*corev1.Container, *field.Path)) {
+// visitContainers calls fn on init, regular and ephemeral containers, in that
+// order, with the container's list and index in the spec: fn builds the
+// container's path (p.Child(list).Index(i)) where it reports an error.
+func visitContainers(spec *corev1.PodSpec, fn func(c *corev1.Container, list string, i int)) {
 	for i := range spec.InitContainers {
-		fn(&spec.InitContainers[i], p.Child("initContainers").Index(i))
+		fn(&spec.InitContainers[i], "initContainers", i)
 	}
 	for i := range spec.Containers {
-		fn(&spec.Containers[i], p.Child("containers").Index(i))
+		fn(&spec.Containers[i], "containers", i)
 	}
 	for i := range spec.EphemeralContainers {
 		c := corev1.Container(spec.EphemeralContainers[i].EphemeralContainerCommon)
-		fn(&c, p.Child("ephemeralContainers").Index(i))
+		fn(&c, "ephemeralContainers", i)
 	}
 }
 
 // validatePodSpec is ValidatePodSpec (VAL-10), in upstream's order.
 // meta is nil for a Pod template.
-func validatePodSpec(spec *corev1.PodSpec, meta *metav1.ObjectMeta, p *field.Path, opts podOptions) field.ErrorList {
+func validatePodSpec(spec *corev1.PodSpec, meta *metav1.ObjectMeta, p lazyPath, opts podOptions) field.ErrorList {
 	var errs field.ErrorList
 	if spec.TerminationGracePeriodSeconds == nil {
-		errs = append(errs, field.Required(p.Child("terminationGracePeriodSeconds"), ""))
+		errs = append(errs, field.Required(p.Child("terminationGracePeriodSeconds").Path(), ""))
 	}
 	grace := spec.TerminationGracePeriodSeconds
 	hostUsers := spec.HostUsers == nil || *spec.HostUsers
@@ -246,13 +252,13 @@ func validatePodSpec(spec *corev1.PodSpec, meta *metav1.ObjectMeta, p *field.Pat
 	// own field checks are not simulated.
 
 	if opts.podLevelResources && spec.Resources != nil {
-		errs = append(errs, validatePodLevelResources(spec, claimNames, p.Child("resources"))...)
+		errs = append(errs, validatePodLevelResources(spec, claimNames, p.Child("resources").Path())...)
 	}
 
 	errs = append(errs, validatePodHostNetworkDeps(spec, p, opts)...)
 	errs = append(errs, validateRestartPolicy(spec.RestartPolicy, p.Child("restartPolicy"))...)
 	errs = append(errs, validateDNSPolicy(spec.DNSPolicy, p.Child("dnsPolicy"))...)
-	errs = append(errs, metav1validation.ValidateLabels(spec.NodeSelector, p.Child("nodeSelector"))...)
+	errs = append(errs, validateNodeSelectorLabels(spec.NodeSelector, p.Child("nodeSelector"))...)
 	errs = append(errs, validatePodSecurityContext(spec, p.Child("securityContext"))...)
 	errs = append(errs, validateAffinity(spec.Affinity, p.Child("affinity"))...)
 	errs = append(errs, validatePodDNSConfig(spec.DNSConfig, spec.DNSPolicy, p.Child("dnsConfig"))...)
@@ -264,17 +270,17 @@ func validatePodSpec(spec *corev1.PodSpec, meta *metav1.ObjectMeta, p *field.Pat
 	errs = append(errs, validateHostUsers(spec, p)...)
 	errs = append(errs, validatePodHostnameOverride(spec, p)...)
 	if spec.ServiceAccountName != "" {
-		for _, msg := range apivalidation.ValidateServiceAccountName(spec.ServiceAccountName, false) {
-			errs = append(errs, field.Invalid(p.Child("serviceAccountName"), spec.ServiceAccountName, msg))
+		for _, msg := range namecheck.NameIsDNSSubdomain(spec.ServiceAccountName, false) {
+			errs = append(errs, field.Invalid(p.Child("serviceAccountName").Path(), spec.ServiceAccountName, msg))
 		}
 	}
 	if spec.NodeName != "" {
-		for _, msg := range apivalidation.NameIsDNSSubdomain(spec.NodeName, false) {
-			errs = append(errs, field.Invalid(p.Child("nodeName"), spec.NodeName, msg))
+		for _, msg := range namecheck.NameIsDNSSubdomain(spec.NodeName, false) {
+			errs = append(errs, field.Invalid(p.Child("nodeName").Path(), spec.NodeName, msg))
 		}
 	}
 	if ads := spec.ActiveDeadlineSeconds; ads != nil && (*ads < 1 || *ads > math.MaxInt32) {
-		errs = append(errs, field.Invalid(p.Child("activeDeadlineSeconds"), *ads, validation.InclusiveRangeError(1, math.MaxInt32)))
+		errs = append(errs, field.Invalid(p.Child("activeDeadlineSeconds").Path(), *ads, validation.InclusiveRangeError(1, math.MaxInt32)))
 	}
 	if spec.Hostname != "" {
 		errs = append(errs, dns1123Label(spec.Hostname, p.Child("hostname"))...)
@@ -283,54 +289,58 @@ func validatePodSpec(spec *corev1.PodSpec, meta *metav1.ObjectMeta, p *field.Pat
 		errs = append(errs, dns1123Label(spec.Subdomain, p.Child("subdomain"))...)
 	}
 	if len(spec.Tolerations) > 0 {
-		errs = append(errs, validateTolerations(spec.Tolerations, p.Child("tolerations"))...)
+		errs = append(errs, validateTolerations(spec.Tolerations, p.Child("tolerations").Path())...)
 	}
 	for i, ha := range spec.HostAliases {
-		errs = append(errs, validation.IsValidIPForLegacyField(p.Child("hostAliases").Index(i).Child("ip"), ha.IP, true, nil)...)
+		errs = append(errs, validation.IsValidIPForLegacyField(p.Child("hostAliases").Index(i).Child("ip").Path(), ha.IP, true, nil)...)
 		for j, h := range ha.Hostnames {
 			errs = append(errs, dns1123Subdomain(h, p.Child("hostAliases").Index(i).Child("hostnames").Index(j))...)
 		}
 	}
 	if spec.PriorityClassName != "" {
-		for _, msg := range apivalidation.NameIsDNSSubdomain(spec.PriorityClassName, false) {
-			errs = append(errs, field.Invalid(p.Child("priorityClassName"), spec.PriorityClassName, msg))
+		for _, msg := range namecheck.NameIsDNSSubdomain(spec.PriorityClassName, false) {
+			errs = append(errs, field.Invalid(p.Child("priorityClassName").Path(), spec.PriorityClassName, msg))
 		}
 	}
 	if spec.RuntimeClassName != nil {
-		for _, msg := range apivalidation.NameIsDNSSubdomain(*spec.RuntimeClassName, false) {
-			errs = append(errs, field.Invalid(p.Child("runtimeClassName"), *spec.RuntimeClassName, msg))
+		for _, msg := range namecheck.NameIsDNSSubdomain(*spec.RuntimeClassName, false) {
+			errs = append(errs, field.Invalid(p.Child("runtimeClassName").Path(), *spec.RuntimeClassName, msg))
 		}
 	}
 	if pp := spec.PreemptionPolicy; pp != nil {
 		switch *pp {
 		case corev1.PreemptLowerPriority, corev1.PreemptNever:
 		case "":
-			errs = append(errs, field.Required(p.Child("preemptionPolicy"), ""))
+			errs = append(errs, field.Required(p.Child("preemptionPolicy").Path(), ""))
 		default:
-			errs = append(errs, field.NotSupported(p.Child("preemptionPolicy"), *pp, []corev1.PreemptionPolicy{corev1.PreemptLowerPriority, corev1.PreemptNever}))
+			errs = append(errs, field.NotSupported(p.Child("preemptionPolicy").Path(), *pp, []corev1.PreemptionPolicy{corev1.PreemptLowerPriority, corev1.PreemptNever}))
 		}
 	}
 	if spec.Overhead != nil {
 		// VAL-10: overhead is checked as a container's limits.
-		errs = append(errs, validateResourceRequirements(&corev1.ResourceRequirements{Limits: spec.Overhead}, validateContainerResourceName, nil, p.Child("overhead"))...)
+		errs = append(errs, validateResourceRequirements(&corev1.ResourceRequirements{Limits: spec.Overhead}, containerResources, nil, p.Child("overhead"))...)
 	}
 	if spec.OS != nil {
 		switch {
 		case spec.OS.Name == "":
-			errs = append(errs, field.Required(p.Child("os").Child("name"), ""))
+			errs = append(errs, field.Required(p.Child("os").Child("name").Path(), ""))
 		case spec.OS.Name != corev1.Linux && spec.OS.Name != corev1.Windows:
-			errs = append(errs, field.NotSupported(p.Child("os"), spec.OS.Name, []corev1.OSName{corev1.Linux, corev1.Windows}))
+			errs = append(errs, field.NotSupported(p.Child("os").Path(), spec.OS.Name, []corev1.OSName{corev1.Linux, corev1.Windows}))
 		case spec.OS.Name == corev1.Linux:
-			errs = append(errs, validateLinux(spec, p)...)
+			errs = append(errs, validateLinux(spec, p.Path())...)
 		default:
-			errs = append(errs, validateWindows(spec, p)...)
+			errs = append(errs, validateWindows(spec, p.Path())...)
 		}
 	}
 	errs = append(errs, validateFileKeyRefVolumes(spec, p)...)
 	return errs
 }
 
-func validatePodResourceClaims(meta *metav1.ObjectMeta, claims []corev1.PodResourceClaim, p *field.Path) field.ErrorList {
+func validatePodResourceClaims(meta *metav1.ObjectMeta, claims []corev1.PodResourceClaim, lp lazyPath) field.ErrorList {
+	if len(claims) == 0 {
+		return nil
+	}
+	p := lp.Path()
 	var errs field.ErrorList
 	seen := map[string]bool{}
 	for i, c := range claims {
@@ -347,7 +357,7 @@ func validatePodResourceClaims(meta *metav1.ObjectMeta, claims []corev1.PodResou
 		case seen[c.Name]:
 			errs = append(errs, field.Duplicate(ip.Child("name"), c.Name))
 		default:
-			errs = append(errs, dns1123Label(c.Name, ip.Child("name"))...)
+			errs = append(errs, dns1123Label(c.Name, lazy(ip.Child("name")))...)
 			seen[c.Name] = true
 		}
 		internal := internalValue{c}
@@ -358,12 +368,12 @@ func validatePodResourceClaims(meta *metav1.ObjectMeta, claims []corev1.PodResou
 			errs = append(errs, field.Invalid(ip, internal, "must specify one of: `resourceClaimName`, `resourceClaimTemplateName`"))
 		}
 		if c.ResourceClaimName != nil {
-			for _, msg := range apivalidation.NameIsDNSSubdomain(*c.ResourceClaimName, false) {
+			for _, msg := range namecheck.NameIsDNSSubdomain(*c.ResourceClaimName, false) {
 				errs = append(errs, field.Invalid(ip.Child("resourceClaimName"), *c.ResourceClaimName, msg))
 			}
 		}
 		if c.ResourceClaimTemplateName != nil {
-			for _, msg := range apivalidation.NameIsDNSSubdomain(*c.ResourceClaimTemplateName, false) {
+			for _, msg := range namecheck.NameIsDNSSubdomain(*c.ResourceClaimTemplateName, false) {
 				errs = append(errs, field.Invalid(ip.Child("resourceClaimTemplateName"), *c.ResourceClaimTemplateName, msg))
 			}
 		}
@@ -371,10 +381,11 @@ func validatePodResourceClaims(meta *metav1.ObjectMeta, claims []corev1.PodResou
 	return errs
 }
 
-func validatePodHostNetworkDeps(spec *corev1.PodSpec, p *field.Path, opts podOptions) field.ErrorList {
+func validatePodHostNetworkDeps(spec *corev1.PodSpec, lp lazyPath, opts podOptions) field.ErrorList {
 	if !spec.HostNetwork {
 		return nil
 	}
+	p := lp.Path()
 	var errs field.ErrorList
 	for i, c := range spec.Containers {
 		for j, port := range c.Ports {
@@ -386,35 +397,35 @@ func validatePodHostNetworkDeps(spec *corev1.PodSpec, p *field.Path, opts podOpt
 	return errs
 }
 
-func validateRestartPolicy(rp corev1.RestartPolicy, p *field.Path) field.ErrorList {
+func validateRestartPolicy(rp corev1.RestartPolicy, p lazyPath) field.ErrorList {
 	return requiredOneOf(rp, p, corev1.RestartPolicyAlways, corev1.RestartPolicyOnFailure, corev1.RestartPolicyNever)
 }
 
 // requiredOneOf: an enumerated field that must be set (`Required value`) to one
 // of the supported values, listed in upstream's order (`Unsupported value`).
-func requiredOneOf[T ~string](v T, p *field.Path, supported ...T) field.ErrorList {
+func requiredOneOf[T ~string](v T, p lazyPath, supported ...T) field.ErrorList {
 	if v == "" {
-		return field.ErrorList{field.Required(p, "")}
+		return field.ErrorList{field.Required(p.Path(), "")}
 	}
 	for _, s := range supported {
 		if v == s {
 			return nil
 		}
 	}
-	return field.ErrorList{field.NotSupported(p, v, supported)}
+	return field.ErrorList{field.NotSupported(p.Path(), v, supported)}
 }
 
-func validateDNSPolicy(dp corev1.DNSPolicy, p *field.Path) field.ErrorList {
+func validateDNSPolicy(dp corev1.DNSPolicy, p lazyPath) field.ErrorList {
 	return requiredOneOf(dp, p, corev1.DNSClusterFirstWithHostNet, corev1.DNSClusterFirst, corev1.DNSDefault, corev1.DNSNone)
 }
 
-func validateSchedulingGates(gates []corev1.PodSchedulingGate, p *field.Path) field.ErrorList {
+func validateSchedulingGates(gates []corev1.PodSchedulingGate, p lazyPath) field.ErrorList {
 	var errs field.ErrorList
 	seen := map[string]bool{}
 	for i, g := range gates {
 		errs = append(errs, qualifiedName(g.Name, p.Index(i))...)
 		if seen[g.Name] {
-			errs = append(errs, field.Duplicate(p.Index(i), g.Name))
+			errs = append(errs, field.Duplicate(p.Index(i).Path(), g.Name))
 		}
 		seen[g.Name] = true
 	}
@@ -423,10 +434,11 @@ func validateSchedulingGates(gates []corev1.PodSchedulingGate, p *field.Path) fi
 
 // validateHostUsers (VAL-19): a user namespace (hostUsers false) excludes the
 // host's network, PID and IPC namespaces and block devices.
-func validateHostUsers(spec *corev1.PodSpec, p *field.Path) field.ErrorList {
+func validateHostUsers(spec *corev1.PodSpec, lp lazyPath) field.ErrorList {
 	if spec.HostUsers == nil || *spec.HostUsers {
 		return nil
 	}
+	p := lp.Path()
 	var errs field.ErrorList
 	if spec.HostNetwork {
 		errs = append(errs, field.Forbidden(p.Child("hostNetwork"), "when `hostUsers` is false"))
@@ -437,18 +449,19 @@ func validateHostUsers(spec *corev1.PodSpec, p *field.Path) field.ErrorList {
 	if spec.HostIPC {
 		errs = append(errs, field.Forbidden(p.Child("HostIPC"), "when `hostUsers` is false"))
 	}
-	visitContainers(spec, p, func(c *corev1.Container, cp *field.Path) {
+	visitContainers(spec, func(c *corev1.Container, list string, i int) {
 		if len(c.VolumeDevices) > 0 {
-			errs = append(errs, field.Forbidden(cp.Child("volumeDevices"), "when `hostUsers` is false"))
+			errs = append(errs, field.Forbidden(p.Child(list).Index(i).Child("volumeDevices"), "when `hostUsers` is false"))
 		}
 	})
 	return errs
 }
 
-func validatePodHostnameOverride(spec *corev1.PodSpec, p *field.Path) field.ErrorList {
+func validatePodHostnameOverride(spec *corev1.PodSpec, lp lazyPath) field.ErrorList {
 	if spec.HostnameOverride == nil {
 		return nil
 	}
+	p := lp.Path()
 	var errs field.ErrorList
 	fp := p.Child("hostnameOverride")
 	if spec.SetHostnameAsFQDN != nil && *spec.SetHostnameAsFQDN {
@@ -460,53 +473,65 @@ func validatePodHostnameOverride(spec *corev1.PodSpec, p *field.Path) field.Erro
 	if len(*spec.HostnameOverride) > 64 {
 		errs = append(errs, field.TooLong(fp, "", 64))
 	}
-	return append(errs, dns1123Subdomain(*spec.HostnameOverride, fp)...)
+	return append(errs, dns1123Subdomain(*spec.HostnameOverride, lazy(fp))...)
 }
 
 // validateFileKeyRefVolumes: an env var read from a file names an emptyDir volume (VAL-14).
-func validateFileKeyRefVolumes(spec *corev1.PodSpec, p *field.Path) field.ErrorList {
+func validateFileKeyRefVolumes(spec *corev1.PodSpec, p lazyPath) field.ErrorList {
 	var errs field.ErrorList
-	vols := map[string]*corev1.VolumeSource{}
-	for i := range spec.Volumes {
-		vols[spec.Volumes[i].Name] = &spec.Volumes[i].VolumeSource
-	}
-	visitContainers(spec, p, func(c *corev1.Container, cp *field.Path) {
+	var vols map[string]*corev1.VolumeSource // built at the first fileKeyRef
+	visitContainers(spec, func(c *corev1.Container, list string, i int) {
 		for j, env := range c.Env {
 			if env.ValueFrom == nil || env.ValueFrom.FileKeyRef == nil {
 				continue
 			}
+			if vols == nil {
+				vols = make(map[string]*corev1.VolumeSource, len(spec.Volumes))
+				for i := range spec.Volumes {
+					vols[spec.Volumes[i].Name] = &spec.Volumes[i].VolumeSource
+				}
+			}
 			name := env.ValueFrom.FileKeyRef.VolumeName
-			np := cp.Child("env").Index(j).Child("valueFrom").Child("fileKeyRef").Child("volumeName")
+			np := p.Child(list).Index(i).Child("env").Index(j).Child("valueFrom").Child("fileKeyRef").Child("volumeName")
 			if src, ok := vols[name]; !ok {
-				errs = append(errs, field.NotFound(np, name))
+				errs = append(errs, field.NotFound(np.Path(), name))
 			} else if src.EmptyDir == nil {
-				errs = append(errs, field.Invalid(np, name, "referenced volume must be of type emptyDir"))
+				errs = append(errs, field.Invalid(np.Path(), name, "referenced volume must be of type emptyDir"))
 			}
 		}
 	})
 	return errs
 }
 
-func dns1123Label(v string, p *field.Path) field.ErrorList {
+// validateNodeSelectorLabels is metav1validation.ValidateLabels, whose
+// path is built only for a selector that has labels.
+func validateNodeSelectorLabels(labels map[string]string, p lazyPath) field.ErrorList {
+	if len(labels) == 0 {
+		return nil
+	}
+	return metav1validation.ValidateLabels(labels, p.Path())
+}
+
+func dns1123Label(v string, p lazyPath) field.ErrorList {
 	var errs field.ErrorList
-	for _, msg := range validation.IsDNS1123Label(v) {
-		errs = append(errs, field.Invalid(p, v, msg))
+	for _, msg := range namecheck.IsDNS1123Label(v) {
+		errs = append(errs, field.Invalid(p.Path(), v, msg))
 	}
 	return errs
 }
 
-func dns1123Subdomain(v string, p *field.Path) field.ErrorList {
+func dns1123Subdomain(v string, p lazyPath) field.ErrorList {
 	var errs field.ErrorList
-	for _, msg := range validation.IsDNS1123Subdomain(v) {
-		errs = append(errs, field.Invalid(p, v, msg))
+	for _, msg := range namecheck.IsDNS1123Subdomain(v) {
+		errs = append(errs, field.Invalid(p.Path(), v, msg))
 	}
 	return errs
 }
 
-func qualifiedName(v string, p *field.Path) field.ErrorList {
+func qualifiedName(v string, p lazyPath) field.ErrorList {
 	var errs field.ErrorList
-	for _, msg := range validation.IsQualifiedName(v) {
-		errs = append(errs, field.Invalid(p, v, msg))
+	for _, msg := range namecheck.IsQualifiedName(v) {
+		errs = append(errs, field.Invalid(p.Path(), v, msg))
 	}
 	return errs
 }
@@ -571,7 +596,9 @@ func applyAppArmorAnnotations(pod *corev1.Pod) {
 		podProfile = pod.Spec.SecurityContext.AppArmorProfile
 	}
 	apply := func(c *corev1.Container) {
-		ann, ok := pod.Annotations[annAppArmorPrefix+c.Name]
+		// The key built on the stack: a map lookup by string(bytes) does not allocate.
+		var buf [128]byte
+		ann, ok := pod.Annotations[string(append(append(buf[:0], annAppArmorPrefix...), c.Name...))]
 		if !ok || (c.SecurityContext != nil && c.SecurityContext.AppArmorProfile != nil) {
 			return
 		}
@@ -585,7 +612,7 @@ func applyAppArmorAnnotations(pod *corev1.Pod) {
 			lp := strings.TrimPrefix(ann, "localhost/")
 			prof = &corev1.AppArmorProfile{Type: corev1.AppArmorProfileTypeLocalhost, LocalhostProfile: &lp}
 		}
-		if prof == nil || len(validateAppArmorProfileField(prof, &field.Path{})) > 0 || sameAppArmorProfile(prof, podProfile) {
+		if prof == nil || len(validateAppArmorProfileField(prof, lazy(&field.Path{}))) > 0 || sameAppArmorProfile(prof, podProfile) {
 			return
 		}
 		if c.SecurityContext == nil {

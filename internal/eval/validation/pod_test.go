@@ -151,7 +151,7 @@ func TestEphemeralClaimTemplate(t *testing.T) {
 			}}}}},
 	}
 	var got []string
-	_, errs := validateVolumes(spec.Volumes, nil, field.NewPath("spec", "volumes"), newPodOptions(PodOptions{}, false))
+	_, errs := validateVolumes(spec.Volumes, nil, lazy(field.NewPath("spec", "volumes")), newPodOptions(PodOptions{}, false))
 	for _, e := range errs {
 		got = append(got, e.Error())
 	}

@@ -11,13 +11,15 @@ import (
 	"k8s.io/apimachinery/pkg/util/validation"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 	"k8s.io/component-helpers/node/util/sysctl"
+
+	"github.com/limitcheck/limitcheck/internal/namecheck"
 )
 
 // Pod-level rules (VAL-25..VAL-31): security contexts, scheduling constraints,
 // DNS, OS-specific fields.
 
 // validatePodSecurityContext (VAL-25).
-func validatePodSecurityContext(spec *corev1.PodSpec, p *field.Path) field.ErrorList {
+func validatePodSecurityContext(spec *corev1.PodSpec, p lazyPath) field.ErrorList {
 	sc := spec.SecurityContext
 	var errs field.ErrorList
 	if sc == nil {
@@ -25,41 +27,41 @@ func validatePodSecurityContext(spec *corev1.PodSpec, p *field.Path) field.Error
 	}
 	if sc.FSGroup != nil {
 		for _, msg := range validation.IsValidGroupID(*sc.FSGroup) {
-			errs = append(errs, field.Invalid(p.Child("fsGroup"), *sc.FSGroup, msg))
+			errs = append(errs, field.Invalid(p.Child("fsGroup").Path(), *sc.FSGroup, msg))
 		}
 	}
 	if sc.RunAsUser != nil {
 		for _, msg := range validation.IsValidUserID(*sc.RunAsUser) {
-			errs = append(errs, field.Invalid(p.Child("runAsUser"), *sc.RunAsUser, msg))
+			errs = append(errs, field.Invalid(p.Child("runAsUser").Path(), *sc.RunAsUser, msg))
 		}
 	}
 	if sc.RunAsGroup != nil {
 		for _, msg := range validation.IsValidGroupID(*sc.RunAsGroup) {
-			errs = append(errs, field.Invalid(p.Child("runAsGroup"), *sc.RunAsGroup, msg))
+			errs = append(errs, field.Invalid(p.Child("runAsGroup").Path(), *sc.RunAsGroup, msg))
 		}
 	}
 	for g, gid := range sc.SupplementalGroups {
 		for _, msg := range validation.IsValidGroupID(gid) {
-			errs = append(errs, field.Invalid(p.Child("supplementalGroups").Index(g), gid, msg))
+			errs = append(errs, field.Invalid(p.Child("supplementalGroups").Index(g).Path(), gid, msg))
 		}
 	}
 	if spec.ShareProcessNamespace != nil && spec.HostPID && *spec.ShareProcessNamespace {
-		errs = append(errs, field.Invalid(p.Child("shareProcessNamespace"), *spec.ShareProcessNamespace, "ShareProcessNamespace and HostPID cannot both be enabled"))
+		errs = append(errs, field.Invalid(p.Child("shareProcessNamespace").Path(), *spec.ShareProcessNamespace, "ShareProcessNamespace and HostPID cannot both be enabled"))
 	}
 	if len(sc.Sysctls) != 0 {
-		errs = append(errs, validateSysctls(spec, sc.Sysctls, p.Child("sysctls"))...)
+		errs = append(errs, validateSysctls(spec, sc.Sysctls, p.Child("sysctls").Path())...)
 	}
 	if fp := sc.FSGroupChangePolicy; fp != nil && *fp != corev1.FSGroupChangeOnRootMismatch && *fp != corev1.FSGroupChangeAlways {
-		errs = append(errs, field.NotSupported(p.Child("fsGroupChangePolicy"), fp, []corev1.PodFSGroupChangePolicy{corev1.FSGroupChangeAlways, corev1.FSGroupChangeOnRootMismatch}))
+		errs = append(errs, field.NotSupported(p.Child("fsGroupChangePolicy").Path(), fp, []corev1.PodFSGroupChangePolicy{corev1.FSGroupChangeAlways, corev1.FSGroupChangeOnRootMismatch}))
 	}
 	errs = append(errs, validateSeccompProfileField(sc.SeccompProfile, p.Child("seccompProfile"))...)
 	errs = append(errs, validateAppArmorProfileField(sc.AppArmorProfile, p.Child("appArmorProfile"))...)
 	if sp := sc.SupplementalGroupsPolicy; sp != nil && *sp != corev1.SupplementalGroupsPolicyMerge && *sp != corev1.SupplementalGroupsPolicyStrict {
-		errs = append(errs, field.NotSupported(p.Child("supplementalGroupsPolicy"), sp, []corev1.SupplementalGroupsPolicy{corev1.SupplementalGroupsPolicyMerge, corev1.SupplementalGroupsPolicyStrict}))
+		errs = append(errs, field.NotSupported(p.Child("supplementalGroupsPolicy").Path(), sp, []corev1.SupplementalGroupsPolicy{corev1.SupplementalGroupsPolicyMerge, corev1.SupplementalGroupsPolicyStrict}))
 	}
 	// SELinuxMount is off in 1.36: only Recursive is accepted on create.
 	if cp := sc.SELinuxChangePolicy; cp != nil && *cp != corev1.SELinuxChangePolicyRecursive {
-		errs = append(errs, field.NotSupported(p.Child("seLinuxChangePolicy"), *cp, []corev1.PodSELinuxChangePolicy{corev1.SELinuxChangePolicyRecursive}))
+		errs = append(errs, field.NotSupported(p.Child("seLinuxChangePolicy").Path(), *cp, []corev1.PodSELinuxChangePolicy{corev1.SELinuxChangePolicyRecursive}))
 	}
 	return errs
 }
@@ -94,41 +96,41 @@ func validateSysctls(spec *corev1.PodSpec, sysctls []corev1.Sysctl, p *field.Pat
 // validateSecurityContext (VAL-18): a container's security context; a
 // privileged container only where the cluster allows them (kube-apiserver's
 // --allow-privileged).
-func validateSecurityContext(sc *corev1.SecurityContext, p *field.Path, hostUsers, allowPrivileged bool) field.ErrorList {
+func validateSecurityContext(sc *corev1.SecurityContext, p lazyPath, hostUsers, allowPrivileged bool) field.ErrorList {
 	if sc == nil {
 		return nil
 	}
 	var errs field.ErrorList
 	if sc.Privileged != nil && *sc.Privileged && !allowPrivileged {
-		errs = append(errs, field.Forbidden(p.Child("privileged"), "disallowed by cluster policy"))
+		errs = append(errs, field.Forbidden(p.Child("privileged").Path(), "disallowed by cluster policy"))
 	}
 	if sc.RunAsUser != nil {
 		for _, msg := range validation.IsValidUserID(*sc.RunAsUser) {
-			errs = append(errs, field.Invalid(p.Child("runAsUser"), *sc.RunAsUser, msg))
+			errs = append(errs, field.Invalid(p.Child("runAsUser").Path(), *sc.RunAsUser, msg))
 		}
 	}
 	if sc.RunAsGroup != nil {
 		for _, msg := range validation.IsValidGroupID(*sc.RunAsGroup) {
-			errs = append(errs, field.Invalid(p.Child("runAsGroup"), *sc.RunAsGroup, msg))
+			errs = append(errs, field.Invalid(p.Child("runAsGroup").Path(), *sc.RunAsGroup, msg))
 		}
 	}
 	if pm := sc.ProcMount; pm != nil {
 		if *pm != corev1.DefaultProcMount && *pm != corev1.UnmaskedProcMount {
-			errs = append(errs, field.NotSupported(p.Child("procMount"), *pm, []corev1.ProcMountType{corev1.DefaultProcMount, corev1.UnmaskedProcMount}))
+			errs = append(errs, field.NotSupported(p.Child("procMount").Path(), *pm, []corev1.ProcMountType{corev1.DefaultProcMount, corev1.UnmaskedProcMount}))
 		}
 		if hostUsers && *pm == corev1.UnmaskedProcMount {
-			errs = append(errs, field.Invalid(p.Child("procMount"), pm, "`hostUsers` must be false to use `Unmasked`"))
+			errs = append(errs, field.Invalid(p.Child("procMount").Path(), pm, "`hostUsers` must be false to use `Unmasked`"))
 		}
 	}
 	errs = append(errs, validateSeccompProfileField(sc.SeccompProfile, p.Child("seccompProfile"))...)
 	if sc.AllowPrivilegeEscalation != nil && !*sc.AllowPrivilegeEscalation {
 		if sc.Privileged != nil && *sc.Privileged {
-			errs = append(errs, field.Invalid(p, internalValue{sc}, "cannot set `allowPrivilegeEscalation` to false and `privileged` to true"))
+			errs = append(errs, field.Invalid(p.Path(), internalValue{sc}, "cannot set `allowPrivilegeEscalation` to false and `privileged` to true"))
 		}
 		if sc.Capabilities != nil {
 			for _, c := range sc.Capabilities.Add {
 				if string(c) == "CAP_SYS_ADMIN" {
-					errs = append(errs, field.Invalid(p, internalValue{sc}, "cannot set `allowPrivilegeEscalation` to false and `capabilities.Add` CAP_SYS_ADMIN"))
+					errs = append(errs, field.Invalid(p.Path(), internalValue{sc}, "cannot set `allowPrivilegeEscalation` to false and `capabilities.Add` CAP_SYS_ADMIN"))
 				}
 			}
 		}
@@ -136,7 +138,7 @@ func validateSecurityContext(sc *corev1.SecurityContext, p *field.Path, hostUser
 	return append(errs, validateAppArmorProfileField(sc.AppArmorProfile, p.Child("appArmorProfile"))...)
 }
 
-func validateSeccompProfileField(sp *corev1.SeccompProfile, p *field.Path) field.ErrorList {
+func validateSeccompProfileField(sp *corev1.SeccompProfile, p lazyPath) field.ErrorList {
 	if sp == nil {
 		return nil
 	}
@@ -144,30 +146,30 @@ func validateSeccompProfileField(sp *corev1.SeccompProfile, p *field.Path) field
 	switch sp.Type {
 	case corev1.SeccompProfileTypeLocalhost, corev1.SeccompProfileTypeRuntimeDefault, corev1.SeccompProfileTypeUnconfined:
 	case "":
-		errs = append(errs, field.Required(p.Child("type"), "type is required when seccompProfile is set"))
+		errs = append(errs, field.Required(p.Child("type").Path(), "type is required when seccompProfile is set"))
 	default:
-		errs = append(errs, field.NotSupported(p.Child("type"), sp.Type, []corev1.SeccompProfileType{corev1.SeccompProfileTypeLocalhost, corev1.SeccompProfileTypeRuntimeDefault, corev1.SeccompProfileTypeUnconfined}))
+		errs = append(errs, field.NotSupported(p.Child("type").Path(), sp.Type, []corev1.SeccompProfileType{corev1.SeccompProfileTypeLocalhost, corev1.SeccompProfileTypeRuntimeDefault, corev1.SeccompProfileTypeUnconfined}))
 	}
 	if sp.Type == corev1.SeccompProfileTypeLocalhost {
 		if sp.LocalhostProfile == nil {
-			errs = append(errs, field.Required(p.Child("localhostProfile"), "must be set when seccomp type is Localhost"))
+			errs = append(errs, field.Required(p.Child("localhostProfile").Path(), "must be set when seccomp type is Localhost"))
 		} else {
 			errs = append(errs, validateLocalDescendingPath(*sp.LocalhostProfile, p.Child("localhostProfile"))...)
 		}
 	} else if sp.LocalhostProfile != nil {
-		errs = append(errs, field.Invalid(p.Child("localhostProfile"), internalValue{sp}, "can only be set when seccomp type is Localhost"))
+		errs = append(errs, field.Invalid(p.Child("localhostProfile").Path(), internalValue{sp}, "can only be set when seccomp type is Localhost"))
 	}
 	return errs
 }
 
-func validateAppArmorProfileField(ap *corev1.AppArmorProfile, p *field.Path) field.ErrorList {
+func validateAppArmorProfileField(ap *corev1.AppArmorProfile, p lazyPath) field.ErrorList {
 	if ap == nil {
 		return nil
 	}
 	var errs field.ErrorList
 	switch ap.Type {
 	case corev1.AppArmorProfileTypeLocalhost:
-		lp := p.Child("localhostProfile")
+		lp := p.Child("localhostProfile").Path()
 		if ap.LocalhostProfile == nil {
 			errs = append(errs, field.Required(lp, "must be set when AppArmor type is Localhost"))
 			break
@@ -183,32 +185,32 @@ func validateAppArmorProfileField(ap *corev1.AppArmorProfile, p *field.Path) fie
 		}
 	case corev1.AppArmorProfileTypeRuntimeDefault, corev1.AppArmorProfileTypeUnconfined:
 		if ap.LocalhostProfile != nil {
-			errs = append(errs, field.Invalid(p.Child("localhostProfile"), ap.LocalhostProfile, "can only be set when AppArmor type is Localhost"))
+			errs = append(errs, field.Invalid(p.Child("localhostProfile").Path(), ap.LocalhostProfile, "can only be set when AppArmor type is Localhost"))
 		}
 	case "":
-		errs = append(errs, field.Required(p.Child("type"), "type is required when appArmorProfile is set"))
+		errs = append(errs, field.Required(p.Child("type").Path(), "type is required when appArmorProfile is set"))
 	default:
-		errs = append(errs, field.NotSupported(p.Child("type"), ap.Type, []corev1.AppArmorProfileType{corev1.AppArmorProfileTypeLocalhost, corev1.AppArmorProfileTypeRuntimeDefault, corev1.AppArmorProfileTypeUnconfined}))
+		errs = append(errs, field.NotSupported(p.Child("type").Path(), ap.Type, []corev1.AppArmorProfileType{corev1.AppArmorProfileTypeLocalhost, corev1.AppArmorProfileTypeRuntimeDefault, corev1.AppArmorProfileTypeUnconfined}))
 	}
 	return errs
 }
 
 // validateSeccompAnnotationsAndFields (VAL-25): annotation and field agree.
-func validateSeccompAnnotationsAndFields(meta metav1.ObjectMeta, spec *corev1.PodSpec, p *field.Path) field.ErrorList {
+func validateSeccompAnnotationsAndFields(meta metav1.ObjectMeta, spec *corev1.PodSpec, p lazyPath) field.ErrorList {
 	var errs field.ErrorList
 	if spec.SecurityContext != nil && spec.SecurityContext.SeccompProfile != nil {
 		if ann, ok := meta.Annotations[annSeccompPod]; ok {
-			if e := seccompMatch(ann, spec.SecurityContext.SeccompProfile, p.Child("securityContext").Child("seccompProfile")); e != nil {
+			if e := seccompMatch(ann, spec.SecurityContext.SeccompProfile, p.Child("securityContext").Child("seccompProfile").Path()); e != nil {
 				errs = append(errs, e)
 			}
 		}
 	}
-	visitContainers(spec, p, func(c *corev1.Container, cp *field.Path) {
+	visitContainers(spec, func(c *corev1.Container, list string, i int) {
 		if c.SecurityContext == nil || c.SecurityContext.SeccompProfile == nil {
 			return
 		}
 		if ann, ok := meta.Annotations[annSeccompPrefix+c.Name]; ok {
-			if e := seccompMatch(ann, c.SecurityContext.SeccompProfile, cp.Child("securityContext").Child("seccompProfile")); e != nil {
+			if e := seccompMatch(ann, c.SecurityContext.SeccompProfile, p.Child(list).Index(i).Child("securityContext").Child("seccompProfile").Path()); e != nil {
 				errs = append(errs, e)
 			}
 		}
@@ -239,7 +241,7 @@ func seccompMatch(ann string, sp *corev1.SeccompProfile, p *field.Path) *field.E
 
 // validateAppArmorAnnotationsAndFields (VAL-25): on create, the deprecated
 // per-container annotation agrees with the effective profile field.
-func validateAppArmorAnnotationsAndFields(meta metav1.ObjectMeta, spec *corev1.PodSpec, p *field.Path) field.ErrorList {
+func validateAppArmorAnnotationsAndFields(meta metav1.ObjectMeta, spec *corev1.PodSpec, p lazyPath) field.ErrorList {
 	if spec.OS != nil && spec.OS.Name == corev1.Windows {
 		return nil
 	}
@@ -248,7 +250,7 @@ func validateAppArmorAnnotationsAndFields(meta metav1.ObjectMeta, spec *corev1.P
 	if spec.SecurityContext != nil {
 		podProfile = spec.SecurityContext.AppArmorProfile
 	}
-	visitContainers(spec, p, func(c *corev1.Container, cp *field.Path) {
+	visitContainers(spec, func(c *corev1.Container, list string, i int) {
 		prof := podProfile
 		if c.SecurityContext != nil && c.SecurityContext.AppArmorProfile != nil {
 			prof = c.SecurityContext.AppArmorProfile
@@ -260,7 +262,7 @@ func validateAppArmorAnnotationsAndFields(meta metav1.ObjectMeta, spec *corev1.P
 		if !ok {
 			return
 		}
-		ap := cp.Child("securityContext").Child("appArmorProfile")
+		ap := p.Child(list).Index(i).Child("securityContext").Child("appArmorProfile").Path()
 		const mismatch = "apparmor type in annotation and field must match"
 		switch prof.Type {
 		case corev1.AppArmorProfileTypeUnconfined:
@@ -283,10 +285,11 @@ func validateAppArmorAnnotationsAndFields(meta metav1.ObjectMeta, spec *corev1.P
 }
 
 // validateAffinity (VAL-27): node affinity, pod affinity and anti-affinity.
-func validateAffinity(a *corev1.Affinity, p *field.Path) field.ErrorList {
+func validateAffinity(a *corev1.Affinity, lp lazyPath) field.ErrorList {
 	if a == nil {
 		return nil
 	}
+	p := lp.Path()
 	var errs field.ErrorList
 	if na := a.NodeAffinity; na != nil {
 		np := p.Child("nodeAffinity")
@@ -361,7 +364,7 @@ func validateNodeSelectorTerm(t corev1.NodeSelectorTerm, allowInvalidValues bool
 		errs = append(errs, metav1validation.ValidateLabelName(rq.Key, rp.Child("key"))...)
 		if !allowInvalidValues {
 			for vi, v := range rq.Values {
-				for _, msg := range validation.IsValidLabelValue(v) {
+				for _, msg := range namecheck.IsValidLabelValue(v) {
 					errs = append(errs, field.Invalid(rp.Child("values").Index(vi), v, msg))
 				}
 			}
@@ -381,7 +384,7 @@ func validateNodeSelectorTerm(t corev1.NodeSelectorTerm, allowInvalidValues bool
 			errs = append(errs, field.Invalid(rp.Child("key"), rq.Key, "not a valid field selector key"))
 		} else {
 			for vi, v := range rq.Values {
-				for _, msg := range validation.IsDNS1123Subdomain(v) {
+				for _, msg := range namecheck.IsDNS1123Subdomain(v) {
 					errs = append(errs, field.Invalid(rp.Child("values").Index(vi), v, msg))
 				}
 			}
@@ -395,7 +398,7 @@ func validatePodAffinityTerm(t corev1.PodAffinityTerm, p *field.Path) field.Erro
 	errs := metav1validation.ValidateLabelSelector(t.LabelSelector, opts, p.Child("labelSelector"))
 	errs = append(errs, metav1validation.ValidateLabelSelector(t.NamespaceSelector, opts, p.Child("namespaceSelector"))...)
 	for _, ns := range t.Namespaces {
-		for _, msg := range validation.IsDNS1123Label(ns) {
+		for _, msg := range namecheck.IsDNS1123Label(ns) {
 			errs = append(errs, field.Invalid(p.Child("namespace"), ns, msg))
 		}
 	}
@@ -467,7 +470,7 @@ func validateTolerations(ts []corev1.Toleration, p *field.Path) field.ErrorList 
 		}
 		switch t.Operator {
 		case corev1.TolerationOpEqual, "":
-			if msgs := validation.IsValidLabelValue(t.Value); len(msgs) != 0 {
+			if msgs := namecheck.IsValidLabelValue(t.Value); len(msgs) != 0 {
 				errs = append(errs, field.Invalid(ip.Child("operator"), t.Value, strings.Join(msgs, ";")))
 			}
 		case corev1.TolerationOpExists:
@@ -491,7 +494,11 @@ func validateTolerations(ts []corev1.Toleration, p *field.Path) field.ErrorList 
 }
 
 // validatePodDNSConfig (VAL-26). RelaxedDNSSearchValidation is on in 1.36.
-func validatePodDNSConfig(c *corev1.PodDNSConfig, policy corev1.DNSPolicy, p *field.Path) field.ErrorList {
+func validatePodDNSConfig(c *corev1.PodDNSConfig, policy corev1.DNSPolicy, lp lazyPath) field.ErrorList {
+	if policy != corev1.DNSNone && c == nil {
+		return nil
+	}
+	p := lp.Path()
 	if policy == corev1.DNSNone {
 		if c == nil {
 			return field.ErrorList{field.Required(p, "must provide `dnsConfig` when `dnsPolicy` is None")}
@@ -535,7 +542,11 @@ func validatePodDNSConfig(c *corev1.PodDNSConfig, policy corev1.DNSPolicy, p *fi
 
 // validateTopologySpreadConstraints (VAL-29). MatchLabelKeys and the
 // selector merge are on in 1.36.
-func validateTopologySpreadConstraints(cs []corev1.TopologySpreadConstraint, p *field.Path) field.ErrorList {
+func validateTopologySpreadConstraints(cs []corev1.TopologySpreadConstraint, lp lazyPath) field.ErrorList {
+	if len(cs) == 0 {
+		return nil
+	}
+	p := lp.Path()
 	var errs field.ErrorList
 	for i, c := range cs {
 		ip := p.Index(i)
@@ -582,8 +593,9 @@ func validateLinux(spec *corev1.PodSpec, p *field.Path) field.ErrorList {
 	if sc := spec.SecurityContext; sc != nil && sc.WindowsOptions != nil {
 		errs = append(errs, field.Forbidden(p.Child("securityContext").Child("windowsOptions"), "windows options cannot be set for a linux pod"))
 	}
-	visitContainers(spec, p, func(c *corev1.Container, cp *field.Path) {
+	visitContainers(spec, func(c *corev1.Container, list string, i int) {
 		if c.SecurityContext != nil && c.SecurityContext.WindowsOptions != nil {
+			cp := p.Child(list).Index(i)
 			errs = append(errs, field.Forbidden(cp.Child("securityContext").Child("windowsOptions"), "windows options cannot be set for a linux pod"))
 		}
 	})
@@ -616,12 +628,12 @@ func validateWindows(spec *corev1.PodSpec, p *field.Path) field.ErrorList {
 		forbid(sc.SupplementalGroupsPolicy != nil, scp.Child("supplementalGroupsPolicy"))
 		forbid(sc.SELinuxChangePolicy != nil, scp.Child("seLinuxChangePolicy"))
 	}
-	visitContainers(spec, p, func(c *corev1.Container, cp *field.Path) {
+	visitContainers(spec, func(c *corev1.Container, list string, i int) {
 		sc := c.SecurityContext
 		if sc == nil {
 			return
 		}
-		fp := cp.Child("securityContext")
+		fp := p.Child(list).Index(i).Child("securityContext")
 		forbid := func(set bool, name string) {
 			if set {
 				errs = append(errs, field.Forbidden(fp.Child(name), msg))

@@ -5,11 +5,11 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
-	apivalidation "k8s.io/apimachinery/pkg/api/validation"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	metavalidation "k8s.io/apimachinery/pkg/apis/meta/v1/validation"
-	"k8s.io/apimachinery/pkg/util/validation"
 	"k8s.io/apimachinery/pkg/util/validation/field"
+
+	"github.com/limitcheck/limitcheck/internal/namecheck"
 )
 
 // PersistentVolumeClaim validation on create (VAL-62): the claim strategy's
@@ -118,11 +118,11 @@ func PersistentVolumeClaimSpec(spec *corev1.PersistentVolumeClaimSpec, p *field.
 	} else if q.Cmp(resource.Quantity{}) <= 0 {
 		errs = append(errs, field.Invalid(sp, q.String(), msgNotPos))
 	} else {
-		errs = append(errs, validateResourceQuantityValue(corev1.ResourceStorage, q, sp)...)
+		errs = append(errs, validateResourceQuantityValue(corev1.ResourceStorage, q, lazy(sp))...)
 	}
 
 	if sc := spec.StorageClassName; sc != nil && *sc != "" {
-		for _, msg := range apivalidation.NameIsDNSSubdomain(*sc, false) {
+		for _, msg := range namecheck.NameIsDNSSubdomain(*sc, false) {
 			errs = append(errs, field.Invalid(p.Child("storageClassName"), *sc, msg))
 		}
 	}
@@ -146,7 +146,7 @@ func PersistentVolumeClaimSpec(spec *corev1.PersistentVolumeClaimSpec, p *field.
 		}
 	}
 	if vac := spec.VolumeAttributesClassName; vac != nil && *vac != "" && opts.EnableVolumeAttributesClass {
-		for _, msg := range apivalidation.NameIsDNSSubdomain(*vac, false) {
+		for _, msg := range namecheck.NameIsDNSSubdomain(*vac, false) {
 			errs = append(errs, field.Invalid(p.Child("volumeAttributesClassName"), *vac, msg))
 		}
 	}
@@ -171,12 +171,12 @@ func validateDataSource(apiGroup *string, kind, name string, ns *string, p *fiel
 		errs = append(errs, field.Invalid(p, kind, "must be 'PersistentVolumeClaim' when referencing the default apiGroup"))
 	}
 	if group != "" {
-		for _, msg := range validation.IsDNS1123Subdomain(group) {
+		for _, msg := range namecheck.IsDNS1123Subdomain(group) {
 			errs = append(errs, field.Invalid(p.Child("apiGroup"), group, msg))
 		}
 	}
 	if ns != nil && *ns != "" {
-		for _, msg := range apivalidation.ValidateNamespaceName(*ns, false) {
+		for _, msg := range namecheck.NameIsDNSLabel(*ns, false) {
 			errs = append(errs, field.Invalid(p.Child("namespace"), *ns, msg))
 		}
 	}

@@ -85,7 +85,7 @@ func ResourceQuota(q *corev1.ResourceQuota) field.ErrorList {
 	for _, k := range resources.SortedNames(q.Spec.Hard) {
 		p := hard.Key(string(k))
 		errs = append(errs, validateQuotaResourceName(k, p)...)
-		errs = append(errs, validateResourceQuantityValue(k, q.Spec.Hard[k], p)...)
+		errs = append(errs, validateResourceQuantityValue(k, q.Spec.Hard[k], lazy(p))...)
 	}
 	errs = append(errs, validateQuotaScopes(&q.Spec, spec.Child("scopes"))...)
 	if q.Spec.ScopeSelector != nil {

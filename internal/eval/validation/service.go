@@ -9,6 +9,8 @@ import (
 	"k8s.io/apimachinery/pkg/util/intstr"
 	"k8s.io/apimachinery/pkg/util/validation"
 	"k8s.io/apimachinery/pkg/util/validation/field"
+
+	"github.com/limitcheck/limitcheck/internal/namecheck"
 )
 
 // Service validation on create (VAL-60): ValidateServiceCreate on a Service
@@ -113,7 +115,7 @@ func serviceSpec(svc *corev1.Service) field.ErrorList {
 		}
 		// a trailing dot marks a fully qualified CNAME
 		if cname := strings.TrimSuffix(spec.ExternalName, "."); cname != "" {
-			for _, msg := range validation.IsDNS1123Subdomain(cname) {
+			for _, msg := range namecheck.IsDNS1123Subdomain(cname) {
 				errs = append(errs, field.Invalid(sp.Child("externalName"), cname, msg))
 			}
 		} else {
@@ -235,7 +237,7 @@ func serviceSpec(svc *corev1.Service) field.ErrorList {
 	}
 	if c := spec.LoadBalancerClass; c != nil {
 		if spec.Type == corev1.ServiceTypeLoadBalancer {
-			for _, msg := range validation.IsQualifiedName(*c) {
+			for _, msg := range namecheck.IsQualifiedName(*c) {
 				errs = append(errs, field.Invalid(sp.Child("loadBalancerClass"), *c, msg))
 			}
 		} else {
@@ -288,7 +290,7 @@ func servicePort(port *corev1.ServicePort, requireName bool, names map[string]bo
 	if requireName && port.Name == "" {
 		errs = append(errs, field.Required(p.Child("name"), ""))
 	} else if port.Name != "" {
-		for _, msg := range validation.IsDNS1123Label(port.Name) {
+		for _, msg := range namecheck.IsDNS1123Label(port.Name) {
 			errs = append(errs, field.Invalid(p.Child("name"), port.Name, msg))
 		}
 		if names[port.Name] {
@@ -319,7 +321,7 @@ func servicePort(port *corev1.ServicePort, requireName bool, names map[string]bo
 		errs = append(errs, field.InternalError(tp, fmt.Errorf("unknown type: %v", port.TargetPort.Type)))
 	}
 	if ap := port.AppProtocol; ap != nil {
-		for _, msg := range validation.IsQualifiedName(*ap) {
+		for _, msg := range namecheck.IsQualifiedName(*ap) {
 			errs = append(errs, field.Invalid(p.Child("appProtocol"), *ap, msg))
 		}
 	}

@@ -2,16 +2,17 @@ package validation
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
 	"github.com/limitcheck/limitcheck/internal/eval/resources"
 
 	"github.com/limitcheck/limitcheck/internal/eval/features"
+	"github.com/limitcheck/limitcheck/internal/namecheck"
 
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
-	"k8s.io/apimachinery/pkg/util/validation"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 	resourcehelper "k8s.io/component-helpers/resource"
 )
@@ -32,47 +33,47 @@ var standardLimitTypes = map[corev1.LimitType]bool{
 
 // validateKubeFinalizerNames is the check the core ValidateObjectMeta wrapper adds:
 // an unqualified finalizer must be a standard one.
-func validateKubeFinalizerNames(finalizers []string, p *field.Path) field.ErrorList {
+func validateKubeFinalizerNames(finalizers []string, p lazyPath) field.ErrorList {
 	var errs field.ErrorList
 	for i, f := range finalizers {
 		if !strings.Contains(f, "/") && !standardFinalizers[f] {
-			errs = append(errs, field.Invalid(p.Index(i), f, "name is neither a standard finalizer name nor is it fully qualified"))
+			errs = append(errs, field.Invalid(p.Index(i).Path(), f, "name is neither a standard finalizer name nor is it fully qualified"))
 		}
 	}
 	return errs
 }
 
 // validateResourceName: qualified name; unqualified names must be standard resources.
-func validateResourceName(name corev1.ResourceName, p *field.Path) field.ErrorList {
+func validateResourceName(name corev1.ResourceName, p lazyPath) field.ErrorList {
 	var errs field.ErrorList
-	for _, msg := range validation.IsQualifiedName(string(name)) {
-		errs = append(errs, field.Invalid(p, name, msg))
+	for _, msg := range namecheck.IsQualifiedName(string(name)) {
+		errs = append(errs, field.Invalid(p.Path(), name, msg))
 	}
 	if len(errs) != 0 {
 		return errs
 	}
 	if resources.IsUnqualified(name) && !resources.IsStandardResourceName(name) {
-		errs = append(errs, field.Invalid(p, name, "must be a standard resource type or fully qualified"))
+		errs = append(errs, field.Invalid(p.Path(), name, "must be a standard resource type or fully qualified"))
 	}
 	return errs
 }
 
 // validateContainerResourceName adds the container rules to validateResourceName
 // without short-circuiting, so an unknown name yields two errors (LR-03).
-func validateContainerResourceName(name corev1.ResourceName, p *field.Path) field.ErrorList {
+func validateContainerResourceName(name corev1.ResourceName, p lazyPath) field.ErrorList {
 	errs := validateResourceName(name, p)
 	if resources.IsUnqualified(name) {
 		if !resources.IsStandardContainerResourceName(name) {
-			errs = append(errs, field.Invalid(p, name, "must be a standard resource for containers"))
+			errs = append(errs, field.Invalid(p.Path(), name, "must be a standard resource for containers"))
 		}
 	} else if !resources.IsNativeResource(name) && !resources.IsExtendedResourceName(name) {
-		errs = append(errs, field.Invalid(p, name, "doesn't follow extended resource name standard"))
+		errs = append(errs, field.Invalid(p.Path(), name, "doesn't follow extended resource name standard"))
 	}
 	return errs
 }
 
 // validatePodLevelResourceName: a valid resource name supported at pod level.
-func validatePodLevelResourceName(name corev1.ResourceName, p *field.Path) field.ErrorList {
+func validatePodLevelResourceName(name corev1.ResourceName, p lazyPath) field.ErrorList {
 	errs := validateResourceName(name, p)
 	if len(errs) != 0 {
 		return errs
@@ -84,14 +85,14 @@ func validatePodLevelResourceName(name corev1.ResourceName, p *field.Path) field
 			vals = append(vals, string(s))
 		}
 		sort.Strings(vals)
-		errs = append(errs, field.NotSupported(p, name, vals))
+		errs = append(errs, field.NotSupported(p.Path(), name, vals))
 	}
 	return errs
 }
 
 // validateQuotaResourceName: validateResourceName plus the quota list (RQ-01).
 func validateQuotaResourceName(name corev1.ResourceName, p *field.Path) field.ErrorList {
-	errs := validateResourceName(name, p)
+	errs := validateResourceName(name, lazy(p))
 	if resources.IsUnqualified(name) && !resources.IsStandardQuotaResourceName(name) {
 		errs = append(errs, field.Invalid(p, name, "must be a standard resource for quota"))
 	}
@@ -99,13 +100,13 @@ func validateQuotaResourceName(name corev1.ResourceName, p *field.Path) field.Er
 }
 
 // validateResourceQuantityValue: non-negative, and integral for integer resources (RQ-02).
-func validateResourceQuantityValue(name corev1.ResourceName, q resource.Quantity, p *field.Path) field.ErrorList {
+func validateResourceQuantityValue(name corev1.ResourceName, q resource.Quantity, p lazyPath) field.ErrorList {
 	var errs field.ErrorList
 	if q.Cmp(resource.Quantity{}) < 0 {
-		errs = append(errs, field.Invalid(p, q.String(), msgNegative))
+		errs = append(errs, field.Invalid(p.Path(), q.String(), msgNegative))
 	}
 	if resources.IsIntegerResourceName(name) && q.MilliValue()%1000 != 0 {
-		errs = append(errs, field.Invalid(p, q, msgNotInteger))
+		errs = append(errs, field.Invalid(p.Path(), q, msgNotInteger))
 	}
 	return errs
 }
@@ -164,7 +165,7 @@ func LimitRange(lr *corev1.LimitRange) field.ErrorList {
 
 func validateLimitRangeTypeName(t corev1.LimitType, p *field.Path) field.ErrorList {
 	var errs field.ErrorList
-	for _, msg := range validation.IsQualifiedName(string(t)) {
+	for _, msg := range namecheck.IsQualifiedName(string(t)) {
 		errs = append(errs, field.Invalid(p, t, msg))
 	}
 	if len(errs) != 0 {
@@ -178,9 +179,9 @@ func validateLimitRangeTypeName(t corev1.LimitType, p *field.Path) field.ErrorLi
 
 func validateLimitRangeResourceName(t corev1.LimitType, name corev1.ResourceName, p *field.Path) field.ErrorList {
 	if t == corev1.LimitTypePod || t == corev1.LimitTypeContainer {
-		return validateContainerResourceName(name, p)
+		return validateContainerResourceName(name, lazy(p))
 	}
-	return validateResourceName(name, p)
+	return validateResourceName(name, lazy(p))
 }
 
 // validateLimitRangeKey runs the cross checks of one resource key, in upstream order (LR-06..08).
@@ -236,59 +237,76 @@ func validateLimitRangeKey(p *field.Path, k corev1.ResourceName, minL, maxL, def
 // workload's Pod template (spec at p).
 func PodSpecResources(spec *corev1.PodSpec, p *field.Path, gates features.Gates) field.ErrorList {
 	var errs field.ErrorList
+	lp := lazy(p)
+	claims := podClaimNames(spec) // only read
 	for i := range spec.Containers {
-		errs = append(errs, validateResourceRequirements(&spec.Containers[i].Resources, validateContainerResourceName, podClaimNames(spec), p.Child("containers").Index(i).Child("resources"))...)
+		errs = append(errs, validateResourceRequirements(&spec.Containers[i].Resources, containerResources, claims, lp.Child("containers").Index(i).Child("resources"))...)
 	}
 	for i := range spec.InitContainers {
-		errs = append(errs, validateResourceRequirements(&spec.InitContainers[i].Resources, validateContainerResourceName, podClaimNames(spec), p.Child("initContainers").Index(i).Child("resources"))...)
+		errs = append(errs, validateResourceRequirements(&spec.InitContainers[i].Resources, containerResources, claims, lp.Child("initContainers").Index(i).Child("resources"))...)
 	}
 	if gates.Enabled(features.PodLevelResources) && spec.Resources != nil {
-		errs = append(errs, validatePodLevelResources(spec, podClaimNames(spec), p.Child("resources"))...)
+		errs = append(errs, validatePodLevelResources(spec, claims, p.Child("resources"))...)
 	}
 	return errs
 }
 
-type nameValidator func(corev1.ResourceName, *field.Path) field.ErrorList
+// resourceNames says which resource names a ResourceRequirements may hold:
+// a container's (and pod overhead's), or the pod-level resources'.
+type resourceNames bool
+
+const (
+	containerResources resourceNames = false
+	podLevelResources  resourceNames = true
+)
+
+func (n resourceNames) validate(name corev1.ResourceName, p lazyPath) field.ErrorList {
+	if n == podLevelResources {
+		return validatePodLevelResourceName(name, p)
+	}
+	return validateContainerResourceName(name, p)
+}
 
 // validateResourceRequirements mirrors upstream's validateResourceRequirements for
 // one container or the pod level; claims are the names of the pod's resourceClaims.
-func validateResourceRequirements(r *corev1.ResourceRequirements, nameFn nameValidator, claims map[string]bool, p *field.Path) field.ErrorList {
+func validateResourceRequirements(r *corev1.ResourceRequirements, names resourceNames, claims map[string]bool, p lazyPath) field.ErrorList {
 	var errs field.ErrorList
 	limPath, reqPath := p.Child("limits"), p.Child("requests")
 	limCPUOrMem, reqCPUOrMem, limHuge, reqHuge := false, false, false, false
-	for _, k := range resources.SortedNames(r.Limits) {
+	var buf [8]corev1.ResourceName
+	for _, k := range sortedNames(r.Limits, buf[:0]) {
 		q := r.Limits[k]
 		kp := limPath.Key(string(k))
-		errs = append(errs, nameFn(k, kp)...)
+		errs = append(errs, names.validate(k, kp)...)
 		errs = append(errs, validateResourceQuantityValue(k, q, kp)...)
 		if resources.IsHugePageResourceName(k) {
 			limHuge = true
 			if !resources.IsHugePageResourceValueDivisible(k, q) {
-				errs = append(errs, field.Invalid(kp, q.String(), fmt.Sprintf("%s is not positive integer multiple of %s", q.String(), k)))
+				errs = append(errs, field.Invalid(kp.Path(), q.String(), fmt.Sprintf("%s is not positive integer multiple of %s", q.String(), k)))
 			}
 		}
 		if k == corev1.ResourceCPU || k == corev1.ResourceMemory {
 			limCPUOrMem = true
 		}
 	}
-	for _, k := range resources.SortedNames(r.Requests) {
+	for _, k := range sortedNames(r.Requests, buf[:0]) {
 		q := r.Requests[k]
 		kp := reqPath.Key(string(k))
-		errs = append(errs, nameFn(k, kp)...)
+		errs = append(errs, names.validate(k, kp)...)
 		errs = append(errs, validateResourceQuantityValue(k, q, kp)...)
 		if lim, ok := r.Limits[k]; ok {
 			if q.Cmp(lim) != 0 && !resources.IsOvercommitAllowed(k) {
-				errs = append(errs, field.Invalid(reqPath, q.String(), fmt.Sprintf("must be equal to %s limit of %s", k, lim.String())))
+				errs = append(errs, field.Invalid(reqPath.Path(), q.String(), fmt.Sprintf("must be equal to %s limit of %s", k, lim.String())))
 			} else if q.Cmp(lim) > 0 {
-				errs = append(errs, field.Invalid(reqPath, q.String(), fmt.Sprintf("must be less than or equal to %s limit of %s", k, lim.String())))
+				errs = append(errs, field.Invalid(reqPath.Path(), q.String(), fmt.Sprintf("must be less than or equal to %s limit of %s", k, lim.String())))
 			}
 		} else if !resources.IsOvercommitAllowed(k) {
-			errs = append(errs, field.Required(limPath, "Limit must be set for non overcommitable resources"))
+			errs = append(errs, field.Required(limPath.Path(), "Limit must be set for non overcommitable resources"))
 		}
 		if resources.IsHugePageResourceName(k) {
 			reqHuge = true
 			if !resources.IsHugePageResourceValueDivisible(k, q) {
-				errs = append(errs, field.Invalid(kp, q.String(), fmt.Sprintf("%s is not positive integer multiple of %s", q.String(), k)))
+				errs = append(errs, field.Invalid(kp.Path(), q.String(), fmt.Sprintf("%s is not positive integer multiple of %s", q.String(), k)))
 			}
 		}
 		if k == corev1.ResourceCPU || k == corev1.ResourceMemory {
@@ -296,9 +314,19 @@ func validateResourceRequirements(r *corev1.ResourceRequirements, nameFn nameVal
 		}
 	}
 	if !limCPUOrMem && !reqCPUOrMem && (reqHuge || limHuge) {
-		errs = append(errs, field.Forbidden(p, "HugePages require cpu or memory"))
+		errs = append(errs, field.Forbidden(p.Path(), "HugePages require cpu or memory"))
 	}
 	return append(errs, validateResourceClaimNames(r.Claims, claims, p.Child("claims"))...)
+}
+
+// sortedNames is resources.SortedNames appending to buf, which a caller
+// keeps on its stack for the few names a container has.
+func sortedNames(list corev1.ResourceList, buf []corev1.ResourceName) []corev1.ResourceName {
+	for k := range list {
+		buf = append(buf, k)
+	}
+	slices.Sort(buf)
+	return buf
 }
 
 // validatePodLevelResources mirrors PodResources + validatePodResourceConsistency.
@@ -310,7 +338,7 @@ func validatePodLevelResources(spec *corev1.PodSpec, claims map[string]bool, p *
 	if spec.Resources.Claims != nil {
 		errs = append(errs, field.Forbidden(p.Child("claims"), "claims may not be set for Resources at pod-level"))
 	}
-	errs = append(errs, validateResourceRequirements(spec.Resources, validatePodLevelResourceName, claims, p)...)
+	errs = append(errs, validateResourceRequirements(spec.Resources, podLevelResources, claims, lazy(p))...)
 
 	ctrOnly := &corev1.Pod{Spec: *spec}
 	aggReqs := resourcehelper.AggregateContainerRequests(ctrOnly, resourcehelper.PodResourcesOptions{})

@@ -12,6 +12,8 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	metav1validation "k8s.io/apimachinery/pkg/apis/meta/v1/validation"
 	"k8s.io/apimachinery/pkg/util/validation/field"
+
+	"github.com/limitcheck/limitcheck/internal/namecheck"
 )
 
 // Volume validation (VAL-20..VAL-24): ValidateVolumes and validateVolumeSource
@@ -22,7 +24,7 @@ const fileModeErrorMsg = "must be a number between 0 and 0777 (octal), both incl
 
 // validateVolumes (VAL-20): each volume's source, a unique DNS-label name; a
 // volume with errors is not usable by mounts.
-func validateVolumes(volumes []corev1.Volume, meta *metav1.ObjectMeta, p *field.Path, opts podOptions) (map[string]corev1.VolumeSource, field.ErrorList) {
+func validateVolumes(volumes []corev1.Volume, meta *metav1.ObjectMeta, lp lazyPath, opts podOptions) (map[string]corev1.VolumeSource, field.ErrorList) {
 	var errs field.ErrorList
 	names := map[string]bool{}
 	created := map[string]bool{}
@@ -33,19 +35,22 @@ func validateVolumes(volumes []corev1.Volume, meta *metav1.ObjectMeta, p *field.
 			}
 		}
 	}
-	vols := map[string]corev1.VolumeSource{}
+	var vols map[string]corev1.VolumeSource // only read by the callers: nil when there are no volumes
+	if len(volumes) > 0 {
+		vols = make(map[string]corev1.VolumeSource, len(volumes))
+	}
 	for i := range volumes {
 		v := &volumes[i]
-		ip := p.Index(i)
+		ip := lp.Index(i)
 		np := ip.Child("name")
 		el := validateVolumeSource(&v.VolumeSource, ip, v.Name, meta, opts)
 		if v.Name == "" {
-			el = append(el, field.Required(np, ""))
+			el = append(el, field.Required(np.Path(), ""))
 		} else {
 			el = append(el, dns1123Label(v.Name, np)...)
 		}
 		if names[v.Name] {
-			el = append(el, field.Duplicate(np, v.Name))
+			el = append(el, field.Duplicate(np.Path(), v.Name))
 		}
 		if len(el) == 0 {
 			names[v.Name] = true
@@ -54,7 +59,7 @@ func validateVolumes(volumes []corev1.Volume, meta *metav1.ObjectMeta, p *field.
 			errs = append(errs, el...)
 		}
 		if v.PersistentVolumeClaim != nil && created[v.PersistentVolumeClaim.ClaimName] {
-			errs = append(errs, field.Invalid(ip.Child("persistentVolumeClaim").Child("claimName"), v.PersistentVolumeClaim.ClaimName,
+			errs = append(errs, field.Invalid(ip.Child("persistentVolumeClaim").Child("claimName").Path(), v.PersistentVolumeClaim.ClaimName,
 				"must not reference a PVC that gets created for an ephemeral volume"))
 		}
 	}
@@ -62,7 +67,7 @@ func validateVolumes(volumes []corev1.Volume, meta *metav1.ObjectMeta, p *field.
 }
 
 // validateVolumeSource (VAL-21): exactly one source, in upstream's field order.
-func validateVolumeSource(s *corev1.VolumeSource, p *field.Path, volName string, meta *metav1.ObjectMeta, opts podOptions) field.ErrorList {
+func validateVolumeSource(s *corev1.VolumeSource, p lazyPath, volName string, meta *metav1.ObjectMeta, opts podOptions) field.ErrorList {
 	var errs field.ErrorList
 	n := 0
 	one := func(set bool, name string, check func() field.ErrorList) {
@@ -70,7 +75,7 @@ func validateVolumeSource(s *corev1.VolumeSource, p *field.Path, volName string,
 			return
 		}
 		if n > 0 {
-			errs = append(errs, field.Forbidden(p.Child(name), "may not specify more than 1 volume type"))
+			errs = append(errs, field.Forbidden(p.Child(name).Path(), "may not specify more than 1 volume type"))
 			return
 		}
 		n++
@@ -81,13 +86,13 @@ func validateVolumeSource(s *corev1.VolumeSource, p *field.Path, volName string,
 	if s.EmptyDir != nil {
 		n++
 		if s.EmptyDir.SizeLimit != nil && s.EmptyDir.SizeLimit.Cmp(resource.Quantity{}) < 0 {
-			errs = append(errs, field.Forbidden(p.Child("emptyDir").Child("sizeLimit"), "SizeLimit field must be a valid resource quantity"))
+			errs = append(errs, field.Forbidden(p.Child("emptyDir").Child("sizeLimit").Path(), "SizeLimit field must be a valid resource quantity"))
 		}
 	}
 	one(s.HostPath != nil, "hostPath", func() field.ErrorList {
 		hp := p.Child("hostPath")
 		if s.HostPath.Path == "" {
-			return field.ErrorList{field.Required(hp.Child("path"), "")}
+			return field.ErrorList{field.Required(hp.Child("path").Path(), "")}
 		}
 		es := validatePathNoBacksteps(s.HostPath.Path, hp.Child("path"))
 		if t := s.HostPath.Type; t != nil {
@@ -95,7 +100,7 @@ func validateVolumeSource(s *corev1.VolumeSource, p *field.Path, volName string,
 			case corev1.HostPathUnset, corev1.HostPathDirectoryOrCreate, corev1.HostPathDirectory, corev1.HostPathFileOrCreate,
 				corev1.HostPathFile, corev1.HostPathSocket, corev1.HostPathCharDev, corev1.HostPathBlockDev:
 			default:
-				es = append(es, field.NotSupported(hp.Child("type"), t, []string{"", "BlockDevice", "CharDevice", "Directory", "DirectoryOrCreate", "File", "FileOrCreate", "Socket"}))
+				es = append(es, field.NotSupported(hp.Child("type").Path(), t, []string{"", "BlockDevice", "CharDevice", "Directory", "DirectoryOrCreate", "File", "FileOrCreate", "Socket"}))
 			}
 		}
 		return es
@@ -104,7 +109,7 @@ func validateVolumeSource(s *corev1.VolumeSource, p *field.Path, volName string,
 		gp := p.Child("gitRepo")
 		var es field.ErrorList
 		if s.GitRepo.Repository == "" {
-			es = append(es, field.Required(gp.Child("repository"), ""))
+			es = append(es, field.Required(gp.Child("repository").Path(), ""))
 		}
 		return append(es, validateLocalDescendingPath(s.GitRepo.Directory, gp.Child("directory"))...)
 	})
@@ -117,13 +122,13 @@ func validateVolumeSource(s *corev1.VolumeSource, p *field.Path, volName string,
 		np := p.Child("nfs")
 		var es field.ErrorList
 		if s.NFS.Server == "" {
-			es = append(es, field.Required(np.Child("server"), ""))
+			es = append(es, field.Required(np.Child("server").Path(), ""))
 		}
 		if s.NFS.Path == "" {
-			es = append(es, field.Required(np.Child("path"), ""))
+			es = append(es, field.Required(np.Child("path").Path(), ""))
 		}
 		if !path.IsAbs(s.NFS.Path) {
-			es = append(es, field.Invalid(np.Child("path"), s.NFS.Path, "must be an absolute path"))
+			es = append(es, field.Invalid(np.Child("path").Path(), s.NFS.Path, "must be an absolute path"))
 		}
 		return es
 	})
@@ -132,7 +137,7 @@ func validateVolumeSource(s *corev1.VolumeSource, p *field.Path, volName string,
 	one(s.Flocker != nil, "flocker", nil)
 	one(s.PersistentVolumeClaim != nil, "persistentVolumeClaim", func() field.ErrorList {
 		if s.PersistentVolumeClaim.ClaimName == "" {
-			return field.ErrorList{field.Required(p.Child("persistentVolumeClaim").Child("claimName"), "")}
+			return field.ErrorList{field.Required(p.Child("persistentVolumeClaim").Child("claimName").Path(), "")}
 		}
 		return nil
 	})
@@ -170,7 +175,7 @@ func validateVolumeSource(s *corev1.VolumeSource, p *field.Path, volName string,
 		cp := p.Child("csi")
 		var es field.ErrorList
 		if s.CSI.Driver == "" {
-			es = append(es, field.Required(cp.Child("driver"), ""))
+			es = append(es, field.Required(cp.Child("driver").Path(), ""))
 		}
 		return es
 	})
@@ -178,18 +183,18 @@ func validateVolumeSource(s *corev1.VolumeSource, p *field.Path, volName string,
 		ep := p.Child("ephemeral")
 		var es field.ErrorList
 		if t := s.Ephemeral.VolumeClaimTemplate; t == nil {
-			es = append(es, field.Required(ep.Child("volumeClaimTemplate"), ""))
+			es = append(es, field.Required(ep.Child("volumeClaimTemplate").Path(), ""))
 		} else {
 			// ValidatePersistentVolumeClaimTemplate (VAL-21): labels and
 			// annotations only, then the claim's spec as a claim create's.
 			tp := ep.Child("volumeClaimTemplate")
 			es = append(es, templateObjectMeta(&t.ObjectMeta, tp.Child("metadata"))...)
-			es = append(es, PersistentVolumeClaimSpec(&t.Spec, tp.Child("spec"), CreateClaimOptions())...)
+			es = append(es, PersistentVolumeClaimSpec(&t.Spec, tp.Child("spec").Path(), CreateClaimOptions())...)
 		}
 		if meta != nil && meta.Name != "" && volName != "" {
 			pvc := meta.Name + "-" + volName
-			for _, msg := range apivalidation.NameIsDNSSubdomain(pvc, false) {
-				es = append(es, field.Invalid(p.Child("name"), volName, fmt.Sprintf("PVC name %q: %v", pvc, msg)))
+			for _, msg := range namecheck.NameIsDNSSubdomain(pvc, false) {
+				es = append(es, field.Invalid(p.Child("name").Path(), volName, fmt.Sprintf("PVC name %q: %v", pvc, msg)))
 			}
 		}
 		return es
@@ -198,53 +203,53 @@ func validateVolumeSource(s *corev1.VolumeSource, p *field.Path, volName string,
 		ip := p.Child("image")
 		var es field.ErrorList
 		if opts.resourceIsPod && s.Image.Reference == "" {
-			es = append(es, field.Required(ip.Child("reference"), ""))
+			es = append(es, field.Required(ip.Child("reference").Path(), ""))
 		}
 		return append(es, validatePullPolicy(s.Image.PullPolicy, ip.Child("pullPolicy"))...)
 	})
 	if n == 0 {
-		errs = append(errs, field.Required(p, "must specify a volume type"))
+		errs = append(errs, field.Required(p.Path(), "must specify a volume type"))
 	}
 	return errs
 }
 
-func validateFileMode(mode *int32, p *field.Path) field.ErrorList {
+func validateFileMode(mode *int32, p lazyPath) field.ErrorList {
 	if mode != nil && (*mode > 0777 || *mode < 0) {
-		return field.ErrorList{field.Invalid(p, *mode, fileModeErrorMsg)}
+		return field.ErrorList{field.Invalid(p.Path(), *mode, fileModeErrorMsg)}
 	}
 	return nil
 }
 
 // validateKeyToPath (VAL-22): an item of a configMap or secret volume.
-func validateKeyToPath(kp *corev1.KeyToPath, p *field.Path) field.ErrorList {
+func validateKeyToPath(kp *corev1.KeyToPath, p lazyPath) field.ErrorList {
 	var errs field.ErrorList
 	if kp.Key == "" {
-		errs = append(errs, field.Required(p.Child("key"), ""))
+		errs = append(errs, field.Required(p.Child("key").Path(), ""))
 	}
 	if kp.Path == "" {
-		errs = append(errs, field.Required(p.Child("path"), ""))
+		errs = append(errs, field.Required(p.Child("path").Path(), ""))
 	}
 	errs = append(errs, validateLocalNonReservedPath(kp.Path, p.Child("path"))...)
 	return append(errs, validateFileMode(kp.Mode, p.Child("mode"))...)
 }
 
 // validateDownwardAPIVolumeFile (VAL-22); p is the source's path (upstream reports the file's errors there).
-func validateDownwardAPIVolumeFile(f *corev1.DownwardAPIVolumeFile, p *field.Path) field.ErrorList {
+func validateDownwardAPIVolumeFile(f *corev1.DownwardAPIVolumeFile, p lazyPath) field.ErrorList {
 	var errs field.ErrorList
 	if f.Path == "" {
-		errs = append(errs, field.Required(p.Child("path"), ""))
+		errs = append(errs, field.Required(p.Child("path").Path(), ""))
 	}
 	errs = append(errs, validateLocalNonReservedPath(f.Path, p.Child("path"))...)
 	switch {
 	case f.FieldRef != nil:
 		errs = append(errs, validateObjectFieldSelector(f.FieldRef, volumeFieldPaths, p.Child("fieldRef"))...)
 		if f.ResourceFieldRef != nil {
-			errs = append(errs, field.Invalid(p, "resource", "fieldRef and resourceFieldRef can not be specified simultaneously"))
+			errs = append(errs, field.Invalid(p.Path(), "resource", "fieldRef and resourceFieldRef can not be specified simultaneously"))
 		}
 	case f.ResourceFieldRef != nil:
 		errs = append(errs, validateResourceFieldSelector(f.ResourceFieldRef, p.Child("resourceFieldRef"), true)...)
 	default:
-		errs = append(errs, field.Required(p, "one of fieldRef and resourceFieldRef is required"))
+		errs = append(errs, field.Required(p.Path(), "one of fieldRef and resourceFieldRef is required"))
 	}
 	return append(errs, validateFileMode(f.Mode, p.Child("mode"))...)
 }
@@ -252,12 +257,12 @@ func validateDownwardAPIVolumeFile(f *corev1.DownwardAPIVolumeFile, p *field.Pat
 // validateProjectionSources (VAL-23): secret, configMap, downwardAPI and
 // serviceAccountToken sources with paths unique across the volume.
 // (clusterTrustBundle and podCertificate sources are gated off in 1.36.)
-func validateProjectionSources(proj *corev1.ProjectedVolumeSource, p *field.Path) field.ErrorList {
+func validateProjectionSources(proj *corev1.ProjectedVolumeSource, p lazyPath) field.ErrorList {
 	var errs field.ErrorList
 	paths := map[string]bool{}
 	dup := func(pth string, value string) {
 		if paths[pth] {
-			errs = append(errs, field.Invalid(p, value, "conflicting duplicate paths"))
+			errs = append(errs, field.Invalid(p.Path(), value, "conflicting duplicate paths"))
 		} else {
 			paths[pth] = true
 		}
@@ -266,10 +271,10 @@ func validateProjectionSources(proj *corev1.ProjectedVolumeSource, p *field.Path
 		n := 0
 		sp := p.Child("sources").Index(i)
 		// A secret or configMap source: a name, then its items' paths.
-		keyed := func(pp *field.Path, name string, items []corev1.KeyToPath) {
+		keyed := func(pp lazyPath, name string, items []corev1.KeyToPath) {
 			n++
 			if name == "" {
-				errs = append(errs, field.Required(pp.Child("name"), ""))
+				errs = append(errs, field.Required(pp.Child("name").Path(), ""))
 			}
 			for j := range items {
 				kp := &items[j]
@@ -304,13 +309,13 @@ func validateProjectionSources(proj *corev1.ProjectedVolumeSource, p *field.Path
 				exp = *t.ExpirationSeconds
 			}
 			if exp < 10*60 {
-				errs = append(errs, field.Invalid(pp.Child("expirationSeconds"), exp, "may not specify a duration less than 10 minutes"))
+				errs = append(errs, field.Invalid(pp.Child("expirationSeconds").Path(), exp, "may not specify a duration less than 10 minutes"))
 			}
 			if exp > 1<<32 {
-				errs = append(errs, field.Invalid(pp.Child("expirationSeconds"), exp, "may not specify a duration larger than 2^32 seconds"))
+				errs = append(errs, field.Invalid(pp.Child("expirationSeconds").Path(), exp, "may not specify a duration larger than 2^32 seconds"))
 			}
 			if t.Path == "" {
-				errs = append(errs, field.Required(p.Child("path"), ""))
+				errs = append(errs, field.Required(p.Child("path").Path(), ""))
 			} else {
 				errs = append(errs, validateLocalNonReservedPath(t.Path, p.Child("path"))...)
 			}
@@ -322,7 +327,7 @@ func validateProjectionSources(proj *corev1.ProjectedVolumeSource, p *field.Path
 			n++
 		}
 		if n > 1 {
-			errs = append(errs, field.Forbidden(sp, "may not specify more than 1 volume type per source"))
+			errs = append(errs, field.Forbidden(sp.Path(), "may not specify more than 1 volume type per source"))
 		}
 	}
 	return errs
@@ -331,9 +336,9 @@ func validateProjectionSources(proj *corev1.ProjectedVolumeSource, p *field.Path
 // templateObjectMeta is ValidateTemplateObjectMeta: an embedded template's
 // annotations and labels, and every other metadata field that is set is
 // `Forbidden: cannot be set` (in the struct's field order).
-func templateObjectMeta(meta *metav1.ObjectMeta, p *field.Path) field.ErrorList {
-	errs := apivalidation.ValidateAnnotations(meta.Annotations, p.Child("annotations"))
-	errs = append(errs, metav1validation.ValidateLabels(meta.Labels, p.Child("labels"))...)
+func templateObjectMeta(meta *metav1.ObjectMeta, p lazyPath) field.ErrorList {
+	errs := apivalidation.ValidateAnnotations(meta.Annotations, p.Child("annotations").Path())
+	errs = append(errs, metav1validation.ValidateLabels(meta.Labels, p.Child("labels").Path())...)
 	v := reflect.ValueOf(*meta)
 	for i := 0; i < v.NumField(); i++ {
 		f := v.Type().Field(i)
@@ -341,17 +346,17 @@ func templateObjectMeta(meta *metav1.ObjectMeta, p *field.Path) field.ErrorList 
 			continue
 		}
 		name := strings.ToLower(f.Name[:1]) + f.Name[1:]
-		errs = append(errs, field.Forbidden(p.Child(name), "cannot be set"))
+		errs = append(errs, field.Forbidden(p.Child(name).Path(), "cannot be set"))
 	}
 	return errs
 }
 
 // keyedVolume is a secret or configMap volume source: the object's name
 // (under nameField), the default mode, then each item's key and path.
-func keyedVolume(p *field.Path, nameField, name string, mode *int32, items []corev1.KeyToPath) field.ErrorList {
+func keyedVolume(p lazyPath, nameField, name string, mode *int32, items []corev1.KeyToPath) field.ErrorList {
 	var errs field.ErrorList
 	if name == "" {
-		errs = append(errs, field.Required(p.Child(nameField), ""))
+		errs = append(errs, field.Required(p.Child(nameField).Path(), ""))
 	}
 	errs = append(errs, validateFileMode(mode, p.Child("defaultMode"))...)
 	for i := range items {
