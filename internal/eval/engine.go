@@ -31,6 +31,7 @@ import (
 	"github.com/limitcheck/limitcheck/internal/eval/limitranger"
 	"github.com/limitcheck/limitcheck/internal/eval/quota"
 	"github.com/limitcheck/limitcheck/internal/eval/status"
+	"github.com/limitcheck/limitcheck/internal/namecheck"
 
 	"github.com/limitcheck/limitcheck/internal/eval/validation"
 
@@ -48,7 +49,6 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
-	utilvalidation "k8s.io/apimachinery/pkg/util/validation"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
 	"github.com/limitcheck/limitcheck/internal/eval/apis"
@@ -432,7 +432,7 @@ func (e *Engine) admitObject(obj runtime.Object, fromInput bool) Result {
 		meta.SetNamespace(e.opts.DefaultNamespace)
 	}
 	res.Namespace = meta.GetNamespace()
-	if len(utilvalidation.IsDNS1123Label(res.Namespace)) > 0 {
+	if len(namecheck.IsDNS1123Label(res.Namespace)) > 0 {
 		// No namespace can have this name, so none exists: NamespaceLifecycle,
 		// the first admission plugin, refuses the create (NS-02).
 		res.Denial = status.NamespaceNotFound(res.Namespace)
@@ -664,15 +664,19 @@ func assignName(meta metav1.Object) {
 // LimitRanger validate (docs/behaviour.md Pipeline).
 // A Pod prepared by Prepare has been through every step but quota.
 func (e *Engine) admitPod(ns *namespaceState, pod *corev1.Pod) *status.Denial {
-	d, prepared := e.prepared(pod)
-	if !prepared {
-		d = e.beforeQuota(ns.name, ns.limitRanges, pod)
-	}
-	if d != nil {
+	var usage corev1.ResourceList
+	if p := e.prepared(pod); p != nil {
+		if p.denial != nil {
+			return p.denial
+		}
+		usage = p.usage
+	} else if d := e.beforeQuota(ns.name, ns.limitRanges, pod); d != nil {
 		return d
 	}
-	return e.quota.Check(&ns.Namespace, corev1.Resource("pods"), pod.Name, pod)
+	return e.quota.CheckUsage(&ns.Namespace, podsResource, pod.Name, pod, usage)
 }
+
+var podsResource = corev1.Resource("pods")
 
 // beforeQuota is a Pod's admission up to quota, in namespace ns governed by
 // limitRanges: what only the Pod and the settled policies decide (Prepare).

@@ -5,10 +5,10 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/runtime"
-	utilvalidation "k8s.io/apimachinery/pkg/util/validation"
 
 	"github.com/limitcheck/limitcheck/internal/eval/limitranger"
 	"github.com/limitcheck/limitcheck/internal/eval/status"
+	"github.com/limitcheck/limitcheck/internal/namecheck"
 )
 
 // Most of a Pod's admission depends on the Pod and on policies only: API
@@ -38,11 +38,12 @@ func (e *Engine) settle() {
 type Prepared struct {
 	pod    *corev1.Pod
 	denial *status.Denial
-	panic  any // what Prepare panicked with
+	usage  corev1.ResourceList // the Pod's quota usage, when admitted so far
+	panic  any                 // what Prepare panicked with
 }
 
 // Prepare runs a Pod's admission up to quota (beforeQuota), on policies
-// Expect settled. It is safe to call on any goroutine, for different
+// Expect settled, and computes its quota usage. It is safe to call on any goroutine, for different
 // objects, while the engine admits others. It returns nil, leaving obj as
 // it was, for anything else: not a Pod, policies not settled, no name yet
 // (generateName), a namespace no cluster can have. The engine owns obj from
@@ -57,7 +58,7 @@ func (e *Engine) Prepare(obj runtime.Object) (p *Prepared) {
 	if ns == "" {
 		ns = e.opts.DefaultNamespace
 	}
-	if len(utilvalidation.IsDNS1123Label(ns)) > 0 {
+	if len(namecheck.IsDNS1123Label(ns)) > 0 {
 		return nil
 	}
 	defer func() {
@@ -66,7 +67,11 @@ func (e *Engine) Prepare(obj runtime.Object) (p *Prepared) {
 		}
 	}()
 	pod.Namespace = ns
-	return &Prepared{pod: pod, denial: e.beforeQuota(ns, s.limitRanges[ns], pod)}
+	p = &Prepared{pod: pod, denial: e.beforeQuota(ns, s.limitRanges[ns], pod)}
+	if p.denial == nil {
+		p.usage = e.quota.UsageOf(podsResource, pod)
+	}
+	return p
 }
 
 // AdmitPrepared is Admit for an object Prepare has prepared (p nil: not
@@ -84,12 +89,11 @@ func (e *Engine) AdmitPrepared(obj runtime.Object, p *Prepared) Result {
 	return e.Admit(obj)
 }
 
-// prepared returns the denial Prepare found for pod, if AdmitPrepared was
-// given pod's preparation.
-func (e *Engine) prepared(pod *corev1.Pod) (*status.Denial, bool) {
+// prepared returns pod's preparation, if AdmitPrepared was given it.
+func (e *Engine) prepared(pod *corev1.Pod) *Prepared {
 	if p := e.prep; p != nil && p.pod == pod {
 		e.prep = nil // once: what pod's controllers create is not prepared
-		return p.denial, true
+		return p
 	}
-	return nil, false
+	return nil
 }

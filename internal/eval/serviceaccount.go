@@ -5,10 +5,10 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
-	"k8s.io/apimachinery/pkg/util/validation"
 
 	"github.com/limitcheck/limitcheck/internal/eval/classes"
 	"github.com/limitcheck/limitcheck/internal/eval/status"
+	"github.com/limitcheck/limitcheck/internal/namecheck"
 )
 
 // admitServiceAccount is the ServiceAccount admission plugin (PL-11),
@@ -29,7 +29,7 @@ func admitServiceAccount(ns string, pod *corev1.Pod) *status.Denial {
 		name = "default"
 	}
 	pod.Spec.ServiceAccountName = name
-	if len(validation.IsDNS1123Subdomain(name)) == 0 {
+	if len(namecheck.IsDNS1123Subdomain(name)) == 0 {
 		return nil
 	}
 	notFound := apierrors.NewNotFound(corev1.Resource("serviceaccount"), name)

@@ -202,6 +202,17 @@ func matchingScopes(ev evaluator, obj runtime.Object, sels []corev1.ScopedResour
 // when admitted, charges every matching quota and records obj in ns.Objects.
 // It returns the denial, if any.
 func (c Checker) Check(ns *Namespace, gr schema.GroupResource, name string, obj runtime.Object) *status.Denial {
+	return c.CheckUsage(ns, gr, name, obj, nil)
+}
+
+// UsageOf is obj's usage as gr's evaluator computes it: a function of obj
+// alone, which CheckUsage can be given ahead of time.
+func (c Checker) UsageOf(gr schema.GroupResource, obj runtime.Object) corev1.ResourceList {
+	return c.evaluatorFor(gr).usage(obj)
+}
+
+// CheckUsage is Check given obj's UsageOf, computed beforehand (nil: not).
+func (c Checker) CheckUsage(ns *Namespace, gr schema.GroupResource, name string, obj runtime.Object, usage corev1.ResourceList) *status.Denial {
 	if ignoredResources[gr] || c.Disabled {
 		return nil
 	}
@@ -229,7 +240,9 @@ func (c Checker) Check(ns *Namespace, gr schema.GroupResource, name string, obj 
 	}
 	// Usage names the configuration requires a covering quota for (RQ-20).
 	var limitedNames []corev1.ResourceName
-	usage := ev.usage(obj)
+	if usage == nil {
+		usage = ev.usage(obj)
+	}
 	for _, lr := range limited {
 		if lr.APIGroup != gr.Group || lr.Resource != gr.Resource {
 			continue
