@@ -858,6 +858,9 @@ func resolveV2Number(s string) v2Value {
 	if looksLikeTimestamp(s) {
 		return v2Value{} // yaml v2 keeps it as the string
 	}
+	if strings.IndexFunc(s, notInNumber) >= 0 {
+		return v2Value{} // "500m", "1Gi": no number syntax below takes them
+	}
 	plain := s
 	if strings.IndexByte(s, '_') >= 0 {
 		plain = strings.ReplaceAll(s, "_", "")
@@ -886,6 +889,17 @@ func resolveV2Number(s string) v2Value {
 		}
 	}
 	return v2Value{}
+}
+
+// notInNumber reports whether r can be in no number strconv parses below:
+// not a digit, sign, underscore, point, base prefix (0x, 0o, 0b), hex digit,
+// exponent (e, p) or letter of inf, infinity or nan.
+func notInNumber(r rune) bool {
+	switch {
+	case '0' <= r && r <= '9', 'a' <= r && r <= 'f', 'A' <= r && r <= 'F':
+		return false
+	}
+	return !strings.ContainsRune("+-_.xXoOpPiInNtTyY", r)
 }
 
 // looksLikeTimestamp reports whether yaml v2 would resolve s as a timestamp:
