@@ -8,10 +8,12 @@
 // megabytes allocated, well over a hundred in a run of a few seconds. Go
 // has no setting for a minimum heap, so Start makes one: the collector is
 // paced by a memory limit alone (GOGC off, GOMEMLIMIT at the budget) until
-// the live heap reaches half the budget, and from then on by GOGC=100 with
-// no limit, as if nothing had been set. A run therefore never collects
-// more often than the default would, and a large live heap never makes the
-// collector run against the limit.
+// the live heap reaches handBack of the budget, and from then on by GOGC=100
+// with no limit, as if nothing had been set. With the small live heap a run
+// usually has, it collects far less often than the default; nearer
+// handBack, somewhat more often, which is what keeps memory within the
+// budget; above it, a large live heap never makes the collector run against
+// the limit.
 package heapbudget
 
 import (
@@ -27,6 +29,10 @@ import (
 // (heap, stacks, its structures), not the program's code.
 const Default = 48 << 20
 
+// handBack is the share of the budget the live heap may reach before the
+// pacing is handed back to the defaults.
+const handBack = 0.6
+
 var (
 	mu      sync.Mutex
 	budget  int64 // 0: not started, or handed back to the defaults
@@ -34,7 +40,7 @@ var (
 )
 
 // Start paces the collector by a memory limit of b bytes until the live
-// heap reaches b/2. It does nothing when the user chose a pacing: either of
+// heap reaches handBack of it. It does nothing when the user chose a pacing: either of
 // GOGC and GOMEMLIMIT is set in the environment.
 func Start(b int64) {
 	if os.Getenv("GOGC") != "" || os.Getenv("GOMEMLIMIT") != "" || b <= 0 {
@@ -77,7 +83,7 @@ func watch() {
 type sentinel struct{ _ [32]byte }
 
 // check hands the pacing back to the defaults once the live heap has
-// reached half the budget, and otherwise watches the next collection.
+// reached handBack of the budget, and otherwise watches the next collection.
 func check() {
 	mu.Lock()
 	defer mu.Unlock()
@@ -85,7 +91,7 @@ func check() {
 		return
 	}
 	metrics.Read(samples)
-	if samples[0].Value.Uint64() >= uint64(budget)/2 {
+	if samples[0].Value.Uint64() >= uint64(float64(budget)*handBack) {
 		stop()
 		return
 	}
