@@ -111,6 +111,7 @@ bench:
 	python3 scripts/bench.py
 	$(GO) test ./internal/eval -run '^$$' -bench AdmitPod -benchmem
 	$(GO) test ./internal/load -run '^$$' -bench ReadStreamTyped -benchmem
+	$(GO) test ./internal/jsondec -run '^$$' -bench Decode -benchmem
 
 # Release dry run, not part of `make test` (minutes: every target is built):
 # goreleaser check, then a snapshot of every archive, checksums, the krew
