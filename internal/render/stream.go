@@ -6,6 +6,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"io"
+	"maps"
 	"os"
 	"slices"
 	"strings"
@@ -220,13 +221,26 @@ func (t *textStream) Discard() { t.spool.remove() }
 // jsonStream encodes each entry it is handed into the spool, as records of
 // the entry's Seq, the length and the encoded result; Finish writes the
 // document, the report's own entries merged in by Seq.
+//
+// Entry only builds the result (newJSONResult), on the caller's goroutine:
+// the result holds nothing of the engine's objects, so it is encoded and
+// spooled on a goroutine of its own (encode), in the order given, while the
+// caller goes on admitting.
 type jsonStream struct {
 	w     io.Writer
 	o     Options
 	spool spool
-	buf   []byte // one result encoded
-	enc   jw     // the encoder of every result, its scratch reused
-	n     int    // records in the spool
+	n     int // records in the spool
+
+	queue chan queuedResult // to encode; nil until the first entry
+	done  chan struct{}     // closed when encode has spooled the last
+	buf   []byte            // one result encoded (encode's)
+	enc   jw                // the encoder of every result, its scratch reused (encode's)
+}
+
+type queuedResult struct {
+	seq int
+	r   jsonResult
 }
 
 func (jsonFormat) Stream(w io.Writer, o Options) Stream {
@@ -235,15 +249,38 @@ func (jsonFormat) Stream(w io.Writer, o Options) Stream {
 
 func (j *jsonStream) Entry(e *check.Entry) bool {
 	r := newJSONResult(e)
-	j.buf = j.enc.result(j.buf[:0], &r, "    ")
-	b := j.buf
-	var head [2 * binary.MaxVarintLen64]byte
-	n := binary.PutUvarint(head[:], uint64(e.Seq))
-	n += binary.PutUvarint(head[n:], uint64(len(b)))
-	j.spool.write(head[:n])
-	j.spool.write(b)
+	if p := r.jsonPod; p != nil {
+		p.Annotations = maps.Clone(p.Annotations) // the Pod's own map
+	}
+	if j.queue == nil {
+		j.queue, j.done = make(chan queuedResult, 64), make(chan struct{})
+		go j.encode()
+	}
+	j.queue <- queuedResult{e.Seq, r}
 	j.n++
 	return false
+}
+
+// encode spools the queued results.
+func (j *jsonStream) encode() {
+	defer close(j.done)
+	for q := range j.queue {
+		j.buf = j.enc.result(j.buf[:0], &q.r, "    ")
+		var head [2 * binary.MaxVarintLen64]byte
+		n := binary.PutUvarint(head[:], uint64(q.seq))
+		n += binary.PutUvarint(head[n:], uint64(len(j.buf)))
+		j.spool.write(head[:n])
+		j.spool.write(j.buf)
+	}
+}
+
+// drain waits until every result handed to Entry is spooled.
+func (j *jsonStream) drain() {
+	if j.queue != nil {
+		close(j.queue)
+		<-j.done
+		j.queue = nil
+	}
 }
 
 // records reads the spool's records back in order.
@@ -282,6 +319,7 @@ func (s *records) next() bool {
 
 func (j *jsonStream) Finish(r *check.Report) error {
 	defer j.Discard()
+	j.drain()
 	rd, err := j.spool.reader()
 	if err != nil {
 		return err
@@ -336,4 +374,7 @@ func (j *jsonStream) Finish(r *check.Report) error {
 	return e.flush()
 }
 
-func (j *jsonStream) Discard() { j.spool.remove() }
+func (j *jsonStream) Discard() {
+	j.drain()
+	j.spool.remove()
+}
