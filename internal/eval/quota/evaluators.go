@@ -266,14 +266,14 @@ func (e podEvaluator) constraints(required []corev1.ResourceName, obj runtime.Ob
 	if len(need) == 0 {
 		return nil
 	}
-	missing := map[corev1.ResourceName][]string{}
-	has := corev1.ResourceList{} // one container's names at a time
+	var missing map[corev1.ResourceName][]string
 	for _, cs := range [][]corev1.Container{pod.Spec.Containers, pod.Spec.InitContainers} {
 		for i := range cs {
-			clear(has)
-			podComputeUsage(has, cs[i].Resources.Requests, cs[i].Resources.Limits)
 			for _, r := range need {
-				if _, ok := has[r]; !ok {
+				if !specifies(cs[i].Resources, r) {
+					if missing == nil {
+						missing = map[corev1.ResourceName][]string{}
+					}
 					missing[r] = append(missing[r], cs[i].Name)
 				}
 			}
@@ -292,6 +292,24 @@ func (e podEvaluator) constraints(required []corev1.ResourceName, obj runtime.Ob
 		msgs = append(msgs, k+" for: "+strings.Join(status.DistinctSorted(missing[corev1.ResourceName(k)]), ","))
 	}
 	return &missingError{names: keys, msg: "must specify " + strings.Join(msgs, "; ")}
+}
+
+// specifies reports whether a container's usage (podComputeUsage) has r,
+// one of requiredForPods: cpu and requests.cpu come from a cpu request,
+// limits.cpu from a cpu limit, and the same for memory.
+func specifies(rr corev1.ResourceRequirements, r corev1.ResourceName) bool {
+	var ok bool
+	switch r {
+	case corev1.ResourceCPU, corev1.ResourceRequestsCPU:
+		_, ok = rr.Requests[corev1.ResourceCPU]
+	case corev1.ResourceLimitsCPU:
+		_, ok = rr.Limits[corev1.ResourceCPU]
+	case corev1.ResourceMemory, corev1.ResourceRequestsMemory:
+		_, ok = rr.Requests[corev1.ResourceMemory]
+	case corev1.ResourceLimitsMemory:
+		_, ok = rr.Limits[corev1.ResourceMemory]
+	}
+	return ok
 }
 
 // missingError is the constraints' refusal, with the resource names missing.
