@@ -83,11 +83,16 @@ func (f *inFlight) run() {
 // queue adds a document whose outcome is already known (an error found while
 // splitting) after those in flight.
 func (s *stream) queue(docs []Document, indexed bool) {
-	f := &inFlight{done: make(chan struct{}), docs: docs, indexed: indexed}
-	close(f.done)
-	s.inFlight = append(s.inFlight, f)
+	if len(s.inFlight) == 0 {
+		s.emitDone(&inFlight{docs: docs, indexed: indexed}) // nothing to wait for
+		return
+	}
+	s.inFlight = append(s.inFlight, &inFlight{done: closed, docs: docs, indexed: indexed})
 	s.flush(false)
 }
+
+// closed is the done channel of a document whose outcome is known.
+var closed = func() chan struct{} { c := make(chan struct{}); close(c); return c }()
 
 // convert converts a document of size bytes with work, on another core when
 // there is one.
@@ -134,17 +139,22 @@ func (s *stream) flush(all bool) {
 		<-f.done
 		s.inFlight[0] = nil
 		s.inFlight = s.inFlight[1:]
-		for _, n := range f.notes {
-			s.note(n)
-		}
-		if !f.indexed {
-			continue
-		}
-		idx := s.index
-		s.index++
-		for i := range f.docs {
-			f.docs[i].Pos.Index = idx
-		}
-		s.emit(f.docs)
+		s.emitDone(f)
 	}
+}
+
+// emitDone emits the notes and documents of f, whose work is done.
+func (s *stream) emitDone(f *inFlight) {
+	for _, n := range f.notes {
+		s.note(n)
+	}
+	if !f.indexed {
+		return
+	}
+	idx := s.index
+	s.index++
+	for i := range f.docs {
+		f.docs[i].Pos.Index = idx
+	}
+	s.emit(f.docs)
 }
