@@ -400,29 +400,12 @@ func (d *decoder) literal(word string) bool {
 }
 
 func (d *decoder) object(p *plan, ptr unsafe.Pointer, depth int) bool {
-	if d.data[d.off] != '{' {
-		return false
-	}
-	d.off++
 	var seenSmall [2]uint64
 	var seenLarge []bool
 	if p.nField > 128 {
 		seenLarge = make([]bool, p.nField)
 	}
-	first := true
-	for {
-		d.space()
-		if d.off >= len(d.data) {
-			return false
-		}
-		if d.data[d.off] == '}' && first {
-			d.off++
-			return true
-		}
-		key, ok := d.key()
-		if !ok {
-			return false
-		}
+	return d.members(func(key []byte) bool {
 		f := p.fields[string(key)]
 		if f == nil {
 			return false // unknown field
@@ -439,17 +422,58 @@ func (d *decoder) object(p *plan, ptr unsafe.Pointer, depth int) bool {
 			}
 			seenSmall[w] |= bit
 		}
+		return d.value(f.plan.get(), unsafe.Add(ptr, f.offset), depth+1)
+	})
+}
+
+// members reads an object at d.off, calling member with each key, the
+// value next to be read.
+func (d *decoder) members(member func(key []byte) bool) bool {
+	if d.data[d.off] != '{' {
+		return false
+	}
+	d.off++
+	d.space()
+	if d.off < len(d.data) && d.data[d.off] == '}' {
+		d.off++
+		return true
+	}
+	for {
 		d.space()
-		if !d.value(f.plan.get(), unsafe.Add(ptr, f.offset), depth+1) {
+		key, ok := d.key()
+		if !ok {
 			return false
 		}
-		if !d.next('}') {
+		d.space()
+		if !member(key) || !d.next('}') {
 			return false
 		}
 		if d.data[d.off-1] == '}' {
 			return true
 		}
-		first = false
+	}
+}
+
+// elements reads an array at d.off, calling element for each, the value
+// next to be read.
+func (d *decoder) elements(element func() bool) bool {
+	if d.data[d.off] != '[' {
+		return false
+	}
+	d.off++
+	d.space()
+	if d.off < len(d.data) && d.data[d.off] == ']' {
+		d.off++
+		return true
+	}
+	for {
+		d.space()
+		if !element() || !d.next(']') {
+			return false
+		}
+		if d.data[d.off-1] == ']' {
+			return true
+		}
 	}
 }
 
@@ -488,77 +512,42 @@ func (d *decoder) next(end byte) bool {
 
 func (d *decoder) mapValue(p *plan, ptr unsafe.Pointer, depth int) bool {
 	elem := p.elem.get()
-	if d.data[d.off] != '{' || elem.kind == kUnsupported {
+	if elem.kind == kUnsupported {
 		return false
 	}
-	d.off++
 	m := reflect.NewAt(p.typ, ptr).Elem()
 	m.Set(reflect.MakeMap(p.typ))
 	keyType := p.typ.Key()
-	first := true
-	for {
-		d.space()
-		if d.off >= len(d.data) {
-			return false
-		}
-		if d.data[d.off] == '}' && first {
-			d.off++
-			return true
-		}
-		kb, ok := d.key()
-		if !ok {
-			return false
-		}
+	return d.members(func(key []byte) bool {
 		k := reflect.New(keyType).Elem()
-		k.SetString(string(kb))
+		k.SetString(string(key))
 		if m.MapIndex(k).IsValid() {
 			return false // duplicate key
 		}
-		d.space()
 		e := reflect.New(elem.typ)
 		if !d.value(elem, e.UnsafePointer(), depth+1) {
 			return false
 		}
 		m.SetMapIndex(k, e.Elem())
-		if !d.next('}') {
-			return false
-		}
-		if d.data[d.off-1] == '}' {
-			return true
-		}
-		first = false
-	}
+		return true
+	})
 }
 
 func (d *decoder) array(p *plan, ptr unsafe.Pointer, depth int) bool {
 	elem := p.elem.get()
-	if d.data[d.off] != '[' || elem.kind == kUnsupported {
+	if elem.kind == kUnsupported || d.data[d.off] != '[' {
 		return false
 	}
-	d.off++
 	s := reflect.NewAt(p.typ, ptr).Elem()
 	s.Set(reflect.MakeSlice(p.typ, 0, 0))
-	d.space()
-	if d.off < len(d.data) && d.data[d.off] == ']' {
-		d.off++
-		return true
-	}
-	for i := 0; ; i++ {
+	return d.elements(func() bool {
+		i := s.Len()
 		if i >= s.Cap() {
 			s.Grow(1)
 		}
 		s.SetLen(i + 1)
-		d.space()
-		if !d.value(elem, s.Index(i).Addr().UnsafePointer(), depth+1) {
-			return false
-		}
-		if !d.next(']') {
-			return false
-		}
-		if d.data[d.off-1] == ']' {
-			return true
-		}
-	}
+		return d.value(elem, s.Index(i).Addr().UnsafePointer(), depth+1)
+	})
 }
 
 // number decodes a JSON number into an integer or a float, as
@@ -794,41 +783,9 @@ func (d *decoder) skip(depth int) bool {
 	}
 	switch c := d.data[d.off]; {
 	case c == '{':
-		d.off++
-		d.space()
-		if d.off < len(d.data) && d.data[d.off] == '}' {
-			d.off++
-			return true
-		}
-		for {
-			d.space()
-			if _, ok := d.key(); !ok {
-				return false
-			}
-			d.space()
-			if !d.skip(depth+1) || !d.next('}') {
-				return false
-			}
-			if d.data[d.off-1] == '}' {
-				return true
-			}
-		}
+		return d.members(func([]byte) bool { return d.skip(depth + 1) })
 	case c == '[':
-		d.off++
-		d.space()
-		if d.off < len(d.data) && d.data[d.off] == ']' {
-			d.off++
-			return true
-		}
-		for {
-			d.space()
-			if !d.skip(depth+1) || !d.next(']') {
-				return false
-			}
-			if d.data[d.off-1] == ']' {
-				return true
-			}
-		}
+		return d.elements(func() bool { return d.skip(depth + 1) })
 	case c == '"':
 		_, ok := d.strBytes()
 		return ok
