@@ -43,11 +43,11 @@ type Prepared struct {
 }
 
 // Prepare runs a Pod's admission up to quota (beforeQuota), on policies
-// Expect settled, and computes its quota usage. It is safe to call on any goroutine, for different
-// objects, while the engine admits others. It returns nil, leaving obj as
-// it was, for anything else: not a Pod, policies not settled, no name yet
-// (generateName), a namespace no cluster can have. The engine owns obj from
-// here on, as with Admit.
+// Expect settled, and computes its quota usage. It is safe to call on any
+// goroutine, for different objects, while the engine admits others. It
+// returns nil, leaving obj as it was, for anything else: not a Pod,
+// policies not settled, no name yet (generateName), a namespace no cluster
+// can have. The engine owns obj from here on, as with Admit.
 func (e *Engine) Prepare(obj runtime.Object) (p *Prepared) {
 	s := e.settled
 	pod, ok := obj.(*corev1.Pod)
