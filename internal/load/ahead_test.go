@@ -64,3 +64,57 @@ func TestWalkAhead(t *testing.T) {
 		t.Error("WalkAhead returned")
 	}()
 }
+
+// TestFirstLookReadsFilesAhead: a first look (Options.Select) that reads
+// files ahead yields what one reading them in turn yields, notes, errors
+// and stops included.
+func TestFirstLookReadsFilesAhead(t *testing.T) {
+	files := map[string]string{
+		"sub/deep/z.yaml": cmYAML("deep"),
+		"ignored.yaml":    cmYAML("ignored"),
+		"values.yaml":     "replicas: 3\n",
+		"bad.yaml":        "kind: [\n",
+		"big.json":        `{"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "j"}}`,
+		"lr.yaml":         "apiVersion: v1\nkind: LimitRange\nmetadata: {name: l}\nspec: {limits: []}\n",
+		"list.yaml":       "apiVersion: v1\nkind: List\nitems:\n- " + strings.ReplaceAll(strings.TrimSpace(cmYAML("in-list")), "\n", "\n  ") + "\n",
+	}
+	for i := range 40 {
+		var b strings.Builder
+		for j := range i % 7 {
+			fmt.Fprintf(&b, "---\n%s", cmYAML(fmt.Sprintf("f%d-%d", i, j)))
+		}
+		files[fmt.Sprintf("f%02d.yaml", i)] = b.String()
+	}
+	dir := writeTree(t, files)
+	record := func(stopAt int, paths ...string) []string {
+		var out []string
+		opts := Options{Ignore: []string{"ignored.yaml"}, Recursive: true, MaxInputBytes: 6000,
+			Select: func(apiVersion, kind string) bool { return kind == "LimitRange" },
+			Note:   func(n Note) { out = append(out, "note "+n.String()) }}
+		n := 0
+		err := Walk(paths, nil, opts, func(d Document) bool {
+			n++
+			s := fmt.Sprintf("%s:%d:%d %s %s", d.Pos.File, d.Pos.Line, d.Pos.Index, d.Kind, d.Name)
+			if d.Err != nil {
+				s += " error " + d.Err.Msg
+			}
+			out = append(out, s)
+			return n != stopAt
+		})
+		return append(out, fmt.Sprintf("returned %v", err))
+	}
+	for _, stopAt := range []int{0, 1, 7, 30} {
+		for _, paths := range [][]string{{dir}, {dir + "/f03.yaml", dir, dir + "/missing.yaml"}} {
+			got := record(stopAt, paths...)
+			parallelFiles = false
+			want := record(stopAt, paths...)
+			parallelFiles = true
+			if strings.Join(got, "\n") != strings.Join(want, "\n") {
+				t.Fatalf("stop at %d, %v: read ahead\n%s\nin turn\n%s", stopAt, paths, strings.Join(got, "\n"), strings.Join(want, "\n"))
+			}
+		}
+	}
+	if got := strings.Join(record(0, dir), "\n"); !strings.Contains(got, "the input limit for one run") {
+		t.Fatalf("the case does not reach the input limit:\n%s", got)
+	}
+}

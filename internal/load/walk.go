@@ -60,7 +60,8 @@ func Walk(paths []string, stdin io.Reader, opts Options, yield func(Document) bo
 		infos[i] = info
 	}
 
-	w := &walker{opts: opts, ign: ign, budget: newBudget(opts.MaxInputBytes), seen: newSeenFiles()}
+	w := &walker{opts: opts, ign: ign, budget: newBudget(opts.MaxInputBytes), seen: newSeenFiles(),
+		par: parallelFiles && opts.Select != nil && workers() > 1}
 	w.yield = func(d Document) bool {
 		if !yield(d) {
 			w.stopped = true
@@ -78,11 +79,18 @@ func Walk(paths []string, stdin io.Reader, opts Options, yield func(Document) bo
 			if opts.Copies != nil {
 				r = opts.Copies.reader(StdinName, stdin)
 			}
+			if w.flush(); w.stopped {
+				return w.err
+			}
 			if e := readReader(StdinName, r, -1, w.budget, opts, false, w.yield); e != nil {
 				return e
 			}
 		} else {
 			err = w.path(p, infos[i])
+		}
+		// What files are still being read comes before err.
+		if w.flush(); w.err != nil {
+			return w.err
 		}
 		if err != nil {
 			return err
@@ -128,11 +136,100 @@ type walker struct {
 	budget  *budget
 	seen    *seenFiles
 	stopped bool
+	err     error // what stopped the walk, from a file read ahead
+
+	// With par (a first look: Options.Select), small regular files are
+	// read on goroutines of their own, up to one per core ahead, and what
+	// each yields is kept and handed on in walk order (flush): a first
+	// look keeps little of a document, and it is otherwise a phase of the
+	// run where one core reads and splits while the other waits.
+	par      bool
+	pending  []*fileRead
+	reserved int64 // the pending files' sizes, charged to the budget ahead
+}
+
+// parallelFiles lets a first look read files ahead (walker.par); tests turn
+// it off to compare.
+var parallelFiles = true
+
+// parMaxFile is the largest file read ahead: what a pending file yields is
+// held until its turn.
+const parMaxFile = 4 << 20
+
+// fileRead is a file being read ahead.
+type fileRead struct {
+	done  chan struct{}
+	items []walkItem // its documents and notes, in order
+	err   *Error
+	b     *budget // the run's budget as it will be when the file's turn comes
+	start int64
+	size  int64
+}
+
+type walkItem struct {
+	doc  Document
+	note *Note
 }
 
 func (w *walker) note(n Note) {
-	if w.opts.Note != nil && !w.stopped {
+	if w.flush(); w.opts.Note != nil && !w.stopped {
 		w.opts.Note(n)
+	}
+}
+
+// flush hands on, in order, what the files read ahead yielded, waiting for
+// them. A file's error stops the walk (w.err), as it would have read in
+// turn; so does a yield that returns false.
+func (w *walker) flush() {
+	for len(w.pending) > 0 {
+		w.emitOldest()
+	}
+}
+
+func (w *walker) emitOldest() {
+	fr := w.pending[0]
+	w.pending[0] = nil
+	w.pending = w.pending[1:]
+	<-fr.done
+	w.reserved -= fr.size
+	w.budget.used += fr.b.used - fr.start
+	for _, it := range fr.items {
+		if w.stopped {
+			return
+		}
+		if it.note != nil {
+			if w.opts.Note != nil {
+				w.opts.Note(*it.note)
+			}
+		} else {
+			w.yield(it.doc)
+		}
+	}
+	if fr.err != nil && !w.stopped {
+		w.err, w.stopped = fr.err, true
+	}
+}
+
+// readAhead starts reading the regular file f (at p, of size bytes) on
+// another goroutine; f is closed when it is read.
+func (w *walker) readAhead(p string, f *os.File, size int64, walked bool) {
+	fr := &fileRead{done: make(chan struct{}), size: size}
+	fr.b = &budget{max: w.budget.max, used: w.budget.used + w.reserved}
+	fr.start = fr.b.used
+	w.reserved += size
+	opts := w.opts
+	opts.Note = func(n Note) { fr.items = append(fr.items, walkItem{note: &n}) }
+	go func() {
+		defer close(fr.done)
+		defer f.Close()
+		fr.err = readReader(p, f, size, fr.b, opts, walked, func(d Document) bool {
+			fr.items = append(fr.items, walkItem{doc: d})
+			return true
+		})
+	}()
+	w.pending = append(w.pending, fr)
+	if len(w.pending) > workers() {
+		w.emitOldest()
 	}
 }
 
@@ -279,12 +376,16 @@ func (w *walker) file(p string, info fs.FileInfo, walked bool) error {
 	size := int64(-1)
 	if info.Mode().IsRegular() {
 		size = info.Size()
-		if err := w.budget.fits(p, size); err != nil {
+		ahead := &budget{max: w.budget.max, used: w.budget.used + w.reserved}
+		if err := ahead.fits(p, size); err != nil {
 			return err
 		}
 	} else if w.opts.Copies != nil && w.opts.Copies.has(p) {
 		// A named pipe read by an earlier Walk: opening it again would
 		// block until it has a writer.
+		if w.flush(); w.stopped {
+			return nil
+		}
 		if e := readReader(p, w.opts.Copies.reader(p, nil), -1, w.budget, w.opts, walked, w.yield); e != nil {
 			return e
 		}
@@ -294,12 +395,19 @@ func (w *walker) file(p string, info fs.FileInfo, walked bool) error {
 	if err != nil {
 		return pathError(p, err)
 	}
-	defer f.Close()
 	var r io.Reader = f
 	if fi, err := f.Stat(); err == nil && fi.Mode().IsRegular() {
 		size = fi.Size()
+		if w.par && size <= parMaxFile {
+			w.readAhead(p, f, size, walked)
+			return nil
+		}
 	} else if w.opts.Copies != nil {
 		r = w.opts.Copies.reader(p, f)
+	}
+	defer f.Close()
+	if w.flush(); w.stopped {
+		return nil
 	}
 	if e := readReader(p, r, size, w.budget, w.opts, walked, w.yield); e != nil {
 		return e
