@@ -429,49 +429,40 @@ func (d *decoder) object(p *plan, ptr unsafe.Pointer, depth int) bool {
 // members reads an object at d.off, calling member with each key, the
 // value next to be read.
 func (d *decoder) members(member func(key []byte) bool) bool {
-	if d.data[d.off] != '{' {
-		return false
-	}
-	d.off++
-	d.space()
-	if d.off < len(d.data) && d.data[d.off] == '}' {
-		d.off++
-		return true
-	}
-	for {
-		d.space()
+	return d.container('{', '}', func() bool {
 		key, ok := d.key()
 		if !ok {
 			return false
 		}
 		d.space()
-		if !member(key) || !d.next('}') {
-			return false
-		}
-		if d.data[d.off-1] == '}' {
-			return true
-		}
-	}
+		return member(key)
+	})
 }
 
 // elements reads an array at d.off, calling element for each, the value
 // next to be read.
 func (d *decoder) elements(element func() bool) bool {
-	if d.data[d.off] != '[' {
+	return d.container('[', ']', element)
+}
+
+// container reads an object or array (open … end) at d.off, calling each
+// for every member or element, separators and white space read around it.
+func (d *decoder) container(open, end byte, each func() bool) bool {
+	if d.data[d.off] != open {
 		return false
 	}
 	d.off++
 	d.space()
-	if d.off < len(d.data) && d.data[d.off] == ']' {
+	if d.off < len(d.data) && d.data[d.off] == end {
 		d.off++
 		return true
 	}
 	for {
 		d.space()
-		if !element() || !d.next(']') {
+		if !each() || !d.next(end) {
 			return false
 		}
-		if d.data[d.off-1] == ']' {
+		if d.data[d.off-1] == end {
 			return true
 		}
 	}
