@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/limitcheck/limitcheck/internal/eval/resources"
 	"github.com/limitcheck/limitcheck/internal/eval/status"
@@ -112,9 +113,9 @@ func (e podEvaluator) matchesScope(sel corev1.ScopedResourceSelectorRequirement,
 		if sel.Operator == corev1.ScopeSelectorOpExists {
 			return pod.Spec.PriorityClassName != "", nil
 		}
-		var set labels.Set
+		var set scopeLabel
 		if pod.Spec.PriorityClassName != "" {
-			set = labels.Set{string(corev1.ResourceQuotaScopePriorityClass): pod.Spec.PriorityClassName}
+			set = scopeLabel{string(corev1.ResourceQuotaScopePriorityClass), pod.Spec.PriorityClassName}
 		}
 		return selectorMatches(sel, set)
 	case corev1.ResourceQuotaScopeCrossNamespacePodAffinity:
@@ -123,9 +124,64 @@ func (e podEvaluator) matchesScope(sel corev1.ScopedResourceSelectorRequirement,
 	return false, nil
 }
 
+// scopeLabel is the labels a scope selector is matched against: none, or the
+// one label key=value (a labels.Labels that needs no map).
+type scopeLabel struct{ key, value string }
+
+func (l scopeLabel) Has(key string) bool { return l.key != "" && key == l.key }
+
+func (l scopeLabel) Get(key string) string {
+	v, _ := l.Lookup(key)
+	return v
+}
+
+func (l scopeLabel) Lookup(key string) (string, bool) {
+	if !l.Has(key) {
+		return "", false
+	}
+	return l.value, true
+}
+
+// scopeSelectorKey identifies a scope selector by its fields, its values by
+// the array that holds them (a quota's, kept as long as the quota is).
+type scopeSelectorKey struct {
+	scope  corev1.ResourceQuotaScope
+	op     corev1.ScopeSelectorOperator
+	values *string
+	n      int
+}
+
+// parsedScopeSelector is a scope selector as a label selector, or why it is not one.
+type parsedScopeSelector struct {
+	sel labels.Selector
+	err error
+}
+
+// parsedScopeSelectors keeps each scope selector parsed: every request
+// matches the namespace's quotas' selectors again (scopeSelectorKey to
+// parsedScopeSelector).
+var parsedScopeSelectors sync.Map
+
 // selectorMatches evaluates a scope selector as a label selector (V1H
 // ScopedResourceSelectorRequirementsAsSelector).
-func selectorMatches(sel corev1.ScopedResourceSelectorRequirement, set labels.Set) (bool, error) {
+func selectorMatches(sel corev1.ScopedResourceSelectorRequirement, set scopeLabel) (bool, error) {
+	key := scopeSelectorKey{scope: sel.ScopeName, op: sel.Operator, n: len(sel.Values)}
+	if len(sel.Values) > 0 {
+		key.values = &sel.Values[0]
+	}
+	p, ok := parsedScopeSelectors.Load(key)
+	if !ok {
+		s, err := parseScopeSelector(sel)
+		p, _ = parsedScopeSelectors.LoadOrStore(key, parsedScopeSelector{s, err})
+	}
+	parsed := p.(parsedScopeSelector)
+	if parsed.err != nil {
+		return false, parsed.err
+	}
+	return parsed.sel.Matches(set), nil
+}
+
+func parseScopeSelector(sel corev1.ScopedResourceSelectorRequirement) (labels.Selector, error) {
 	var op selection.Operator
 	switch sel.Operator {
 	case corev1.ScopeSelectorOpIn:
@@ -137,13 +193,13 @@ func selectorMatches(sel corev1.ScopedResourceSelectorRequirement, set labels.Se
 	case corev1.ScopeSelectorOpDoesNotExist:
 		op = selection.DoesNotExist
 	default:
-		return false, fmt.Errorf("failed to parse and convert selector: %q is not a valid scope selector operator", sel.Operator)
+		return nil, fmt.Errorf("failed to parse and convert selector: %q is not a valid scope selector operator", sel.Operator)
 	}
 	r, err := labels.NewRequirement(string(sel.ScopeName), op, sel.Values)
 	if err != nil {
-		return false, fmt.Errorf("failed to parse and convert selector: %v", err)
+		return nil, fmt.Errorf("failed to parse and convert selector: %v", err)
 	}
-	return labels.NewSelector().Add(*r).Matches(set), nil
+	return labels.NewSelector().Add(*r), nil
 }
 
 func isTerminating(pod *corev1.Pod) bool {
@@ -411,10 +467,10 @@ func (e claimEvaluator) matchesScope(sel corev1.ScopedResourceSelectorRequiremen
 		return len(names) != 0, nil
 	}
 	if len(names) == 0 {
-		return selectorMatches(sel, labels.Set{})
+		return selectorMatches(sel, scopeLabel{})
 	}
 	for _, n := range names {
-		ok, err := selectorMatches(sel, labels.Set{string(corev1.ResourceQuotaScopeVolumeAttributesClass): n})
+		ok, err := selectorMatches(sel, scopeLabel{string(corev1.ResourceQuotaScopeVolumeAttributesClass), n})
 		if err != nil || ok {
 			return ok, err
 		}

@@ -9,7 +9,9 @@ package quota
 import (
 	"errors"
 	"fmt"
+	"reflect"
 	"strings"
+	"unsafe"
 
 	"github.com/limitcheck/limitcheck/internal/eval/status"
 
@@ -48,9 +50,31 @@ type Namespace struct {
 	// objects are charged as always but no longer kept in Objects, which only
 	// a later quota's recount reads.
 	NoRecount bool
-	// hard caches the names of each quota's status.hard in order, which every
-	// request reads (hardNames); nil until the first request.
-	hard map[*corev1.ResourceQuota][]corev1.ResourceName
+	// kept is what requests keep of each quota between them (hardNames,
+	// charge); nil until the first request.
+	kept map[*corev1.ResourceQuota]*kept
+}
+
+// kept is what the requests of a namespace keep of one of its quotas.
+type kept struct {
+	// hard is the names of status.hard in lexical order (hardNames).
+	hard []corev1.ResourceName
+	// used is the status.used list the last charge wrote, every amount in its
+	// stored form (charge).
+	used unsafe.Pointer
+}
+
+// keptFor returns what is kept of q, made on first use.
+func (ns *Namespace) keptFor(q *corev1.ResourceQuota) *kept {
+	k := ns.kept[q]
+	if k == nil {
+		if ns.kept == nil {
+			ns.kept = map[*corev1.ResourceQuota]*kept{}
+		}
+		k = &kept{}
+		ns.kept[q] = k
+	}
+	return k
 }
 
 // hardNames returns the names of q.Status.Hard in lexical order
@@ -60,19 +84,48 @@ type Namespace struct {
 // kept per quota; an entry whose names no longer are exactly the list's keys
 // is computed anew.
 func (ns *Namespace) hardNames(q *corev1.ResourceQuota) []corev1.ResourceName {
-	names, ok := ns.hard[q]
-	ok = ok && len(names) == len(q.Status.Hard)
+	k := ns.keptFor(q)
+	names := k.hard
+	ok := names != nil && len(names) == len(q.Status.Hard)
 	for i := 0; ok && i < len(names); i++ {
 		_, ok = q.Status.Hard[names[i]]
 	}
 	if !ok {
 		names = resources.SortedNames(q.Status.Hard)
-		if ns.hard == nil {
-			ns.hard = map[*corev1.ResourceQuota][]corev1.ResourceName{}
-		}
-		ns.hard[q] = names
+		k.hard = names
 	}
 	return names
+}
+
+// charge returns q's status.used with the amounts of sums (names and new
+// totals) in their stored form: a new list, the old one left as it was
+// (Snapshot shares it). Every amount of the list is in its stored form
+// after a charge, as after kube-apiserver's UpdateStatus; when q's
+// status.used is still the list the last charge wrote, only the amounts
+// that changed are read back, the others are shared with the old list.
+func (ns *Namespace) charge(q *corev1.ResourceQuota, sums []namedAmount) corev1.ResourceList {
+	k := ns.keptFor(q)
+	old := q.Status.Used
+	stored := old != nil && k.used == reflect.ValueOf(old).UnsafePointer()
+	used := make(corev1.ResourceList, len(old)+len(sums))
+	for name, v := range old {
+		if stored {
+			used[name] = v
+		} else {
+			used[name] = resources.StoredQuantity(v)
+		}
+	}
+	for _, s := range sums {
+		used[s.name] = resources.StoredQuantity(s.amount)
+	}
+	k.used = reflect.ValueOf(used).UnsafePointer()
+	return used
+}
+
+// namedAmount is a quota's new total for one resource.
+type namedAmount struct {
+	name   corev1.ResourceName
+	amount resource.Quantity
 }
 
 // record keeps obj for the recount of a later quota (unless NoRecount).
@@ -261,7 +314,7 @@ func (c Checker) CheckUsage(ns *Namespace, gr schema.GroupResource, name string,
 	}
 
 	var interesting []*corev1.ResourceQuota
-	restricted := map[corev1.ResourceName]bool{}
+	var restricted map[corev1.ResourceName]bool // names some interesting quota tracks, when limitedNames needs them
 	var restrictedScopes []corev1.ScopedResourceSelectorRequirement
 	for _, q := range ns.Quotas {
 		m, err := matchingScopes(ev, obj, scopeSelectors(q))
@@ -295,8 +348,13 @@ func (c Checker) CheckUsage(ns *Namespace, gr schema.GroupResource, name string,
 			}
 		}
 		interesting = append(interesting, q)
-		for _, k := range r {
-			restricted[k] = true
+		if len(limitedNames) > 0 {
+			if restricted == nil {
+				restricted = map[corev1.ResourceName]bool{}
+			}
+			for _, k := range r {
+				restricted[k] = true
+			}
 		}
 	}
 
@@ -309,13 +367,12 @@ func (c Checker) CheckUsage(ns *Namespace, gr schema.GroupResource, name string,
 	if len(negative) > 0 {
 		return forbid(fmt.Errorf("quota usage is negative for resource(s): %s", joinNames(negative)))
 	}
-	delta := corev1.ResourceList{}
-	for k, v := range usage {
-		if !v.IsZero() {
-			delta[k] = v
-		}
+	// The request is usage's non-zero amounts.
+	requests := false
+	for _, v := range usage {
+		requests = requests || !v.IsZero()
 	}
-	if len(delta) == 0 {
+	if !requests {
 		ns.record(ev, obj)
 		return nil
 	}
@@ -344,24 +401,32 @@ func (c Checker) CheckUsage(ns *Namespace, gr schema.GroupResource, name string,
 		return status.InternalError(status.StageQuota, fmt.Errorf("insufficient quota to match these scopes: %v", uncovered))
 	}
 
-	// Check every interesting quota before charging any (all must admit).
-	newUsed := make([]corev1.ResourceList, len(interesting))
+	// Check every interesting quota before charging any (all must admit):
+	// each requested amount (for the quota's hard names) is added to what the
+	// quota has used.
+	sums := make([][]namedAmount, len(interesting))
 	for i, q := range interesting {
-		hard := ns.hardNames(q)
-		requested := maskList(delta, hard)
-		newUsed[i] = addLists(q.Status.Used, requested)
 		var exceeded []corev1.ResourceName
-		for _, k := range hard { // requested's names, in order
-			if _, ok := requested[k]; !ok {
+		hard := ns.hardNames(q)
+		sums[i] = make([]namedAmount, 0, len(hard))
+		for _, k := range hard {
+			d, ok := usage[k]
+			if !ok || d.IsZero() {
 				continue
 			}
-			if n, h := newUsed[i][k], q.Status.Hard[k]; n.Cmp(h) > 0 {
+			n := d.DeepCopy()
+			if u, ok := q.Status.Used[k]; ok {
+				n = u.DeepCopy()
+				n.Add(d)
+			}
+			sums[i] = append(sums[i], namedAmount{k, n})
+			if h := q.Status.Hard[k]; n.Cmp(h) > 0 {
 				exceeded = append(exceeded, k)
 			}
 		}
 		if len(exceeded) > 0 && !c.Unenforced {
 			d := forbid(fmt.Errorf("exceeded quota: %s, requested: %s, used: %s, limited: %s", q.Name,
-				prettyPrint(maskList(requested, exceeded)), prettyPrint(maskList(q.Status.Used, exceeded)), prettyPrint(maskList(q.Status.Hard, exceeded))))
+				prettyPrint(maskList(usage, exceeded)), prettyPrint(maskList(q.Status.Used, exceeded)), prettyPrint(maskList(q.Status.Hard, exceeded))))
 			d.Quota = q.Name
 			for _, k := range exceeded {
 				d.Resources = append(d.Resources, string(k))
@@ -370,7 +435,7 @@ func (c Checker) CheckUsage(ns *Namespace, gr schema.GroupResource, name string,
 		}
 	}
 	for i, q := range interesting {
-		q.Status.Used = resources.Stored(newUsed[i]) // written with UpdateStatus, read back by the next request
+		q.Status.Used = ns.charge(q, sums[i]) // written with UpdateStatus, read back by the next request
 	}
 	ns.record(ev, obj)
 	return nil

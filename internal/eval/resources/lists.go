@@ -27,11 +27,18 @@ func AddResourceList(list, add corev1.ResourceList) {
 // on as 624288k. list is changed in place: callers pass a list of their own.
 func Stored(list corev1.ResourceList) corev1.ResourceList {
 	for name, q := range list {
-		if p, err := resource.ParseQuantity(q.String()); err == nil {
-			list[name] = p
-		}
+		list[name] = StoredQuantity(q)
 	}
 	return list
+}
+
+// StoredQuantity is q as kube-apiserver stores and serves it back: re-read
+// from its canonical string (QS-02, see Stored).
+func StoredQuantity(q resource.Quantity) resource.Quantity {
+	if p, err := resource.ParseQuantity(q.String()); err == nil {
+		return p
+	}
+	return q
 }
 
 // MaxResourceList sets list[k] to the greater of list[k] and other[k] for every k in other.
