@@ -231,11 +231,11 @@ func (e *Engine) Expect(o Outlook) {
 
 type namespaceState struct {
 	name            string
-	stored          map[storedName]struct{} // names of the input's objects, for kube-apiserver's 409
-	orphans         []*corev1.Pod           // the input's admitted Pods no controller owns, for adoption (WL-02)
-	limitRanges     []*limitranger.Policy   // admitted LimitRanges, in input order (LR-21, LR-22)
-	governed        int                     // Pods and PVCs evaluated so far: a later LimitRange misses them
-	quota.Namespace                         // admitted quotas and every admitted object, for the quota controller's recount
+	stored          storedNames           // names of the input's objects, for kube-apiserver's 409
+	orphans         []*corev1.Pod         // the input's admitted Pods no controller owns, for adoption (WL-02)
+	limitRanges     []*limitranger.Policy // admitted LimitRanges, in input order (LR-21, LR-22)
+	governed        int                   // Pods and PVCs evaluated so far: a later LimitRange misses them
+	quota.Namespace                       // admitted quotas and every admitted object, for the quota controller's recount
 }
 
 // New returns an Engine with no objects admitted yet.
@@ -449,9 +449,8 @@ func (e *Engine) admitObject(obj runtime.Object, fromInput bool) Result {
 	}
 	// The object's name before admission: a name already taken is refused by
 	// storage after admission, when quota has charged it (the charge stays).
-	key := e.stored(gr, meta.GetName())
-	_, dup := ns.stored[key]
-	dup = dup && fromInput && key.name != ""
+	storedAs, resourceID := meta.GetName(), e.resourceID(gr)
+	dup := fromInput && storedAs != "" && ns.stored.has(resourceID, storedAs)
 	charged := len(ns.Objects)
 	var commit func() // keeps what an admitted Service reserved (VAL-64)
 	switch o := obj.(type) {
@@ -555,17 +554,14 @@ func (e *Engine) admitObject(obj runtime.Object, fromInput bool) Result {
 	}
 	res.Name = meta.GetName()
 	if res.Denial == nil && dup {
-		res.Denial = status.AlreadyExists(gr, key.name)
+		res.Denial = status.AlreadyExists(gr, storedAs)
 		ns.Objects = ns.Objects[:charged] // not stored: the quota controller's recount misses it
 	}
 	if res.Denial == nil && commit != nil {
 		commit()
 	}
-	if res.Denial == nil && fromInput && key.name != "" {
-		if ns.stored == nil {
-			ns.stored = map[storedName]struct{}{}
-		}
-		ns.stored[key] = struct{}{}
+	if res.Denial == nil && fromInput && storedAs != "" {
+		ns.stored.add(resourceID, storedAs)
 	}
 	if pod, ok := obj.(*corev1.Pod); ok && res.Denial == nil && fromInput && metav1.GetControllerOf(pod) == nil &&
 		(e.outlook == nil || e.outlook.Adopters == nil || e.outlook.Adopters[res.Namespace]) {
@@ -575,16 +571,8 @@ func (e *Engine) admitObject(obj runtime.Object, fromInput bool) Result {
 	return res
 }
 
-// storedName is an object's identity in storage: resource (a number,
-// Engine.resourceID, to keep the many names small) and name (the namespace is
-// the namespaceState's).
-type storedName struct {
-	resource uint32
-	name     string
-}
-
-// stored returns the storedName of a name of resource gr.
-func (e *Engine) stored(gr schema.GroupResource, name string) storedName {
+// resourceID numbers resource gr for the names stored under it (storedNames).
+func (e *Engine) resourceID(gr schema.GroupResource) uint32 {
 	id, ok := e.resourceIDs[gr]
 	if !ok {
 		if e.resourceIDs == nil {
@@ -593,7 +581,7 @@ func (e *Engine) stored(gr schema.GroupResource, name string) storedName {
 		id = uint32(len(e.resourceIDs))
 		e.resourceIDs[gr] = id
 	}
-	return storedName{resource: id, name: name}
+	return id
 }
 
 // evaluatedTypes are the resources whose admission reads the object's fields,
@@ -610,14 +598,14 @@ var evaluatedTypes = map[schema.GroupResource]reflect.Type{
 func (e *Engine) namespace(name string) *namespaceState {
 	ns := e.namespaces[name]
 	if ns == nil {
-		ns = &namespaceState{name: name, stored: map[storedName]struct{}{}}
+		ns = &namespaceState{name: name}
 		ns.NoRecount = e.outlook != nil && e.outlook.NoQuotas
 		e.namespaces[name] = ns
 		e.order = append(e.order, name)
 		if !e.opts.OmitNamespaceObjects {
 			for _, obj := range namespaceObjects(name) {
 				gr := resourceFor(obj.GetObjectKind().GroupVersionKind())
-				ns.stored[e.stored(gr, obj.(metav1.Object).GetName())] = struct{}{}
+				ns.stored.add(e.resourceID(gr), obj.(metav1.Object).GetName())
 				e.quota.Add(&ns.Namespace, gr, obj)
 			}
 		}

@@ -46,7 +46,7 @@ func (e *Engine) AddExistingNames(namespace, apiVersion, kind string, names []st
 	gr := resourceIn(e.catalog(), gv.WithKind(kind))
 	ns := e.namespace(namespace)
 	for _, name := range names {
-		ns.stored[e.stored(gr, name)] = struct{}{}
+		ns.stored.add(e.resourceID(gr), name)
 	}
 }
 
