@@ -184,8 +184,10 @@ func (p *Policy) ValidatePod(pod *corev1.Pod, gates features.Gates) []error {
 			}
 		case corev1.LimitTypePod:
 			podLevel := gates.Enabled(features.PodLevelResources)
-			req := limitRangerPodAggregate(pod, podLevel, func(r *corev1.ResourceRequirements) corev1.ResourceList { return r.Requests })
-			lim := limitRangerPodAggregate(pod, podLevel, func(r *corev1.ResourceRequirements) corev1.ResourceList { return r.Limits })
+			// Small lists of the function's own (on its stack).
+			req, lim := make(corev1.ResourceList, 4), make(corev1.ResourceList, 4)
+			limitRangerPodAggregate(req, pod, podLevel, func(r *corev1.ResourceRequirements) corev1.ResourceList { return r.Requests })
+			limitRangerPodAggregate(lim, pod, podLevel, func(r *corev1.ResourceRequirements) corev1.ResourceList { return r.Limits })
 			check(i, req, lim)
 		}
 	}
@@ -218,12 +220,27 @@ func (p *Policy) ValidateClaim(pvc *corev1.PersistentVolumeClaim) []error {
 
 // limitRangerPodAggregate is LimitRanger's own pod aggregate (LR-17, LR-18): sum of
 // containers, sidecar-aware maximum over init containers, pod-level cpu/memory
-// override; overhead is not counted.
-func limitRangerPodAggregate(pod *corev1.Pod, podLevel bool, pick func(*corev1.ResourceRequirements) corev1.ResourceList) corev1.ResourceList {
-	sum := corev1.ResourceList{}
+// override; overhead is not counted. It is added into sum, which is empty.
+func limitRangerPodAggregate(sum corev1.ResourceList, pod *corev1.Pod, podLevel bool, pick func(*corev1.ResourceRequirements) corev1.ResourceList) {
 	for i := range pod.Spec.Containers {
 		resources.AddResourceList(sum, pick(&pod.Spec.Containers[i].Resources))
 	}
+	if len(pod.Spec.InitContainers) > 0 {
+		addInitContainers(sum, pod, pick)
+	}
+	if podLevel && pod.Spec.Resources != nil {
+		for k, v := range pick(pod.Spec.Resources) {
+			if k == corev1.ResourceCPU || k == corev1.ResourceMemory {
+				sum[k] = v
+			}
+		}
+	}
+}
+
+// addInitContainers adds the init containers' part of the pod aggregate to
+// sum: each sidecar's own, then the largest of what each init container
+// needs while it runs (its own and the sidecars started before it).
+func addInitContainers(sum corev1.ResourceList, pod *corev1.Pod, pick func(*corev1.ResourceRequirements) corev1.ResourceList) {
 	sidecars, initMax := corev1.ResourceList{}, corev1.ResourceList{}
 	for i := range pod.Spec.InitContainers {
 		c := &pod.Spec.InitContainers[i]
@@ -241,14 +258,6 @@ func limitRangerPodAggregate(pod *corev1.Pod, podLevel bool, pick func(*corev1.R
 		resources.MaxResourceList(initMax, use)
 	}
 	resources.MaxResourceList(sum, initMax)
-	if podLevel && pod.Spec.Resources != nil {
-		for k, v := range pick(pod.Spec.Resources) {
-			if k == corev1.ResourceCPU || k == corev1.ResourceMemory {
-				sum[k] = v
-			}
-		}
-	}
-	return sum
 }
 
 // requestLimitEnforcedValues brings the three quantities to a common precision (LR-15).

@@ -261,16 +261,23 @@ func usesCrossNamespacePodAffinity(pod *corev1.Pod) bool {
 // usage (RQ-11..13): count/pods always; compute usage unless the pod is terminal.
 func (e podEvaluator) usage(obj runtime.Object) corev1.ResourceList {
 	pod := obj.(*corev1.Pod)
-	out := corev1.ResourceList{podCountName: one()}
 	if pod.Status.Phase == corev1.PodFailed || pod.Status.Phase == corev1.PodSucceeded {
-		return out
+		return corev1.ResourceList{podCountName: one()}
 	}
+	// count/pods, pods, and cpu and memory three times each.
+	out := make(corev1.ResourceList, 10)
+	out[podCountName] = one()
 	opts := resourcehelper.PodResourcesOptions{
 		UseStatusResources:    e.gates.Enabled(features.InPlacePodVerticalScaling),
 		SkipPodLevelResources: !e.gates.Enabled(features.PodLevelResources),
 	}
+	// The sums are read once, into out: lists of this function's own (on its stack).
+	opts.Reuse = make(corev1.ResourceList, 8)
+	req := resourcehelper.PodRequests(pod, opts)
+	opts.Reuse = make(corev1.ResourceList, 8)
+	lim := resourcehelper.PodLimits(pod, opts)
 	// The compute names never include count/pods: out is both lists added.
-	podComputeUsage(out, resourcehelper.PodRequests(pod, opts), resourcehelper.PodLimits(pod, opts))
+	podComputeUsage(out, req, lim)
 	return out
 }
 
