@@ -25,6 +25,9 @@ const (
 const (
 	minRead  = 32 << 10 // read at least this much at a time
 	firstBuf = 64 << 10 // initial buffer size
+	// wholeFile: a file of a known size below this is read into a buffer of
+	// its size (and a byte more), not grown to it.
+	wholeFile = 4 << 20
 )
 
 // budget is the input still allowed in the run (Options.MaxInputBytes).
@@ -104,7 +107,7 @@ func (s *source) more(keep int64) {
 		s.buf = s.buf[:n]
 		s.base = keep
 	}
-	if cap(s.buf)-len(s.buf) < minRead {
+	if room := int64(cap(s.buf) - len(s.buf)); room < minRead && (room == 0 || s.size < 0 || s.limit()+room <= s.size) {
 		c := 2 * cap(s.buf)
 		if c > s.retain {
 			c = s.retain
@@ -114,6 +117,9 @@ func (s *source) more(keep int64) {
 		}
 		if cap(s.buf) == 0 && c < firstBuf {
 			c = firstBuf
+		}
+		if cap(s.buf) == 0 && s.size >= 0 && s.size < wholeFile {
+			c = int(s.size) + 1 // the whole file, and a byte more to see it end
 		}
 		nb := make([]byte, len(s.buf), c)
 		copy(nb, s.buf)
