@@ -104,7 +104,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 			code = exitInternal
 		}
 	}()
-	root := newCmdRoot(programName(os.Args[0]), streams{In: stdin, Out: stdout, ErrOut: stderr})
+	root := newCmdRoot(programName(os.Args[0]), streams{In: stdin, Out: stdout, ErrOut: stderr}, args)
 	root.SetArgs(args)
 	err := root.ExecuteContext(ctx)
 	return exitCode(err, stderr)
@@ -158,7 +158,24 @@ func programName(arg0 string) string {
 	return strings.TrimSuffix(filepath.Base(arg0), ".exe")
 }
 
-func newCmdRoot(name string, s streams) *cobra.Command {
+// subcommands make the subcommands, by name.
+var subcommands = []struct {
+	name string
+	make func(streams) *cobra.Command
+}{
+	{"check", func(s streams) *cobra.Command { return newCmdCheck(s, nil) }},
+	{"fit", newCmdFit},
+	{"lint", func(s streams) *cobra.Command { return newCmdLint(s, nil) }},
+	{"diff", func(s streams) *cobra.Command { return newCmdDiff(s, nil) }},
+	{"describe", newCmdDescribe},
+	{"version", newCmdVersion},
+}
+
+// newCmdRoot makes the command tree for the command line args. A command line
+// that starts with a subcommand's name gets that subcommand alone, the only
+// one it can run: making the others' flags was a tenth of a one-Pod check.
+// Any other command line (help, completion, a mistake) gets them all.
+func newCmdRoot(name string, s streams, args []string) *cobra.Command {
 	root := &cobra.Command{
 		Use:   "limitcheck",
 		Short: "Simulate kube-apiserver admission of Kubernetes manifests, offline",
@@ -173,7 +190,17 @@ func newCmdRoot(name string, s streams) *cobra.Command {
 	root.SetOut(s.Out)
 	root.SetErr(s.ErrOut)
 	root.SetFlagErrorFunc(flagError)
-	root.AddCommand(newCmdCheck(s, nil), newCmdFit(s), newCmdLint(s, nil), newCmdDiff(s, nil), newCmdDescribe(s), newCmdVersion(s))
+	only := -1
+	for i, c := range subcommands {
+		if len(args) > 0 && args[0] == c.name {
+			only = i
+		}
+	}
+	for i, c := range subcommands {
+		if only < 0 || i == only {
+			root.AddCommand(c.make(s))
+		}
+	}
 	// Help fits 80 columns: Long texts are reflowed, flag usages wrapped.
 	root.SetUsageTemplate(strings.ReplaceAll(root.UsageTemplate(), ".FlagUsages ", fmt.Sprintf(".FlagUsagesWrapped %d ", helpWidth)))
 	// Reflowed when help is shown, not on every run.
