@@ -506,23 +506,38 @@ func (d *decoder) mapValue(p *plan, ptr unsafe.Pointer, depth int) bool {
 	if elem.kind == kUnsupported {
 		return false
 	}
+	if p.typ == stringMapType { // labels, annotations, selectors, data
+		m := map[string]string{}
+		*(*map[string]string)(ptr) = m
+		return d.members(func(key []byte) bool {
+			k := string(key) // before the value is read: key may be scratch
+			var v string
+			if !d.value(elem, unsafe.Pointer(&v), depth+1) {
+				return false
+			}
+			n := len(m)
+			m[k] = v
+			return len(m) > n // else a duplicate key
+		})
+	}
 	m := reflect.NewAt(p.typ, ptr).Elem()
 	m.Set(reflect.MakeMap(p.typ))
-	keyType := p.typ.Key()
+	// One key and one value, reused: the map keeps copies.
+	k := reflect.New(p.typ.Key()).Elem()
+	e := reflect.New(elem.typ)
 	return d.members(func(key []byte) bool {
-		k := reflect.New(keyType).Elem()
 		k.SetString(string(key))
-		if m.MapIndex(k).IsValid() {
-			return false // duplicate key
-		}
-		e := reflect.New(elem.typ)
+		e.Elem().SetZero()
 		if !d.value(elem, e.UnsafePointer(), depth+1) {
 			return false
 		}
+		n := m.Len()
 		m.SetMapIndex(k, e.Elem())
-		return true
+		return m.Len() > n // else a duplicate key
 	})
 }
+
+var stringMapType = reflect.TypeFor[map[string]string]()
 
 func (d *decoder) array(p *plan, ptr unsafe.Pointer, depth int) bool {
 	elem := p.elem.get()

@@ -102,6 +102,8 @@ func TestDecodeCases(t *testing.T) {
 		{"field in another case", "v1/Pod", `{"Spec":{}}`, false},
 		{"duplicate field", "v1/Pod", `{"metadata":{"name":"a","name":"b"}}`, false},
 		{"duplicate map key", "v1/ConfigMap", `{"data":{"a":"1","a":"2"}}`, false},
+		{"duplicate key in a map of another type", "v1/ResourceQuota", `{"spec":{"hard":{"cpu":"1","cpu":"2"}}}`, false},
+		{"null after a value in a map", "v1/Secret", `{"data":{"a":"aGVsbG8=","b":null}}`, true},
 		{"int32 overflow", "apps/v1/Deployment", `{"spec":{"replicas":2147483648}}`, false},
 		{"float into an int", "apps/v1/Deployment", `{"spec":{"replicas":1.0}}`, false},
 		{"exponent into an int", "apps/v1/Deployment", `{"spec":{"replicas":1e3}}`, false},
