@@ -5,6 +5,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"io"
+	"slices"
+	"strings"
 
 	corev1 "k8s.io/api/core/v1"
 
@@ -150,8 +152,31 @@ type jsonContainer struct {
 }
 
 type jsonResources struct {
-	Requests map[string]string `json:"requests"`
-	Limits   map[string]string `json:"limits"`
+	Requests jsonQuantities `json:"requests"`
+	Limits   jsonQuantities `json:"limits"`
+}
+
+// jsonQuantities is a ResourceList as the report gives it: an object of
+// canonical quantity strings, names sorted; nil is null. A slice, not a
+// map: one allocation for a container's list.
+type jsonQuantities []jsonQuantity
+
+type jsonQuantity struct{ name, value string }
+
+// MarshalJSON writes the object encoding/json would write for the map.
+func (l jsonQuantities) MarshalJSON() ([]byte, error) {
+	if l == nil {
+		return []byte("null"), nil
+	}
+	m := make(map[string]string, len(l))
+	for _, q := range l {
+		m[q.name] = q.value
+	}
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false) // as the report's encoder
+	err := enc.Encode(m)
+	return bytes.TrimSuffix(b.Bytes(), []byte("\n")), err
 }
 
 // Status of a document the loader could not read: what kube-apiserver answers to
@@ -369,7 +394,7 @@ func newJSONPod(pod *corev1.Pod) *jsonPod {
 }
 
 func newJSONResources(requests, limits corev1.ResourceList) jsonResources {
-	return jsonResources{Requests: quantities(requests), Limits: quantities(limits)}
+	return jsonResources{Requests: quantityList(requests), Limits: quantityList(limits)}
 }
 
 // quantities renders a ResourceList with canonical quantity strings; never nil, so
@@ -380,4 +405,14 @@ func quantities(l corev1.ResourceList) map[string]string {
 		m[string(k)] = q.String()
 	}
 	return m
+}
+
+// quantityList is quantities as a jsonQuantities, for the lists of every Pod.
+func quantityList(l corev1.ResourceList) jsonQuantities {
+	out := make(jsonQuantities, 0, len(l))
+	for k, q := range l {
+		out = append(out, jsonQuantity{string(k), q.String()})
+	}
+	slices.SortFunc(out, func(a, b jsonQuantity) int { return strings.Compare(a.name, b.name) })
+	return out
 }

@@ -120,9 +120,23 @@ func (w *jw) status(s *jsonStatus) {
 	w.strings("warnings", s.Warnings)
 }
 
+// quantities writes a list whose names are sorted.
+func (w *jw) quantities(k string, l jsonQuantities) {
+	w.key(k)
+	if l == nil {
+		w.b = append(w.b, "null"...)
+		return
+	}
+	w.open('{')
+	for _, q := range l {
+		w.str(q.name, q.value)
+	}
+	w.close('}')
+}
+
 func (w *jw) resources(r *jsonResources) {
-	w.stringMap("requests", r.Requests)
-	w.stringMap("limits", r.Limits)
+	w.quantities("requests", r.Requests)
+	w.quantities("limits", r.Limits)
 }
 
 func (w *jw) pod(p *jsonPod) {

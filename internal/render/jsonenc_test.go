@@ -2,12 +2,17 @@ package render
 
 import (
 	"bytes"
+	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"testing"
 
 	"github.com/limitcheck/limitcheck/internal/check"
 	"github.com/limitcheck/limitcheck/internal/eval"
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/resource"
 )
 
 // encodeBoth returns a result as encoding/json and as appendResult write it.
@@ -74,10 +79,10 @@ func FuzzResultEncoding(f *testing.F) {
 			r.Allowed = &allowed
 			r.MessageParts, r.Warnings = nil, []string{}
 		}
-		pod := &jsonPod{Containers: []jsonContainer{{Name: a, Init: true, jsonResources: jsonResources{Requests: map[string]string{a: b, c: d}, Limits: map[string]string{}}}},
+		pod := &jsonPod{Containers: []jsonContainer{{Name: a, Init: true, jsonResources: jsonResources{Requests: sortedQuantities(map[string]string{a: b, c: d}), Limits: jsonQuantities{}}}},
 			Annotations: map[string]string{d: a, b: c}}
 		if shape&16 != 0 {
-			pod.PodResources = &jsonResources{Requests: map[string]string{b: a}}
+			pod.PodResources = &jsonResources{Requests: sortedQuantities(map[string]string{b: a})}
 			pod.Annotations = nil
 		}
 		if shape&32 != 0 {
@@ -99,4 +104,31 @@ func FuzzResultEncoding(f *testing.F) {
 			}
 		}
 	})
+}
+
+// sortedQuantities is m as a jsonQuantities.
+func sortedQuantities(m map[string]string) jsonQuantities {
+	l := jsonQuantities{}
+	for _, k := range slices.Sorted(maps.Keys(m)) {
+		l = append(l, jsonQuantity{k, m[k]})
+	}
+	return l
+}
+
+// TestQuantityList: canonical strings, names in order, {} for none.
+func TestQuantityList(t *testing.T) {
+	for _, tc := range []struct {
+		list corev1.ResourceList
+		want string
+	}{
+		{nil, "[]"},
+		{corev1.ResourceList{"memory": resource.MustParse("1024Mi"), "cpu": resource.MustParse("0.5"), "example.com/gpu": resource.MustParse("1"), "ephemeral-storage": resource.MustParse("1e3")},
+			"[{cpu 500m} {ephemeral-storage 1e3} {example.com/gpu 1} {memory 1Gi}]"},
+	} {
+		for range 5 { // map order differs from run to run
+			if got := fmt.Sprint(quantityList(tc.list)); got != tc.want {
+				t.Errorf("quantityList(%v) = %s, want %s", tc.list, got, tc.want)
+			}
+		}
+	}
 }
