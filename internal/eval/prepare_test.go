@@ -17,6 +17,7 @@ func TestPrepare(t *testing.T) {
 		"apiVersion: v1\nkind: LimitRange\nmetadata: {name: l, namespace: a}\nspec: {limits: [{type: Container, default: {cpu: 500m, memory: 256Mi}, defaultRequest: {cpu: 100m}, max: {cpu: '1'}}]}",
 		"apiVersion: v1\nkind: ResourceQuota\nmetadata: {name: q, namespace: a}\nspec: {hard: {pods: '5', requests.cpu: '1', limits.memory: 1Gi}}",
 		"apiVersion: scheduling.k8s.io/v1\nkind: PriorityClass\nmetadata: {name: high}\nvalue: 1000",
+		"apiVersion: node.k8s.io/v1\nkind: RuntimeClass\nmetadata: {name: sandbox}\nhandler: runsc\noverhead: {podFixed: {memory: 1Gi}}",
 	}
 	objects := []string{
 		"apiVersion: v1\nkind: Pod\nmetadata: {name: ok, namespace: a}\nspec: {containers: [{name: c, image: i}]}",
@@ -32,6 +33,10 @@ func TestPrepare(t *testing.T) {
 		"apiVersion: v1\nkind: ConfigMap\nmetadata: {name: cm, namespace: a}",
 		"apiVersion: v1\nkind: Pod\nmetadata: {name: last, namespace: a}\nspec: {containers: [{name: c, image: i}]}",
 		"apiVersion: v1\nkind: Pod\nmetadata: {name: over, namespace: a}\nspec: {containers: [{name: c, image: i}]}",
+		// Computing the usage adds the overhead to 1.5Gi itself (RQ-12): once
+		// where a quota charges it, never where none does.
+		"apiVersion: v1\nkind: Pod\nmetadata: {name: overhead, namespace: a}\nspec: {runtimeClassName: sandbox, resources: {requests: {memory: 1.5Gi}}, containers: [{name: c, image: i}]}",
+		"apiVersion: v1\nkind: Pod\nmetadata: {name: overhead, namespace: b}\nspec: {runtimeClassName: sandbox, resources: {requests: {memory: 1.5Gi}}, containers: [{name: c, image: i}]}",
 	}
 	start := func() *Engine {
 		e := New(Options{})

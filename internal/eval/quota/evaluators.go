@@ -264,8 +264,9 @@ func (e podEvaluator) usage(obj runtime.Object) corev1.ResourceList {
 	if pod.Status.Phase == corev1.PodFailed || pod.Status.Phase == corev1.PodSucceeded {
 		return corev1.ResourceList{podCountName: one()}
 	}
-	// count/pods, pods, and cpu and memory three times each.
-	out := make(corev1.ResourceList, 10)
+	// count/pods, pods, and cpu and memory three times each: one group of a
+	// map's 8 slots, unless the Pod has more.
+	out := make(corev1.ResourceList, 8)
 	out[podCountName] = one()
 	opts := resourcehelper.PodResourcesOptions{
 		UseStatusResources:    e.gates.Enabled(features.InPlacePodVerticalScaling),
@@ -279,6 +280,14 @@ func (e podEvaluator) usage(obj runtime.Object) corev1.ResourceList {
 	// The compute names never include count/pods: out is both lists added.
 	podComputeUsage(out, req, lim)
 	return out
+}
+
+// usageChanges reports whether computing the Pod's usage may change it:
+// PodRequests and PodLimits put the pod-level amounts into their sums
+// without a copy and add the overhead to them, which changes the Pod's own
+// amount when it is held as a decimal of any precision (1.5Gi) (RQ-12).
+func (e podEvaluator) usageChanges(pod *corev1.Pod) bool {
+	return pod.Spec.Overhead != nil && pod.Spec.Resources != nil && e.gates.Enabled(features.PodLevelResources)
 }
 
 // podComputeUsage maps requests and limits to quota names

@@ -60,8 +60,9 @@ type kept struct {
 	// hard is the names of status.hard in lexical order (hardNames).
 	hard []corev1.ResourceName
 	// used is the status.used list the last charge wrote, every amount in its
-	// stored form (charge).
-	used unsafe.Pointer
+	// stored form (charge); shared says a Snapshot holds it.
+	used   unsafe.Pointer
+	shared bool
 }
 
 // keptFor returns what is kept of q, made on first use.
@@ -98,15 +99,23 @@ func (ns *Namespace) hardNames(q *corev1.ResourceQuota) []corev1.ResourceName {
 }
 
 // charge returns q's status.used with the amounts of sums (names and new
-// totals) in their stored form: a new list, the old one left as it was
-// (Snapshot shares it). Every amount of the list is in its stored form
-// after a charge, as after kube-apiserver's UpdateStatus; when q's
+// totals) in their stored form. Every amount of the list is in its stored
+// form after a charge, as after kube-apiserver's UpdateStatus; when q's
 // status.used is still the list the last charge wrote, only the amounts
-// that changed are read back, the others are shared with the old list.
+// that changed are read back. That list is changed in place, unless a
+// Snapshot holds it: then the new list is another one, which shares the
+// amounts that did not change with it.
 func (ns *Namespace) charge(q *corev1.ResourceQuota, sums []namedAmount) corev1.ResourceList {
 	k := ns.keptFor(q)
 	old := q.Status.Used
 	stored := old != nil && k.used == reflect.ValueOf(old).UnsafePointer()
+	if stored && !k.shared {
+		for _, s := range sums {
+			old[s.name] = resources.StoredQuantity(s.amount)
+		}
+		return old
+	}
+	k.shared = false
 	used := make(corev1.ResourceList, len(old)+len(sums))
 	for name, v := range old {
 		if stored {
@@ -260,8 +269,16 @@ func (c Checker) Check(ns *Namespace, gr schema.GroupResource, name string, obj 
 
 // UsageOf is obj's usage as gr's evaluator computes it: a function of obj
 // alone, which CheckUsage can be given ahead of time.
+//
+// It is nil when computing it changes obj, which must then happen when and as
+// often as upstream does it (CheckUsage): the overhead added to a Pod's
+// pod-level amounts (RQ-12).
 func (c Checker) UsageOf(gr schema.GroupResource, obj runtime.Object) corev1.ResourceList {
-	return c.evaluatorFor(gr).usage(obj)
+	ev := c.evaluatorFor(gr)
+	if p, ok := ev.(podEvaluator); ok && p.usageChanges(obj.(*corev1.Pod)) {
+		return nil
+	}
+	return ev.usage(obj)
 }
 
 // CheckUsage is Check given obj's UsageOf, computed beforehand (nil: not).
@@ -291,17 +308,30 @@ func (c Checker) CheckUsage(ns *Namespace, gr schema.GroupResource, name string,
 		}
 		limitedScopes = append(limitedScopes, m...)
 	}
+	// The object's usage is computed when upstream computes it, and as often:
+	// once for the names the configuration limits, when it limits the
+	// resource, and once for the charge, once every quota has been looked at
+	// (RQ-12: a computation can change the object). A usage given in advance
+	// (UsageOf) stands for both.
+	given := usage
+	usageNow := func() corev1.ResourceList {
+		if given != nil {
+			return given
+		}
+		return ev.usage(obj)
+	}
 	// Usage names the configuration requires a covering quota for (RQ-20).
 	var limitedNames []corev1.ResourceName
-	if usage == nil {
-		usage = ev.usage(obj)
-	}
+	var limitedUsage corev1.ResourceList
 	for _, lr := range limited {
 		if lr.APIGroup != gr.Group || lr.Resource != gr.Resource {
 			continue
 		}
-		for _, k := range resources.SortedNames(usage) {
-			if q := usage[k]; q.Sign() <= 0 {
+		if limitedUsage == nil {
+			limitedUsage = usageNow()
+		}
+		for _, k := range resources.SortedNames(limitedUsage) {
+			if q := limitedUsage[k]; q.Sign() <= 0 {
 				continue
 			}
 			for _, s := range lr.MatchContains {
@@ -358,6 +388,7 @@ func (c Checker) CheckUsage(ns *Namespace, gr schema.GroupResource, name string,
 		}
 	}
 
+	usage = usageNow()
 	var negative []corev1.ResourceName
 	for k, v := range usage {
 		if v.Sign() < 0 {

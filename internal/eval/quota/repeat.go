@@ -17,8 +17,8 @@ import (
 // is then a division, not a simulation.
 
 // Snapshot is the quota state of a namespace between two creates: the used
-// amounts of its quotas and how many objects it stores. Check replaces a
-// quota's status.used rather than changing it, so a Snapshot shares the lists.
+// amounts of its quotas and how many objects it stores. It shares the lists:
+// Check replaces a list a Snapshot holds rather than changing it.
 type Snapshot struct {
 	used    []corev1.ResourceList
 	objects int
@@ -29,6 +29,7 @@ func (ns *Namespace) Snapshot() Snapshot {
 	s := Snapshot{used: make([]corev1.ResourceList, len(ns.Quotas)), objects: len(ns.Objects)}
 	for i, q := range ns.Quotas {
 		s.used[i] = q.Status.Used
+		ns.keptFor(q).shared = true
 	}
 	return s
 }
