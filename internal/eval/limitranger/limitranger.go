@@ -60,12 +60,19 @@ func NewPolicy(lr *corev1.LimitRange) *Policy {
 		}
 	}
 	for _, k := range resources.SortedNames(defReq) {
-		p.defReq = append(p.defReq, namedQuantity{k, defReq[k]})
+		p.defReq = append(p.defReq, namedDefault(k, defReq[k]))
 	}
 	for _, k := range resources.SortedNames(defLim) {
-		p.defLim = append(p.defLim, namedQuantity{k, defLim[k]})
+		p.defLim = append(p.defLim, namedDefault(k, defLim[k]))
 	}
 	return p
+}
+
+// namedDefault is a default amount with its canonical string already made:
+// the copy every defaulted container gets has it, and the reports print it.
+func namedDefault(name corev1.ResourceName, q resource.Quantity) namedQuantity {
+	_ = q.String()
+	return namedQuantity{name, q}
 }
 
 // Mutate applies one LimitRange's Container defaults to a pod (Policy.Mutate).
