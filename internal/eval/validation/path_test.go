@@ -49,9 +49,9 @@ func TestLazyPathDoesNotAllocate(t *testing.T) {
 	n := testing.AllocsPerRun(100, func() {
 		p := root
 		for p.n+2 <= maxLazyElems {
-			p = p.Child("c").Index(p.n)
+			p = p.Child("c").Index(int(p.n))
 		}
-		lazyPathSink = p.n
+		lazyPathSink = int(p.n)
 	})
 	if n != 0 {
 		t.Errorf("%v allocations", n)
