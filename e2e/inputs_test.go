@@ -101,7 +101,7 @@ func TestInputs(t *testing.T) {
 		c, why := CommandCase(name, os.DirFS(root), args)
 		runOne(name, c, "README: "+why)
 	}
-	scripts, err := filepath.Glob(filepath.Join(root, "cmd/limitcheck/testdata/script/*.txtar"))
+	scripts, err := filepath.Glob(filepath.Join(root, "testdata/script/*.txtar"))
 	if err != nil {
 		t.Fatal(err)
 	}

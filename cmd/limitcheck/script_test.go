@@ -10,7 +10,7 @@ import (
 	"github.com/rogpeppe/go-internal/testscript"
 )
 
-var update = flag.Bool("update", false, "rewrite the expected files of testdata/script/*.txtar from the actual output")
+var update = flag.Bool("update", false, "rewrite the expected files of the repository's testdata/script/*.txtar from the actual output")
 
 // TestMain lets the test binary act as the limitcheck binary, under both names it
 // ships as, so scripts run the real main (os.Args, os.Exit and all).
@@ -24,7 +24,7 @@ func TestMain(m *testing.M) {
 
 func TestScripts(t *testing.T) {
 	testscript.Run(t, testscript.Params{
-		Dir:                 "testdata/script",
+		Dir:                 "../../testdata/script", // the repository's testdata: the CLI's cases, replayed by e2e too
 		RequireExplicitExec: true,
 		RequireUniqueNames:  true,
 		UpdateScripts:       *update,

@@ -9,6 +9,7 @@ import (
 
 	"github.com/rogpeppe/go-internal/txtar"
 
+	"github.com/limitcheck/limitcheck/internal/casefiles"
 	"github.com/limitcheck/limitcheck/internal/check"
 	"github.com/limitcheck/limitcheck/internal/eval"
 )
@@ -18,10 +19,7 @@ import (
 // verdicts and final quotas as they are, fail on nothing, and every
 // workload is admitted exactly when it fits the replicas it wants.
 func TestFitOnScripts(t *testing.T) {
-	scripts, err := filepath.Glob("../../cmd/limitcheck/testdata/script/*.txtar")
-	if err != nil {
-		t.Fatal(err)
-	}
+	scripts := casefiles.Scripts(t)
 	fits, rollouts := 0, 0
 	for _, path := range scripts {
 		a, err := txtar.ParseFile(path)

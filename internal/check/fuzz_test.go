@@ -11,6 +11,7 @@ import (
 
 	"github.com/rogpeppe/go-internal/txtar"
 
+	"github.com/limitcheck/limitcheck/internal/casefiles"
 	"github.com/limitcheck/limitcheck/internal/check"
 	"github.com/limitcheck/limitcheck/internal/eval"
 	"github.com/limitcheck/limitcheck/internal/eval/quota"
@@ -172,10 +173,7 @@ func streamedAsKept(t *testing.T, opts check.Options, data []byte) {
 // examples: one seed per file.
 func pipelineSeeds(tb testing.TB) [][]byte {
 	var seeds [][]byte
-	scripts, err := filepath.Glob("../../cmd/limitcheck/testdata/script/*.txtar")
-	if err != nil {
-		tb.Fatal(err)
-	}
+	scripts := casefiles.Scripts(tb)
 	for _, s := range scripts {
 		a, err := txtar.ParseFile(s)
 		if err != nil {
@@ -187,7 +185,7 @@ func pipelineSeeds(tb testing.TB) [][]byte {
 			}
 		}
 	}
-	err = filepath.WalkDir("../../examples", func(p string, d os.DirEntry, err error) error {
+	err := filepath.WalkDir("../../examples", func(p string, d os.DirEntry, err error) error {
 		if err != nil || d.IsDir() || !strings.HasSuffix(p, ".yaml") {
 			return err
 		}

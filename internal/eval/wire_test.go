@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/limitcheck/limitcheck/internal/casefiles"
 	"github.com/rogpeppe/go-internal/txtar"
 	appsv1 "k8s.io/api/apps/v1"
 	batchv1 "k8s.io/api/batch/v1"
@@ -57,7 +58,7 @@ func sameOverTheWire(t testing.TB, what string, obj runtime.Object) {
 // non-canonical form, empty lists and maps, times below the second.
 func TestWireForm(t *testing.T) {
 	var docs []string
-	scripts, _ := filepath.Glob("../../cmd/limitcheck/testdata/script/*.txtar")
+	scripts := casefiles.Scripts(t)
 	for _, s := range scripts {
 		a, err := txtar.ParseFile(s)
 		if err != nil {

@@ -12,6 +12,7 @@ import (
 	kjson "sigs.k8s.io/json"
 	"sigs.k8s.io/yaml"
 
+	"github.com/limitcheck/limitcheck/internal/casefiles"
 	"github.com/limitcheck/limitcheck/internal/eval"
 	"github.com/limitcheck/limitcheck/internal/jsondec"
 )
@@ -133,8 +134,8 @@ func TestDecodeCases(t *testing.T) {
 // seeds are the documents of the examples and testscripts, as JSON, with
 // their kinds' indexes.
 func seeds(t testing.TB) (docs [][]byte, idx []int) {
-	var files []string
-	for _, pattern := range []string{"../../examples/*/*.yaml", "../../examples/*/*/*.yaml", "../../cmd/limitcheck/testdata/script/*.txtar"} {
+	files := casefiles.Scripts(t)
+	for _, pattern := range []string{"../../examples/*/*.yaml", "../../examples/*/*/*.yaml"} {
 		m, err := filepath.Glob(pattern)
 		if err != nil {
 			t.Fatal(err)

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/limitcheck/limitcheck/internal/casefiles"
 	"github.com/rogpeppe/go-internal/txtar"
 )
 
@@ -81,7 +82,7 @@ func fastYAMLSeeds(t testing.TB) [][]byte {
 			seeds = append(seeds, d)
 		}
 	}
-	scripts, _ := filepath.Glob("../../cmd/limitcheck/testdata/script/*.txtar")
+	scripts := casefiles.Scripts(t)
 	for _, name := range scripts {
 		a, err := txtar.ParseFile(name)
 		if err != nil {
