@@ -13,6 +13,7 @@ import (
 
 	"github.com/rogpeppe/go-internal/txtar"
 
+	"github.com/limitcheck/limitcheck/internal/casefiles"
 	"github.com/limitcheck/limitcheck/internal/check"
 )
 
@@ -48,11 +49,7 @@ func TestJSONSchema(t *testing.T) {
 		t.Fatal(err)
 	}
 	docs["empty report"] = empty.Bytes()
-	scripts, err := filepath.Glob(filepath.Join("..", "..", "cmd", "limitcheck", "testdata", "script", "*.txtar"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, path := range scripts {
+	for _, path := range casefiles.Scripts(t) {
 		ar, err := txtar.ParseFile(path)
 		if err != nil {
 			t.Fatal(err)
@@ -327,11 +324,10 @@ func jsonTypeOf(v any) string {
 // scriptDocs are the JSON documents of the testscripts whose names start with prefix.
 func scriptDocs(t *testing.T, prefix string, docs map[string][]byte) {
 	t.Helper()
-	scripts, err := filepath.Glob(filepath.Join("..", "..", "cmd", "limitcheck", "testdata", "script", prefix+"*.txtar"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, path := range scripts {
+	for _, path := range casefiles.Scripts(t) {
+		if !strings.HasPrefix(filepath.Base(path), prefix) {
+			continue
+		}
 		ar, err := txtar.ParseFile(path)
 		if err != nil {
 			t.Fatal(err)
