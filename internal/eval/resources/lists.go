@@ -53,8 +53,10 @@ func MaxResourceList(list, other corev1.ResourceList) {
 // RoundResourceList rounds every value up to milli precision (SetDefaults_ResourceList, PL-01).
 func RoundResourceList(list corev1.ResourceList) {
 	for k, v := range list {
-		v.RoundUp(-3)
-		list[k] = v
+		was := v
+		if v.RoundUp(-3); v != was { // most amounts are whole milli already
+			list[k] = v
+		}
 	}
 }
 
