@@ -332,6 +332,30 @@ var streamCases = []struct {
 		},
 	},
 	{
+		// kubectl's decoder makes a list of any document with an "items"
+		// member, null included: ConfigMapList with null items sends nothing.
+		name: "Lists with null or no items",
+		in: "apiVersion: v1\n" + // 1
+			"kind: ConfigMapList\n" + // 2
+			"items:\n" + // 3
+			"---\n" + // 4
+			"apiVersion: v1\n" + // 5
+			"kind: PodList\n" + // 6
+			"items: null\n" + // 7
+			"---\n" + // 8
+			"apiVersion: v1\n" + // 9
+			"kind: ConfigMapList\n" + // 10
+			"items: {}\n" + // 11
+			"---\n" + // 12
+			"apiVersion: v1\n" + // 13
+			"kind: ConfigMap\n" + // 14
+			"metadata: {name: after}\n", // 15
+		want: []got{
+			{Pos: pos(9, 2, -1), APIVersion: "v1", Kind: "ConfigMapList", Err: "f.yaml:11: items: expected array, got object"},
+			cm(pos(13, 3, -1), "after"),
+		},
+	},
+	{
 		name: "decode errors name the field and its line",
 		in: "apiVersion: apps/v1\n" + // 1
 			"kind: Deployment\n" + // 2
