@@ -278,6 +278,19 @@ func (d *docSrc) decode(js []byte, o *obj, h *header) {
 			return
 		}
 	} else if into == nil {
+		if cf := d.stream.opts.CheckFields; cf != nil {
+			if t := cf(h.apiVersion, h.kind); t != nil {
+				strictErrs, err := kjson.UnmarshalStrict(js, t)
+				if err != nil {
+					d.fail(o, h, js, d.decodeError(o, js, reflect.TypeOf(t), err))
+					return
+				}
+				if len(strictErrs) > 0 {
+					d.fail(o, h, js, d.strictError(o, strictErrs))
+					return
+				}
+			}
+		}
 		pom := &metav1.PartialObjectMetadata{}
 		if err := kjson.UnmarshalCaseSensitivePreserveInts(js, pom); err != nil {
 			d.fail(o, h, js, d.decodeError(o, js, partialType, err))
