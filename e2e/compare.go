@@ -272,10 +272,13 @@ var pickedNodePort = regexp.MustCompile(`(nodePort: Duplicate value: )\d+`)
 var uid = regexp.MustCompile(`[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}`)
 
 // generatedNames replaces in a message kube-apiserver's suffix of the name it
-// generated for doc by limitcheck's stand-in, xxxxx.
+// generated for doc by limitcheck's stand-in, xxxxx. A document that sets
+// its name as well (a Pod exported from a cluster) keeps it: no name is
+// generated.
 func generatedNames(doc []byte, msg string) string {
-	g := metaOf(doc).Metadata.GenerateName
-	if g == "" {
+	m := metaOf(doc).Metadata
+	g := m.GenerateName
+	if g == "" || m.Name != "" {
 		return msg
 	}
 	re := regexp.MustCompile(regexp.QuoteMeta(g) + `[a-z0-9]{5}\b`)

@@ -248,7 +248,7 @@ func Run(opts Options) (*Report, error) {
 	rep := &Report{}
 	copies := load.NewCopies()
 	defer copies.Remove()
-	loadOpts := load.Options{Recursive: opts.Recursive, NewObject: eval.NewObject, Strict: opts.Strict, Ignore: opts.Ignore, SkipNonObjects: opts.SkipNonObjects,
+	loadOpts := load.Options{Recursive: opts.Recursive, NewObject: eval.NewObject, CheckFields: apis.Typed, Strict: opts.Strict, Ignore: opts.Ignore, SkipNonObjects: opts.SkipNonObjects,
 		Copies: copies, Note: func(n load.Note) { rep.Notes = append(rep.Notes, n) }}
 	look, err := firstLook(opts, loadOpts)
 	if err != nil {

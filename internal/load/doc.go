@@ -194,20 +194,20 @@ func (d *docSrc) object(js []byte, o *obj, depth int) {
 		d.fail(o, &h, js, typeErr)
 		return
 	}
-	if strings.HasSuffix(h.kind, "List") {
-		t := JSONType(h.items)
-		if t == "array" {
+	// kubectl decodes a document with an "items" member, null included, as
+	// a list and sends its items (unstructured.UnstructuredJSONScheme); a
+	// v1 List without one has no items either.
+	if strings.HasSuffix(h.kind, "List") && (h.items != nil || h.kind == "List") {
+		switch JSONType(h.items) {
+		case "array":
 			d.list(js, o, &h, depth)
-			return
-		}
-		if h.kind == "List" {
-			if h.items == nil || t == "null" {
-				return // an empty List
-			}
+		case "nothing", "null":
+			// an empty list
+		default:
 			line, _ := d.fieldLine(o, "items")
 			d.fail(o, &h, js, &Error{Line: line, Field: "items", Msg: "expected array, got " + describeJSON(h.items)})
-			return
 		}
+		return
 	}
 	d.decode(js, o, &h)
 }
@@ -278,6 +278,19 @@ func (d *docSrc) decode(js []byte, o *obj, h *header) {
 			return
 		}
 	} else if into == nil {
+		if cf := d.stream.opts.CheckFields; cf != nil {
+			if t := cf(h.apiVersion, h.kind); t != nil {
+				strictErrs, err := kjson.UnmarshalStrict(js, t)
+				if err != nil {
+					d.fail(o, h, js, d.decodeError(o, js, reflect.TypeOf(t), err))
+					return
+				}
+				if len(strictErrs) > 0 {
+					d.fail(o, h, js, d.strictError(o, strictErrs))
+					return
+				}
+			}
+		}
 		pom := &metav1.PartialObjectMetadata{}
 		if err := kjson.UnmarshalCaseSensitivePreserveInts(js, pom); err != nil {
 			d.fail(o, h, js, d.decodeError(o, js, partialType, err))

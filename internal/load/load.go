@@ -147,6 +147,12 @@ type Options struct {
 	// the caller wants decoded strictly into Go types, or nil for other
 	// kinds. A nil func decodes nothing typed.
 	NewObject func(apiVersion, kind string) runtime.Object
+	// CheckFields returns an empty typed object for kinds NewObject leaves
+	// out whose fields are nonetheless checked as kube-apiserver decodes
+	// them (unknown fields, values of the wrong type): the document is
+	// decoded strictly into it, then leniently as for any other kind. Nil:
+	// no such kinds.
+	CheckFields func(apiVersion, kind string) runtime.Object
 	// Strict makes a mapping key given twice in a YAML document an error of
 	// the document (Document.Err) instead of a warning.
 	Strict bool

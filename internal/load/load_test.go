@@ -11,6 +11,7 @@ import (
 
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
+	networkingv1 "k8s.io/api/networking/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 )
@@ -329,6 +330,30 @@ var streamCases = []struct {
 			{Pos: pos(15, 0, 3), APIVersion: "v1", Kind: "Pod", Name: "p3", Err: `f.yaml:18: spec.bogus: unknown field "bogus"`},
 			{Pos: pos(27, 3, -1), APIVersion: "v1", Kind: "List", Err: "f.yaml:29: items: expected array, got object"},
 			{Pos: pos(31, 4, -1), APIVersion: "example.com/v1", Kind: "WidgetList", Name: "not-a-list", Obj: partial},
+		},
+	},
+	{
+		// kubectl's decoder makes a list of any document with an "items"
+		// member, null included: ConfigMapList with null items sends nothing.
+		name: "Lists with null or no items",
+		in: "apiVersion: v1\n" + // 1
+			"kind: ConfigMapList\n" + // 2
+			"items:\n" + // 3
+			"---\n" + // 4
+			"apiVersion: v1\n" + // 5
+			"kind: PodList\n" + // 6
+			"items: null\n" + // 7
+			"---\n" + // 8
+			"apiVersion: v1\n" + // 9
+			"kind: ConfigMapList\n" + // 10
+			"items: {}\n" + // 11
+			"---\n" + // 12
+			"apiVersion: v1\n" + // 13
+			"kind: ConfigMap\n" + // 14
+			"metadata: {name: after}\n", // 15
+		want: []got{
+			{Pos: pos(9, 2, -1), APIVersion: "v1", Kind: "ConfigMapList", Err: "f.yaml:11: items: expected array, got object"},
+			cm(pos(13, 3, -1), "after"),
 		},
 	},
 	{
@@ -892,5 +917,61 @@ func TestSelect(t *testing.T) {
 	}
 	if docs[0].Err == nil {
 		t.Errorf("without Select the Pod's unknown field is an error")
+	}
+}
+
+// TestCheckFields: kinds decoded leniently are still checked against their Go
+// type when Options.CheckFields names one, as kube-apiserver's strict decoding
+// refuses an Ingress with extensions/v1beta1's backend fields.
+func TestCheckFields(t *testing.T) {
+	opts := typedOpts
+	opts.CheckFields = func(apiVersion, kind string) runtime.Object {
+		if apiVersion == "networking.k8s.io/v1" && kind == "Ingress" {
+			return &networkingv1.Ingress{}
+		}
+		return nil
+	}
+	ingress := "apiVersion: networking.k8s.io/v1\n" + // 1
+		"kind: Ingress\n" + // 2
+		"metadata: {name: web}\n" + // 3
+		"spec:\n" + // 4
+		"  rules:\n" + // 5
+		"  - http:\n" + // 6
+		"      paths:\n" + // 7
+		"      - path: /\n" + // 8
+		"        pathType: Prefix\n" + // 9
+		"        backend:\n" // 10
+	for _, tc := range []struct {
+		name string
+		in   string
+		want []got
+	}{
+		{
+			name: "unknown fields",
+			in:   ingress + "          serviceName: web\n" + "          servicePort: 80\n",
+			want: []got{{Pos: pos(1, 0, -1), APIVersion: "networking.k8s.io/v1", Kind: "Ingress", Name: "web",
+				Err: `f.yaml:11: spec.rules[0].http.paths[0].backend.serviceName: unknown field "serviceName"`}},
+		},
+		{
+			name: "wrong type",
+			in:   ingress + "          service: {name: web, port: {number: http}}\n",
+			want: []got{{Pos: pos(1, 0, -1), APIVersion: "networking.k8s.io/v1", Kind: "Ingress", Name: "web",
+				Err: `f.yaml:11: spec.rules[0].http.paths[0].backend.service.port.number: expected integer, got string "http"`}},
+		},
+		{
+			name: "valid: decoded as metadata only",
+			in:   ingress + "          service: {name: web, port: {number: 80}}\n",
+			want: []got{{Pos: pos(1, 0, -1), APIVersion: "networking.k8s.io/v1", Kind: "Ingress", Name: "web", Obj: partial}},
+		},
+		{
+			name: "kinds CheckFields leaves out are not checked",
+			in:   "apiVersion: example.com/v1\nkind: Widget\nmetadata: {name: w}\nspec: {anything: 1}\n",
+			want: []got{{Pos: pos(1, 0, -1), APIVersion: "example.com/v1", Kind: "Widget", Name: "w", Obj: partial}},
+		},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			gs, _ := readAll(t, "f.yaml", tc.in, opts)
+			compare(t, gs, tc.want)
+		})
 	}
 }
