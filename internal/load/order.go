@@ -91,6 +91,20 @@ func (s *stream) queue(docs []Document, indexed bool) {
 	s.flush(false)
 }
 
+// queueKnown is queue of one indexed document whose outcome is known, which
+// is emitted at once, without a list of its own, when nothing is in flight
+// (a first look's unread documents).
+func (s *stream) queueKnown(d Document) {
+	if len(s.inFlight) > 0 {
+		s.queue([]Document{d}, true)
+		return
+	}
+	d.Pos.Index = s.index
+	s.index++
+	one := [1]Document{d}
+	s.emit(one[:])
+}
+
 // closed is the done channel of a document whose outcome is known.
 var closed = func() chan struct{} { c := make(chan struct{}); close(c); return c }()
 

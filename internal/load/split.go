@@ -473,7 +473,7 @@ func (s *stream) yamlDocument(doc *yamlDoc, end int64) {
 	}
 	contentLine, source := doc.contentLine, doc.source
 	if s.opts.Select != nil && s.opts.Unread != nil && s.opts.Unread(s.src.span(doc.contentOff, end)) {
-		s.queue([]Document{{Pos: Position{File: s.name, Line: contentLine, Item: -1, Source: source}, Unread: true}}, true)
+		s.queueKnown(Document{Pos: Position{File: s.name, Line: contentLine, Item: -1, Source: source}, Unread: true})
 		return
 	}
 	// The stream's buffer is reused for what follows: the document keeps a copy.

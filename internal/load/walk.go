@@ -166,9 +166,13 @@ type fileRead struct {
 	size  int64
 }
 
+// walkItem is a note, a document or an unread document's position: most of
+// a first look's documents are unread (Options.Unread), and a position is a
+// quarter of a Document.
 type walkItem struct {
-	doc  Document
-	note *Note
+	note   *Note
+	doc    *Document
+	unread Position
 }
 
 func (w *walker) note(n Note) {
@@ -197,12 +201,15 @@ func (w *walker) emitOldest() {
 		if w.stopped {
 			return
 		}
-		if it.note != nil {
+		switch {
+		case it.note != nil:
 			if w.opts.Note != nil {
 				w.opts.Note(*it.note)
 			}
-		} else {
-			w.yield(it.doc)
+		case it.doc != nil:
+			w.yield(*it.doc)
+		default:
+			w.yield(Document{Pos: it.unread, Unread: true})
 		}
 	}
 	if fr.err != nil && !w.stopped {
@@ -223,7 +230,11 @@ func (w *walker) readAhead(p string, f *os.File, size int64, walked bool) {
 		defer close(fr.done)
 		defer f.Close()
 		fr.err = readReader(p, f, size, fr.b, opts, walked, func(d Document) bool {
-			fr.items = append(fr.items, walkItem{doc: d})
+			if d.Unread {
+				fr.items = append(fr.items, walkItem{unread: d.Pos})
+			} else {
+				fr.items = append(fr.items, walkItem{doc: &d})
+			}
 			return true
 		})
 	}()
