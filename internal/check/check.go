@@ -68,7 +68,8 @@ type Options struct {
 	// the run still changes are never streamed and are all in
 	// Report.Entries: the policies (their warnings need the final usage,
 	// QS-01, and the lint), and every entry of a run with Fit, Rollout,
-	// SuggestQuota or Scale max or min. Entry.Seq orders the two.
+	// SuggestQuota or Scale max or min. Entry.Seq orders the two. The
+	// *Entry is valid only during the call: Stream copies what it keeps.
 	Stream func(*Entry) (keep bool)
 	// Live, when set, is a live cluster the input is checked against
 	// (--from-cluster, CL-01): its policies are admitted before the input's
@@ -524,6 +525,8 @@ type runner struct {
 	stream func(*Entry) bool
 	// objects counts the documents read that were not skipped.
 	objects int
+	// scratch is the entry deliver hands the stream.
+	scratch Entry
 }
 
 // deliver adds an entry to the report, or hands it to the stream unless
@@ -531,11 +534,18 @@ type runner struct {
 func (r *runner) deliver(e Entry, held bool) {
 	e.Seq = r.rep.next
 	r.rep.next++
-	if held || r.stream == nil || r.stream(&e) {
+	if held || r.stream == nil {
 		r.rep.Entries = append(r.rep.Entries, e)
 		return
 	}
-	r.rep.streamed.count(&e)
+	// The stream gets the runner's one scratch entry: e stays on the stack.
+	r.scratch = e
+	if r.stream(&r.scratch) {
+		r.rep.Entries = append(r.rep.Entries, r.scratch)
+	} else {
+		r.rep.streamed.count(&r.scratch)
+	}
+	r.scratch = Entry{}
 }
 
 // admitInput admits the input on engine (the policies of the first look
