@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/runtime"
 
 	"github.com/limitcheck/limitcheck/internal/admissionconfig"
 	"github.com/limitcheck/limitcheck/internal/eval"
@@ -589,7 +590,7 @@ func (r *runner) admitInput(engine *eval.Engine, catalog *apis.Catalog, l *look,
 			// No policy follows: Pods are prepared as they are decoded, on
 			// the loader's goroutines (eval.Engine.Prepare).
 			engine.Expect(eval.Outlook{NoQuotas: true, Adopters: l.adopters, Settled: true})
-			loadOpts.Prepare = func(d *load.Document) { d.Prepared = engine.Prepare(d.Object) }
+			loadOpts.Prepare = func(obj runtime.Object) any { return engine.Prepare(obj) }
 		}
 	}
 	var changed error

@@ -309,7 +309,7 @@ func (d *docSrc) decode(js []byte, o *obj, h *header) {
 	}
 	if prepare := d.stream.opts.Prepare; prepare != nil && into != nil {
 		if _, partial := into.(*metav1.PartialObjectMetadata); !partial {
-			prepare(&doc)
+			doc.Prepared = prepare(into)
 		}
 	}
 	d.add(doc)

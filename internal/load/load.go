@@ -185,11 +185,11 @@ type Options struct {
 	// converted, not checked. It must report true only for text that is a
 	// document (not empty, not null), as every document takes an Index.
 	Unread func(text []byte) bool
-	// Prepare, when set, is called with every document decoded into a
-	// typed object (NewObject), on the goroutine that decoded it, which may
-	// not be the caller's: it may set Document.Prepared, and change the
-	// Object it owns from then on.
-	Prepare func(*Document)
+	// Prepare, when set, is called with every object decoded into a typed
+	// object (NewObject), on the goroutine that decoded it, which may not be
+	// the caller's: what it returns is the Document's Prepared, and it may
+	// change the object, which it owns from then on.
+	Prepare func(runtime.Object) any
 	// Copies, when set, keeps what is read from stdin and named pipes so
 	// that a second Walk given the same Copies reads it again (Copies).
 	Copies *Copies

@@ -233,7 +233,8 @@ func (w *walker) readAhead(p string, f *os.File, size int64, walked bool) {
 			if d.Unread {
 				fr.items = append(fr.items, walkItem{unread: d.Pos})
 			} else {
-				fr.items = append(fr.items, walkItem{doc: &d})
+				read := d // a copy of its own: d stays on the stack
+				fr.items = append(fr.items, walkItem{doc: &read})
 			}
 			return true
 		})
