@@ -162,6 +162,11 @@ var metaMistakes = []mistake{
 	}},
 
 	// Service (VAL-60, VAL-64)
+	{"Service without name", []string{"Service"}, func(g *Generator, o obj) {
+		m := metaOf(o)
+		delete(m, "name")
+		delete(m, "generateName")
+	}},
 	{"Service port 0", []string{"Service"}, func(g *Generator, o obj) { ports(o)[0].(obj)["port"] = 0 }},
 	{"Service duplicate port names", []string{"Service"}, func(g *Generator, o obj) {
 		specOf(o)["ports"] = append(ports(o), obj{"name": "a", "port": 8443})

@@ -6,11 +6,14 @@ import (
 	"net/netip"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	utilnet "k8s.io/apimachinery/pkg/util/net"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 	apiservice "k8s.io/kubernetes/pkg/api/service"
 	api "k8s.io/kubernetes/pkg/apis/core"
 	"k8s.io/kubernetes/pkg/apis/core/validation"
+	"k8s.io/kubernetes/pkg/apis/networking"
+	netvalidation "k8s.io/kubernetes/pkg/apis/networking/validation"
 	"k8s.io/kubernetes/pkg/registry/core/service/ipallocator"
 	"k8s.io/kubernetes/pkg/registry/core/service/portallocator"
 )
@@ -194,6 +197,10 @@ func (a *serviceAlloc) allocClusterIPs(service *api.Service) ([]string, error) {
 		if ip == "" {
 			a.next++
 			ip = fmt.Sprintf("10.111.%d.%d", a.next/250, 1+a.next%250)
+			if err := createIPAddress(ip, service); err != nil {
+				el := field.ErrorList{field.Invalid(field.NewPath("spec", "clusterIPs"), service.Spec.ClusterIPs, fmt.Sprintf("failed to allocate IP: %v", err))}
+				return nil, apierrors.NewInvalid(api.Kind("Service"), service.Name, el)
+			}
 		} else {
 			parsed := net.ParseIP(ip) // netutils.ParseIPSloppy; strict validation ran before
 			if parsed == nil {
@@ -204,8 +211,10 @@ func (a *serviceAlloc) allocClusterIPs(service *api.Service) ([]string, error) {
 			switch {
 			case !a.cidr.Contains(addr.Unmap()):
 				err = ipallocator.ErrMismatchedNetwork
-			case a.ips[ip]:
-				err = ipallocator.ErrAllocated
+			default:
+				if err = createIPAddress(ip, service); err == nil && a.ips[ip] {
+					err = ipallocator.ErrAllocated
+				}
 			}
 			if err != nil {
 				for _, g := range got {
@@ -223,6 +232,22 @@ func (a *serviceAlloc) allocClusterIPs(service *api.Service) ([]string, error) {
 		}
 	}
 	return got, nil
+}
+
+// createIPAddress is the validation of the IPAddress object
+// ipallocator.Allocator.createIPAddress creates for the address (its
+// parentRef is serviceToRef's): the IPAddress storage validates it before it
+// finds the address taken.
+func createIPAddress(ip string, svc *api.Service) error {
+	addr := &networking.IPAddress{
+		ObjectMeta: metav1.ObjectMeta{Name: ip},
+		Spec: networking.IPAddressSpec{ParentRef: &networking.ParentReference{
+			Group: "", Resource: "services", Namespace: svc.Namespace, Name: svc.Name}},
+	}
+	if errs := netvalidation.ValidateIPAddress(addr); len(errs) > 0 {
+		return apierrors.NewInvalid(networking.Kind("IPAddress"), ip, errs)
+	}
+	return nil
 }
 
 func initNodePorts(service *api.Service, nodePortOp *portallocator.PortAllocationOperation, ports *portallocator.PortAllocator) error {

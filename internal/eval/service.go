@@ -118,6 +118,18 @@ func (e *Engine) admitService(ns *namespaceState, gr schema.GroupResource, svc *
 	}
 }
 
+// ipAddressRefusal is kube-apiserver's refusal of the IPAddress object the
+// IP allocator creates for an address of a Service without a name: its
+// spec.parentRef names the Service, and a name is required there. The store
+// sets a name generated from generateName before the allocation, so only a
+// Service with neither gets here, and it is refused for its address before
+// metadata.name's own Required error. The object is validated before the
+// address is found taken (VAL-64).
+func ipAddressRefusal(ip string) string {
+	return apierrors.NewInvalid(schema.GroupKind{Group: "networking.k8s.io", Kind: "IPAddress"}, ip,
+		field.ErrorList{field.Required(field.NewPath("spec", "parentRef", "name"), "")}).Error()
+}
+
 // allocate is the Service storage's beginCreate for a single-stack IPv4
 // cluster: it returns the explicit addresses and the node ports to reserve,
 // or the refusal (VAL-64).
@@ -150,6 +162,9 @@ func (a *serviceAllocations) allocate(svc *corev1.Service) (ips []string, ports 
 				if ip == "" {
 					a.next++
 					ip = fmt.Sprintf("10.96.%d.%d", 128+a.next/250%128, 2+a.next%250) // placeholder
+					if name == "" {
+						return nil, nil, refuse(field.Invalid(sp.Child("clusterIPs"), s.ClusterIPs, "failed to allocate IP: "+ipAddressRefusal(ip)))
+					}
 				} else {
 					addr, err := netip.ParseAddr(ip)
 					var msg string
@@ -158,6 +173,8 @@ func (a *serviceAllocations) allocate(svc *corev1.Service) (ips []string, ports 
 						return nil, nil, internalDenial(fmt.Errorf("failed to parse service IP %q", ip))
 					case !serviceCIDR.Contains(addr):
 						msg = "the provided network does not match the current range"
+					case name == "":
+						msg = ipAddressRefusal(ip)
 					case a.ips[ip] || contains(ips, ip):
 						msg = "provided IP is already allocated"
 					}

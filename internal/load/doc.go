@@ -325,13 +325,39 @@ func (d *docSrc) decodeError(o *obj, js []byte, t reflect.Type, err error) *Erro
 	for _, p := range problems {
 		line, _ := d.fieldLine(o, p.path)
 		if best == nil || line < best.Line {
-			best = &Error{Line: line, Field: p.path, Msg: p.msg}
+			best = &Error{Line: line, Field: p.path, Msg: p.msg + d.unquotedHint(o, p)}
 		}
 	}
 	if best != nil {
 		return best
 	}
 	return &Error{Msg: strings.TrimPrefix(err.Error(), "json: ")}
+}
+
+// unquotedHint explains a string field given a boolean or a number by the
+// unquoted YAML scalar it was written as: kubectl's YAML 1.1 reads yes, on,
+// NO as booleans and 8080, 1e3, 0755, 1.10 as numbers.
+func (d *docSrc) unquotedHint(o *obj, p problem) string {
+	what := ""
+	switch {
+	case !d.yaml:
+		return ""
+	case strings.HasPrefix(p.msg, "expected string, got boolean "):
+		what = "a boolean"
+	case strings.HasPrefix(p.msg, "expected string, got number "):
+		what = "a number"
+	default:
+		return ""
+	}
+	n := o.getNode(d)
+	if n == nil {
+		return ""
+	}
+	_, _, v, ok := locateNode(n, p.path)
+	if !ok || v == nil || v.Kind != yaml3.ScalarNode || v.Style != 0 || v.Value == "" {
+		return ""
+	}
+	return fmt.Sprintf(" (YAML reads the unquoted %s as %s: write %q for a string)", v.Value, what, v.Value)
 }
 
 // strictError reports the first (in file order) unknown or duplicate field.

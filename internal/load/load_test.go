@@ -431,7 +431,7 @@ var streamCases = []struct {
 			{Pos: pos(38, 3, -1), APIVersion: "v1", Kind: "Pod", Name: "r",
 				Err: `f.yaml:45: spec.containers[0].resources.requests.nvidia.com/gpu: ` + quantityR + ` (got "lots")`},
 			{Pos: pos(47, 4, -1), APIVersion: "example.com/v1", Kind: "Widget", Name: "w",
-				Err: `f.yaml:52: metadata.labels.app: expected string, got number 5`},
+				Err: `f.yaml:52: metadata.labels.app: expected string, got number 5 (YAML reads the unquoted 5 as a number: write "5" for a string)`},
 			{Pos: pos(55, 5, -1), APIVersion: "v1", Kind: "Pod", Name: "s",
 				Err: `f.yaml:62: spec.containers[0].ports[0].containerPort: number 3000000000 is out of range for int32`},
 		},

@@ -108,9 +108,16 @@ func isPathPrefix(rest, key string) bool {
 // longest matching key wins. ok is false if the path could only be followed
 // part of the way. key is the last mapping key matched.
 func locate(n *yaml3.Node, path string) (line int, key string, ok bool) {
+	line, key, _, ok = locateNode(n, path)
+	return line, key, ok
+}
+
+// locateNode is locate that also returns the node the path names (nil when
+// it is not found).
+func locateNode(n *yaml3.Node, path string) (line int, key string, node *yaml3.Node, ok bool) {
 	cur := resolveAlias(n)
 	if cur == nil {
-		return 0, "", false
+		return 0, "", nil, false
 	}
 	line = cur.Line
 	rest := path
@@ -118,15 +125,15 @@ func locate(n *yaml3.Node, path string) (line int, key string, ok bool) {
 		if rest[0] == '[' {
 			end := strings.IndexByte(rest, ']')
 			if end < 0 {
-				return line, key, false
+				return line, key, nil, false
 			}
 			i, err := strconv.Atoi(rest[1:end])
 			if err != nil || cur.Kind != yaml3.SequenceNode || i < 0 || i >= len(cur.Content) {
-				return line, key, false
+				return line, key, nil, false
 			}
 			cur = resolveAlias(cur.Content[i])
 			if cur == nil {
-				return line, key, false
+				return line, key, nil, false
 			}
 			line = cur.Line
 			rest = rest[end+1:]
@@ -139,17 +146,20 @@ func locate(n *yaml3.Node, path string) (line int, key string, ok bool) {
 		}
 		k, v := findKey(cur, rest, true)
 		if k == nil {
-			return line, key, false
+			return line, key, nil, false
 		}
 		key = k.Value
 		line = k.Line
 		rest = rest[len(k.Value):]
 		cur = resolveAlias(v)
 		if cur == nil {
-			return line, key, rest == ""
+			return line, key, nil, rest == ""
 		}
 	}
-	return line, key, rest == ""
+	if rest != "" {
+		return line, key, nil, false
+	}
+	return line, key, cur, true
 }
 
 // yaml syntax errors reported by go.yaml.in/yaml/v2 (used by

@@ -108,6 +108,17 @@ func TestLookup(t *testing.T) {
 			"kube-apiserver 1.36 serves Event as events.k8s.io/v1"},
 		{"settings.k8s.io/v1alpha1", "PodPreset", NotServed, "podpresets.settings.k8s.io", false, "", ""},
 		{"v1", "Frobnicator", NotServed, "frobnicators", false, "", ""},
+		// misspelt kinds: the one served kind of the group a letter or two away
+		{"apps/v1", "Deployement", NotServed, "deployements.apps", false, "", "kube-apiserver 1.36 serves Deployment as apps/v1 (misspelt kind?)"},
+		{"apps/v1", "StatefullSet", NotServed, "statefullsets.apps", false, "", "kube-apiserver 1.36 serves StatefulSet as apps/v1 (misspelt kind?)"},
+		{"v1", "Secrets", NotServed, "secretses", false, "", "kube-apiserver 1.36 serves Secret as v1 (misspelt kind?)"},
+		{"v1", "Pods", NotServed, "podses", false, "", "kube-apiserver 1.36 serves Pod as v1 (misspelt kind?)"},
+		{"v1", "Serivce", NotServed, "serivces", false, "", "kube-apiserver 1.36 serves Service as v1 (misspelt kind?)"},
+		{"networking.k8s.io/v1", "Ingres", NotServed, "ingreses.networking.k8s.io", false, "", "kube-apiserver 1.36 serves Ingress as networking.k8s.io/v1 (misspelt kind?)"},
+		{"autoscaling/v2", "HorizontalPodAutoscalar", NotServed, "horizontalpodautoscalars.autoscaling", false, "",
+			"kube-apiserver 1.36 serves HorizontalPodAutoscaler as autoscaling/v2 or autoscaling/v1 (misspelt kind?)"},
+		{"v1", "Nod", NotServed, "nods", false, "", ""},                                   // too short to guess
+		{"example.com/v1", "Endpoint", NotServed, "endpoints.example.com", false, "", ""}, // not across groups
 		// Custom resources from the input's CRDs.
 		{"example.com/v1", "Widget", Served, "widgetries.example.com", true, "", ""},
 		{"example.com/v1beta1", "Widget", NotServed, "widgetries.example.com", true, "",

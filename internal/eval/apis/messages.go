@@ -134,7 +134,59 @@ func (c *Catalog) Suggest(apiVersion, kind string) string {
 			return fmt.Sprintf("kube-apiserver %s serves %s as %s%s", release(), served[0].Kind, versionList(served), note)
 		}
 	}
+	// A misspelt kind: the one served kind of the group a letter or two
+	// away (not across groups: a custom resource's kind would find a
+	// built-in one of another meaning).
+	var near []Kind
+	for _, k := range builtinOrdered {
+		if k.Disabled || k.Subresource || k.Group != gv.Group || !misspelt(kind, k.Kind) {
+			continue
+		}
+		if len(near) > 0 && near[0].Kind != k.Kind {
+			return "" // two candidates: no guess
+		}
+		near = append(near, k)
+	}
+	if len(near) > 0 {
+		return fmt.Sprintf("kube-apiserver %s serves %s as %s (misspelt kind?)", release(), near[0].Kind, versionList(near))
+	}
 	return ""
+}
+
+// misspelt: typed is kind with one or two letters added, left out, changed
+// or swapped, ignoring case (Deployement, StatefullSet, Secrets, Ingres);
+// kinds shorter than five letters are too short to guess but for a plural
+// (Pods).
+func misspelt(typed, kind string) bool {
+	a, b := []rune(strings.ToLower(typed)), []rune(strings.ToLower(kind))
+	if string(a) == string(b)+"s" {
+		return true // Pods, Jobs
+	}
+	if len(b) < 5 || string(a) == string(b) {
+		return false
+	}
+	// optimal string alignment distance
+	d := make([][]int, len(a)+1)
+	for i := range d {
+		d[i] = make([]int, len(b)+1)
+		d[i][0] = i
+	}
+	for j := range d[0] {
+		d[0][j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			d[i][j] = min(d[i-1][j]+1, d[i][j-1]+1, d[i-1][j-1]+cost)
+			if i > 1 && j > 1 && a[i-1] == b[j-2] && a[i-2] == b[j-1] {
+				d[i][j] = min(d[i][j], d[i-2][j-2]+1)
+			}
+		}
+	}
+	return d[len(a)][len(b)] <= 2
 }
 
 // groupKinds returns the kinds of a group, built in and from CRDs, sorted.

@@ -1,0 +1,40 @@
+package load
+
+import "testing"
+
+// TestUnquotedScalarHint: a string field given a boolean or a number names
+// the unquoted YAML scalar kubectl's YAML 1.1 read that way; quoted values,
+// JSON input and other mismatches get no hint.
+func TestUnquotedScalarHint(t *testing.T) {
+	const head = "apiVersion: v1\nkind: Pod\nmetadata:\n  name: p\n"                         // lines 1-4
+	const env = "spec:\n  containers:\n  - name: c\n    image: i\n    env:\n    - name: E\n" // lines 5-10
+	for _, tc := range []struct{ name, in, want string }{
+		{"yes", head + "  labels:\n    canary: yes\n",
+			`f.yaml:6: metadata.labels.canary: expected string, got boolean true (YAML reads the unquoted yes as a boolean: write "yes" for a string)`},
+		{"NO", head + "spec:\n  nodeSelector:\n    country: NO\n",
+			`f.yaml:7: spec.nodeSelector.country: expected string, got boolean false (YAML reads the unquoted NO as a boolean: write "NO" for a string)`},
+		{"on in a flow mapping", head + "  annotations: {example.com/inject: on}\n",
+			`f.yaml:5: metadata.annotations.example.com/inject: expected string, got boolean true (YAML reads the unquoted on as a boolean: write "on" for a string)`},
+		{"1e3", head + env + "      value: 1e3\n",
+			`f.yaml:11: spec.containers[0].env[0].value: expected string, got number 1000 (YAML reads the unquoted 1e3 as a number: write "1e3" for a string)`},
+		{"1.10", head + "  labels:\n    version: 1.10\n",
+			`f.yaml:6: metadata.labels.version: expected string, got number 1.1 (YAML reads the unquoted 1.10 as a number: write "1.10" for a string)`},
+		{"0755", head + env + "      value: 0755\n",
+			`f.yaml:11: spec.containers[0].env[0].value: expected string, got number 493 (YAML reads the unquoted 0755 as a number: write "0755" for a string)`},
+		{"a sequence item", "apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec:\n  containers:\n  - name: c\n    image: i\n    args: [--port, 8080]\n",
+			`f.yaml:8: spec.containers[0].args[1]: expected string, got number 8080 (YAML reads the unquoted 8080 as a number: write "8080" for a string)`},
+		{"tagged: no hint", head + "  labels:\n    canary: !!bool yes\n",
+			`f.yaml:6: metadata.labels.canary: expected string, got boolean true`},
+		{"object: no hint", head + env + "      value: {a: b}\n",
+			`f.yaml:11: spec.containers[0].env[0].value: expected string, got object`},
+		{"JSON: no hint", `{"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "p", "labels": {"port": 8080}}}`,
+			`f.yaml:1: metadata.labels.port: expected string, got number 8080`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			gs, _ := readAll(t, "f.yaml", tc.in, typedOpts)
+			if len(gs) != 1 || gs[0].Err != tc.want {
+				t.Errorf("got %+v\nwant %s", gs, tc.want)
+			}
+		})
+	}
+}
