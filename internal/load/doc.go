@@ -268,27 +268,13 @@ func (d *docSrc) decode(js []byte, o *obj, h *header) {
 		// Declined (jsondec): the reference decodes a fresh object and
 		// gives the error, if any.
 		into = d.stream.opts.NewObject(h.apiVersion, h.kind)
-		strictErrs, err := kjson.UnmarshalStrict(js, into)
-		if err != nil {
-			d.fail(o, h, js, d.decodeError(o, js, reflect.TypeOf(into), err))
-			return
-		}
-		if len(strictErrs) > 0 {
-			d.fail(o, h, js, d.strictError(o, strictErrs))
+		if !d.decodeStrict(o, h, js, into) {
 			return
 		}
 	} else if into == nil {
 		if cf := d.stream.opts.CheckFields; cf != nil {
-			if t := cf(h.apiVersion, h.kind); t != nil {
-				strictErrs, err := kjson.UnmarshalStrict(js, t)
-				if err != nil {
-					d.fail(o, h, js, d.decodeError(o, js, reflect.TypeOf(t), err))
-					return
-				}
-				if len(strictErrs) > 0 {
-					d.fail(o, h, js, d.strictError(o, strictErrs))
-					return
-				}
+			if t := cf(h.apiVersion, h.kind); t != nil && !d.decodeStrict(o, h, js, t) {
+				return
 			}
 		}
 		pom := &metav1.PartialObjectMetadata{}
@@ -313,6 +299,22 @@ func (d *docSrc) decode(js []byte, o *obj, h *header) {
 		}
 	}
 	d.add(doc)
+}
+
+// decodeStrict decodes js into into as kube-apiserver decodes a body under
+// strict field validation (sigs.k8s.io/json's UnmarshalStrict); when that
+// fails it reports the document's error and returns false.
+func (d *docSrc) decodeStrict(o *obj, h *header, js []byte, into runtime.Object) bool {
+	strictErrs, err := kjson.UnmarshalStrict(js, into)
+	if err != nil {
+		d.fail(o, h, js, d.decodeError(o, js, reflect.TypeOf(into), err))
+		return false
+	}
+	if len(strictErrs) > 0 {
+		d.fail(o, h, js, d.strictError(o, strictErrs))
+		return false
+	}
+	return true
 }
 
 // decodeError turns a decode failure into an Error naming the field and its
