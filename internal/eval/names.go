@@ -2,6 +2,7 @@ package eval
 
 import (
 	"hash/maphash"
+	"maps"
 	"slices"
 )
 
@@ -80,12 +81,5 @@ func (s *storedNames) insert(h uint64, resource uint32, name string) {
 
 // clone returns a copy that add does not share.
 func (s *storedNames) clone() storedNames {
-	c := storedNames{seed: s.seed, entries: slices.Clone(s.entries), bytes: slices.Clone(s.bytes)}
-	if s.first != nil {
-		c.first = make(map[uint64]int32, len(s.first))
-		for h, i := range s.first {
-			c.first[h] = i
-		}
-	}
-	return c
+	return storedNames{seed: s.seed, first: maps.Clone(s.first), entries: slices.Clone(s.entries), bytes: slices.Clone(s.bytes)}
 }
