@@ -253,7 +253,13 @@ func (c *checker) unmarshaler(t reflect.Type, raw []byte, jt string) {
 	}
 	if err := v.UnmarshalJSON(raw); err != nil {
 		if t == quantityType {
-			c.add(err.Error() + " (got " + gotValue(raw) + ")")
+			hint := ""
+			if s, ok := unquoteJSON(raw); ok && JSONType(raw) == "string" {
+				if q := quantityHint(s); q != "" {
+					hint = "; did you mean " + q + "?"
+				}
+			}
+			c.add(err.Error() + " (got " + gotValue(raw) + hint + ")")
 			return
 		}
 		c.add(errMsg(err, raw))

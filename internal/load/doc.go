@@ -311,7 +311,7 @@ func (d *docSrc) decodeStrict(o *obj, h *header, js []byte, into runtime.Object)
 		return false
 	}
 	if len(strictErrs) > 0 {
-		d.fail(o, h, js, d.strictError(o, strictErrs))
+		d.fail(o, h, js, d.strictError(o, reflect.TypeOf(into), strictErrs))
 		return false
 	}
 	return true
@@ -362,8 +362,9 @@ func (d *docSrc) unquotedHint(o *obj, p problem) string {
 	return fmt.Sprintf(" (YAML reads the unquoted %s as %s: write %q for a string)", v.Value, what, v.Value)
 }
 
-// strictError reports the first (in file order) unknown or duplicate field.
-func (d *docSrc) strictError(o *obj, errs []error) *Error {
+// strictError reports the first (in file order) unknown or duplicate field
+// of an object of type t, with a hint at the spelling or place meant.
+func (d *docSrc) strictError(o *obj, t reflect.Type, errs []error) *Error {
 	var best *Error
 	for _, err := range errs {
 		var path, what string
@@ -382,6 +383,11 @@ func (d *docSrc) strictError(o *obj, errs []error) *Error {
 			key = lastPathKey(path)
 		}
 		e := &Error{Line: line, Field: path, Msg: fmt.Sprintf("%s %q", what, key)}
+		if what == "unknown field" {
+			if hint := fieldHint(t, path); hint != "" {
+				e.Msg += " (" + hint + ")"
+			}
+		}
 		if best == nil || best.Line == 0 || line < best.Line {
 			best = e
 		}

@@ -425,7 +425,7 @@ var streamCases = []struct {
 			{Pos: pos(1, 0, -1), APIVersion: "apps/v1", Kind: "Deployment", Name: "web",
 				Err: `f.yaml:14: spec.template.spec.containers[1].resources.limits.cpu: ` + quantityR + ` (got "1.5.Gi")`},
 			{Pos: pos(17, 1, -1), APIVersion: "v1", Kind: "Pod", Name: "p",
-				Err: `f.yaml:23: spec.containers[0].resourcess: unknown field "resourcess"`},
+				Err: `f.yaml:23: spec.containers[0].resourcess: unknown field "resourcess" (did you mean "resources"?)`},
 			{Pos: pos(28, 2, -1), APIVersion: "v1", Kind: "Pod", Name: "q",
 				Err: `f.yaml:35: spec.containers[0].ports[0].containerPort: expected integer, got string "abc"`},
 			{Pos: pos(38, 3, -1), APIVersion: "v1", Kind: "Pod", Name: "r",

@@ -1,0 +1,260 @@
+package load
+
+import (
+	"fmt"
+	"reflect"
+	"slices"
+	"strings"
+
+	"k8s.io/apimachinery/pkg/api/resource"
+)
+
+// The hints here follow a decode error the user must fix by hand: they name
+// the spelling the API wanted when the one written is a near miss. They add
+// to kube-apiserver's text, which stays as it is, and say nothing when no
+// fix is clear.
+
+// quantityHint suggests the quantity s was probably meant to be when it
+// does not parse: a byte unit (512MB, 2GiB, 1gb), a unit in the wrong case
+// (512mi, 1g, 1K), a space before the unit, or a trailing B on a byte count.
+// It returns "" when there is nothing to suggest.
+func quantityHint(s string) string {
+	var valid []string
+	for _, c := range quantityCandidates(s) {
+		if _, err := resource.ParseQuantity(c); err == nil && c != s {
+			valid = append(valid, c)
+		}
+	}
+	return strings.Join(valid, " or ")
+}
+
+// quantityCandidates are the spellings s may have been meant as.
+func quantityCandidates(s string) []string {
+	num, unit := splitQuantity(s)
+	if num == "" || unit == "" {
+		return nil
+	}
+	if u := strings.TrimLeft(unit, " "); u != unit {
+		if _, err := resource.ParseQuantity(num + u); err == nil || u == "" {
+			return []string{num + u} // only a space before the unit
+		}
+		unit = u
+	}
+	lower := strings.ToLower(unit)
+	switch lower {
+	case "b", "byte", "bytes":
+		return []string{num}
+	}
+	if !strings.ContainsRune("kmgtpe", rune(lower[0])) {
+		return nil
+	}
+	binary := strings.ToUpper(lower[:1]) + "i"
+	decimal := strings.ToUpper(lower[:1])
+	if decimal == "K" {
+		decimal = "k"
+	}
+	switch lower[1:] {
+	case "i", "ib": // 512mi, 2GiB: binary was meant
+		return []string{num + binary}
+	case "", "b": // 1g, 1K, 512MB: either could be meant
+		return []string{num + binary, num + decimal}
+	}
+	return nil
+}
+
+// splitQuantity splits s into its leading number and what follows.
+func splitQuantity(s string) (num, unit string) {
+	i := 0
+	if i < len(s) && (s[i] == '+' || s[i] == '-') {
+		i++
+	}
+	start := i
+	for i < len(s) && (s[i] >= '0' && s[i] <= '9' || s[i] == '.') {
+		i++
+	}
+	if i == start {
+		return "", ""
+	}
+	return s[:i], s[i:]
+}
+
+// fieldHint explains an unknown field at path (a.b[0].c) of an object of
+// type root: a near spelling of a field the object has there (resource for
+// resources), or, for a key written at the wrong depth, where it belongs (a
+// container's limits one level above its resources; a container's
+// resources under one of its ports). It returns "" when nothing is close.
+func fieldHint(root reflect.Type, path string) string {
+	segs := pathKeys(path)
+	if len(segs) == 0 {
+		return ""
+	}
+	key := segs[len(segs)-1]
+	types := make([]reflect.Type, 0, len(segs))
+	t := root
+	for _, s := range segs[:len(segs)-1] {
+		types = append(types, t)
+		t = fieldType(t, s)
+		if t == nil {
+			return ""
+		}
+	}
+	parent := structOf(t)
+	if parent == nil {
+		return ""
+	}
+	fields := structFields(parent)
+	if near := nearestName(key, fields); near != "" {
+		return fmt.Sprintf("did you mean %q?", near)
+	}
+	// One level too high: the key is a field of exactly one of the
+	// parent's object-valued fields (containers wins over the other
+	// container lists).
+	var under []string
+	for name, ft := range fields {
+		if s := structOf(ft); s != nil {
+			if _, ok := structFields(s)[key]; ok {
+				under = append(under, name)
+			}
+		}
+	}
+	if len(under) > 1 && slices.Contains(under, "containers") {
+		under = []string{"containers"}
+	}
+	if len(under) == 1 {
+		return fmt.Sprintf("%s belongs under %s: check the indentation", key, under[0])
+	}
+	// One level too low: the key is a field of the object that holds this
+	// one.
+	if len(types) > 0 {
+		if gp := structOf(types[len(types)-1]); gp != nil && gp != parent {
+			if _, ok := structFields(gp)[key]; ok {
+				return fmt.Sprintf("%s belongs to %s, not to %s: check the indentation",
+					key, parentPath(path, 2), lastSegment(parentPath(path, 1)))
+			}
+		}
+	}
+	return ""
+}
+
+// pathKeys splits a.b[0].c into its keys, dropping list indexes.
+func pathKeys(path string) []string {
+	var keys []string
+	for _, s := range strings.Split(path, ".") {
+		if i := strings.IndexByte(s, '['); i >= 0 {
+			s = s[:i]
+		}
+		if s != "" {
+			keys = append(keys, s)
+		}
+	}
+	return keys
+}
+
+// parentPath drops the last n keys (with their indexes) of path.
+func parentPath(path string, n int) string {
+	for ; n > 0; n-- {
+		i := strings.LastIndexByte(path, '.')
+		if i < 0 {
+			return ""
+		}
+		path = path[:i]
+	}
+	return path
+}
+
+// lastSegment is the last key of path with its index: ports[0].
+func lastSegment(path string) string {
+	return path[strings.LastIndexByte(path, '.')+1:]
+}
+
+// fieldType is the type of the value under key in a value of type t: a
+// struct's field, a map's element, through pointers and lists.
+func fieldType(t reflect.Type, key string) reflect.Type {
+	t = deref(t)
+	switch t.Kind() {
+	case reflect.Struct:
+		ft, ok := structFields(t)[key]
+		if !ok {
+			return nil
+		}
+		return ft
+	case reflect.Map:
+		return t.Elem()
+	}
+	return nil
+}
+
+// structOf is the struct type a value of type t decodes its object into
+// (through pointers and lists), or nil.
+func structOf(t reflect.Type) reflect.Type {
+	t = deref(t)
+	if t.Kind() == reflect.Struct && !reflect.PointerTo(t).Implements(jsonUnmarshalerType) {
+		return t
+	}
+	return nil
+}
+
+func deref(t reflect.Type) reflect.Type {
+	for t.Kind() == reflect.Pointer || t.Kind() == reflect.Slice || t.Kind() == reflect.Array {
+		t = t.Elem()
+	}
+	return t
+}
+
+// nearestName is the name in fields closest to key: the same but for case,
+// or one or two edits away (one for keys of up to four letters); the first
+// in sorted order wins a tie, and "" is returned when none is that close.
+func nearestName(key string, fields map[string]reflect.Type) string {
+	best, bestD := "", 3
+	if len(key) <= 4 {
+		bestD = 2
+	}
+	for _, name := range sortedKeys(fields) {
+		d := editDistance(strings.ToLower(key), strings.ToLower(name))
+		if strings.EqualFold(key, name) {
+			d = 0
+		}
+		if d < bestD {
+			best, bestD = name, d
+		}
+	}
+	return best
+}
+
+func sortedKeys(m map[string]reflect.Type) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	return keys
+}
+
+// editDistance is the Levenshtein distance of a and b, with a swap of two
+// adjacent letters counted as one edit.
+func editDistance(a, b string) int {
+	if len(a) > 64 || len(b) > 64 {
+		return 64
+	}
+	prev2 := make([]int, len(b)+1)
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+			if i > 1 && j > 1 && a[i-1] == b[j-2] && a[i-2] == b[j-1] {
+				cur[j] = min(cur[j], prev2[j-2]+1)
+			}
+		}
+		prev2, prev, cur = prev, cur, prev2
+	}
+	return prev[len(b)]
+}

@@ -1,0 +1,86 @@
+package load
+
+import (
+	"reflect"
+	"testing"
+
+	appsv1 "k8s.io/api/apps/v1"
+	corev1 "k8s.io/api/core/v1"
+)
+
+func TestQuantityHint(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{"512MB", "512Mi or 512M"},
+		{"512mb", "512Mi or 512M"},
+		{"1g", "1Gi or 1G"},
+		{"1K", "1Ki or 1k"},
+		{"1kb", "1Ki or 1k"},
+		{"2GiB", "2Gi"},
+		{"512mi", "512Mi"},
+		{"4TI", "4Ti"},
+		{"1024b", "1024"},
+		{"64 bytes", "64"},
+		{"512 Mi", "512Mi"},
+		{"500 m", "500m"},
+		{"-1Gb", "-1Gi or -1G"},
+		// Nothing clear to suggest.
+		{"1.5.Gi", ""},
+		{"0.5cores", ""},
+		{"1 cpu", ""},
+		{"Gi", ""},
+		{"", ""},
+		{"512Mi", ""}, // already right
+	} {
+		if got := quantityHint(tc.in); got != tc.want {
+			t.Errorf("quantityHint(%q) = %q, want %q", tc.in, got, tc.want)
+		}
+	}
+}
+
+func TestFieldHint(t *testing.T) {
+	pod := reflect.TypeFor[corev1.Pod]()
+	deploy := reflect.TypeFor[appsv1.Deployment]()
+	for _, tc := range []struct {
+		root       reflect.Type
+		path, want string
+	}{
+		{pod, "spec.containers[0].resource", `did you mean "resources"?`},
+		{pod, "spec.containers[0].Resources", `did you mean "resources"?`},
+		{pod, "spec.containers[0].imagePullPolice", `did you mean "imagePullPolicy"?`},
+		{pod, "spec.containers[0].env[1].valeu", `did you mean "value"?`},
+		{pod, "spec.contianers", `did you mean "containers"?`},
+		{pod, "spec.containers[0].limits", "limits belongs under resources: check the indentation"},
+		{pod, "spec.image", "image belongs under containers: check the indentation"},
+		{deploy, "spec.template.containers", "containers belongs under spec: check the indentation"},
+		{pod, "spec.containers[0].ports[0].resources", "resources belongs to spec.containers[0], not to ports[0]: check the indentation"},
+		{pod, "metadata.lables", `did you mean "labels"?`},
+		// Nothing close: no hint rather than a wrong one.
+		{pod, "spec.containers[0].sizeLimitBytes", ""},
+		{pod, "spec.zz", ""},
+		{pod, "nonsense.more", ""},
+		{pod, "", ""},
+	} {
+		if got := fieldHint(tc.root, tc.path); got != tc.want {
+			t.Errorf("fieldHint(%s, %q) = %q, want %q", tc.root.Name(), tc.path, got, tc.want)
+		}
+	}
+}
+
+func TestEditDistance(t *testing.T) {
+	for _, tc := range []struct {
+		a, b string
+		want int
+	}{
+		{"", "", 0},
+		{"abc", "abc", 0},
+		{"resource", "resources", 1},
+		{"contianers", "containers", 1}, // a swap is one edit
+		{"valeu", "value", 1},
+		{"kitten", "sitting", 3},
+		{"", "abc", 3},
+	} {
+		if got := editDistance(tc.a, tc.b); got != tc.want {
+			t.Errorf("editDistance(%q, %q) = %d, want %d", tc.a, tc.b, got, tc.want)
+		}
+	}
+}
