@@ -62,7 +62,38 @@ func (c *checker) add(msg string) {
 }
 
 func (c *checker) mismatch(expected string, raw []byte) {
-	c.add("expected " + expected + ", got " + describeJSON(raw))
+	c.add("expected " + expected + ", got " + describeJSON(raw) + quotedHint(expected, raw))
+}
+
+// quotedHint explains a number or boolean field given a string that would
+// be one without its quotes (replicas: "3", a Helm value piped to quote).
+func quotedHint(expected string, raw []byte) string {
+	if JSONType(raw) != "string" {
+		return ""
+	}
+	s, ok := unquoteJSON(raw)
+	if !ok {
+		return ""
+	}
+	var err error
+	switch expected {
+	case "integer":
+		_, err = strconv.ParseInt(s, 10, 64)
+	case "non-negative integer":
+		_, err = strconv.ParseUint(s, 10, 64)
+	case "number":
+		_, err = strconv.ParseFloat(s, 64)
+	case "boolean":
+		if s != "true" && s != "false" {
+			return ""
+		}
+	default:
+		return ""
+	}
+	if err != nil {
+		return ""
+	}
+	return " (a quoted value is a string: write " + s + " without quotes)"
 }
 
 func (c *checker) pushKey(key string) int {

@@ -84,3 +84,21 @@ func TestEditDistance(t *testing.T) {
 		}
 	}
 }
+
+func TestQuotedHint(t *testing.T) {
+	for _, tc := range []struct{ expected, raw, want string }{
+		{"integer", `"3"`, " (a quoted value is a string: write 3 without quotes)"},
+		{"non-negative integer", `"8080"`, " (a quoted value is a string: write 8080 without quotes)"},
+		{"number", `"0.5"`, " (a quoted value is a string: write 0.5 without quotes)"},
+		{"boolean", `"true"`, " (a quoted value is a string: write true without quotes)"},
+		{"integer", `"two"`, ""},
+		{"integer", `"3.5"`, ""},
+		{"boolean", `"yes"`, ""},
+		{"integer", `true`, ""},
+		{"string", `"3"`, ""},
+	} {
+		if got := quotedHint(tc.expected, []byte(tc.raw)); got != tc.want {
+			t.Errorf("quotedHint(%q, %s) = %q, want %q", tc.expected, tc.raw, got, tc.want)
+		}
+	}
+}
