@@ -102,6 +102,9 @@ func fieldHint(root reflect.Type, path string) string {
 	if parent == nil {
 		return ""
 	}
+	if r, ok := renamed[parent.PkgPath()+"."+parent.Name()+"."+key]; ok {
+		return r
+	}
 	fields := structFields(parent)
 	if near := nearestName(key, fields); near != "" {
 		return fmt.Sprintf("did you mean %q?", near)
@@ -134,6 +137,16 @@ func fieldHint(root reflect.Type, path string) string {
 		}
 	}
 	return ""
+}
+
+// renamed explains fields that an older version of a kind had and the
+// served one names otherwise, by struct type and field name: manifests
+// written for the beta APIs often move to the GA apiVersion without them.
+var renamed = map[string]string{
+	"k8s.io/api/networking/v1.IngressBackend.serviceName":                                  "networking.k8s.io/v1 names the Service in service.name",
+	"k8s.io/api/networking/v1.IngressBackend.servicePort":                                  "networking.k8s.io/v1 gives the port as service.port.number or service.port.name",
+	"k8s.io/api/networking/v1.IngressSpec.backend":                                         `did you mean "defaultBackend"? networking.k8s.io/v1 renamed it`,
+	"k8s.io/api/autoscaling/v2.HorizontalPodAutoscalerSpec.targetCPUUtilizationPercentage": "autoscaling/v2 sets the CPU target in metrics; the field is autoscaling/v1's",
 }
 
 // pathKeys splits a.b[0].c into its keys, dropping list indexes.

@@ -2,10 +2,13 @@ package load
 
 import (
 	"reflect"
+	"strings"
 	"testing"
 
 	appsv1 "k8s.io/api/apps/v1"
+	autoscalingv2 "k8s.io/api/autoscaling/v2"
 	corev1 "k8s.io/api/core/v1"
+	networkingv1 "k8s.io/api/networking/v1"
 )
 
 func TestQuantityHint(t *testing.T) {
@@ -99,6 +102,48 @@ func TestQuotedHint(t *testing.T) {
 	} {
 		if got := quotedHint(tc.expected, []byte(tc.raw)); got != tc.want {
 			t.Errorf("quotedHint(%q, %s) = %q, want %q", tc.expected, tc.raw, got, tc.want)
+		}
+	}
+}
+
+// TestRenamedFields holds the table of fields older versions had to the
+// served types: each names a struct of the served version that indeed
+// lacks the field, and fieldHint gives the explanation.
+func TestRenamedFields(t *testing.T) {
+	types := map[string]reflect.Type{}
+	for _, ty := range []reflect.Type{
+		reflect.TypeFor[networkingv1.IngressBackend](),
+		reflect.TypeFor[networkingv1.IngressSpec](),
+		reflect.TypeFor[autoscalingv2.HorizontalPodAutoscalerSpec](),
+	} {
+		types[ty.PkgPath()+"."+ty.Name()] = ty
+	}
+	for key, want := range renamed {
+		i := strings.LastIndexByte(key, '.')
+		ty, ok := types[key[:i]]
+		if !ok {
+			t.Errorf("%s: no such type in the test's list", key)
+			continue
+		}
+		if _, ok := structFields(ty)[key[i+1:]]; ok {
+			t.Errorf("%s: the served type has the field: the entry is wrong", key)
+		}
+		if want == "" {
+			t.Errorf("%s: empty explanation", key)
+		}
+	}
+	ingress := reflect.TypeFor[networkingv1.Ingress]()
+	for _, tc := range []struct {
+		root       reflect.Type
+		path, want string
+	}{
+		{ingress, "spec.rules[0].http.paths[0].backend.serviceName", "networking.k8s.io/v1 names the Service in service.name"},
+		{ingress, "spec.rules[0].http.paths[0].backend.servicePort", "networking.k8s.io/v1 gives the port as service.port.number or service.port.name"},
+		{ingress, "spec.backend", `did you mean "defaultBackend"? networking.k8s.io/v1 renamed it`},
+		{reflect.TypeFor[autoscalingv2.HorizontalPodAutoscaler](), "spec.targetCPUUtilizationPercentage", "autoscaling/v2 sets the CPU target in metrics; the field is autoscaling/v1's"},
+	} {
+		if got := fieldHint(tc.root, tc.path); got != tc.want {
+			t.Errorf("fieldHint(%s, %q) = %q, want %q", tc.root.Name(), tc.path, got, tc.want)
 		}
 	}
 }

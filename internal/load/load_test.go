@@ -950,7 +950,7 @@ func TestCheckFields(t *testing.T) {
 			name: "unknown fields",
 			in:   ingress + "          serviceName: web\n" + "          servicePort: 80\n",
 			want: []got{{Pos: pos(1, 0, -1), APIVersion: "networking.k8s.io/v1", Kind: "Ingress", Name: "web",
-				Err: `f.yaml:11: spec.rules[0].http.paths[0].backend.serviceName: unknown field "serviceName"`}},
+				Err: `f.yaml:11: spec.rules[0].http.paths[0].backend.serviceName: unknown field "serviceName" (networking.k8s.io/v1 names the Service in service.name)`}},
 		},
 		{
 			name: "wrong type",
