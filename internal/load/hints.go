@@ -1,6 +1,7 @@
 package load
 
 import (
+	"bytes"
 	"fmt"
 	"reflect"
 	"slices"
@@ -13,6 +14,16 @@ import (
 // the spelling the API wanted when the one written is a near miss. They add
 // to kube-apiserver's text, which stays as it is, and say nothing when no
 // fix is clear.
+
+// templateHint explains a document that does not parse because it holds
+// template actions ({{ .Values.replicas }}): a Helm chart's templates or
+// another Go template given before they were rendered.
+func templateHint(text []byte) string {
+	if !bytes.Contains(text, []byte("{{")) {
+		return ""
+	}
+	return " (an unrendered template: check what it renders to, e.g. helm template CHART | limitcheck check -)"
+}
 
 // quantityHint suggests the quantity s was probably meant to be when it
 // does not parse: a byte unit (512MB, 2GiB, 1gb), a unit in the wrong case

@@ -147,3 +147,17 @@ func TestRenamedFields(t *testing.T) {
 		}
 	}
 }
+
+func TestTemplateHint(t *testing.T) {
+	const want = " (an unrendered template: check what it renders to, e.g. helm template CHART | limitcheck check -)"
+	for _, tc := range []struct{ text, want string }{
+		{"replicas: {{ .Values.replicas }}\n", want},
+		{"{{- if .Values.enabled }}\nkind: Service\n", want},
+		{"data: {a: {b: c}}\n", ""},
+		{"", ""},
+	} {
+		if got := templateHint([]byte(tc.text)); got != tc.want {
+			t.Errorf("templateHint(%q) = %q, want %q", tc.text, got, tc.want)
+		}
+	}
+}

@@ -486,6 +486,13 @@ func (s *stream) yamlDocument(doc *yamlDoc, end int64) {
 		f.indexed = true
 		if err != nil {
 			line, msg := yamlErrorLine(err, text)
+			if hint := templateHint(text); hint != "" {
+				if strings.HasPrefix(msg, "invalid YAML: invalid map key") {
+					// {{ x }} read as a flow mapping: yaml gives no line.
+					line = 1 + bytes.Count(text[:bytes.Index(text, []byte("{{"))], []byte{'\n'})
+				}
+				msg += hint
+			}
 			abs := contentLine
 			if line > 0 {
 				abs = contentLine + line - 1
@@ -644,6 +651,9 @@ func (s *stream) jsonError(err error, start int64, startLine int) {
 		}
 	} else if errors.Is(err, io.ErrUnexpectedEOF) {
 		msg = "unexpected end of input"
+	}
+	if start+2 <= src.limit() {
+		msg += templateHint(src.span(start, start+2))
 	}
 	s.errorDoc(startLine, errLine, "", "invalid JSON: "+msg)
 }
