@@ -2,6 +2,7 @@ package render
 
 import (
 	"fmt"
+	"github.com/limitcheck/limitcheck/internal/eval/apis"
 	"io"
 	"maps"
 	"slices"
@@ -79,7 +80,7 @@ func writeTail(b *strings.Builder, p palette, r *check.Report, skipped map[strin
 		kinds := skipped[reason]
 		counts := make([]string, 0, len(kinds))
 		for _, kind := range slices.Sorted(maps.Keys(kinds)) {
-			counts = append(counts, Count(kinds[kind], Escape(kind), Escape(kindPlural(kind))))
+			counts = append(counts, Count(kinds[kind], Escape(kind), Escape(apis.Plural(kind))))
 		}
 		fmt.Fprintf(b, "skipped: %s: %s\n", strings.Join(counts, ", "), Escape(reason))
 	}
@@ -192,7 +193,7 @@ func writeDenial(b *strings.Builder, p palette, loc, object string, res *eval.Re
 	if same > 0 {
 		// Same message but for the name: the same kind as the first.
 		kind := failed[0].Kind
-		fmt.Fprintf(b, "    %s refused for the same reason\n", Count(same, "more "+Escape(kind), "more "+Escape(kindPlural(kind))))
+		fmt.Fprintf(b, "    %s refused for the same reason\n", Count(same, "more "+Escape(kind), "more "+Escape(apis.Plural(kind))))
 	}
 	if listed > maxExtraFailures {
 		fmt.Fprintf(b, "    %s refused for other reasons (-o json lists them all)\n", Count(listed-maxExtraFailures, "more object", "more objects"))

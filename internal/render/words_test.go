@@ -10,18 +10,6 @@ import (
 	"github.com/limitcheck/limitcheck/internal/eval/status"
 )
 
-func TestKindPlural(t *testing.T) {
-	for kind, want := range map[string]string{
-		"ConfigMap": "ConfigMaps", "Ingress": "Ingresses", "NetworkPolicy": "NetworkPolicies",
-		"PriorityClass": "PriorityClasses", "Gateway": "Gateways", "Mesh": "Meshes", "Box": "Boxes",
-		"Y": "Ys",
-	} {
-		if got := kindPlural(kind); got != want {
-			t.Errorf("kindPlural(%q) = %q, want %q", kind, got, want)
-		}
-	}
-}
-
 // TestSummaryWording: every count in the summary line agrees with its noun, and
 // the verb of "do not fit" with the count before it.
 func TestSummaryWording(t *testing.T) {

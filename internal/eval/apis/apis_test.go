@@ -3,6 +3,8 @@ package apis
 import (
 	"strings"
 	"testing"
+
+	"k8s.io/apimachinery/pkg/runtime/schema"
 )
 
 const widgetCRD = `
@@ -134,7 +136,12 @@ func TestLookup(t *testing.T) {
 		// Custom resources without a CRD in the input.
 		{"stable.example.com/v1", "CronTab", Custom, "crontabs.stable.example.com", false, "", ""},
 		{"monitoring.coreos.com/v1", "ServiceMonitor", Custom, "servicemonitors.monitoring.coreos.com", false, "", ""},
-		{"cert-manager.io/v1", "ClusterIssuer", Custom, "clusterissuers.cert-manager.io", false, "", ""},
+		{"cert-manager.io/v1", "ClusterIssuer", Custom, "clusterissuers.cert-manager.io", true, "", ""},          // a known cluster-scoped kind
+		{"gateway.networking.k8s.io/v1", "Gateway", Custom, "gateways.gateway.networking.k8s.io", false, "", ""}, // not kubectl's offline "gatewaies"
+		{"gateway.networking.k8s.io/v1", "GatewayClass", Custom, "gatewayclasses.gateway.networking.k8s.io", true, "", ""},
+		{"gateway.networking.k8s.io/v1alpha3", "BackendTLSPolicy", Custom, "backendtlspolicies.gateway.networking.k8s.io", false, "", ""},
+		{"monitoring.coreos.com/v1", "Prometheus", Custom, "prometheuses.monitoring.coreos.com", false, "", ""},
+		{"constraints.gatekeeper.sh/v1beta1", "K8sRequiredLabels", Custom, "k8srequiredlabels.constraints.gatekeeper.sh", true, "", ""},
 		{"example.com/v1", "Deployment", NotServed, "deployments.example.com", false, "", "kube-apiserver 1.36 serves Deployment as apps/v1"},
 		{"other.example.com/v1", "Deployment", Custom, "deployments.other.example.com", false, "", ""},
 		// Client and component configuration files.
@@ -336,5 +343,38 @@ func TestNilCatalog(t *testing.T) {
 	}
 	if got := c.NotServedMessage("v1", "pod"); got == NoMatchMessage("v1", "pod") {
 		t.Errorf("NotServedMessage = %q", got)
+	}
+}
+
+func TestCustomPlural(t *testing.T) {
+	for _, tc := range []struct {
+		gk   schema.GroupKind
+		want string
+	}{
+		{schema.GroupKind{Group: "gateway.networking.k8s.io", Kind: "Gateway"}, "gateways"},
+		{schema.GroupKind{Group: "gateway.networking.k8s.io", Kind: "HTTPRoute"}, "httproutes"},
+		{schema.GroupKind{Group: "example.com", Kind: "NetworkPolicy"}, "networkpolicies"},
+		{schema.GroupKind{Group: "telemetry.istio.io", Kind: "Telemetry"}, "telemetries"},
+		{schema.GroupKind{Group: "monitoring.coreos.com", Kind: "Prometheus"}, "prometheuses"},
+		{schema.GroupKind{Group: "elasticsearch.k8s.elastic.co", Kind: "Elasticsearch"}, "elasticsearches"},
+		{schema.GroupKind{Group: "example.com", Kind: "Endpoints"}, "endpoints"},
+		{schema.GroupKind{Group: "constraints.gatekeeper.sh", Kind: "K8sRequiredLabels"}, "k8srequiredlabels"},
+		{schema.GroupKind{Group: "example.com", Kind: ""}, ""},
+	} {
+		if got := customPlural(tc.gk); got != tc.want {
+			t.Errorf("customPlural(%v) = %q, want %q", tc.gk, got, tc.want)
+		}
+	}
+}
+
+func TestPlural(t *testing.T) {
+	for kind, want := range map[string]string{
+		"ConfigMap": "ConfigMaps", "Ingress": "Ingresses", "NetworkPolicy": "NetworkPolicies",
+		"PriorityClass": "PriorityClasses", "Gateway": "Gateways", "Mesh": "Meshes", "Box": "Boxes",
+		"Key": "Keys", "Y": "Ys", "": "",
+	} {
+		if got := Plural(kind); got != want {
+			t.Errorf("Plural(%q) = %q, want %q", kind, got, want)
+		}
 	}
 }

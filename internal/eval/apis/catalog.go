@@ -23,7 +23,7 @@ const (
 	NotServed
 	// Custom: a group that is neither built in nor from a CRD of the input; the
 	// kind is assumed to be a custom resource whose CRD is already installed,
-	// namespaced, under kubectl's guessed plural.
+	// with the plural and scope customKind gives it.
 	Custom
 	// ToolConfig: a configuration file of a client or component (kustomize,
 	// kubelet, kubeadm, kind, a kubeconfig, …), not an API object at all.
@@ -170,8 +170,7 @@ func (c *Catalog) AddCRD(data []byte) error {
 //     only as a subresource, that table row; otherwise the resource and scope of
 //     the group/kind in a version that is served (built-in or from a CRD) when
 //     there is one, else those of Custom. Useful for scope only.
-//   - Custom: resource by kubectl's plural guess (meta.UnsafeGuessKindToResource),
-//     namespaced.
+//   - Custom: resource and scope as its CRD most likely has them (customKind).
 //   - ToolConfig: as Custom; such files are not API objects.
 //
 // Lists (v1 List, *List kinds) are not looked up: kubectl sends their items.
@@ -215,7 +214,7 @@ func (c *Catalog) Lookup(apiVersion, kind string) (Kind, Status) {
 		// Not built in and not a possible CRD group (CRD groups need a dot).
 		return guessed(gvk), NotServed
 	}
-	return guessed(gvk), Custom
+	return customKind(gvk), Custom
 }
 
 // orEmpty lets a nil *Catalog answer for the built-in kinds.
