@@ -43,6 +43,8 @@ import (
 	batchv1 "k8s.io/api/batch/v1"
 	corev1 "k8s.io/api/core/v1"
 	nodev1 "k8s.io/api/node/v1"
+	policyv1 "k8s.io/api/policy/v1"
+	rbacv1 "k8s.io/api/rbac/v1"
 	resourcev1 "k8s.io/api/resource/v1"
 	schedulingv1 "k8s.io/api/scheduling/v1"
 	storagev1 "k8s.io/api/storage/v1"
@@ -299,6 +301,12 @@ func NewObject(apiVersion, kind string) runtime.Object {
 		return &autoscalingv2.HorizontalPodAutoscaler{}
 	case "autoscaling/v1/HorizontalPodAutoscaler":
 		return &autoscalingv1.HorizontalPodAutoscaler{}
+	case "policy/v1/PodDisruptionBudget": // VAL-69 (policy/v1beta1 is not served)
+		return &policyv1.PodDisruptionBudget{}
+	case "rbac.authorization.k8s.io/v1/Role": // VAL-70
+		return &rbacv1.Role{}
+	case "rbac.authorization.k8s.io/v1/RoleBinding": // VAL-71
+		return &rbacv1.RoleBinding{}
 	}
 	switch apiVersion {
 	case "apps/v1":
@@ -527,6 +535,40 @@ func (e *Engine) admitObject(obj runtime.Object, fromInput bool) Result {
 			break
 		}
 		res.Denial = e.quota.Check(&ns.Namespace, gr, meta.GetName(), obj)
+	case *policyv1.PodDisruptionBudget:
+		// VAL-69: prepared, the spec validated, then (when that passes)
+		// rest.BeforeCreate's generic metadata check, then charged as an
+		// object count.
+		res.Object = o
+		assignName(meta)
+		defaults.PreparePodDisruptionBudget(o)
+		errs := validation.PodDisruptionBudget(o)
+		if len(errs) == 0 {
+			errs = validation.ObjectMeta(meta, validation.MetaRulesFor(gvk.GroupKind()), field.NewPath("metadata"))
+		}
+		if len(errs) > 0 {
+			res.Denial = status.Invalid(gvk.GroupKind(), meta.GetName(), errs)
+			break
+		}
+		res.Denial = e.quota.Check(&ns.Namespace, gr, meta.GetName(), o)
+	case *rbacv1.Role, *rbacv1.RoleBinding:
+		// VAL-70, VAL-71: defaulted, validated (metadata included), then
+		// charged as an object count. RBAC's escalation checks are not
+		// simulated: the applier is taken to be cluster-admin.
+		res.Object = o
+		assignName(meta)
+		var errs field.ErrorList
+		if rb, ok := o.(*rbacv1.RoleBinding); ok {
+			defaults.DefaultRoleBinding(rb)
+			errs = validation.RoleBinding(rb)
+		} else {
+			errs = validation.Role(o.(*rbacv1.Role))
+		}
+		if len(errs) > 0 {
+			res.Denial = status.Invalid(gvk.GroupKind(), meta.GetName(), errs)
+			break
+		}
+		res.Denial = e.quota.Check(&ns.Namespace, gr, meta.GetName(), o)
 	default:
 		// Every other namespaced kind is charged as an object count (RQ-31)
 		// after its metadata is validated (VAL-04); workloads are defaulted

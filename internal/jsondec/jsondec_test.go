@@ -28,6 +28,8 @@ var kinds = []struct{ apiVersion, kind string }{
 	{"autoscaling/v2", "HorizontalPodAutoscaler"}, {"autoscaling/v1", "HorizontalPodAutoscaler"},
 	{"scheduling.k8s.io/v1", "PriorityClass"}, {"storage.k8s.io/v1", "StorageClass"},
 	{"node.k8s.io/v1", "RuntimeClass"}, {"resource.k8s.io/v1", "ResourceClaim"},
+	{"policy/v1", "PodDisruptionBudget"}, {"rbac.authorization.k8s.io/v1", "Role"},
+	{"rbac.authorization.k8s.io/v1", "RoleBinding"},
 	{"example.com/v1", "Widget"},
 }
 

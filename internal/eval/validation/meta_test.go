@@ -57,6 +57,10 @@ func TestObjectMeta(t *testing.T) {
 		{"role path segment", schema.GroupKind{Group: "rbac.authorization.k8s.io", Kind: "Role"}, metav1.ObjectMeta{Name: "a/b", Namespace: "ns"},
 			`metadata.name: Invalid value: "a/b": may not contain '/'`},
 		{"role uppercase ok", schema.GroupKind{Group: "rbac.authorization.k8s.io", Kind: "Role"}, metav1.ObjectMeta{Name: "system:Admin", Namespace: "ns"}, ""},
+		// VAL-70: ValidateRBACName ignores the prefix flag, so "." is refused
+		// as a generateName though "..xxxxx" is a fine generated name.
+		{"rolebinding generateName held to the name rule", schema.GroupKind{Group: "rbac.authorization.k8s.io", Kind: "RoleBinding"}, metav1.ObjectMeta{GenerateName: "..", Name: "..xxxxx", Namespace: "ns"},
+			`metadata.generateName: Invalid value: "..": may not be '..'`},
 		{"label key and value", schema.GroupKind{Kind: "Secret"}, metav1.ObjectMeta{Name: "s", Namespace: "ns", Labels: map[string]string{"b": "x y", "a/b/c": "v"}},
 			`metadata.labels: Invalid value: "a/b/c": a valid label key must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]') with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName'); ` +
 				`metadata.labels: Invalid value: "x y": a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyValue',  or 'my_value',  or '12345', regex used for validation is '(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?')`},

@@ -38,9 +38,14 @@ var (
 	// NameDNS1035Label: RFC 1035 label, starting with a letter (Services
 	// with RelaxedServiceNameValidation off).
 	NameDNS1035Label NameRule = apivalidation.NameIsDNS1035Label
-	// NamePathSegment: anything that can be one URL path segment (RBAC
-	// Roles and RoleBindings; the generic check every create ends with).
+	// NamePathSegment: anything that can be one URL path segment (the
+	// generic check every create ends with).
 	NamePathSegment NameRule = pathSegment
+	// nameRBAC is ValidateRBACName (Roles and RoleBindings, a RoleBinding's
+	// roleRef.name; VAL-70, VAL-71): a path segment, and a generateName
+	// prefix is held to the same rule as a whole name, so "." and ".."
+	// are refused there too.
+	nameRBAC NameRule = func(name string, _ bool) []string { return content.IsPathSegmentName(name) }
 )
 
 func pathSegment(name string, prefix bool) []string {
@@ -135,8 +140,8 @@ var metaRules = map[schema.GroupKind]MetaRules{
 	{Group: "scheduling.k8s.io", Kind: "PodGroup"}:                core,
 	{Group: "scheduling.k8s.io", Kind: "Workload"}:                core,
 	// ValidateRBACName: a path segment, through core's wrapper.
-	{Group: "rbac.authorization.k8s.io", Kind: "Role"}:        {Name: NamePathSegment, KubeFinalizers: true},
-	{Group: "rbac.authorization.k8s.io", Kind: "RoleBinding"}: {Name: NamePathSegment, KubeFinalizers: true},
+	{Group: "rbac.authorization.k8s.io", Kind: "Role"}:        {Name: nameRBAC, KubeFinalizers: true},
+	{Group: "rbac.authorization.k8s.io", Kind: "RoleBinding"}: {Name: nameRBAC, KubeFinalizers: true},
 	// ValidateLease calls apimachinery's ValidateObjectMeta directly.
 	{Group: "coordination.k8s.io", Kind: "Lease"}:          {Name: NameDNSSubdomain},
 	{Group: "coordination.k8s.io", Kind: "LeaseCandidate"}: {Name: NameDNSSubdomain},
