@@ -545,7 +545,11 @@ func (d *decoder) array(p *plan, ptr unsafe.Pointer, depth int) bool {
 		return false
 	}
 	s := reflect.NewAt(p.typ, ptr).Elem()
-	s.Set(reflect.MakeSlice(p.typ, 0, 0))
+	n := 0
+	if elem.typ.Size() >= minCountedElem {
+		n = min(d.countElements(), maxCountedElems)
+	}
+	s.Set(reflect.MakeSlice(p.typ, 0, n))
 	return d.elements(func() bool {
 		i := s.Len()
 		if i >= s.Cap() {
@@ -554,6 +558,54 @@ func (d *decoder) array(p *plan, ptr unsafe.Pointer, depth int) bool {
 		s.SetLen(i + 1)
 		return d.value(elem, s.Index(i).Addr().UnsafePointer(), depth+1)
 	})
+}
+
+// minCountedElem is the element size from which a slice is made at its
+// final length, counted first, rather than grown: a list of containers is
+// worth a pass over its text, a list of strings is not.
+const minCountedElem = 64
+
+// maxCountedElems bounds the capacity a count gives: malformed text must
+// not make a large allocation before its error is found.
+const maxCountedElems = 1024
+
+// countElements counts the elements of the array at d.off without decoding
+// them; on malformed text the count is only a capacity hint, and the decode
+// that follows finds the error.
+func (d *decoder) countElements() int {
+	depth, n, empty := 0, 0, true
+	for i := d.off; i < len(d.data); i++ {
+		switch c := d.data[i]; c {
+		case '"':
+			for i++; i < len(d.data) && d.data[i] != '"'; i++ {
+				if d.data[i] == '\\' {
+					i++
+				}
+			}
+			empty = false
+		case '[', '{':
+			depth++
+			if depth > 1 {
+				empty = false
+			}
+		case ']', '}':
+			depth--
+			if depth == 0 {
+				if empty {
+					return 0
+				}
+				return n + 1
+			}
+		case ',':
+			if depth == 1 {
+				n++
+			}
+		case ' ', '\t', '\n', '\r':
+		default:
+			empty = false
+		}
+	}
+	return 0
 }
 
 // number decodes a JSON number into an integer or a float, as

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"io"
 	"strconv"
+	"sync"
 	"unicode/utf16"
 	"unicode/utf8"
 )
@@ -74,6 +75,69 @@ func newSource(r io.Reader, size int64, b *budget, maxDoc int64) *source {
 	return &source{r: r, size: size, budget: b, retain: int(min(maxDoc, 1<<30)) + 2*minRead}
 }
 
+// release gives the source's buffer to the next source read. Nothing may
+// use the source, or a span of it, afterwards: documents keep copies of
+// their text.
+func (s *source) release() {
+	spareBuffers.put(s.buf[:0:cap(s.buf)])
+	s.buf = nil
+}
+
+// spareBuffers holds the buffers of sources read to their end, so that the
+// files of a directory, read one after another, are read into the same few
+// buffers rather than each into a new one.
+var spareBuffers buffers
+
+type buffers struct {
+	mu   sync.Mutex
+	free [][]byte
+}
+
+// maxSpare bounds the buffers kept: a few files are read at once.
+const maxSpare = 4
+
+// get returns an empty spare buffer of at least size bytes, or nil.
+func (b *buffers) get(size int) []byte {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	best := -1
+	for i, f := range b.free {
+		if cap(f) >= size && (best < 0 || cap(f) < cap(b.free[best])) {
+			best = i
+		}
+	}
+	if best < 0 {
+		return nil
+	}
+	f := b.free[best]
+	b.free[best] = b.free[len(b.free)-1]
+	b.free = b.free[:len(b.free)-1]
+	return f[:0:size]
+}
+
+// put keeps buf for a later get, if it is of a size worth keeping; a full
+// list gives up its smallest buffer for a larger one.
+func (b *buffers) put(buf []byte) {
+	if cap(buf) < firstBuf || cap(buf) > wholeFile {
+		return
+	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if len(b.free) < maxSpare {
+		b.free = append(b.free, buf)
+		return
+	}
+	small := 0
+	for i, f := range b.free {
+		if cap(f) < cap(b.free[small]) {
+			small = i
+		}
+	}
+	if cap(buf) > cap(b.free[small]) {
+		b.free[small] = buf
+	}
+}
+
 // memSource is a source over data that is all in memory.
 func memSource(data []byte) *source {
 	s := &source{buf: data, end: endEOF, size: int64(len(data))}
@@ -121,7 +185,13 @@ func (s *source) more(keep int64) {
 		if cap(s.buf) == 0 && s.size >= 0 && s.size < wholeFile {
 			c = int(s.size) + 1 // the whole file, and a byte more to see it end
 		}
-		nb := make([]byte, len(s.buf), c)
+		var nb []byte
+		if cap(s.buf) == 0 {
+			nb = spareBuffers.get(c) // capped at c: reads as a new buffer would
+		}
+		if nb == nil {
+			nb = make([]byte, len(s.buf), c)
+		}
 		copy(nb, s.buf)
 		s.buf = nb
 	}

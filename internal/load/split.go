@@ -69,6 +69,7 @@ func readReader(name string, r io.Reader, size int64, b *budget, opts Options, w
 	s.src = newSource(r, size, b, s.maxDoc)
 	s.walked = walked
 	s.read()
+	s.src.release()
 	return s.err
 }
 
