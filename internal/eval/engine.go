@@ -42,6 +42,7 @@ import (
 	autoscalingv2 "k8s.io/api/autoscaling/v2"
 	batchv1 "k8s.io/api/batch/v1"
 	corev1 "k8s.io/api/core/v1"
+	networkingv1 "k8s.io/api/networking/v1"
 	nodev1 "k8s.io/api/node/v1"
 	resourcev1 "k8s.io/api/resource/v1"
 	schedulingv1 "k8s.io/api/scheduling/v1"
@@ -299,6 +300,10 @@ func NewObject(apiVersion, kind string) runtime.Object {
 		return &autoscalingv2.HorizontalPodAutoscaler{}
 	case "autoscaling/v1/HorizontalPodAutoscaler":
 		return &autoscalingv1.HorizontalPodAutoscaler{}
+	case "networking.k8s.io/v1/Ingress": // VAL-65, VAL-66
+		return &networkingv1.Ingress{}
+	case "networking.k8s.io/v1/NetworkPolicy": // VAL-67, VAL-68
+		return &networkingv1.NetworkPolicy{}
 	}
 	switch apiVersion {
 	case "apps/v1":
@@ -524,6 +529,16 @@ func (e *Engine) admitObject(obj runtime.Object, fromInput bool) Result {
 		res.Object = hpa
 		if errs := validateHPA(hpa, e.opts.Gates); len(errs) > 0 {
 			res.Denial = status.Invalid(hpaKind, meta.GetName(), errs)
+			break
+		}
+		res.Denial = e.quota.Check(&ns.Namespace, gr, meta.GetName(), obj)
+	case *networkingv1.Ingress, *networkingv1.NetworkPolicy:
+		// VAL-65..VAL-68: defaulted, prepared, validated, then charged as
+		// an object count.
+		res.Object = obj
+		assignName(meta)
+		if errs := validateNetworking(obj, e.opts.Gates); len(errs) > 0 {
+			res.Denial = status.Invalid(gvk.GroupKind(), meta.GetName(), errs)
 			break
 		}
 		res.Denial = e.quota.Check(&ns.Namespace, gr, meta.GetName(), obj)
