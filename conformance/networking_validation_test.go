@@ -23,6 +23,7 @@ import (
 
 	"github.com/limitcheck/limitcheck/internal/eval"
 	"github.com/limitcheck/limitcheck/internal/eval/features"
+	"github.com/limitcheck/limitcheck/internal/jsondec"
 )
 
 var (
@@ -83,14 +84,18 @@ func upstreamNetworkingCreate(doc []byte, kind, namespace string) (rqOutcome, er
 	return rqOutcome{code: s.Code, reason: string(s.Reason), message: s.Message}, nil
 }
 
-// mineNetworkingCreate admits the same document on a fresh engine.
+// mineNetworkingCreate admits the same document on a fresh engine, decoded
+// as the loader decodes it: by jsondec, or encoding/json where it declines.
 func mineNetworkingCreate(doc []byte, kind, namespace string, gates features.Gates) (rqOutcome, error) {
 	obj := eval.NewObject("networking.k8s.io/v1", kind)
 	if obj == nil {
 		return rqOutcome{}, fmt.Errorf("networking.k8s.io/v1 %s is not decoded typed", kind)
 	}
-	if err := json.Unmarshal(doc, obj); err != nil {
-		return rqOutcome{}, err
+	if !jsondec.Decode(doc, obj) {
+		obj = eval.NewObject("networking.k8s.io/v1", kind)
+		if err := json.Unmarshal(doc, obj); err != nil {
+			return rqOutcome{}, err
+		}
 	}
 	e := eval.New(eval.Options{DefaultNamespace: namespace, OmitNamespaceObjects: true, DisableControllers: true, Gates: gates})
 	res := e.Admit(obj)
