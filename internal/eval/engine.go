@@ -42,6 +42,7 @@ import (
 	autoscalingv2 "k8s.io/api/autoscaling/v2"
 	batchv1 "k8s.io/api/batch/v1"
 	corev1 "k8s.io/api/core/v1"
+	networkingv1 "k8s.io/api/networking/v1"
 	nodev1 "k8s.io/api/node/v1"
 	policyv1 "k8s.io/api/policy/v1"
 	rbacv1 "k8s.io/api/rbac/v1"
@@ -307,6 +308,10 @@ func NewObject(apiVersion, kind string) runtime.Object {
 		return &rbacv1.Role{}
 	case "rbac.authorization.k8s.io/v1/RoleBinding": // VAL-71
 		return &rbacv1.RoleBinding{}
+	case "networking.k8s.io/v1/Ingress": // VAL-65, VAL-66
+		return &networkingv1.Ingress{}
+	case "networking.k8s.io/v1/NetworkPolicy": // VAL-67, VAL-68
+		return &networkingv1.NetworkPolicy{}
 	}
 	switch apiVersion {
 	case "apps/v1":
@@ -569,6 +574,16 @@ func (e *Engine) admitObject(obj runtime.Object, fromInput bool) Result {
 			break
 		}
 		res.Denial = e.quota.Check(&ns.Namespace, gr, meta.GetName(), o)
+	case *networkingv1.Ingress, *networkingv1.NetworkPolicy:
+		// VAL-65..VAL-68: defaulted, prepared, validated, then charged as
+		// an object count.
+		res.Object = obj
+		assignName(meta)
+		if errs := validateNetworking(obj, e.opts.Gates); len(errs) > 0 {
+			res.Denial = status.Invalid(gvk.GroupKind(), meta.GetName(), errs)
+			break
+		}
+		res.Denial = e.quota.Check(&ns.Namespace, gr, meta.GetName(), obj)
 	default:
 		// Every other namespaced kind is charged as an object count (RQ-31)
 		// after its metadata is validated (VAL-04); workloads are defaulted
