@@ -63,6 +63,9 @@ type kept struct {
 	// stored form (charge); shared says a Snapshot holds it.
 	used   unsafe.Pointer
 	shared bool
+	// sums is the scratch of a request's new totals for this quota
+	// (CheckUsage), kept for its capacity: charge reads it, never keeps it.
+	sums []namedAmount
 }
 
 // keptFor returns what is kept of q, made on first use.
@@ -439,7 +442,7 @@ func (c Checker) CheckUsage(ns *Namespace, gr schema.GroupResource, name string,
 	for i, q := range interesting {
 		var exceeded []corev1.ResourceName
 		hard := ns.hardNames(q)
-		sums[i] = make([]namedAmount, 0, len(hard))
+		sums[i] = ns.keptFor(q).sums[:0]
 		for _, k := range hard {
 			d, ok := usage[k]
 			if !ok || d.IsZero() {
@@ -467,6 +470,7 @@ func (c Checker) CheckUsage(ns *Namespace, gr schema.GroupResource, name string,
 	}
 	for i, q := range interesting {
 		q.Status.Used = ns.charge(q, sums[i]) // written with UpdateStatus, read back by the next request
+		ns.keptFor(q).sums = sums[i][:0]
 	}
 	ns.record(ev, obj)
 	return nil
