@@ -6,7 +6,9 @@ shared bench directory), builds the floor and limitcheck, and runs them in
 alternation (A B A B ...), each a whole process. Prints, per scale, the
 median wall time of the floor and of `limitcheck check -o json` and `-o text`,
 the ratio to the floor, and each program's peak RSS; then a one-Pod check and
-`limitcheck version`. A benchmark, not a test: nothing fails on a timing.
+`limitcheck --version`, side by side with the same two on scripts/leanref, a
+lean cobra + k8s.io/api binary (the start-up the one-Pod target is stated
+against), and their ratios. A benchmark, not a test: nothing fails on a timing.
 
 Environment: BENCH_DIR (default ../shared/bench), BENCH_RUNS (default 5),
 BENCH_SCALES (default "1 4 10"), BENCH_OUT (default a temporary directory).
@@ -57,9 +59,11 @@ def main():
     out = os.environ.get("BENCH_OUT") or tempfile.mkdtemp(prefix="limitcheck-bench-")
     floor = os.path.join(out, "floor")
     lc = os.path.join(out, "limitcheck")
+    lean = os.path.join(out, "leanref")
     subprocess.run(["go", "build", "-o", floor, "."], cwd=os.path.join(BENCH, "floor"), check=True)
-    subprocess.run(["go", "build", "-trimpath", "-o", lc, "./cmd/limitcheck"], cwd=ROOT, check=True,
-                   env=dict(os.environ, CGO_ENABLED="0"))
+    for binary, pkg in ((lc, "./cmd/limitcheck"), (lean, "./scripts/leanref")):
+        subprocess.run(["go", "build", "-trimpath", "-o", binary, pkg], cwd=ROOT, check=True,
+                       env=dict(os.environ, CGO_ENABLED="0"))
     print(f"{'scale':>5} {'docs MB':>7} {'floor s':>8} {'json s':>8} {'text s':>8} {'json/floor':>10} {'text/floor':>10} "
           f"{'floor MiB':>9} {'json MiB':>8} {'text MiB':>8}")
     for scale in SCALES:
@@ -80,9 +84,12 @@ def main():
     pod = os.path.join(out, "pod.yaml")
     with open(pod, "w") as f:
         f.write("apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec: {containers: [{name: c, image: i}]}\n")
-    walls, peaks = alternate({"pod": [lc, "check", pod], "version": [lc, "version"]})
-    print(f"one-Pod check {walls['pod'] * 1000:.1f} ms ({peaks['pod']:.1f} MiB); version {walls['version'] * 1000:.1f} ms")
-
+    walls, peaks = alternate({"pod": [lc, "check", pod], "lean-pod": [lean, pod],
+                              "version": [lc, "--version"], "lean-version": [lean, "--version"]})
+    print(f"one-Pod check {walls['pod'] * 1000:.1f} ms ({peaks['pod']:.1f} MiB), "
+          f"lean cobra + k8s.io/api binary {walls['lean-pod'] * 1000:.1f} ms: {walls['pod'] / walls['lean-pod']:.2f}x")
+    print(f"--version {walls['version'] * 1000:.1f} ms, lean binary's {walls['lean-version'] * 1000:.1f} ms: "
+          f"{walls['version'] / walls['lean-version']:.2f}x")
 
 if __name__ == "__main__":
     main()
