@@ -351,6 +351,8 @@ var quotaKeys = map[string][]any{
 	"replicationcontrollers": {"0", "1"}, "count/replicationcontrollers": {"1", "2"}, "requests.example.com/gpu": {"1", "2"}, "requests.ephemeral-storage": {"1Gi", "4Gi"},
 	"limits.ephemeral-storage": {"2Gi"}, "hugepages-2Mi": {"4Mi"}, "example.com/foo": {"1"},
 	"gpu.deviceclass.resource.k8s.io/devices": {"1", "2", "4", "40"}, "count/resourceclaims.resource.k8s.io": {"1", "2"},
+	// Names kube-apiserver admits that count nothing: no resource is served so.
+	"count/deployments": {"0", "1"}, "count/deployment.apps": {"0", "1"}, "count/jobs": {"1"},
 }
 
 var workloadQuotaKeys = []string{"count/deployments.apps", "count/replicasets.apps", "count/statefulsets.apps", "count/daemonsets.apps",

@@ -2,6 +2,8 @@ package conformance
 
 import (
 	"fmt"
+	"strings"
+	"sync"
 
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/meta"
@@ -19,6 +21,7 @@ import (
 	"k8s.io/kubernetes/pkg/api/legacyscheme"
 	"k8s.io/kubernetes/pkg/quota/v1/install"
 
+	"github.com/limitcheck/limitcheck/conformance/internal/servedapis"
 	evalquota "github.com/limitcheck/limitcheck/internal/eval/quota"
 )
 
@@ -121,7 +124,7 @@ func (s *quotaSim) activate(q *corev1.ResourceQuota) error {
 	// other resource it discovers; these are the count/<resource> names in use.
 	for name := range q.Spec.Hard {
 		gr, ok := countResource(name)
-		if !ok || reg.Get(gr) != nil {
+		if !ok || reg.Get(gr) != nil || !discovered(gr) {
 			continue
 		}
 		reg.Add(generic.NewObjectCountEvaluator(gr, generic.ListResourceUsingListerFunc(listerFor, gr.WithVersion("v1")), ""))
@@ -154,6 +157,36 @@ func overTheAPI(q corev1.ResourceQuota) (corev1.ResourceQuota, error) {
 	}
 	return out, nil
 }
+
+// discovered reports whether the quota monitor's discovery finds gr: a
+// resource kube-apiserver 1.36 serves with the default --runtime-config (from
+// its discovery documents), or one of a group it does not build in (a custom
+// resource whose CRD is taken as installed).
+func discovered(gr schema.GroupResource) bool {
+	served, groups := discovery()
+	return served[gr] || !groups[gr.Group]
+}
+
+var discovery = sync.OnceValues(func() (map[schema.GroupResource]bool, map[string]bool) {
+	u, err := servedapis.Derive()
+	if err != nil {
+		panic(err)
+	}
+	served, groups := map[schema.GroupResource]bool{}, map[string]bool{"": true}
+	for _, k := range u.Kinds {
+		groups[k.Group] = true
+	}
+	for _, g := range u.Served {
+		for _, rs := range g.VersionedResources {
+			for _, r := range rs {
+				if !strings.Contains(r.Name, "/") {
+					served[schema.GroupResource{Group: g.Group.Name, Resource: r.Name}] = true
+				}
+			}
+		}
+	}
+	return served, groups
+})
 
 func countResource(name corev1.ResourceName) (schema.GroupResource, bool) {
 	const prefix = "count/"

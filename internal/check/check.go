@@ -373,7 +373,7 @@ func Run(opts Options) (*Report, error) {
 	}
 	defaultNamespaceHint(rep, defaulted, engine.DefaultNamespace(), opts.EnforceNamespace)
 	if opts.Lint {
-		lintPolicies(rep, look.policies, engineOpts.QuotaConfig, cfgPos)
+		lintPolicies(rep, look.policies, engineOpts.QuotaConfig, cfgPos, catalog)
 	}
 	return rep, nil
 }

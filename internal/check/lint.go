@@ -5,6 +5,7 @@ import (
 
 	schedulingv1 "k8s.io/api/scheduling/v1"
 
+	"github.com/limitcheck/limitcheck/internal/eval/apis"
 	"github.com/limitcheck/limitcheck/internal/eval/quota"
 	"github.com/limitcheck/limitcheck/internal/lint"
 	"github.com/limitcheck/limitcheck/internal/load"
@@ -26,14 +27,14 @@ type LintFinding struct {
 // lintPolicies runs the lint rules over the run's admitted policies and
 // places each finding at its object's document; refused policies become
 // RulePolicyRefused findings, in input order before the others.
-func lintPolicies(rep *Report, docs []load.Document, cfg *quota.Configuration, cfgPos load.Position) {
+func lintPolicies(rep *Report, docs []load.Document, cfg *quota.Configuration, cfgPos load.Position, catalog *apis.Catalog) {
 	var classes []string
 	for _, d := range docs {
 		if pc, ok := d.Object.(*schedulingv1.PriorityClass); ok && d.Err == nil && !slices.Contains(classes, pc.Name) {
 			classes = append(classes, pc.Name)
 		}
 	}
-	in := lint.Input{LimitRanges: rep.LimitRanges, PriorityClasses: classes, Config: cfg}
+	in := lint.Input{LimitRanges: rep.LimitRanges, PriorityClasses: classes, Config: cfg, APIs: catalog}
 	for _, q := range rep.Quotas {
 		in.Quotas = append(in.Quotas, q.Quota)
 	}

@@ -250,7 +250,8 @@ func New(opts Options) *Engine {
 		opts.QuotaUsage = quota.UsageComputed
 	}
 	return &Engine{opts: opts, namespaces: map[string]*namespaceState{},
-		quota: quota.Checker{Gates: opts.Gates, Config: opts.QuotaConfig, Disabled: opts.DisableResourceQuota, Usage: opts.QuotaUsage, Unenforced: opts.UnenforcedQuota}}
+		quota: quota.Checker{Gates: opts.Gates, Config: opts.QuotaConfig, Disabled: opts.DisableResourceQuota, Usage: opts.QuotaUsage, Unenforced: opts.UnenforcedQuota,
+			Counted: opts.APIs.Counted}}
 }
 
 // podOptions are the options of Pod and Pod template validation.

@@ -1,6 +1,6 @@
 // Package lint finds LimitRanges, ResourceQuotas and quota admission
 // configurations that kube-apiserver admits but that defeat themselves or each
-// other (LINT-01 … LINT-10 in docs/behaviour.md). It takes the policies as the
+// other (LINT-01 … LINT-12 in docs/behaviour.md). It takes the policies as the
 // engine stored them and knows nothing of files, flags or terminals; the
 // caller maps each finding's object to a position.
 //
@@ -20,6 +20,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
+	"github.com/limitcheck/limitcheck/internal/eval/apis"
 	"github.com/limitcheck/limitcheck/internal/eval/defaults"
 	"github.com/limitcheck/limitcheck/internal/eval/features"
 	"github.com/limitcheck/limitcheck/internal/eval/limitranger"
@@ -52,6 +53,7 @@ const (
 	RuleScopeUnmatchable         = "lint/scope-unmatchable"          // LINT-08
 	RuleLimitedResourceUncovered = "lint/limited-resource-uncovered" // LINT-09
 	RuleUnknownPriorityClass     = "lint/unknown-priority-class"     // LINT-10
+	RuleQuotaCountsNothing       = "lint/quota-counts-nothing"       // LINT-12
 )
 
 // Object identifies what a finding is about.
@@ -84,6 +86,9 @@ type Input struct {
 	// Config is the ResourceQuota plugin's configuration, nil for none.
 	Config *quota.Configuration
 	Gates  features.Gates
+	// APIs knows the kinds served, the input's custom resources included
+	// (nil: the built-in kinds only).
+	APIs *apis.Catalog
 }
 
 // Probe names: the Pod and container the probing rules admit.
@@ -106,6 +111,7 @@ func Run(in Input) []Finding {
 		for i, q := range qs {
 			out = append(out, scopeUnmatchable(q)...)
 			out = append(out, unknownPriorityClass(q, in.PriorityClasses)...)
+			out = append(out, quotaCountsNothing(q, in.APIs, quota.Checker{Gates: in.Gates})...)
 			out = append(out, quotaProbe(in.Gates, ns, lrs, q)...)
 			out = append(out, quotaOrder(q, qs[:i])...)
 		}

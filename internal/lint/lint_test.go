@@ -7,6 +7,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	"sigs.k8s.io/yaml"
 
+	"github.com/limitcheck/limitcheck/internal/eval/apis"
 	"github.com/limitcheck/limitcheck/internal/eval/defaults"
 	"github.com/limitcheck/limitcheck/internal/eval/quota"
 	"github.com/limitcheck/limitcheck/internal/eval/validation"
@@ -407,5 +408,64 @@ spec:
 				t.Errorf("got:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(tt.want, "\n"))
 			}
 		})
+	}
+}
+
+// LINT-12: names kube-apiserver admits in a quota that nothing is charged
+// against, with the name meant; names that count, and count/ names of
+// groups nothing is known about, are left alone.
+func TestQuotaCountsNothing(t *testing.T) {
+	cat := apis.New()
+	if err := cat.AddCRD([]byte(`apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata: {name: widgets.example.com}
+spec:
+  group: example.com
+  names: {kind: Widget, plural: widgets}
+  scope: Namespaced
+  versions: [{name: v1, served: true, storage: true}]`)); err != nil {
+		t.Fatal(err)
+	}
+	in := policies(t, `kind: ResourceQuota
+metadata: {name: counts}
+spec:
+  hard:
+    count/deployments: "5"
+    count/deployment.apps: "5"
+    count/jobs: "5"
+    count/Ingresses.networking.k8s.io: "2"
+    count/widget.example.com: "1"
+    count/frobs: "1"
+    nvidia.com/gpu: "4"
+    limits.nvidia.com/gpu: "4"
+    gold.storageclass.storage.k8s.io/requests.storag: 10Gi
+    count/deployments.apps: "5"
+    count/pods: "10"
+    count/widgets.example.com: "1"
+    count/gateways.gateway.networking.k8s.io: "1"
+    requests.nvidia.com/gpu: "4"
+    services.loadbalancers: "1"
+    gold.storageclass.storage.k8s.io/requests.storage: 10Gi
+    gpu.deviceclass.resource.k8s.io/devices: "2"
+    configmaps: "10"
+    hugepages-2Mi: 4Mi`)
+	in.APIs = cat
+	var got []string
+	for _, f := range Run(in) {
+		got = append(got, render(f))
+	}
+	want := []string{
+		`error lint/quota-counts-nothing ResourceQuota shop/counts: count/Ingresses.networking.k8s.io counts nothing: no kind is served as "Ingresses" in group networking.k8s.io (fix: write count/ingresses.networking.k8s.io)`,
+		`error lint/quota-counts-nothing ResourceQuota shop/counts: count/deployment.apps counts nothing: no kind is served as "deployment" in group apps (fix: write count/deployments.apps)`,
+		`error lint/quota-counts-nothing ResourceQuota shop/counts: count/deployments counts nothing: no kind is served as "deployments" in the core group (fix: write count/deployments.apps)`,
+		`error lint/quota-counts-nothing ResourceQuota shop/counts: count/frobs counts nothing: no kind is served as "frobs" in the core group (fix: name a served resource, count/<plural>.<group> as kubectl api-resources lists it)`,
+		`error lint/quota-counts-nothing ResourceQuota shop/counts: count/jobs counts nothing: no kind is served as "jobs" in the core group (fix: write count/jobs.batch)`,
+		`error lint/quota-counts-nothing ResourceQuota shop/counts: count/widget.example.com counts nothing: no kind is served as "widget" in group example.com (fix: write count/widgets.example.com)`,
+		`error lint/quota-counts-nothing ResourceQuota shop/counts: gold.storageclass.storage.k8s.io/requests.storag counts nothing: no quota evaluator of kube-apiserver 1.36 tracks it (fix: remove it, or name a resource quota tracks)`,
+		`error lint/quota-counts-nothing ResourceQuota shop/counts: limits.nvidia.com/gpu counts nothing: quota limits an extended resource only by its requests (a container's request and limit of one are equal) (fix: write requests.nvidia.com/gpu)`,
+		`error lint/quota-counts-nothing ResourceQuota shop/counts: nvidia.com/gpu counts nothing: quota limits an extended resource only as requests.<name> (fix: write requests.nvidia.com/gpu)`,
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("findings:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 }

@@ -624,3 +624,23 @@ func joinNames(names []corev1.ResourceName) string {
 	sort.Strings(s)
 	return strings.Join(s, ",")
 }
+
+// TrackedName reports whether an evaluator other than the generic object
+// count tracks name: a Pod, Service, PersistentVolumeClaim or ResourceClaim
+// resource, or the legacy alias of an object count (configmaps, …). A
+// count/<resource>.<group> name is tracked when some kind is served as that
+// resource, which the caller decides.
+func (c Checker) TrackedName(name corev1.ResourceName) bool {
+	one := []corev1.ResourceName{name}
+	for _, gr := range []schema.GroupResource{{Resource: "pods"}, {Resource: "services"}, {Resource: "persistentvolumeclaims"}, ResourceClaims} {
+		if len(c.evaluatorFor(gr).matchingResources(one)) > 0 {
+			return true
+		}
+	}
+	for _, alias := range legacyCountAliases {
+		if alias == name {
+			return true
+		}
+	}
+	return false
+}

@@ -173,6 +173,9 @@ type Checker struct {
 	// exceeding a hard limit: what a namespace would use if its quotas were
 	// large enough (FIT-02). Every other refusal stays.
 	Unenforced bool
+	// Counted says which count/<resource>.<group> names the quota controller
+	// has an evaluator for (the resources it discovers, RQ-08); nil: all.
+	Counted func(schema.GroupResource) bool
 }
 
 // Add records obj (group/resource gr) as stored in ns without any check, as
@@ -541,7 +544,8 @@ func (c Checker) ObservedStatus(q *corev1.ResourceQuota) {
 }
 
 // allEvaluators returns the evaluators that track at least one of names: the
-// typed ones and an object-count evaluator per count/<resource> name.
+// typed ones and an object-count evaluator per count/<resource> name of a
+// resource the controller discovers (Counted).
 func (c Checker) allEvaluators(names []corev1.ResourceName) []evaluator {
 	evs := []evaluator{podEvaluator{gates: c.Gates}, serviceEvaluator{}, claimEvaluator{gates: c.Gates}, c.evaluatorFor(ResourceClaims)}
 	for gr := range legacyCountAliases {
@@ -550,7 +554,10 @@ func (c Checker) allEvaluators(names []corev1.ResourceName) []evaluator {
 	for _, n := range names {
 		if rest, ok := strings.CutPrefix(string(n), "count/"); ok {
 			res, group, _ := strings.Cut(rest, ".")
-			evs = append(evs, newCountEvaluator(schema.GroupResource{Group: group, Resource: res}))
+			gr := schema.GroupResource{Group: group, Resource: res}
+			if c.Counted == nil || c.Counted(gr) {
+				evs = append(evs, newCountEvaluator(gr))
+			}
 		}
 	}
 	return evs
