@@ -429,6 +429,11 @@ func (e *Engine) admitObject(obj runtime.Object, fromInput bool) Result {
 	res.Name = meta.GetName()
 	switch obj.(type) {
 	case *schedulingv1.PriorityClass, *storagev1.StorageClass, *nodev1.RuntimeClass:
+		if d := e.classes.Refusal(obj); d != nil {
+			// VAL-72..74: a class kube-apiserver refuses is not in the cluster.
+			res.Denial = d
+			return res
+		}
 		res.Skipped, res.SkipReason = true, "cluster class: read by the Priority, DefaultStorageClass and RuntimeClass plugins for the whole run"
 		return res
 	}
@@ -867,4 +872,13 @@ func (e *Engine) AddClusterObject(obj runtime.Object) bool {
 		panic("eval: a cluster class was added after Expect settled the policies")
 	}
 	return e.classes.Add(obj)
+}
+
+// addLiveClass is AddClusterObject for a class the cluster stores (CL-01),
+// which is not validated again.
+func (e *Engine) addLiveClass(obj runtime.Object) bool {
+	if e.settled != nil {
+		panic("eval: a cluster class was added after Expect settled the policies")
+	}
+	return e.classes.AddExisting(obj)
 }
