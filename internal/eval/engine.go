@@ -307,6 +307,10 @@ func NewObject(apiVersion, kind string) runtime.Object {
 		return &rbacv1.Role{}
 	case "rbac.authorization.k8s.io/v1/RoleBinding": // VAL-71
 		return &rbacv1.RoleBinding{}
+	case "rbac.authorization.k8s.io/v1/ClusterRole": // VAL-75
+		return &rbacv1.ClusterRole{}
+	case "rbac.authorization.k8s.io/v1/ClusterRoleBinding": // VAL-75
+		return &rbacv1.ClusterRoleBinding{}
 	}
 	switch apiVersion {
 	case "apps/v1":
@@ -435,6 +439,18 @@ func (e *Engine) admitObject(obj runtime.Object, fromInput bool) Result {
 			return res
 		}
 		res.Skipped, res.SkipReason = true, "cluster class: read by the Priority, DefaultStorageClass and RuntimeClass plugins for the whole run"
+		return res
+	}
+	var clusterErrs field.ErrorList
+	switch o := obj.(type) {
+	case *rbacv1.ClusterRole: // VAL-75
+		clusterErrs = validation.ClusterRole(o)
+	case *rbacv1.ClusterRoleBinding:
+		defaults.DefaultClusterRoleBinding(o)
+		clusterErrs = validation.ClusterRoleBinding(o)
+	}
+	if len(clusterErrs) > 0 {
+		res.Denial = status.Invalid(gvk.GroupKind(), meta.GetName(), clusterErrs)
 		return res
 	}
 	if clusterScopedIn(e.catalog(), gvk) {
