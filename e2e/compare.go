@@ -145,7 +145,7 @@ func Compare(c *Case, real *Replay, rep *Report, st *Stats) []string {
 			st.skip("skipped by limitcheck: " + r.Kind)
 			continue
 		}
-		if o.Kind == "Namespace" {
+		if o.Kind == "Namespace" && o.Allowed {
 			st.skip("Namespace documents (created first)")
 			continue
 		}

@@ -175,7 +175,10 @@ type Engine struct {
 	quota      quota.Checker
 	namespaces map[string]*namespaceState
 	order      []string // namespaces in order of first appearance
-	services   serviceAllocations
+	// refusedNamespaces are the input's Namespaces kube-apiserver refuses
+	// (NS-03): the objects in them are refused as in no namespace.
+	refusedNamespaces map[string]bool
+	services          serviceAllocations
 	// count, when set, replaces the replicas, nodes or parallelism of every
 	// workload: what Fit probes a copy of the engine with (FIT-01).
 	count *int32
@@ -307,6 +310,8 @@ func NewObject(apiVersion, kind string) runtime.Object {
 		return &rbacv1.Role{}
 	case "rbac.authorization.k8s.io/v1/RoleBinding": // VAL-71
 		return &rbacv1.RoleBinding{}
+	case "v1/Namespace": // NS-03
+		return &corev1.Namespace{}
 	case "rbac.authorization.k8s.io/v1/ClusterRole": // VAL-75
 		return &rbacv1.ClusterRole{}
 	case "rbac.authorization.k8s.io/v1/ClusterRoleBinding": // VAL-75
@@ -448,6 +453,22 @@ func (e *Engine) admitObject(obj runtime.Object, fromInput bool) Result {
 	case *rbacv1.ClusterRoleBinding:
 		defaults.DefaultClusterRoleBinding(o)
 		clusterErrs = validation.ClusterRoleBinding(o)
+	case *corev1.Namespace: // NS-03
+		if o.Name != "" { // SetDefaults_Namespace
+			if o.Labels == nil {
+				o.Labels = map[string]string{}
+			}
+			o.Labels[corev1.LabelMetadataName] = o.Name
+		}
+		clusterErrs = validation.Namespace(o)
+		if len(clusterErrs) > 0 && !isInitialNamespace(o.Name) {
+			// It is not created: every object in it is refused as in a
+			// namespace that does not exist.
+			if e.refusedNamespaces == nil {
+				e.refusedNamespaces = map[string]bool{}
+			}
+			e.refusedNamespaces[o.Name] = true
+		}
 	}
 	if len(clusterErrs) > 0 {
 		res.Denial = status.Invalid(gvk.GroupKind(), meta.GetName(), clusterErrs)
@@ -461,7 +482,7 @@ func (e *Engine) admitObject(obj runtime.Object, fromInput bool) Result {
 		meta.SetNamespace(e.opts.DefaultNamespace)
 	}
 	res.Namespace = meta.GetNamespace()
-	if len(namecheck.IsDNS1123Label(res.Namespace)) > 0 {
+	if len(namecheck.IsDNS1123Label(res.Namespace)) > 0 || e.refusedNamespaces[res.Namespace] {
 		// No namespace can have this name, so none exists: NamespaceLifecycle,
 		// the first admission plugin, refuses the create (NS-02).
 		res.Denial = status.NamespaceNotFound(res.Namespace)
@@ -897,4 +918,15 @@ func (e *Engine) addLiveClass(obj runtime.Object) bool {
 		panic("eval: a cluster class was added after Expect settled the policies")
 	}
 	return e.classes.AddExisting(obj)
+}
+
+// isInitialNamespace reports whether every cluster already has the namespace
+// (kube-apiserver creates them): a Namespace document for it that is refused
+// leaves it in place.
+func isInitialNamespace(name string) bool {
+	switch name {
+	case "default", "kube-system", "kube-public", "kube-node-lease":
+		return true
+	}
+	return false
 }
