@@ -176,7 +176,10 @@ type Engine struct {
 	quota      quota.Checker
 	namespaces map[string]*namespaceState
 	order      []string // namespaces in order of first appearance
-	services   serviceAllocations
+	// refusedNamespaces are the input's Namespaces kube-apiserver refuses
+	// (NS-03): the objects in them are refused as in no namespace.
+	refusedNamespaces map[string]bool
+	services          serviceAllocations
 	// count, when set, replaces the replicas, nodes or parallelism of every
 	// workload: what Fit probes a copy of the engine with (FIT-01).
 	count *int32
@@ -313,6 +316,12 @@ func NewObject(apiVersion, kind string) runtime.Object {
 		return &networkingv1.Ingress{}
 	case "networking.k8s.io/v1/NetworkPolicy": // VAL-67, VAL-68
 		return &networkingv1.NetworkPolicy{}
+	case "v1/Namespace": // NS-03
+		return &corev1.Namespace{}
+	case "rbac.authorization.k8s.io/v1/ClusterRole": // VAL-75
+		return &rbacv1.ClusterRole{}
+	case "rbac.authorization.k8s.io/v1/ClusterRoleBinding": // VAL-75
+		return &rbacv1.ClusterRoleBinding{}
 	}
 	switch apiVersion {
 	case "apps/v1":
@@ -435,7 +444,40 @@ func (e *Engine) admitObject(obj runtime.Object, fromInput bool) Result {
 	res.Name = meta.GetName()
 	switch obj.(type) {
 	case *schedulingv1.PriorityClass, *storagev1.StorageClass, *nodev1.RuntimeClass:
+		if d := e.classes.Refusal(obj); d != nil {
+			// VAL-72..74: a class kube-apiserver refuses is not in the cluster.
+			res.Denial = d
+			return res
+		}
 		res.Skipped, res.SkipReason = true, "cluster class: read by the Priority, DefaultStorageClass and RuntimeClass plugins for the whole run"
+		return res
+	}
+	var clusterErrs field.ErrorList
+	switch o := obj.(type) {
+	case *rbacv1.ClusterRole: // VAL-75
+		clusterErrs = validation.ClusterRole(o)
+	case *rbacv1.ClusterRoleBinding:
+		defaults.DefaultClusterRoleBinding(o)
+		clusterErrs = validation.ClusterRoleBinding(o)
+	case *corev1.Namespace: // NS-03
+		if o.Name != "" { // SetDefaults_Namespace
+			if o.Labels == nil {
+				o.Labels = map[string]string{}
+			}
+			o.Labels[corev1.LabelMetadataName] = o.Name
+		}
+		clusterErrs = validation.Namespace(o)
+		if len(clusterErrs) > 0 && !isInitialNamespace(o.Name) {
+			// It is not created: every object in it is refused as in a
+			// namespace that does not exist.
+			if e.refusedNamespaces == nil {
+				e.refusedNamespaces = map[string]bool{}
+			}
+			e.refusedNamespaces[o.Name] = true
+		}
+	}
+	if len(clusterErrs) > 0 {
+		res.Denial = status.Invalid(gvk.GroupKind(), meta.GetName(), clusterErrs)
 		return res
 	}
 	if clusterScopedIn(e.catalog(), gvk) {
@@ -446,7 +488,7 @@ func (e *Engine) admitObject(obj runtime.Object, fromInput bool) Result {
 		meta.SetNamespace(e.opts.DefaultNamespace)
 	}
 	res.Namespace = meta.GetNamespace()
-	if len(namecheck.IsDNS1123Label(res.Namespace)) > 0 {
+	if len(namecheck.IsDNS1123Label(res.Namespace)) > 0 || e.refusedNamespaces[res.Namespace] {
 		// No namespace can have this name, so none exists: NamespaceLifecycle,
 		// the first admission plugin, refuses the create (NS-02).
 		res.Denial = status.NamespaceNotFound(res.Namespace)
@@ -883,4 +925,24 @@ func (e *Engine) AddClusterObject(obj runtime.Object) bool {
 		panic("eval: a cluster class was added after Expect settled the policies")
 	}
 	return e.classes.Add(obj)
+}
+
+// addLiveClass is AddClusterObject for a class the cluster stores (CL-01),
+// which is not validated again.
+func (e *Engine) addLiveClass(obj runtime.Object) bool {
+	if e.settled != nil {
+		panic("eval: a cluster class was added after Expect settled the policies")
+	}
+	return e.classes.AddExisting(obj)
+}
+
+// isInitialNamespace reports whether every cluster already has the namespace
+// (kube-apiserver creates them): a Namespace document for it that is refused
+// leaves it in place.
+func isInitialNamespace(name string) bool {
+	switch name {
+	case "default", "kube-system", "kube-public", "kube-node-lease":
+		return true
+	}
+	return false
 }

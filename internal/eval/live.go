@@ -23,7 +23,7 @@ func (e *Engine) AdmitLive(obj runtime.Object) (res Result) {
 			res.Internal = fmt.Sprintf("limitcheck failed on this object: %v", r)
 		}
 	}()
-	if e.AddClusterObject(obj) {
+	if e.addLiveClass(obj) {
 		res = identify(obj)
 		res.Skipped, res.SkipReason = true, "cluster class: read by the Priority, DefaultStorageClass and RuntimeClass plugins for the whole run"
 		return res

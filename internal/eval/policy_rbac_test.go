@@ -153,3 +153,47 @@ func TestPolicyRBACStoredAndCharged(t *testing.T) {
 		}
 	}
 }
+
+// TestClusterRBACValidation: VAL-75, whole messages as a kube-apiserver
+// 1.36.3 control plane returned them; a valid one stays skipped.
+func TestClusterRBACValidation(t *testing.T) {
+	const (
+		cr  = "apiVersion: rbac.authorization.k8s.io/v1\nkind: ClusterRole\n"
+		crb = "apiVersion: rbac.authorization.k8s.io/v1\nkind: ClusterRoleBinding\n"
+	)
+	for _, tc := range []struct {
+		name, doc string
+		want      string // "" valid: skipped
+	}{
+		{name: "valid ClusterRole with nonResourceURLs", doc: cr + "metadata: {name: \"system:metrics-reader\"}\nrules: [{nonResourceURLs: [/metrics], verbs: [get]}]\n"},
+		{name: "rule without verbs and apiGroups", doc: cr + "metadata: {name: reader}\nrules:\n- resources: [pods]\n- nonResourceURLs: [/metrics]\n  verbs: [get]\n",
+			want: `ClusterRole.rbac.authorization.k8s.io "reader" is invalid: [rules[0].verbs: Required value: verbs must contain at least one value, rules[0].apiGroups: Required value: resource rules must supply at least one api group]`},
+		{name: "nonResourceURLs beside resources", doc: cr + "metadata: {name: Cluster Reader}\nrules: [{apiGroups: [\"\"], resources: [pods], verbs: [get], nonResourceURLs: [/healthz]}]\n",
+			want: `ClusterRole.rbac.authorization.k8s.io "Cluster Reader" is invalid: rules[0].nonResourceURLs: Invalid value: ["/healthz"]: rules cannot apply to both regular resources and non-resource URLs`},
+		{name: "aggregation rule without selectors", doc: cr + "metadata: {name: agg-empty}\naggregationRule: {}\n",
+			want: `ClusterRole.rbac.authorization.k8s.io "agg-empty" is invalid: aggregationRule.clusterRoleSelectors: Required value: at least one clusterRoleSelector required if aggregationRule is non-nil`},
+		{name: "aggregation selectors that cannot be built", doc: cr + "metadata: {name: \"agg:view\"}\naggregationRule:\n  clusterRoleSelectors:\n  - matchLabels: {rbac.example.com/aggregate-to-view: \"yes please\"}\n  - matchExpressions: [{key: a, operator: in, values: [x]}]\n",
+			want: `ClusterRole.rbac.authorization.k8s.io "agg:view" is invalid: [aggregationRule.clusterRoleSelectors[0].matchLabels: Invalid value: "yes please": a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyValue',  or 'my_value',  or '12345', regex used for validation is '(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?'), aggregationRule.clusterRoleSelectors[0]: Invalid value: null: invalid label selector., aggregationRule.clusterRoleSelectors[1].matchExpressions[0].operator: Invalid value: "in": not a valid selector operator, aggregationRule.clusterRoleSelectors[1]: Invalid value: null: invalid label selector.]`},
+		{name: "valid ClusterRoleBinding, apiGroups defaulted", doc: crb + "metadata: {name: ok}\nroleRef: {kind: ClusterRole, name: view}\nsubjects:\n- {kind: ServiceAccount, name: app, namespace: default}\n- {kind: Group, name: \"system:authenticated\"}\n"},
+		{name: "roleRef Role, ServiceAccount without namespace, User apiGroup v1",
+			doc:  crb + "metadata: {name: reader}\nroleRef: {kind: Role, name: reader}\nsubjects:\n- {kind: ServiceAccount, name: app}\n- {kind: User, name: jane, apiGroup: v1}\n",
+			want: `ClusterRoleBinding.rbac.authorization.k8s.io "reader" is invalid: [roleRef.kind: Unsupported value: "Role": supported values: "ClusterRole", subjects[0].namespace: Required value, subjects[1].apiGroup: Unsupported value: "v1": supported values: "rbac.authorization.k8s.io"]`},
+		{name: "names and kinds",
+			doc:  crb + "metadata: {name: \"bad/name\"}\nroleRef: {kind: ClusterRole, name: \"a/b\", apiGroup: rbac.authorization.k8s.io/v1}\nsubjects:\n- {kind: serviceaccount, name: app}\n- {kind: ServiceAccount, name: My_SA, namespace: default, apiGroup: rbac.authorization.k8s.io}\n",
+			want: `ClusterRoleBinding.rbac.authorization.k8s.io "bad/name" is invalid: [metadata.name: Invalid value: "bad/name": may not contain '/', roleRef.apiGroup: Unsupported value: "rbac.authorization.k8s.io/v1": supported values: "rbac.authorization.k8s.io", roleRef.name: Invalid value: "a/b": may not contain '/', subjects[0].kind: Unsupported value: "serviceaccount": supported values: "ServiceAccount", "User", "Group", subjects[1].name: Invalid value: "My_SA": a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*'), subjects[1].apiGroup: Unsupported value: "rbac.authorization.k8s.io": supported values: ""]`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			res := New(Options{DefaultNamespace: "ns1"}).Admit(decode(t, tc.doc))
+			switch {
+			case tc.want == "":
+				if res.Denial != nil || !res.Skipped {
+					t.Fatalf("got denial %+v skipped %v, want skipped", res.Denial, res.Skipped)
+				}
+			case res.Denial == nil:
+				t.Fatalf("not denied, want %s", tc.want)
+			case res.Denial.Message != tc.want:
+				t.Fatalf("got  %s\nwant %s", res.Denial.Message, tc.want)
+			}
+		})
+	}
+}

@@ -24,8 +24,11 @@ import (
 	"k8s.io/apimachinery/pkg/api/equality"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/util/validation/field"
 
 	"github.com/limitcheck/limitcheck/internal/eval/status"
+	"github.com/limitcheck/limitcheck/internal/eval/validation"
 )
 
 // The PriorityClasses every cluster has (kube-apiserver creates them at start).
@@ -73,6 +76,9 @@ type Cluster struct {
 	runtime       []*nodev1.RuntimeClass
 	priorityKnown bool
 	runtimeKnown  bool
+	// refused holds the classes kube-apiserver would not create (VAL-72..74),
+	// with their denial; they are not part of the cluster.
+	refused map[runtime.Object]*status.Denial
 }
 
 // IsClusterClass reports whether a kind is one of the cluster objects the
@@ -87,25 +93,71 @@ func IsClusterClass(apiVersion, kind string) bool {
 
 // Add makes a PriorityClass, StorageClass or RuntimeClass part of the simulated
 // cluster for every object admitted afterwards; callers add all of them before
-// admitting anything. It returns false for other objects.
-func (c *Cluster) Add(obj runtime.Object) bool {
+// admitting anything. It returns false for other objects. A class is defaulted
+// and validated as kube-apiserver creates it; one it would refuse is left out
+// of the cluster, its denial kept for Refusal.
+func (c *Cluster) Add(obj runtime.Object) bool { return c.add(obj, true) }
+
+// AddExisting is Add for a class the cluster already stores (CL-01): it is
+// not validated again.
+func (c *Cluster) AddExisting(obj runtime.Object) bool { return c.add(obj, false) }
+
+func (c *Cluster) add(obj runtime.Object, validate bool) bool {
+	var errs field.ErrorList
+	var gk schema.GroupKind
+	var name string
 	switch o := obj.(type) {
 	case *schedulingv1.PriorityClass:
 		if o.PreemptionPolicy == nil { // scheduling/v1 SetDefaults_PriorityClass
 			p := corev1.PreemptLowerPriority
 			o.PreemptionPolicy = &p
 		}
-		c.priority = append(c.priority, o)
+		if validate {
+			errs, gk, name = validation.PriorityClass(o), schedulingv1.SchemeGroupVersion.WithKind("PriorityClass").GroupKind(), o.Name
+		}
+		if len(errs) == 0 {
+			c.priority = append(c.priority, o)
+		}
 		c.priorityKnown = true
 	case *storagev1.StorageClass:
-		c.storage = append(c.storage, o)
+		if o.ReclaimPolicy == nil { // storage/v1 SetDefaults_StorageClass
+			p := corev1.PersistentVolumeReclaimDelete
+			o.ReclaimPolicy = &p
+		}
+		if o.VolumeBindingMode == nil {
+			m := storagev1.VolumeBindingImmediate
+			o.VolumeBindingMode = &m
+		}
+		if validate {
+			errs, gk, name = validation.StorageClass(o), storagev1.SchemeGroupVersion.WithKind("StorageClass").GroupKind(), o.Name
+		}
+		if len(errs) == 0 {
+			c.storage = append(c.storage, o)
+		}
 	case *nodev1.RuntimeClass:
-		c.runtime = append(c.runtime, o)
+		if validate {
+			errs, gk, name = validation.RuntimeClass(o), nodev1.SchemeGroupVersion.WithKind("RuntimeClass").GroupKind(), o.Name
+		}
+		if len(errs) == 0 {
+			c.runtime = append(c.runtime, o)
+		}
 		c.runtimeKnown = true
 	default:
 		return false
 	}
+	if len(errs) > 0 {
+		if c.refused == nil {
+			c.refused = map[runtime.Object]*status.Denial{}
+		}
+		c.refused[obj] = status.Invalid(gk, name, errs)
+	}
 	return true
+}
+
+// Refusal is the denial of a class Add was given and kube-apiserver would
+// not create, or nil.
+func (c *Cluster) Refusal(obj runtime.Object) *status.Denial {
+	return c.refused[obj]
 }
 
 // RequestName is the name admission errors show before the apiserver has

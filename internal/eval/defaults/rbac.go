@@ -23,3 +23,11 @@ func DefaultRoleBinding(rb *rbacv1.RoleBinding) {
 		}
 	}
 }
+
+// DefaultClusterRoleBinding is SetObjectDefaults_ClusterRoleBinding: the same
+// defaults as DefaultRoleBinding's.
+func DefaultClusterRoleBinding(crb *rbacv1.ClusterRoleBinding) {
+	rb := rbacv1.RoleBinding{RoleRef: crb.RoleRef, Subjects: crb.Subjects}
+	DefaultRoleBinding(&rb)
+	crb.RoleRef = rb.RoleRef
+}

@@ -76,6 +76,10 @@ type MetaRules struct {
 	// Skip: kinds whose create validation is not simulated at all
 	// (create-only reviews and bindings, which are not stored).
 	Skip bool
+	// ClusterScoped: the kind has no namespace (its validation passes
+	// requiresNamespace false, and rest.BeforeCreate clears any namespace
+	// the object names), so the namespace is not checked.
+	ClusterScoped bool
 }
 
 // core is the usual rule: core's ValidateObjectMeta with a DNS-subdomain
@@ -193,7 +197,7 @@ func objectMetaWithRules(meta metav1.Object, rules MetaRules, p lazyPath) field.
 	if rules.Skip {
 		return nil
 	}
-	generic := MetaRules{Name: NamePathSegment, SetsGeneration: rules.SetsGeneration}
+	generic := MetaRules{Name: NamePathSegment, SetsGeneration: rules.SetsGeneration, ClusterScoped: rules.ClusterScoped}
 	if rules.Name == nil {
 		return objectMeta(meta, generic, p)
 	}
@@ -229,7 +233,9 @@ func objectMeta(meta metav1.Object, rules MetaRules, p lazyPath) field.ErrorList
 			errs = append(errs, field.Invalid(p.Child("name").Path(), n, msg))
 		}
 	}
-	if ns := meta.GetNamespace(); ns == "" {
+	if rules.ClusterScoped {
+		// no namespace to check
+	} else if ns := meta.GetNamespace(); ns == "" {
 		errs = append(errs, field.Required(p.Child("namespace").Path(), ""))
 	} else {
 		for _, msg := range namecheck.NameIsDNSLabel(ns, false) {

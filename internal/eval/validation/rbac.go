@@ -2,6 +2,7 @@ package validation
 
 import (
 	rbacv1 "k8s.io/api/rbac/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
@@ -108,6 +109,63 @@ func subject(s *rbacv1.Subject, namespaced bool, p *field.Path) field.ErrorList 
 		}
 	default:
 		errs = append(errs, field.NotSupported(p.Child("kind"), s.Kind, subjectKinds))
+	}
+	return errs
+}
+
+// clusterRBACMeta: ValidateRBACName through core's wrapper, no namespace.
+var clusterRBACMeta = MetaRules{Name: nameRBAC, KubeFinalizers: true, ClusterScoped: true}
+
+// ClusterRole is ValidateClusterRole (the strategy's declarative validation
+// returns these errors unchanged): metadata with the RBAC name rule, every
+// rule as a cluster-wide policy rule (nonResourceURLs allowed), then the
+// aggregation rule: at least one selector, each valid (label values
+// checked) and one that can be built.
+func ClusterRole(cr *rbacv1.ClusterRole) field.ErrorList {
+	errs := ObjectMeta(&cr.ObjectMeta, clusterRBACMeta, field.NewPath("metadata"))
+	for i := range cr.Rules {
+		errs = append(errs, policyRule(&cr.Rules[i], false, field.NewPath("rules").Index(i))...)
+	}
+	if ar := cr.AggregationRule; ar != nil {
+		sp := field.NewPath("aggregationRule", "clusterRoleSelectors")
+		if len(ar.ClusterRoleSelectors) == 0 {
+			errs = append(errs, field.Required(sp, "at least one clusterRoleSelector required if aggregationRule is non-nil"))
+		}
+		for i := range ar.ClusterRoleSelectors {
+			sel := &ar.ClusterRoleSelectors[i]
+			errs = append(errs, LabelSelector(sel, sp.Index(i))...)
+			if _, err := metav1.LabelSelectorAsSelector(sel); err != nil {
+				// upstream shows the selector it failed to build: none
+				errs = append(errs, field.Invalid(sp.Index(i), nil, "invalid label selector."))
+			}
+		}
+	}
+	return errs
+}
+
+// ClusterRoleBinding is ValidateClusterRoleBinding on a defaulted binding
+// (defaults.DefaultClusterRoleBinding): metadata with the RBAC name rule,
+// roleRef's apiGroup, kind (only ClusterRole) and name, then every subject,
+// a ServiceAccount needing its namespace.
+func ClusterRoleBinding(crb *rbacv1.ClusterRoleBinding) field.ErrorList {
+	errs := ObjectMeta(&crb.ObjectMeta, clusterRBACMeta, field.NewPath("metadata"))
+	ref, p := crb.RoleRef, field.NewPath("roleRef")
+	if ref.APIGroup != rbacv1.GroupName {
+		errs = append(errs, field.NotSupported(p.Child("apiGroup"), ref.APIGroup, []string{rbacv1.GroupName}))
+	}
+	if ref.Kind != "ClusterRole" {
+		errs = append(errs, field.NotSupported(p.Child("kind"), ref.Kind, []string{"ClusterRole"}))
+	}
+	if ref.Name == "" {
+		errs = append(errs, field.Required(p.Child("name"), ""))
+	} else {
+		for _, msg := range nameRBAC(ref.Name, false) {
+			errs = append(errs, field.Invalid(p.Child("name"), ref.Name, msg))
+		}
+	}
+	sp := field.NewPath("subjects")
+	for i := range crb.Subjects {
+		errs = append(errs, subject(&crb.Subjects[i], false, sp.Index(i))...)
 	}
 	return errs
 }
