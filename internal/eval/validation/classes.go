@@ -135,9 +135,9 @@ type internalToleration struct {
 }
 
 // RuntimeClass is the RuntimeClass strategy's Validate: metadata, the handler
-// (required, a DNS label), then the scheduling node selector's labels and
-// tolerations (each valid, none repeated on key, operator, value and effect).
-// The overhead's quantities are not checked.
+// (required, a DNS label), the overhead (as a container's limits), then the
+// scheduling node selector's labels and tolerations (each valid, none
+// repeated on key, operator, value and effect).
 func RuntimeClass(rc *nodev1.RuntimeClass) field.ErrorList {
 	errs := ObjectMeta(&rc.ObjectMeta, clusterClassMeta, field.NewPath("metadata"))
 	hp := field.NewPath("handler")
@@ -147,6 +147,12 @@ func RuntimeClass(rc *nodev1.RuntimeClass) field.ErrorList {
 		for _, msg := range namecheck.NameIsDNSLabel(rc.Handler, false) {
 			errs = append(errs, field.Invalid(hp, rc.Handler, msg))
 		}
+	}
+	if rc.Overhead != nil {
+		// upstream reuses a container's check on limits alone, so the paths
+		// read overhead.limits[...]
+		r := corev1.ResourceRequirements{Limits: rc.Overhead.PodFixed}
+		errs = append(errs, validateResourceRequirements(&r, containerResources, nil, lazy(field.NewPath("overhead")))...)
 	}
 	if s := rc.Scheduling; s != nil {
 		sp := field.NewPath("scheduling")
