@@ -104,3 +104,24 @@ func TestRefusedClassIsNotInTheCluster(t *testing.T) {
 		t.Errorf("defaulted to class %q priority %d, want none (the default class was refused)", p.Spec.PriorityClassName, *p.Spec.Priority)
 	}
 }
+
+// TestSecondGlobalDefault: the Priority plugin refuses a second globalDefault
+// PriorityClass (VAL-72); the first stays the default.
+func TestSecondGlobalDefault(t *testing.T) {
+	e := New(Options{DefaultNamespace: "ns1"})
+	first := decode(t, "apiVersion: scheduling.k8s.io/v1\nkind: PriorityClass\nmetadata: {name: high}\nvalue: 100\nglobalDefault: true\n")
+	second := decode(t, "apiVersion: scheduling.k8s.io/v1\nkind: PriorityClass\nmetadata: {name: low}\nvalue: 10\nglobalDefault: true\n")
+	e.AddClusterObject(first)
+	e.AddClusterObject(second)
+	if res := e.Admit(first); res.Denial != nil || !res.Skipped {
+		t.Fatalf("first default: %+v", res.Denial)
+	}
+	res := e.Admit(second)
+	if want := `priorityclasses.scheduling.k8s.io "low" is forbidden: PriorityClass high is already marked as default. Only one default can exist`; res.Denial == nil || res.Denial.Message != want || res.Denial.Code != 403 {
+		t.Fatalf("got %+v, want 403 %s", res.Denial, want)
+	}
+	res = e.Admit(decode(t, "apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec:\n  containers: [{name: c, image: i}]\n"))
+	if p := res.Object.(*corev1.Pod); p.Spec.PriorityClassName != "high" || *p.Spec.Priority != 100 {
+		t.Errorf("defaulted to %q %d, want high 100", p.Spec.PriorityClassName, *p.Spec.Priority)
+	}
+}
