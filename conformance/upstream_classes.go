@@ -16,9 +16,15 @@ import (
 	"k8s.io/client-go/kubernetes/fake"
 	"k8s.io/kubernetes/pkg/api/legacyscheme"
 	api "k8s.io/kubernetes/pkg/apis/core"
+	"k8s.io/kubernetes/pkg/apis/node"
 	_ "k8s.io/kubernetes/pkg/apis/node/install"
+	nodevalidation "k8s.io/kubernetes/pkg/apis/node/validation"
+	"k8s.io/kubernetes/pkg/apis/scheduling"
 	_ "k8s.io/kubernetes/pkg/apis/scheduling/install"
+	schedulingvalidation "k8s.io/kubernetes/pkg/apis/scheduling/validation"
+	"k8s.io/kubernetes/pkg/apis/storage"
 	_ "k8s.io/kubernetes/pkg/apis/storage/install"
+	storagevalidation "k8s.io/kubernetes/pkg/apis/storage/validation"
 	"k8s.io/kubernetes/plugin/pkg/admission/priority"
 	"k8s.io/kubernetes/plugin/pkg/admission/runtimeclass"
 	"k8s.io/kubernetes/plugin/pkg/admission/storage/storageclass/setdefault"
@@ -111,6 +117,21 @@ func (u *Upstream) AddClass(doc []byte) error {
 		}
 		legacyscheme.Scheme.Default(pc)
 		c.priorityKnown = true
+		// Created as a document (VAL-72): the strategy's validation, then the
+		// Priority plugin's (one globalDefault only); a refused one is not
+		// in the cluster.
+		internal := &scheduling.PriorityClass{}
+		if err := legacyscheme.Scheme.Convert(pc, internal, nil); err != nil {
+			return err
+		}
+		if len(schedulingvalidation.ValidatePriorityClass(internal)) > 0 {
+			return nil
+		}
+		attrs := admission.NewAttributesRecord(internal, nil, scheduling.Kind("PriorityClass").WithVersion("v1"), "", pc.Name,
+			scheduling.Resource("priorityclasses").WithVersion("v1"), "", admission.Create, &metav1.CreateOptions{}, false, nil)
+		if err := c.priority.(admission.ValidationInterface).Validate(context.Background(), attrs, nil); err != nil {
+			return nil
+		}
 		return c.factory.Scheduling().V1().PriorityClasses().Informer().GetStore().Add(pc)
 	case "StorageClass":
 		sc := &storagev1.StorageClass{}
@@ -118,6 +139,13 @@ func (u *Upstream) AddClass(doc []byte) error {
 			return err
 		}
 		legacyscheme.Scheme.Default(sc)
+		internal := &storage.StorageClass{}
+		if err := legacyscheme.Scheme.Convert(sc, internal, nil); err != nil {
+			return err
+		}
+		if len(storagevalidation.ValidateStorageClass(internal)) > 0 {
+			return nil // refused (VAL-73): not in the cluster
+		}
 		return c.factory.Storage().V1().StorageClasses().Informer().GetStore().Add(sc)
 	case "RuntimeClass":
 		rc := &nodev1.RuntimeClass{}
@@ -125,6 +153,13 @@ func (u *Upstream) AddClass(doc []byte) error {
 			return err
 		}
 		legacyscheme.Scheme.Default(rc)
+		internal := &node.RuntimeClass{}
+		if err := legacyscheme.Scheme.Convert(rc, internal, nil); err != nil {
+			return err
+		}
+		if len(nodevalidation.ValidateRuntimeClass(internal)) > 0 {
+			return nil // refused (VAL-74): not in the cluster
+		}
 		if _, err := c.client.NodeV1().RuntimeClasses().Create(context.Background(), rc, metav1.CreateOptions{}); err != nil {
 			return err
 		}

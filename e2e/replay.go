@@ -218,6 +218,13 @@ func (r *Replayer) create(ctx context.Context, c *Case, i int) (Outcome, error) 
 		o.Error = "namespace created before the documents"
 		return o, nil
 	}
+	if t.APIVersion == "" {
+		// kubectl cannot map a document without apiVersion to a resource
+		// and sends nothing; the dynamic client would find one from the
+		// kind alone and kube-apiserver would default the rest.
+		o.Error = "Object 'apiVersion' is missing (kubectl refuses the document)"
+		return o, nil
+	}
 	var u unstructured.Unstructured
 	if err := u.UnmarshalJSON(doc); err != nil {
 		o.Error = err.Error()

@@ -25,9 +25,12 @@ func TestClusterClasses(t *testing.T) {
 		doc     string
 		check   func(t *testing.T, res Result)
 		denial  string
+		// existing: the classes are the cluster's (CL-01), which can hold
+		// two defaults; from the input the second is refused (VAL-72).
+		existing bool
 	}{
 		{
-			name: "lowest globalDefault wins", classes: []string{high, low}, doc: pod,
+			name: "lowest globalDefault of the cluster's wins", classes: []string{high, low}, existing: true, doc: pod,
 			check: func(t *testing.T, res Result) {
 				p := res.Object.(*corev1.Pod)
 				if p.Spec.PriorityClassName != "low" || *p.Spec.Priority != 10 || *p.Spec.PreemptionPolicy != corev1.PreemptLowerPriority {
@@ -103,7 +106,11 @@ func TestClusterClasses(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			e := New(Options{DefaultNamespace: "ns1"})
 			for _, c := range tt.classes {
-				if !e.AddClusterObject(decode(t, c)) {
+				add := e.AddClusterObject
+				if tt.existing {
+					add = e.addLiveClass
+				}
+				if !add(decode(t, c)) {
 					t.Fatalf("not a cluster class: %s", c)
 				}
 			}

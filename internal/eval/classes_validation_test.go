@@ -42,9 +42,21 @@ func TestClassValidation(t *testing.T) {
 			class: sc + "metadata: {name: local-path}\nprovisioner: rancher.io/local path\nreclaimPolicy: delete\nparameters: {\"\": x, type: gp3}\n",
 			want:  `StorageClass.storage.k8s.io "local-path" is invalid: [provisioner: Invalid value: "rancher.io/local path": name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]'), parameters: Invalid value: "": field can not be empty., reclaimPolicy: Unsupported value: "delete": supported values: "Delete", "Retain"]`},
 
+		{name: "VAL-73 allowedTopologies: duplicate value, missing values, bad key, repeated key",
+			class: sc + "metadata: {name: zonal}\nprovisioner: ebs.csi.aws.com\nallowedTopologies:\n- matchLabelExpressions:\n  - {key: topology.ebs.csi.aws.com/zone, values: [us-east-1a, us-east-1b, us-east-1a]}\n  - {key: \"bad key!\", values: []}\n  - {key: topology.ebs.csi.aws.com/zone, values: [us-east-1c]}\n",
+			want:  `StorageClass.storage.k8s.io "zonal" is invalid: [allowedTopologies[0].matchLabelExpressions[0].values[2]: Duplicate value: "us-east-1a", allowedTopologies[0].matchLabelExpressions[1].values: Required value, allowedTopologies[0].matchLabelExpressions[1].key: Invalid value: "bad key!": name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]'), allowedTopologies[0].matchLabelExpressions[2].key: Duplicate value: "topology.ebs.csi.aws.com/zone"]`},
+		{name: "VAL-73 allowedTopologies: an empty term and a repeated term are duplicates",
+			class: sc + "metadata: {name: empty-term}\nprovisioner: ebs.csi.aws.com\nallowedTopologies:\n- {}\n- matchLabelExpressions: [{key: zone, values: [a]}]\n- matchLabelExpressions: [{key: zone, values: [a]}]\n",
+			want:  `StorageClass.storage.k8s.io "empty-term" is invalid: [allowedTopologies[0].matchLabelExpressions: Duplicate value: "", allowedTopologies[2].matchLabelExpressions: Duplicate value: ""]`},
+		{name: "VAL-73 allowedTopologies valid", class: sc + "metadata: {name: fine}\nprovisioner: ebs.csi.aws.com\nallowedTopologies:\n- matchLabelExpressions: [{key: zone, values: [a, b]}]\n- matchLabelExpressions: [{key: zone, values: [c]}]\n"},
+
 		{name: "VAL-74 valid", class: rc + "metadata: {name: gvisor}\nhandler: runsc\nscheduling: {tolerations: [{key: runtime, operator: Exists}]}\n"},
 		{name: "VAL-74 handler not a DNS label", class: rc + "metadata: {name: kata}\nhandler: Kata_Containers\n",
 			want: `RuntimeClass.node.k8s.io "kata" is invalid: handler: Invalid value: "Kata_Containers": a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')`},
+		{name: "VAL-74 negative overhead, at upstream's limits path", class: rc + "metadata: {name: kata}\nhandler: kata\noverhead: {podFixed: {cpu: \"-250m\", memory: 120Mi}}\n",
+			want: `RuntimeClass.node.k8s.io "kata" is invalid: overhead.limits[cpu]: Invalid value: "-250m": must be greater than or equal to 0`},
+		{name: "VAL-74 overhead resource names and hugepages", class: rc + "metadata: {name: gvisor}\nhandler: runsc\noverhead: {podFixed: {gpu: \"1\", example.com/dev: \"1\", hugepages-2Mi: 3Mi}}\n",
+			want: `RuntimeClass.node.k8s.io "gvisor" is invalid: [overhead.limits[gpu]: Invalid value: "gpu": must be a standard resource type or fully qualified, overhead.limits[gpu]: Invalid value: "gpu": must be a standard resource for containers, overhead.limits[hugepages-2Mi]: Invalid value: "3Mi": 3Mi is not positive integer multiple of hugepages-2Mi, overhead: Forbidden: HugePages require cpu or memory]`},
 		{name: "VAL-74 handler empty", class: rc + "metadata: {name: runc}\nhandler: \"\"\n",
 			want: `RuntimeClass.node.k8s.io "runc" is invalid: handler: Required value`},
 		{name: "VAL-74 scheduling: label value, operator, duplicate toleration",
@@ -98,5 +110,26 @@ func TestRefusedClassIsNotInTheCluster(t *testing.T) {
 	}
 	if p := res.Object.(*corev1.Pod); p.Spec.PriorityClassName != "" || *p.Spec.Priority != 0 {
 		t.Errorf("defaulted to class %q priority %d, want none (the default class was refused)", p.Spec.PriorityClassName, *p.Spec.Priority)
+	}
+}
+
+// TestSecondGlobalDefault: the Priority plugin refuses a second globalDefault
+// PriorityClass (VAL-72); the first stays the default.
+func TestSecondGlobalDefault(t *testing.T) {
+	e := New(Options{DefaultNamespace: "ns1"})
+	first := decode(t, "apiVersion: scheduling.k8s.io/v1\nkind: PriorityClass\nmetadata: {name: high}\nvalue: 100\nglobalDefault: true\n")
+	second := decode(t, "apiVersion: scheduling.k8s.io/v1\nkind: PriorityClass\nmetadata: {name: low}\nvalue: 10\nglobalDefault: true\n")
+	e.AddClusterObject(first)
+	e.AddClusterObject(second)
+	if res := e.Admit(first); res.Denial != nil || !res.Skipped {
+		t.Fatalf("first default: %+v", res.Denial)
+	}
+	res := e.Admit(second)
+	if want := `priorityclasses.scheduling.k8s.io "low" is forbidden: PriorityClass high is already marked as default. Only one default can exist`; res.Denial == nil || res.Denial.Message != want || res.Denial.Code != 403 {
+		t.Fatalf("got %+v, want 403 %s", res.Denial, want)
+	}
+	res = e.Admit(decode(t, "apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec:\n  containers: [{name: c, image: i}]\n"))
+	if p := res.Object.(*corev1.Pod); p.Spec.PriorityClassName != "high" || *p.Spec.Priority != 100 {
+		t.Errorf("defaulted to %q %d, want high 100", p.Spec.PriorityClassName, *p.Spec.Priority)
 	}
 }

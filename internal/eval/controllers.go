@@ -88,10 +88,16 @@ func (e *Engine) desiredPods(obj runtime.Object) (n int, note string) {
 }
 
 // jobPods: a new Job runs parallelism Pods at once, capped by completions when
-// set (Job controller manageJob); none while suspended.
+// set (Job controller manageJob); none while suspended, and none when its
+// activeDeadlineSeconds is 0: the first sync sets the start time and finds
+// the deadline already past, so the Job fails with DeadlineExceeded before
+// any Pod is created (WL-04).
 func (e *Engine) jobPods(spec *batchv1.JobSpec) (int, string) {
 	if spec.Suspend != nil && *spec.Suspend {
 		return 0, "suspended: the Job controller creates no Pods until it is resumed"
+	}
+	if spec.ActiveDeadlineSeconds != nil && *spec.ActiveDeadlineSeconds == 0 {
+		return 0, "activeDeadlineSeconds 0: the Job controller fails the Job (DeadlineExceeded) before creating any Pod"
 	}
 	want := e.parallelism(spec)
 	if spec.Completions != nil && *spec.Completions < want {

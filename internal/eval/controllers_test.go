@@ -46,3 +46,37 @@ func TestCreatedPod(t *testing.T) {
 		})
 	}
 }
+
+// TestJobZeroActiveDeadline: WL-04, a Job (or a CronJob's Job) whose
+// activeDeadlineSeconds is 0 is created and runs no Pod; suspension keeps
+// its own note, and any other deadline runs the Pods.
+func TestJobZeroActiveDeadline(t *testing.T) {
+	const tmpl = "template: {spec: {restartPolicy: Never, containers: [{name: c, image: i}]}}"
+	const zero = "activeDeadlineSeconds 0: the Job controller fails the Job (DeadlineExceeded) before creating any Pod"
+	for _, tt := range []struct {
+		name, doc, note string
+		pods            int
+	}{
+		{name: "Job deadline 0", doc: "apiVersion: batch/v1\nkind: Job\nmetadata: {name: j}\nspec: {activeDeadlineSeconds: 0, parallelism: 2, " + tmpl + "}", note: zero},
+		{name: "Job deadline 1", doc: "apiVersion: batch/v1\nkind: Job\nmetadata: {name: j}\nspec: {activeDeadlineSeconds: 1, parallelism: 2, " + tmpl + "}", pods: 2},
+		{name: "suspended Job deadline 0", doc: "apiVersion: batch/v1\nkind: Job\nmetadata: {name: j}\nspec: {suspend: true, activeDeadlineSeconds: 0, " + tmpl + "}",
+			note: "suspended: the Job controller creates no Pods until it is resumed"},
+		{name: "CronJob's Job deadline 0", doc: "apiVersion: batch/v1\nkind: CronJob\nmetadata: {name: c}\nspec: {schedule: '0 3 * * *', jobTemplate: {spec: {activeDeadlineSeconds: 0, " + tmpl + "}}}", note: zero},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			r := New(Options{DefaultNamespace: "ns1", Nodes: 1}).Admit(decode(t, tt.doc))
+			if r.Denial != nil || r.Workload == nil {
+				t.Fatalf("denial %+v workload %v", r.Denial, r.Workload)
+			}
+			pods := 0
+			for _, c := range r.Workload.Created {
+				if c.Kind == "Pod" {
+					pods++
+				}
+			}
+			if pods != tt.pods || r.Workload.Replicas != tt.pods || r.Workload.Note != tt.note {
+				t.Errorf("pods %d replicas %d note %q, want %d and %q", pods, r.Workload.Replicas, r.Workload.Note, tt.pods, tt.note)
+			}
+		})
+	}
+}

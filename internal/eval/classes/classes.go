@@ -114,6 +114,15 @@ func (c *Cluster) add(obj runtime.Object, validate bool) bool {
 		}
 		if validate {
 			errs, gk, name = validation.PriorityClass(o), schedulingv1.SchemeGroupVersion.WithKind("PriorityClass").GroupKind(), o.Name
+			if len(errs) == 0 && o.GlobalDefault {
+				if d := c.defaultPriorityClass(); d != nil {
+					// The Priority plugin's validation (VAL-72): one default only.
+					c.refuse(obj, status.Forbidden(status.StagePriority, schedulingv1.SchemeGroupVersion.WithResource("priorityclasses").GroupResource(), o.Name,
+						[]error{fmt.Errorf("PriorityClass %s is already marked as default. Only one default can exist", d.Name)}))
+					c.priorityKnown = true
+					return true
+				}
+			}
 		}
 		if len(errs) == 0 {
 			c.priority = append(c.priority, o)
@@ -146,12 +155,16 @@ func (c *Cluster) add(obj runtime.Object, validate bool) bool {
 		return false
 	}
 	if len(errs) > 0 {
-		if c.refused == nil {
-			c.refused = map[runtime.Object]*status.Denial{}
-		}
-		c.refused[obj] = status.Invalid(gk, name, errs)
+		c.refuse(obj, status.Invalid(gk, name, errs))
 	}
 	return true
+}
+
+func (c *Cluster) refuse(obj runtime.Object, d *status.Denial) {
+	if c.refused == nil {
+		c.refused = map[runtime.Object]*status.Denial{}
+	}
+	c.refused[obj] = d
 }
 
 // Refusal is the denial of a class Add was given and kube-apiserver would
@@ -184,11 +197,7 @@ func (c *Cluster) AdmitPriority(pod *corev1.Pod) *status.Denial {
 	}
 	var class *schedulingv1.PriorityClass
 	if pod.Spec.PriorityClassName == "" {
-		for _, pc := range c.priority {
-			if pc.GlobalDefault && (class == nil || pc.Value < class.Value) {
-				class = pc
-			}
-		}
+		class = c.defaultPriorityClass()
 		if class == nil {
 			class = noDefaultPriorityClass
 		}
@@ -215,6 +224,19 @@ func (c *Cluster) AdmitPriority(pod *corev1.Pod) *status.Denial {
 		pod.Spec.PreemptionPolicy = &policy
 	}
 	return nil
+}
+
+// defaultPriorityClass is the globalDefault class, the lowest value if
+// several (a cluster can hold more than one when they were created at once:
+// the plugin's check reads an informer's cache), or nil.
+func (c *Cluster) defaultPriorityClass() *schedulingv1.PriorityClass {
+	var class *schedulingv1.PriorityClass
+	for _, pc := range c.priority {
+		if pc.GlobalDefault && (class == nil || pc.Value < class.Value) {
+			class = pc
+		}
+	}
+	return class
 }
 
 func (c *Cluster) priorityClass(name string) *schedulingv1.PriorityClass {

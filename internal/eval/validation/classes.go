@@ -8,6 +8,7 @@ import (
 	nodev1 "k8s.io/api/node/v1"
 	schedulingv1 "k8s.io/api/scheduling/v1"
 	storagev1 "k8s.io/api/storage/v1"
+	metav1validation "k8s.io/apimachinery/pkg/apis/meta/v1/validation"
 	"k8s.io/apimachinery/pkg/util/sets"
 	utilvalidation "k8s.io/apimachinery/pkg/util/validation"
 	"k8s.io/apimachinery/pkg/util/validation/field"
@@ -78,8 +79,8 @@ const (
 // (reclaimPolicy Delete and volumeBindingMode Immediate when absent):
 // metadata, the provisioner (required; lowercased, a qualified name), the
 // parameters (at most 512, no empty key, 256 KiB in all), the reclaim policy
-// (Delete or Retain; an empty one passes), the binding mode. allowedTopologies
-// is not checked.
+// (Delete or Retain; an empty one passes), the binding mode, the allowed
+// topologies.
 func StorageClass(sc *storagev1.StorageClass) field.ErrorList {
 	errs := ObjectMeta(&sc.ObjectMeta, clusterClassMeta, field.NewPath("metadata"))
 	pp := field.NewPath("provisioner")
@@ -103,7 +104,65 @@ func StorageClass(sc *storagev1.StorageClass) field.ErrorList {
 		errs = append(errs, field.NotSupported(mp, *m,
 			[]string{string(storagev1.VolumeBindingImmediate), string(storagev1.VolumeBindingWaitForFirstConsumer)}))
 	}
+	return append(errs, storageClassTopologies(sc.AllowedTopologies, field.NewPath("allowedTopologies"))...)
+}
+
+// storageClassTopologies is validateAllowedTopologies: every term's label
+// requirements (values required and distinct, a label-name key, no key twice),
+// then a term equal to an earlier one is a duplicate. Upstream's list of
+// earlier terms starts with one empty entry per term, so a term without
+// expressions is a duplicate of each of them.
+func storageClassTopologies(terms []corev1.TopologySelectorTerm, p *field.Path) field.ErrorList {
+	if len(terms) == 0 {
+		return nil
+	}
+	var errs field.ErrorList
+	seen := make([]map[string]sets.Set[string], len(terms))
+	for i, term := range terms {
+		ep := p.Index(i).Child("matchLabelExpressions")
+		m := map[string]sets.Set[string]{}
+		for j, req := range term.MatchLabelExpressions {
+			jp := ep.Index(j)
+			vp := jp.Child("values")
+			if len(req.Values) == 0 {
+				errs = append(errs, field.Required(vp, ""))
+			}
+			vals := sets.New[string]()
+			for k, v := range req.Values {
+				if vals.Has(v) {
+					errs = append(errs, field.Duplicate(vp.Index(k), v))
+				}
+				vals.Insert(v)
+			}
+			errs = append(errs, metav1validation.ValidateLabelName(req.Key, jp.Child("key"))...)
+			if _, ok := m[req.Key]; ok {
+				errs = append(errs, field.Duplicate(jp.Child("key"), req.Key))
+			}
+			m[req.Key] = vals
+		}
+		for _, t := range seen {
+			if sameTopology(m, t) {
+				errs = append(errs, field.Duplicate(ep, ""))
+			}
+		}
+		seen = append(seen, m)
+	}
 	return errs
+}
+
+// sameTopology is semantic equality of two terms' key → values maps (an
+// empty map equals a nil one).
+func sameTopology(a, b map[string]sets.Set[string]) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for k, v := range a {
+		w, ok := b[k]
+		if !ok || !v.Equal(w) {
+			return false
+		}
+	}
+	return true
 }
 
 func storageClassParameters(params map[string]string, p *field.Path) field.ErrorList {
@@ -135,9 +194,9 @@ type internalToleration struct {
 }
 
 // RuntimeClass is the RuntimeClass strategy's Validate: metadata, the handler
-// (required, a DNS label), then the scheduling node selector's labels and
-// tolerations (each valid, none repeated on key, operator, value and effect).
-// The overhead's quantities are not checked.
+// (required, a DNS label), the overhead (as a container's limits), then the
+// scheduling node selector's labels and tolerations (each valid, none
+// repeated on key, operator, value and effect).
 func RuntimeClass(rc *nodev1.RuntimeClass) field.ErrorList {
 	errs := ObjectMeta(&rc.ObjectMeta, clusterClassMeta, field.NewPath("metadata"))
 	hp := field.NewPath("handler")
@@ -147,6 +206,12 @@ func RuntimeClass(rc *nodev1.RuntimeClass) field.ErrorList {
 		for _, msg := range namecheck.NameIsDNSLabel(rc.Handler, false) {
 			errs = append(errs, field.Invalid(hp, rc.Handler, msg))
 		}
+	}
+	if rc.Overhead != nil {
+		// upstream reuses a container's check on limits alone, so the paths
+		// read overhead.limits[...]
+		r := corev1.ResourceRequirements{Limits: rc.Overhead.PodFixed}
+		errs = append(errs, validateResourceRequirements(&r, containerResources, nil, lazy(field.NewPath("overhead")))...)
 	}
 	if s := rc.Scheduling; s != nil {
 		sp := field.NewPath("scheduling")
