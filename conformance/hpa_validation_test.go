@@ -11,7 +11,6 @@ import (
 
 	autoscalingv1 "k8s.io/api/autoscaling/v1"
 	autoscalingv2 "k8s.io/api/autoscaling/v2"
-	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/runtime"
 	genericapirequest "k8s.io/apiserver/pkg/endpoints/request"
 	"k8s.io/apiserver/pkg/registry/rest"
@@ -58,16 +57,7 @@ func upstreamHPACreate(doc []byte, apiVersion, namespace string) (rqOutcome, err
 	ctx = genericapirequest.WithRequestInfo(ctx, &genericapirequest.RequestInfo{IsResourceRequest: true, Verb: "create",
 		APIGroup: gv[0], APIVersion: gv[1], Namespace: internal.Namespace, Resource: "horizontalpodautoscalers", Name: internal.Name})
 	rest.FillObjectMetaSystemFields(internal)
-	err := rest.BeforeCreate(horizontalpodautoscaler.Strategy, ctx, internal)
-	if err == nil {
-		return rqOutcome{allowed: true}, nil
-	}
-	st, ok := err.(apierrors.APIStatus)
-	if !ok {
-		return rqOutcome{code: 500, message: err.Error()}, nil
-	}
-	s := st.Status()
-	return rqOutcome{code: s.Code, reason: string(s.Reason), message: s.Message}, nil
+	return statusOutcome(rest.BeforeCreate(horizontalpodautoscaler.Strategy, ctx, internal)), nil
 }
 
 // mineHPACreate admits the same document on a fresh engine.
@@ -76,16 +66,11 @@ func mineHPACreate(doc []byte, apiVersion, namespace string, gates features.Gate
 	if err := json.Unmarshal(doc, obj); err != nil {
 		return rqOutcome{}, nil, err
 	}
-	e := eval.New(eval.Options{DefaultNamespace: namespace, OmitNamespaceObjects: true, DisableControllers: true, Gates: gates})
-	res := e.Admit(obj)
-	if res.Internal != "" {
-		return rqOutcome{code: 500, message: res.Internal}, nil, nil
+	out, d := admitOutcome(obj, namespace, gates)
+	if d == nil {
+		return out, nil, nil
 	}
-	if res.Denial == nil {
-		return rqOutcome{allowed: true}, nil, nil
-	}
-	d := res.Denial
-	return rqOutcome{code: d.Code, reason: string(d.Reason), message: d.Message}, d.Parts, nil
+	return out, d.Parts, nil
 }
 
 type hpaGen struct {
@@ -328,8 +313,7 @@ var hpaRules = []string{
 // verdict, HTTP status and the whole message.
 func TestHorizontalPodAutoscalerValidationParity(t *testing.T) {
 	g := &hpaGen{r: rand.New(rand.NewPCG(*flagHPASeed, *flagHPASeed^0x2545f4914f6cdd1d))}
-	stats, rules := map[string]int{}, map[string]int{}
-	mismatches := 0
+	p := newParity(t, *flagHPASeed)
 	defer func() {
 		if err := SetGates(map[string]bool{"HPAScaleToZero": false, "HPAConfigurableTolerance": true}); err != nil {
 			t.Error(err)
@@ -345,9 +329,9 @@ func TestHorizontalPodAutoscalerValidationParity(t *testing.T) {
 		for k, v := range gateMap {
 			gates.Set(k, v)
 			if v {
-				stats[k+" on"]++
+				p.stats[k+" on"]++
 			} else {
-				stats[k+" off"]++
+				p.stats[k+" off"]++
 			}
 		}
 		m, apiVersion := g.hpa(i)
@@ -363,40 +347,10 @@ func TestHorizontalPodAutoscalerValidationParity(t *testing.T) {
 		if err != nil {
 			t.Fatalf("case %d: limitcheck: %v\n%s", i, err, doc)
 		}
-		if want.allowed {
-			stats["admitted "+apiVersion]++
-		} else {
-			stats["denied "+apiVersion]++
-			for _, r := range hpaRules {
-				if strings.Contains(want.message, r) {
-					rules[r]++
-				}
-			}
-		}
-		var diffs []string
-		if want.allowed != got.allowed || want.code != got.code || want.reason != got.reason {
-			diffs = append(diffs, fmt.Sprintf("status: upstream %v %d %q, limitcheck %v %d %q", want.allowed, want.code, want.reason, got.allowed, got.code, got.reason))
-		}
-		if want.message != got.message && !(g.unordered && samePermutation(want.message, got.message, parts)) {
-			diffs = append(diffs, fmt.Sprintf("message:\n  upstream:   %s\n  limitcheck: %s", want.message, got.message))
-		}
-		if len(diffs) > 0 {
-			mismatches++
-			if mismatches <= 15 {
-				t.Errorf("case %d (seed %d) mismatch:\n  %s\ninput: %s", i, *flagHPASeed, strings.Join(diffs, "\n  "), doc)
-			}
-		}
+		same := func(want, got string) bool { return g.unordered && samePermutation(want, got, parts) }
+		p.compare(i, apiVersion, doc, want, got, "", hpaRules, same)
 	}
-	t.Logf("seed %d: %d HorizontalPodAutoscalers, %d mismatches; outcomes: %v", *flagHPASeed, *flagHPACases, mismatches, stats)
-	for _, r := range hpaRules {
-		t.Logf("  %5d denials contain %q", rules[r], r)
-		if rules[r] == 0 {
-			t.Errorf("no generated case exercises %q", r)
-		}
-	}
-	if mismatches > 0 {
-		t.Fatalf("%d mismatches", mismatches)
-	}
+	p.finish("HorizontalPodAutoscalers", *flagHPACases, []string{""}, map[string][]string{"": hpaRules})
 }
 
 // TestHPAScalingReadsUpstreamDefaults checks that the bounds --scale reads

@@ -10,7 +10,6 @@ import (
 	"testing"
 
 	networkingv1 "k8s.io/api/networking/v1"
-	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	genericapirequest "k8s.io/apiserver/pkg/endpoints/request"
@@ -72,16 +71,7 @@ func upstreamNetworkingCreate(doc []byte, kind, namespace string) (rqOutcome, er
 	ctx = genericapirequest.WithRequestInfo(ctx, &genericapirequest.RequestInfo{IsResourceRequest: true, Verb: "create",
 		APIGroup: "networking.k8s.io", APIVersion: "v1", Namespace: meta.GetNamespace(), Resource: resource, Name: meta.GetName()})
 	rest.FillObjectMetaSystemFields(internal.(metav1.Object))
-	err := rest.BeforeCreate(strategy, ctx, internal)
-	if err == nil {
-		return rqOutcome{allowed: true}, nil
-	}
-	st, ok := err.(apierrors.APIStatus)
-	if !ok {
-		return rqOutcome{code: 500, message: err.Error()}, nil
-	}
-	s := st.Status()
-	return rqOutcome{code: s.Code, reason: string(s.Reason), message: s.Message}, nil
+	return statusOutcome(rest.BeforeCreate(strategy, ctx, internal)), nil
 }
 
 // mineNetworkingCreate admits the same document on a fresh engine, decoded
@@ -97,16 +87,8 @@ func mineNetworkingCreate(doc []byte, kind, namespace string, gates features.Gat
 			return rqOutcome{}, err
 		}
 	}
-	e := eval.New(eval.Options{DefaultNamespace: namespace, OmitNamespaceObjects: true, DisableControllers: true, Gates: gates})
-	res := e.Admit(obj)
-	if res.Internal != "" {
-		return rqOutcome{code: 500, message: res.Internal}, nil
-	}
-	if res.Denial == nil {
-		return rqOutcome{allowed: true}, nil
-	}
-	d := res.Denial
-	return rqOutcome{code: d.Code, reason: string(d.Reason), message: d.Message}, nil
+	out, _ := admitOutcome(obj, namespace, gates)
+	return out, nil
 }
 
 type netGen struct{ r *rand.Rand }
@@ -480,8 +462,7 @@ var netRules = []string{
 // message.
 func TestNetworkingValidationParity(t *testing.T) {
 	g := &netGen{r: rand.New(rand.NewPCG(*flagNetSeed, *flagNetSeed^0x9e3779b97f4a7c15))}
-	stats, rules := map[string]int{}, map[string]int{}
-	mismatches := 0
+	p := newParity(t, *flagNetSeed)
 	defer func() {
 		if err := SetGates(map[string]bool{"RelaxedServiceNameValidation": true}); err != nil {
 			t.Error(err)
@@ -515,38 +496,7 @@ func TestNetworkingValidationParity(t *testing.T) {
 		if err != nil {
 			t.Fatalf("case %d: limitcheck: %v\n%s", i, err, doc)
 		}
-		if want.allowed {
-			stats["admitted "+kind]++
-		} else {
-			stats["denied "+kind]++
-			for _, r := range netRules {
-				if strings.Contains(want.message, r) {
-					rules[r]++
-				}
-			}
-		}
-		var diffs []string
-		if want.allowed != got.allowed || want.code != got.code || want.reason != got.reason {
-			diffs = append(diffs, fmt.Sprintf("status: upstream %v %d %q, limitcheck %v %d %q", want.allowed, want.code, want.reason, got.allowed, got.code, got.reason))
-		}
-		if want.message != got.message {
-			diffs = append(diffs, fmt.Sprintf("message:\n  upstream:   %s\n  limitcheck: %s", want.message, got.message))
-		}
-		if len(diffs) > 0 {
-			mismatches++
-			if mismatches <= 15 {
-				t.Errorf("case %d (seed %d) mismatch:\n  %s\ninput: %s", i, *flagNetSeed, strings.Join(diffs, "\n  "), doc)
-			}
-		}
+		p.compare(i, kind, doc, want, got, "", netRules, nil)
 	}
-	t.Logf("seed %d: %d Ingresses and NetworkPolicies, %d mismatches; outcomes: %v", *flagNetSeed, *flagNetCases, mismatches, stats)
-	for _, r := range netRules {
-		t.Logf("  %5d denials contain %q", rules[r], r)
-		if rules[r] == 0 {
-			t.Errorf("no generated case exercises %q", r)
-		}
-	}
-	if mismatches > 0 {
-		t.Fatalf("%d mismatches", mismatches)
-	}
+	p.finish("Ingresses and NetworkPolicies", *flagNetCases, []string{""}, map[string][]string{"": netRules})
 }

@@ -11,7 +11,6 @@ import (
 
 	policyv1 "k8s.io/api/policy/v1"
 	rbacv1 "k8s.io/api/rbac/v1"
-	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	genericapirequest "k8s.io/apiserver/pkg/endpoints/request"
@@ -26,6 +25,7 @@ import (
 	"k8s.io/kubernetes/pkg/registry/rbac/rolebinding"
 
 	"github.com/limitcheck/limitcheck/internal/eval"
+	"github.com/limitcheck/limitcheck/internal/eval/features"
 )
 
 var (
@@ -79,16 +79,7 @@ func upstreamPolicyRBACCreate(doc []byte, kind, namespace string) (rqOutcome, er
 	ctx = genericapirequest.WithRequestInfo(ctx, &genericapirequest.RequestInfo{IsResourceRequest: true, Verb: "create",
 		APIGroup: gv[0], APIVersion: gv[1], Namespace: meta.GetNamespace(), Resource: k.resource, Name: meta.GetName()})
 	rest.FillObjectMetaSystemFields(meta)
-	err := rest.BeforeCreate(k.strategy, ctx, internal)
-	if err == nil {
-		return rqOutcome{allowed: true}, nil
-	}
-	st, ok := err.(apierrors.APIStatus)
-	if !ok {
-		return rqOutcome{code: 500, message: err.Error()}, nil
-	}
-	s := st.Status()
-	return rqOutcome{code: s.Code, reason: string(s.Reason), message: s.Message}, nil
+	return statusOutcome(rest.BeforeCreate(k.strategy, ctx, internal)), nil
 }
 
 // minePolicyRBACCreate admits the same document on a fresh engine.
@@ -100,16 +91,8 @@ func minePolicyRBACCreate(doc []byte, kind, namespace string) (rqOutcome, error)
 	if err := json.Unmarshal(doc, obj); err != nil {
 		return rqOutcome{}, err
 	}
-	e := eval.New(eval.Options{DefaultNamespace: namespace, OmitNamespaceObjects: true, DisableControllers: true})
-	res := e.Admit(obj)
-	if res.Internal != "" {
-		return rqOutcome{code: 500, message: res.Internal}, nil
-	}
-	if res.Denial == nil {
-		return rqOutcome{allowed: true}, nil
-	}
-	d := res.Denial
-	return rqOutcome{code: d.Code, reason: string(d.Reason), message: d.Message}, nil
+	out, _ := admitOutcome(obj, namespace, features.Gates{})
+	return out, nil
 }
 
 type policyRBACGen struct{ r *rand.Rand }
@@ -373,8 +356,7 @@ var policyRBACRules = map[string][]string{
 // whole message.
 func TestPolicyRBACValidationParity(t *testing.T) {
 	g := &policyRBACGen{r: rand.New(rand.NewPCG(*flagPolicyRBACSeed, *flagPolicyRBACSeed^0x6a09e667f3bcc909))}
-	stats, rules := map[string]int{}, map[string]int{}
-	mismatches := 0
+	p := newParity(t, *flagPolicyRBACSeed)
 	for i := 0; i < *flagPolicyRBACCases; i++ {
 		var m map[string]any
 		kind := g.pick("PodDisruptionBudget", "Role", "RoleBinding").(string)
@@ -400,41 +382,7 @@ func TestPolicyRBACValidationParity(t *testing.T) {
 		if err != nil {
 			t.Fatalf("case %d: limitcheck: %v\n%s", i, err, doc)
 		}
-		if want.allowed {
-			stats["admitted "+kind]++
-		} else {
-			stats["denied "+kind]++
-			for _, r := range policyRBACRules[kind] {
-				if strings.Contains(want.message, r) {
-					rules[kind+": "+r]++
-				}
-			}
-		}
-		var diffs []string
-		if want.allowed != got.allowed || want.code != got.code || want.reason != got.reason {
-			diffs = append(diffs, fmt.Sprintf("status: upstream %v %d %q, limitcheck %v %d %q", want.allowed, want.code, want.reason, got.allowed, got.code, got.reason))
-		}
-		if want.message != got.message {
-			diffs = append(diffs, fmt.Sprintf("message:\n  upstream:   %s\n  limitcheck: %s", want.message, got.message))
-		}
-		if len(diffs) > 0 {
-			mismatches++
-			if mismatches <= 15 {
-				t.Errorf("case %d (seed %d) mismatch:\n  %s\ninput: %s", i, *flagPolicyRBACSeed, strings.Join(diffs, "\n  "), doc)
-			}
-		}
+		p.compare(i, kind, doc, want, got, kind, policyRBACRules[kind], nil)
 	}
-	t.Logf("seed %d: %d PodDisruptionBudgets, Roles and RoleBindings, %d mismatches; outcomes: %v", *flagPolicyRBACSeed, *flagPolicyRBACCases, mismatches, stats)
-	for _, kind := range []string{"PodDisruptionBudget", "Role", "RoleBinding"} {
-		for _, r := range policyRBACRules[kind] {
-			n := rules[kind+": "+r]
-			t.Logf("  %5d %s denials contain %q", n, kind, r)
-			if n == 0 {
-				t.Errorf("no generated %s exercises %q", kind, r)
-			}
-		}
-	}
-	if mismatches > 0 {
-		t.Fatalf("%d mismatches", mismatches)
-	}
+	p.finish("PodDisruptionBudgets, Roles and RoleBindings", *flagPolicyRBACCases, []string{"PodDisruptionBudget", "Role", "RoleBinding"}, policyRBACRules)
 }

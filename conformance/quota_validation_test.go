@@ -11,7 +11,6 @@ import (
 	"testing"
 
 	corev1 "k8s.io/api/core/v1"
-	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	genericapirequest "k8s.io/apiserver/pkg/endpoints/request"
 	"k8s.io/apiserver/pkg/registry/rest"
 	"k8s.io/kubernetes/pkg/api/legacyscheme"
@@ -57,16 +56,7 @@ func upstreamQuotaCreate(doc []byte, namespace string) (rqOutcome, error) {
 		internal.Name = internal.GenerateName + eval.GeneratedNameSuffix
 	}
 	rest.FillObjectMetaSystemFields(internal)
-	err := rest.BeforeCreate(resourcequota.Strategy, ctx, internal)
-	if err == nil {
-		return rqOutcome{allowed: true}, nil
-	}
-	st, ok := err.(apierrors.APIStatus)
-	if !ok {
-		return rqOutcome{code: 500, message: err.Error()}, nil
-	}
-	s := st.Status()
-	return rqOutcome{code: s.Code, reason: string(s.Reason), message: s.Message}, nil
+	return statusOutcome(rest.BeforeCreate(resourcequota.Strategy, ctx, internal)), nil
 }
 
 // mineQuotaCreate runs limitcheck on the same document.

@@ -1,0 +1,111 @@
+package conformance
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/runtime"
+
+	"github.com/limitcheck/limitcheck/internal/eval"
+	"github.com/limitcheck/limitcheck/internal/eval/features"
+	"github.com/limitcheck/limitcheck/internal/eval/status"
+)
+
+// The validation parity tests share what follows: an outcome from upstream's
+// create path and one from limitcheck's, in the same terms, and a tally of
+// the differences over a seeded run that also checks each listed rule
+// message was produced at least once (a generator that never reaches a rule
+// cannot catch a bug in it).
+
+// statusOutcome is the outcome of an upstream create that ended in err (nil:
+// the object would be stored).
+func statusOutcome(err error) rqOutcome {
+	if err == nil {
+		return rqOutcome{allowed: true}
+	}
+	st, ok := err.(apierrors.APIStatus)
+	if !ok {
+		return rqOutcome{code: 500, message: err.Error()}
+	}
+	s := st.Status()
+	return rqOutcome{code: s.Code, reason: string(s.Reason), message: s.Message}
+}
+
+// admitOutcome admits obj on a fresh engine with no namespace objects and no
+// controllers, and returns the outcome and the denial (nil when admitted).
+func admitOutcome(obj runtime.Object, namespace string, gates features.Gates) (rqOutcome, *status.Denial) {
+	e := eval.New(eval.Options{DefaultNamespace: namespace, OmitNamespaceObjects: true, DisableControllers: true, Gates: gates})
+	res := e.Admit(obj)
+	if res.Internal != "" {
+		return rqOutcome{code: 500, message: res.Internal}, nil
+	}
+	if res.Denial == nil {
+		return rqOutcome{allowed: true}, nil
+	}
+	d := res.Denial
+	return rqOutcome{code: d.Code, reason: string(d.Reason), message: d.Message}, d
+}
+
+// parity tallies one seeded run.
+type parity struct {
+	t          *testing.T
+	seed       uint64
+	stats      map[string]int // outcomes by "admitted KIND" / "denied KIND"
+	rules      map[string]int // denials containing each rule, by group
+	mismatches int
+}
+
+func newParity(t *testing.T, seed uint64) *parity {
+	return &parity{t: t, seed: seed, stats: map[string]int{}, rules: map[string]int{}}
+}
+
+// compare records case i: upstream's want and limitcheck's got for doc, a
+// kind; rules (under group) are the messages looked for in a denial. same,
+// when not nil, also accepts two messages that differ (upstream's map order).
+func (p *parity) compare(i int, kind string, doc []byte, want, got rqOutcome, group string, rules []string, same func(want, got string) bool) {
+	if want.allowed {
+		p.stats["admitted "+kind]++
+	} else {
+		p.stats["denied "+kind]++
+		for _, r := range rules {
+			if strings.Contains(want.message, r) {
+				p.rules[group+"\x00"+r]++
+			}
+		}
+	}
+	var diffs []string
+	if want.allowed != got.allowed || want.code != got.code || want.reason != got.reason {
+		diffs = append(diffs, fmt.Sprintf("status: upstream %v %d %q, limitcheck %v %d %q", want.allowed, want.code, want.reason, got.allowed, got.code, got.reason))
+	}
+	if want.message != got.message && (same == nil || !same(want.message, got.message)) {
+		diffs = append(diffs, fmt.Sprintf("message:\n  upstream:   %s\n  limitcheck: %s", want.message, got.message))
+	}
+	if len(diffs) > 0 {
+		p.mismatches++
+		if p.mismatches <= 15 {
+			p.t.Errorf("case %d (seed %d) mismatch:\n  %s\ninput: %s", i, p.seed, strings.Join(diffs, "\n  "), doc)
+		}
+	}
+}
+
+// finish logs the run (what: the documents, cases: how many) and fails on a
+// mismatch or on a rule of rules (by group) that no denial contained.
+func (p *parity) finish(what string, cases int, groups []string, rules map[string][]string) {
+	t := p.t
+	t.Logf("seed %d: %d %s, %d mismatches; outcomes: %v", p.seed, cases, what, p.mismatches, p.stats)
+	for _, g := range groups {
+		for _, r := range rules[g] {
+			n := p.rules[g+"\x00"+r]
+			label := strings.TrimSpace(g + " denials")
+			t.Logf("  %5d %s contain %q", n, label, r)
+			if n == 0 {
+				t.Errorf("no generated case exercises %q", strings.TrimSpace(g+" "+r))
+			}
+		}
+	}
+	if p.mismatches > 0 {
+		t.Fatalf("%d mismatches", p.mismatches)
+	}
+}
