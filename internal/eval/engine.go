@@ -551,106 +551,17 @@ func (e *Engine) admitObject(obj runtime.Object, fromInput bool) Result {
 	case *corev1.Service:
 		res.Object = o
 		res.Denial, commit = e.admitService(ns, gr, o)
-	case *corev1.ConfigMap, *corev1.Secret, *corev1.ServiceAccount:
-		res.Object = o
-		assignName(meta)
-		if errs := validateCoreObject(o); len(errs) > 0 {
-			res.Denial = status.Invalid(gvk.GroupKind(), meta.GetName(), errs)
-			break
-		}
-		res.Denial = e.quota.Check(&ns.Namespace, gr, meta.GetName(), o)
-	case *corev1.Event:
-		// VAL-06: the strategy's legacy checks; the generic metadata
-		// check of rest.BeforeCreate (VAL-04) runs only after them.
-		res.Object = o
-		assignName(meta)
-		errs := validation.LegacyEvent(o, ns.name)
-		if len(errs) == 0 {
-			errs = validation.ObjectMeta(meta, validation.MetaRulesFor(gvk.GroupKind()), field.NewPath("metadata"))
-		}
-		if len(errs) > 0 {
-			res.Denial = status.Invalid(gvk.GroupKind(), meta.GetName(), errs)
-			break
-		}
-		res.Denial = e.quota.Check(&ns.Namespace, gr, meta.GetName(), o)
-	case *autoscalingv2.HorizontalPodAutoscaler, *autoscalingv1.HorizontalPodAutoscaler:
-		// VAL-50: defaulted, validated, then charged as an object count.
-		assignName(meta)
-		hpa := prepareHPA(obj, e.opts.Gates)
-		res.Object = hpa
-		if errs := validateHPA(hpa, e.opts.Gates); len(errs) > 0 {
-			res.Denial = status.Invalid(hpaKind, meta.GetName(), errs)
-			break
-		}
-		res.Denial = e.quota.Check(&ns.Namespace, gr, meta.GetName(), obj)
-	case *policyv1.PodDisruptionBudget:
-		// VAL-69: prepared, the spec validated, then (when that passes)
-		// rest.BeforeCreate's generic metadata check, then charged as an
-		// object count.
-		res.Object = o
-		assignName(meta)
-		defaults.PreparePodDisruptionBudget(o)
-		errs := validation.PodDisruptionBudget(o)
-		if len(errs) == 0 {
-			errs = validation.ObjectMeta(meta, validation.MetaRulesFor(gvk.GroupKind()), field.NewPath("metadata"))
-		}
-		if len(errs) > 0 {
-			res.Denial = status.Invalid(gvk.GroupKind(), meta.GetName(), errs)
-			break
-		}
-		res.Denial = e.quota.Check(&ns.Namespace, gr, meta.GetName(), o)
-	case *rbacv1.Role, *rbacv1.RoleBinding:
-		// VAL-70, VAL-71: defaulted, validated (metadata included), then
-		// charged as an object count. RBAC's escalation checks are not
-		// simulated: the applier is taken to be cluster-admin.
-		res.Object = o
-		assignName(meta)
-		var errs field.ErrorList
-		if rb, ok := o.(*rbacv1.RoleBinding); ok {
-			defaults.DefaultRoleBinding(rb)
-			errs = validation.RoleBinding(rb)
-		} else {
-			errs = validation.Role(o.(*rbacv1.Role))
-		}
-		if len(errs) > 0 {
-			res.Denial = status.Invalid(gvk.GroupKind(), meta.GetName(), errs)
-			break
-		}
-		res.Denial = e.quota.Check(&ns.Namespace, gr, meta.GetName(), o)
-	case *networkingv1.Ingress, *networkingv1.NetworkPolicy:
-		// VAL-65..VAL-68: defaulted, prepared, validated, then charged as
-		// an object count.
-		res.Object = obj
-		assignName(meta)
-		if errs := validateNetworking(obj, e.opts.Gates); len(errs) > 0 {
-			res.Denial = status.Invalid(gvk.GroupKind(), meta.GetName(), errs)
-			break
-		}
-		res.Denial = e.quota.Check(&ns.Namespace, gr, meta.GetName(), obj)
 	default:
 		// Every other namespaced kind is charged as an object count (RQ-31)
-		// after its metadata is validated (VAL-04); workloads are defaulted
-		// and their Pod template validated too.
+		// once created: defaulted, prepared and validated as its kind is.
 		assignName(meta)
-		name := meta.GetName()
-		var errs field.ErrorList
-		if t, path := defaults.PodTemplateOf(obj); path != "" {
-			res.Object = obj
-			defaults.DefaultWorkload(obj)
-			// VAL-40..VAL-48: the workload's own validation, its metadata and
-			// Pod template's included, after the template's PrepareForCreate.
-			if t != nil { // a ReplicationController may have none
-				validation.DropDisabledFields(&t.Spec)
-			}
-			errs = validation.Workload(obj, e.podOptions())
-		} else {
-			errs = validation.ObjectMeta(meta, validation.MetaRulesFor(gvk.GroupKind()), field.NewPath("metadata"))
-		}
+		stored, gk, errs := e.validateCounted(obj, gvk, ns.name)
+		res.Object = stored
 		if len(errs) > 0 {
-			res.Denial = status.Invalid(gvk.GroupKind(), name, errs)
+			res.Denial = status.Invalid(gk, meta.GetName(), errs)
 			break
 		}
-		res.Denial = e.quota.Check(&ns.Namespace, gr, name, obj)
+		res.Denial = e.quota.Check(&ns.Namespace, gr, meta.GetName(), obj)
 	}
 	res.Name = meta.GetName()
 	if res.Denial == nil && dup {
@@ -887,6 +798,66 @@ func (e *Engine) admitQuota(ns *namespaceState, q *corev1.ResourceQuota, dup boo
 	e.seed(q, observed.Used)
 	ns.Quotas = append(ns.Quotas, q)
 	return nil
+}
+
+// validateCounted runs the create path of a namespaced kind charged as an
+// object count, once its name is assigned: the kind's defaulting and
+// PrepareForCreate, then its validation. It returns the object as stored (nil
+// when only its metadata is looked at), the group/kind the errors are
+// reported under, and the errors.
+func (e *Engine) validateCounted(obj runtime.Object, gvk schema.GroupVersionKind, namespace string) (runtime.Object, schema.GroupKind, field.ErrorList) {
+	gk := gvk.GroupKind()
+	meta := obj.(metav1.Object)
+	metaErrs := func() field.ErrorList {
+		return validation.ObjectMeta(meta, validation.MetaRulesFor(gk), field.NewPath("metadata"))
+	}
+	switch o := obj.(type) {
+	case *corev1.ConfigMap, *corev1.Secret, *corev1.ServiceAccount:
+		return o, gk, validateCoreObject(o)
+	case *corev1.Event:
+		// VAL-06: the strategy's legacy checks; the generic metadata
+		// check of rest.BeforeCreate (VAL-04) runs only after them.
+		errs := validation.LegacyEvent(o, namespace)
+		if len(errs) == 0 {
+			errs = metaErrs()
+		}
+		return o, gk, errs
+	case *autoscalingv2.HorizontalPodAutoscaler, *autoscalingv1.HorizontalPodAutoscaler:
+		// VAL-50: defaulted (v1 converted to v2), then validated.
+		hpa := prepareHPA(obj, e.opts.Gates)
+		return hpa, hpaKind, validateHPA(hpa, e.opts.Gates)
+	case *policyv1.PodDisruptionBudget:
+		// VAL-69: prepared, the spec validated, then (when that passes)
+		// rest.BeforeCreate's generic metadata check.
+		defaults.PreparePodDisruptionBudget(o)
+		errs := validation.PodDisruptionBudget(o)
+		if len(errs) == 0 {
+			errs = metaErrs()
+		}
+		return o, gk, errs
+	case *rbacv1.Role:
+		// VAL-70. RBAC's escalation checks are not simulated: the applier
+		// is taken to be cluster-admin.
+		return o, gk, validation.Role(o)
+	case *rbacv1.RoleBinding:
+		// VAL-71: the apiGroups defaulted, then validated.
+		defaults.DefaultRoleBinding(o)
+		return o, gk, validation.RoleBinding(o)
+	case *networkingv1.Ingress, *networkingv1.NetworkPolicy:
+		// VAL-65..VAL-68: defaulted, prepared, validated.
+		return o, gk, validateNetworking(obj, e.opts.Gates)
+	}
+	if t, path := defaults.PodTemplateOf(obj); path != "" {
+		defaults.DefaultWorkload(obj)
+		// VAL-40..VAL-48: the workload's own validation, its metadata and
+		// Pod template's included, after the template's PrepareForCreate.
+		if t != nil { // a ReplicationController may have none
+			validation.DropDisabledFields(&t.Spec)
+		}
+		return obj, gk, validation.Workload(obj, e.podOptions())
+	}
+	// VAL-04: any other kind has its metadata validated.
+	return nil, gk, metaErrs()
 }
 
 // ResourceQuotaInvalid runs the create path of a defaulted ResourceQuota from name
