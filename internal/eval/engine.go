@@ -27,6 +27,7 @@ import (
 	"slices"
 
 	"github.com/limitcheck/limitcheck/internal/eval/classes"
+	crdschema "github.com/limitcheck/limitcheck/internal/eval/crd"
 	"github.com/limitcheck/limitcheck/internal/eval/defaults"
 	"github.com/limitcheck/limitcheck/internal/eval/limitranger"
 	"github.com/limitcheck/limitcheck/internal/eval/quota"
@@ -50,6 +51,7 @@ import (
 	schedulingv1 "k8s.io/api/scheduling/v1"
 	storagev1 "k8s.io/api/storage/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/util/validation/field"
@@ -445,6 +447,17 @@ func (e *Engine) admitObject(obj runtime.Object, fromInput bool) Result {
 		meta.SetNamespace(e.opts.DefaultNamespace)
 	}
 	res.Namespace = meta.GetNamespace()
+	var custom *crdschema.Schema
+	var customStatus bool
+	if u, ok := obj.(*unstructured.Unstructured); ok {
+		// VAL-72, VAL-73: the body is decoded before any admission plugin.
+		if custom, customStatus = e.customSchema(u); custom != nil {
+			res.Object = u
+			if res.Denial = decodeCustom(u, custom); res.Denial != nil {
+				return res
+			}
+		}
+	}
 	if len(namecheck.IsDNS1123Label(res.Namespace)) > 0 {
 		// No namespace can have this name, so none exists: NamespaceLifecycle,
 		// the first admission plugin, refuses the create (NS-02).
@@ -600,6 +613,9 @@ func (e *Engine) admitObject(obj runtime.Object, fromInput bool) Result {
 				validation.DropDisabledFields(&t.Spec)
 			}
 			errs = validation.Workload(obj, e.podOptions())
+		} else if custom != nil {
+			// VAL-74: a custom resource against its CRD's schema.
+			errs = validateCustom(obj.(*unstructured.Unstructured), custom, customStatus)
 		} else {
 			errs = validation.ObjectMeta(meta, validation.MetaRulesFor(gvk.GroupKind()), field.NewPath("metadata"))
 		}

@@ -1,0 +1,63 @@
+package eval
+
+import (
+	"fmt"
+	"strings"
+
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/util/validation/field"
+
+	crdschema "github.com/limitcheck/limitcheck/internal/eval/crd"
+	"github.com/limitcheck/limitcheck/internal/eval/status"
+	"github.com/limitcheck/limitcheck/internal/eval/validation"
+)
+
+// customSchema is the schema a custom resource is checked with: its CRD's,
+// when the CRD is in the input (apis.Catalog.AddCRD) and the resource was
+// decoded whole (NewCustomObject); nil otherwise.
+func (e *Engine) customSchema(u *unstructured.Unstructured) (*crdschema.Schema, bool) {
+	gvk := u.GroupVersionKind()
+	return e.catalog().Schema(gvk.GroupVersion().String(), gvk.Kind)
+}
+
+// decodeCustom is what kube-apiserver's decoding of a custom resource does
+// under strict field validation: the fields its schema neither declares nor
+// preserves are a 400 (VAL-72); otherwise the schema's defaults are set
+// (VAL-73).
+func decodeCustom(u *unstructured.Unstructured, s *crdschema.Schema) *status.Denial {
+	if unknown := s.Prune(u.Object); len(unknown) > 0 {
+		gvk := u.GroupVersionKind()
+		parts := make([]string, len(unknown))
+		for i, p := range unknown {
+			parts[i] = fmt.Sprintf("unknown field %q", p)
+		}
+		return status.BadRequest(status.StageDecoding, fmt.Sprintf("%s in version %q cannot be handled as a %s: strict decoding error: %s",
+			gvk.Kind, gvk.Version, gvk.Kind, strings.Join(parts, ", ")))
+	}
+	s.Default(u.Object)
+	return nil
+}
+
+// validateCustom is the custom resource strategy's validation on create
+// (VAL-74): a status the status subresource owns is dropped first; then the
+// metadata, the schema, and the list types.
+func validateCustom(u *unstructured.Unstructured, s *crdschema.Schema, statusSubresource bool) field.ErrorList {
+	if statusSubresource {
+		delete(u.Object, "status")
+	}
+	gk := u.GroupVersionKind().GroupKind()
+	errs := validation.ObjectMeta(u, validation.MetaRulesFor(gk), field.NewPath("metadata"))
+	return append(errs, s.Validate(u.Object)...)
+}
+
+// NewCustomObject is the object a loader decodes a custom resource into
+// when its CRD gives it a schema: the whole content, to be checked against
+// it; nil otherwise.
+func NewCustomObject(apis interface {
+	Schema(apiVersion, kind string) (*crdschema.Schema, bool)
+}, apiVersion, kind string) *unstructured.Unstructured {
+	if s, _ := apis.Schema(apiVersion, kind); s != nil {
+		return &unstructured.Unstructured{}
+	}
+	return nil
+}
