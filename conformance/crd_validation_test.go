@@ -603,7 +603,7 @@ func (g *crdGen) crd(i int) (node, node) {
 }
 
 // crdRules are texts every default run must see in some upstream denial.
-var crdRules = []string{`unknown field "`, "in body must be of type", "Required value", "Unsupported value", "Too long",
+var crdRules = []string{`unknown field "`, `unknown field "metadata.`, "in body must be of type", "Required value", "Unsupported value", "Too long",
 	"chars long", "should match", "should be greater than", "should be less than", "should be a multiple of",
 	"items", "Too many", "Duplicate value", `: "null"`, "Checked value", "metadata.name", "int32", "must be of type date"}
 
@@ -652,6 +652,13 @@ func TestCustomResourceValidationMatchesUpstream(t *testing.T) {
 		}
 		if g.chance(0.03) {
 			obj["metadata"].(map[string]any)["name"] = "Bad_Name"
+		}
+		if g.chance(0.03) {
+			md := obj["metadata"].(map[string]any)
+			md[g.pick("labelz", "Labels", "namespaces").(string)] = map[string]any{"a": "b"}
+			if g.chance(0.5) {
+				md["ownerReferences"] = []any{map[string]any{"apiVersion": "v1", "kind": "ConfigMap", "name": "c", "uid": "u", "owner": true}}
+			}
 		}
 		doc, err := json.Marshal(obj)
 		if err != nil {

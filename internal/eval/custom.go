@@ -1,11 +1,14 @@
 package eval
 
 import (
+	"encoding/json"
 	"fmt"
 	"strings"
 
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/util/validation/field"
+	kjson "sigs.k8s.io/json"
 
 	crdschema "github.com/limitcheck/limitcheck/internal/eval/crd"
 	"github.com/limitcheck/limitcheck/internal/eval/status"
@@ -25,7 +28,11 @@ func (e *Engine) customSchema(u *unstructured.Unstructured) (*crdschema.Schema, 
 // preserves are a 400 (VAL-72); otherwise the schema's defaults are set
 // (VAL-73).
 func decodeCustom(u *unstructured.Unstructured, s *crdschema.Schema) *status.Denial {
-	if unknown := s.Prune(u.Object); len(unknown) > 0 {
+	unknown := metadataUnknown(u.Object)
+	if pruned := s.Prune(u.Object); len(pruned) > 0 {
+		unknown = append(unknown, pruned...)
+	}
+	if len(unknown) > 0 {
 		gvk := u.GroupVersionKind()
 		parts := make([]string, len(unknown))
 		for i, p := range unknown {
@@ -36,6 +43,31 @@ func decodeCustom(u *unstructured.Unstructured, s *crdschema.Schema) *status.Den
 	}
 	s.Default(u.Object)
 	return nil
+}
+
+// metadataUnknown returns the paths of the fields of the resource's metadata
+// that ObjectMeta does not have ("metadata.labelz"), which kube-apiserver
+// lists before the schema's; their order is that of the keys, sorted.
+func metadataUnknown(obj map[string]any) []string {
+	md, ok := obj["metadata"]
+	if !ok {
+		return nil
+	}
+	raw, err := json.Marshal(md)
+	if err != nil {
+		return nil
+	}
+	strict, err := kjson.UnmarshalStrict(raw, &metav1.ObjectMeta{})
+	if err != nil {
+		return nil
+	}
+	var out []string
+	for _, e := range strict {
+		if fe, ok := e.(kjson.FieldError); ok {
+			out = append(out, "metadata."+fe.FieldPath())
+		}
+	}
+	return out
 }
 
 // validateCustom is the custom resource strategy's validation on create
