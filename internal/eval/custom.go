@@ -72,14 +72,15 @@ func metadataUnknown(obj map[string]any) []string {
 
 // validateCustom is the custom resource strategy's validation on create
 // (VAL-74): a status the status subresource owns is dropped first; then the
-// metadata, the schema, and the list types.
+// metadata (a DNS-subdomain name), the schema, and the list types.
 func validateCustom(u *unstructured.Unstructured, s *crdschema.Schema, statusSubresource bool) field.ErrorList {
 	if statusSubresource {
 		delete(u.Object, "status")
 	}
 	gk := u.GroupVersionKind().GroupKind()
 	errs := validation.ObjectMeta(u, validation.MetaRulesFor(gk), field.NewPath("metadata"))
-	return append(errs, s.Validate(u.Object)...)
+	errs = append(errs, s.Validate(u.Object)...)
+	return append(errs, s.ListTypes(u.Object)...)
 }
 
 // NewCustomObject is the object a loader decodes a custom resource into

@@ -34,7 +34,8 @@ func formatChecked(format, s string) (valid, ok bool) {
 	case "password":
 		return true, true
 	case "byte":
-		if strings.ContainsAny(s, "\r\n") {
+		// standard base64 in whole groups of four; an empty string is not
+		if s == "" || strings.ContainsAny(s, "\r\n") {
 			return false, true
 		}
 		_, err := base64.StdEncoding.DecodeString(s)

@@ -20,14 +20,17 @@ import (
 // number's multipleOf, minimum and maximum, an array's items then its size,
 // the enum, and an object's size, its additional properties, its properties
 // (by name) and its required fields. An error whose text was already
-// reported is not repeated. Then come the list-type errors of
-// x-kubernetes-list-type set and map (duplicate items or keys).
+// reported is not repeated.
 func (s *Schema) Validate(obj map[string]any) field.ErrorList {
 	v := &validator{seen: map[string]bool{}}
 	v.node("", s, obj)
-	errs := v.errs
-	errs = append(errs, listTypes(nil, s, obj)...)
-	return errs
+	return v.errs
+}
+
+// ListTypes returns the errors of x-kubernetes-list-type set and map arrays
+// in obj: duplicate items, or items with equal keys.
+func (s *Schema) ListTypes(obj map[string]any) field.ErrorList {
+	return listTypes(nil, s, obj)
 }
 
 type validator struct {
