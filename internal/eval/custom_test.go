@@ -23,9 +23,6 @@ func TestCustomResourceExamples(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if v == nil {
-			return
-		}
 		if err := json.Unmarshal(raw, v); err != nil {
 			t.Fatal(err)
 		}
