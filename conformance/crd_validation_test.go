@@ -114,7 +114,8 @@ func (c *upstreamCRD) create(doc []byte, namespace string) (rqOutcome, error) {
 	unknown = append(unknown, structuralpruning.PruneWithOptions(u.Object, c.structural, true, structuralschema.UnknownFieldPathOptions{TrackUnknownFieldPaths: true})...)
 	structuraldefaulting.PruneNonNullableNullsWithoutDefaults(u.Object, c.structural)
 	if ferr, paths := schemaobjectmeta.CoerceWithOptions(nil, u.Object, c.structural, false, schemaobjectmeta.CoerceOptions{ReturnUnknownFieldPaths: true}); ferr != nil {
-		return rqOutcome{}, ferr
+		st := apierrors.NewBadRequest(fmt.Sprintf("%s in version %q cannot be handled as a %s: %v", c.gvk.Kind, c.gvk.Version, c.gvk.Kind, ferr)).Status()
+		return rqOutcome{code: st.Code, reason: string(st.Reason), message: st.Message}, nil
 	} else {
 		unknown = append(unknown, paths...)
 	}
@@ -312,6 +313,9 @@ func (g *crdGen) schema(depth int) node {
 		}
 		return s
 	case 2:
+		if g.chance(0.5) {
+			return node{"type": "object", "x-kubernetes-embedded-resource": true, "x-kubernetes-preserve-unknown-fields": true}
+		}
 		s := node{"type": "object", "x-kubernetes-preserve-unknown-fields": true}
 		if g.chance(0.5) {
 			s["properties"] = node{g.name(): g.scalar()}
@@ -448,6 +452,13 @@ func (g *crdGen) value(s node, depth int) any {
 		return out
 	case "object":
 		out := map[string]any{}
+		if s["x-kubernetes-embedded-resource"] == true {
+			out = map[string]any{"apiVersion": "v1", "kind": "ConfigMap", "metadata": map[string]any{"name": "cm"}}
+			if g.chance(0.3) {
+				delete(out["metadata"].(map[string]any), "name")
+			}
+			return out
+		}
 		props, _ := s["properties"].(node)
 		req := map[any]bool{}
 		if r, ok := s["required"].([]any); ok {
@@ -481,7 +492,7 @@ func (g *crdGen) value(s node, depth int) any {
 }
 
 // mutations are the kinds of near-misses made to a valid value.
-var crdMutations = []string{"type", "null", "unknown", "drop-required", "range", "enum", "length", "pattern", "items", "duplicate", "default-null", "fraction", "null-item", "too-many", "too-short"}
+var crdMutations = []string{"type", "null", "unknown", "drop-required", "range", "enum", "length", "pattern", "items", "duplicate", "default-null", "fraction", "null-item", "too-many", "too-short", "embedded"}
 
 // mutate changes one value under s in v (an object), returning the changed
 // object and what it did; "" when nothing could be changed here.
@@ -508,7 +519,11 @@ func (g *crdGen) mutate(s node, v map[string]any) string {
 			}
 		}
 	}
-	switch m := crdMutations[g.r.IntN(len(crdMutations))]; m {
+	m := crdMutations[g.r.IntN(len(crdMutations))]
+	if p["x-kubernetes-embedded-resource"] == true && g.chance(0.6) {
+		m = "embedded"
+	}
+	switch m {
 	case "type":
 		v[name] = g.pick("text", 7, 2.5, true, []any{"x"}, map[string]any{"a": "b"}, 3000000000, 1e39)
 	case "null", "default-null":
@@ -539,6 +554,31 @@ func (g *crdGen) mutate(s node, v map[string]any) string {
 			v[name] = append(l, l[0])
 		} else {
 			v[name] = []any{"x", "x"}
+		}
+	case "embedded":
+		m, ok := cur.(map[string]any)
+		if !ok || p["x-kubernetes-embedded-resource"] != true {
+			return ""
+		}
+		switch g.r.IntN(9) {
+		case 0:
+			delete(m, "kind")
+		case 1:
+			delete(m, "apiVersion")
+		case 2:
+			m["kind"] = g.pick("Bad_Kind", "", "config-map", "9Map").(string)
+		case 3:
+			m["apiVersion"] = g.pick("a/b/c", "", "/v1", "apps/").(string)
+		case 4:
+			m[g.pick("apiVersion", "kind").(string)] = g.pick(5, true).(any)
+		case 5:
+			m["metadata"] = map[string]any{"name": g.pick("a/b", "..", "Bad_Name", "x%y").(string)}
+		case 6:
+			m["metadata"] = map[string]any{"name": "cm", g.pick("labelz", "Name").(string): "x"}
+		case 7:
+			m["metadata"] = map[string]any{"name": "cm", "namespace": g.pick("Bad_NS", "ns1").(string), "labels": map[string]any{"a/b/c": "x"}}
+		default:
+			m["metadata"] = map[string]any{"generateName": g.pick("a/", "web-").(string)}
 		}
 	case "too-short":
 		m, ok := p["minLength"].(int)
@@ -611,7 +651,7 @@ func (g *crdGen) crd(i int) (node, node) {
 // crdRules are texts every default run must see in some upstream denial.
 var crdRules = []string{`unknown field "`, `unknown field "metadata.`, "in body must be of type", "Required value", "Unsupported value", "Too long",
 	"chars long", "should match", "should be greater than", "should be less than", "should be a multiple of",
-	"items", "Too many", "Duplicate value", `: "null"`, "Checked value", "metadata.name", "int32", "must be of type date"}
+	"items", "Too many", "Duplicate value", `: "null"`, "Checked value", "metadata.name", "kind: Required value", "may have mixed case", "must be a string", ".metadata.name: Invalid value", "int32", "must be of type date"}
 
 // TestCustomResourceValidationMatchesUpstream runs random custom resources of
 // random CRDs through kube-apiserver's create path and through limitcheck,

@@ -28,12 +28,17 @@ func (e *Engine) customSchema(u *unstructured.Unstructured) (*crdschema.Schema, 
 // preserves are a 400 (VAL-72); otherwise the schema's defaults are set
 // (VAL-73).
 func decodeCustom(u *unstructured.Unstructured, s *crdschema.Schema) *status.Denial {
+	gvk := u.GroupVersionKind()
 	unknown := metadataUnknown(u.Object)
 	if pruned := s.Prune(u.Object); len(pruned) > 0 {
 		unknown = append(unknown, pruned...)
 	}
+	embedded, err := s.EmbeddedUnknown(u.Object)
+	if err != nil {
+		return status.BadRequest(status.StageDecoding, fmt.Sprintf("%s in version %q cannot be handled as a %s: %v", gvk.Kind, gvk.Version, gvk.Kind, err))
+	}
+	unknown = append(unknown, embedded...)
 	if len(unknown) > 0 {
-		gvk := u.GroupVersionKind()
 		parts := make([]string, len(unknown))
 		for i, p := range unknown {
 			parts[i] = fmt.Sprintf("unknown field %q", p)
@@ -80,7 +85,18 @@ func validateCustom(u *unstructured.Unstructured, s *crdschema.Schema, statusSub
 	gk := u.GroupVersionKind().GroupKind()
 	errs := validation.ObjectMeta(u, validation.MetaRulesFor(gk), field.NewPath("metadata"))
 	errs = append(errs, s.Validate(u.Object)...)
+	errs = append(errs, s.Embedded(u.Object, embeddedMeta)...)
 	return append(errs, s.ListTypes(u.Object)...)
+}
+
+// embeddedMeta validates the metadata of an embedded resource as
+// apimachinery's ValidateObjectMeta does with a path-segment name: its
+// namespace only when it has one.
+func embeddedMeta(m *metav1.ObjectMeta, p *field.Path) field.ErrorList {
+	if m.Namespace == "" {
+		m.Namespace = "default" // not required: a valid stand-in adds no error
+	}
+	return validation.ObjectMeta(m, validation.MetaRules{Name: validation.NamePathSegment}, p)
 }
 
 // NewCustomObject is the object a loader decodes a custom resource into

@@ -8,10 +8,10 @@
 // It is written for limitcheck rather than taken from
 // k8s.io/apiextensions-apiserver: that module's validation links CEL,
 // protobuf and metrics packages whose start-up cost every run would pay. Not
-// done here: x-kubernetes-validations (CEL) rules, the check of a string's
-// format (date, email, …; a format still changes the type check as upstream),
-// allOf/anyOf/oneOf/not, embedded resources' own apiVersion/kind/metadata
-// checks, and the scale subresource's replica checks.
+// done here: x-kubernetes-validations (CEL) rules, the check of most string
+// formats (email, uri, hostname, IPs, …: see formatChecked; a format still
+// changes the type check as upstream), allOf/anyOf/oneOf/not, and the scale
+// subresource's replica checks.
 package crd
 
 import (
