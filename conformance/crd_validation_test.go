@@ -655,7 +655,7 @@ var crdRules = []string{`unknown field "`, `unknown field "metadata.`, "in body 
 
 // TestCustomResourceValidationMatchesUpstream runs random custom resources of
 // random CRDs through kube-apiserver's create path and through limitcheck,
-// comparing the outcome and the whole message (VAL-72..VAL-74).
+// comparing the outcome and the whole message (VAL-76..VAL-78).
 func TestCustomResourceValidationMatchesUpstream(t *testing.T) {
 	g := &crdGen{r: rand.New(rand.NewPCG(*flagCRDSeed, *flagCRDSeed^0x9e3779b97f4a7c15))}
 	stats, rules := map[string]int{}, map[string]int{}

@@ -289,7 +289,7 @@ func Run(opts Options) (*Report, error) {
 	}
 	engineOpts.APIs = catalog
 	// Custom resources of those CRDs are decoded whole, to be checked
-	// against their schema (VAL-72..VAL-74).
+	// against their schema (VAL-76..VAL-78).
 	loadOpts.NewObject = func(apiVersion, kind string) runtime.Object {
 		if o := eval.NewObject(apiVersion, kind); o != nil {
 			return o

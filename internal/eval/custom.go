@@ -25,8 +25,8 @@ func (e *Engine) customSchema(u *unstructured.Unstructured) (*crdschema.Schema, 
 
 // decodeCustom is what kube-apiserver's decoding of a custom resource does
 // under strict field validation: the fields its schema neither declares nor
-// preserves are a 400 (VAL-72); otherwise the schema's defaults are set
-// (VAL-73).
+// preserves are a 400 (VAL-76); otherwise the schema's defaults are set
+// (VAL-77).
 func decodeCustom(u *unstructured.Unstructured, s *crdschema.Schema) *status.Denial {
 	gvk := u.GroupVersionKind()
 	unknown := metadataUnknown(u.Object)
@@ -76,7 +76,7 @@ func metadataUnknown(obj map[string]any) []string {
 }
 
 // validateCustom is the custom resource strategy's validation on create
-// (VAL-74): a status the status subresource owns is dropped first; then the
+// (VAL-78): a status the status subresource owns is dropped first; then the
 // metadata (a DNS-subdomain name), the schema, and the list types.
 func validateCustom(u *unstructured.Unstructured, s *crdschema.Schema, statusSubresource bool) field.ErrorList {
 	if statusSubresource {

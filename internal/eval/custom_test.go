@@ -15,7 +15,7 @@ import (
 // testdata/crd/cases.json, of the CRD in testdata/crd/crd.json, and expects
 // the whole answers of testdata/crd/want.json, which are kube-apiserver's
 // (conformance: TestCustomResourceExamplesMatchUpstream writes and checks
-// them) (VAL-72..VAL-74).
+// them) (VAL-76..VAL-78).
 func TestCustomResourceExamples(t *testing.T) {
 	read := func(name string, v any) {
 		t.Helper()
@@ -98,7 +98,7 @@ func TestCustomResourceExamples(t *testing.T) {
 	}
 }
 
-// TestCustomResourceDefaults checks what VAL-73 leaves in the admitted
+// TestCustomResourceDefaults checks what VAL-77 leaves in the admitted
 // object: the schema's default set, a nullable null kept, a status the
 // status subresource owns dropped, preserved unknown fields kept.
 func TestCustomResourceDefaults(t *testing.T) {

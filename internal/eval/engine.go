@@ -450,7 +450,7 @@ func (e *Engine) admitObject(obj runtime.Object, fromInput bool) Result {
 	var custom *crdschema.Schema
 	var customStatus bool
 	if u, ok := obj.(*unstructured.Unstructured); ok {
-		// VAL-72, VAL-73: the body is decoded before any admission plugin.
+		// VAL-76, VAL-77: the body is decoded before any admission plugin.
 		if custom, customStatus = e.customSchema(u); custom != nil {
 			res.Object = u
 			if res.Denial = decodeCustom(u, custom); res.Denial != nil {
@@ -614,7 +614,7 @@ func (e *Engine) admitObject(obj runtime.Object, fromInput bool) Result {
 			}
 			errs = validation.Workload(obj, e.podOptions())
 		} else if custom != nil {
-			// VAL-74: a custom resource against its CRD's schema.
+			// VAL-78: a custom resource against its CRD's schema.
 			errs = validateCustom(obj.(*unstructured.Unstructured), custom, customStatus)
 		} else {
 			errs = validation.ObjectMeta(meta, validation.MetaRulesFor(gvk.GroupKind()), field.NewPath("metadata"))

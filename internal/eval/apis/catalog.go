@@ -93,7 +93,7 @@ type crd struct {
 	served     []string // versions with served: true, in spec order
 	versions   map[string]bool
 	// schemas are the openAPIV3Schemas of the served versions that have
-	// one, by version (VAL-72..VAL-74).
+	// one, by version (VAL-76..VAL-78).
 	schemas map[string]*crdschema.Schema
 	// status says which served versions have the status subresource: a
 	// create then drops the object's status before validating it.

@@ -1,8 +1,8 @@
 // Package crd checks a custom resource against the openAPIV3Schema of its
 // CustomResourceDefinition as kube-apiserver does on create: the fields the
 // schema does not know are an error of the request's decoding under strict
-// field validation (VAL-72), the schema's defaults are applied (VAL-73), and
-// the value is validated against the schema (VAL-74), with kube-apiserver's
+// field validation (VAL-76), the schema's defaults are applied (VAL-77), and
+// the value is validated against the schema (VAL-78), with kube-apiserver's
 // messages.
 //
 // It is written for limitcheck rather than taken from

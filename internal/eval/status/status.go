@@ -69,7 +69,7 @@ const (
 	StageNamespaceLifecycle Stage = "namespacelifecycle"
 	// StageDecoding is the decoding of the request's body, before
 	// admission: a custom resource's fields its schema does not know, under
-	// strict field validation (VAL-72).
+	// strict field validation (VAL-76).
 	StageDecoding Stage = "decoding"
 )
 
