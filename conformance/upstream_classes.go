@@ -16,7 +16,7 @@ import (
 	"k8s.io/client-go/kubernetes/fake"
 	"k8s.io/kubernetes/pkg/api/legacyscheme"
 	api "k8s.io/kubernetes/pkg/apis/core"
-	"k8s.io/kubernetes/pkg/apis/node"
+	nodeapi "k8s.io/kubernetes/pkg/apis/node"
 	_ "k8s.io/kubernetes/pkg/apis/node/install"
 	nodevalidation "k8s.io/kubernetes/pkg/apis/node/validation"
 	"k8s.io/kubernetes/pkg/apis/scheduling"
@@ -153,7 +153,7 @@ func (u *Upstream) AddClass(doc []byte) error {
 			return err
 		}
 		legacyscheme.Scheme.Default(rc)
-		internal := &node.RuntimeClass{}
+		internal := &nodeapi.RuntimeClass{}
 		if err := legacyscheme.Scheme.Convert(rc, internal, nil); err != nil {
 			return err
 		}

@@ -288,6 +288,17 @@ func Run(opts Options) (*Report, error) {
 		}
 	}
 	engineOpts.APIs = catalog
+	// Custom resources of those CRDs are decoded whole, to be checked
+	// against their schema (VAL-76..VAL-78).
+	loadOpts.NewObject = func(apiVersion, kind string) runtime.Object {
+		if o := eval.NewObject(apiVersion, kind); o != nil {
+			return o
+		}
+		if u := eval.NewCustomObject(catalog, apiVersion, kind); u != nil {
+			return u
+		}
+		return nil
+	}
 	var live *liveState
 	if opts.Live != nil {
 		if live, err = readLive(opts.Live, look.headers, catalog, engineOpts.DefaultNamespace, opts.EnforceNamespace || look.defaulted); err != nil {

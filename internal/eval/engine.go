@@ -27,6 +27,7 @@ import (
 	"slices"
 
 	"github.com/limitcheck/limitcheck/internal/eval/classes"
+	crdschema "github.com/limitcheck/limitcheck/internal/eval/crd"
 	"github.com/limitcheck/limitcheck/internal/eval/defaults"
 	"github.com/limitcheck/limitcheck/internal/eval/limitranger"
 	"github.com/limitcheck/limitcheck/internal/eval/quota"
@@ -50,6 +51,7 @@ import (
 	schedulingv1 "k8s.io/api/scheduling/v1"
 	storagev1 "k8s.io/api/storage/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/util/validation/field"
@@ -488,6 +490,17 @@ func (e *Engine) admitObject(obj runtime.Object, fromInput bool) Result {
 		meta.SetNamespace(e.opts.DefaultNamespace)
 	}
 	res.Namespace = meta.GetNamespace()
+	var custom *crdschema.Schema
+	var customStatus bool
+	if u, ok := obj.(*unstructured.Unstructured); ok {
+		// VAL-76, VAL-77: the body is decoded before any admission plugin.
+		if custom, customStatus = e.customSchema(u); custom != nil {
+			res.Object = u
+			if res.Denial = decodeCustom(u, custom); res.Denial != nil {
+				return res
+			}
+		}
+	}
 	if len(namecheck.IsDNS1123Label(res.Namespace)) > 0 || e.refusedNamespaces[res.Namespace] {
 		// No namespace can have this name, so none exists: NamespaceLifecycle,
 		// the first admission plugin, refuses the create (NS-02).
@@ -555,7 +568,13 @@ func (e *Engine) admitObject(obj runtime.Object, fromInput bool) Result {
 		// Every other namespaced kind is charged as an object count (RQ-31)
 		// once created: defaulted, prepared and validated as its kind is.
 		assignName(meta)
-		stored, gk, errs := e.validateCounted(obj, gvk, ns.name)
+		stored, gk, errs := obj, gvk.GroupKind(), field.ErrorList(nil)
+		if custom != nil {
+			// VAL-78: a custom resource against its CRD's schema.
+			errs = validateCustom(obj.(*unstructured.Unstructured), custom, customStatus)
+		} else {
+			stored, gk, errs = e.validateCounted(obj, gvk, ns.name)
+		}
 		res.Object = stored
 		if len(errs) > 0 {
 			res.Denial = status.Invalid(gk, meta.GetName(), errs)

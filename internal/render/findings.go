@@ -163,6 +163,8 @@ func ruleHelp(id string) string {
 		what = "The NamespaceLifecycle admission plugin refuses the object: its namespace does not exist"
 	case string(status.StageStorage):
 		what = "Storage refuses the object"
+	case string(status.StageDecoding):
+		what = "kube-apiserver cannot decode the object: under kubectl's strict field validation, a field its schema does not know is an error"
 	default:
 		what = "kube-apiserver refuses the object at the " + stage + " stage"
 	}

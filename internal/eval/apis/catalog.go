@@ -1,12 +1,15 @@
 package apis
 
 import (
+	"encoding/json"
 	"fmt"
 	"strings"
 
 	"k8s.io/apimachinery/pkg/api/meta"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"sigs.k8s.io/yaml"
+
+	crdschema "github.com/limitcheck/limitcheck/internal/eval/crd"
 )
 
 // Status is Lookup's verdict on an apiVersion/kind.
@@ -89,6 +92,12 @@ type crd struct {
 	namespaced bool
 	served     []string // versions with served: true, in spec order
 	versions   map[string]bool
+	// schemas are the openAPIV3Schemas of the served versions that have
+	// one, by version (VAL-76..VAL-78).
+	schemas map[string]*crdschema.Schema
+	// status says which served versions have the status subresource: a
+	// create then drops the object's status before validating it.
+	status map[string]bool
 }
 
 // New returns a catalog of the built-in kinds only.
@@ -114,13 +123,20 @@ type crdDocument struct {
 		Versions []struct {
 			Name   string `json:"name"`
 			Served bool   `json:"served"`
+			Schema struct {
+				OpenAPIV3Schema json.RawMessage `json:"openAPIV3Schema"`
+			} `json:"schema"`
+			Subresources struct {
+				Status json.RawMessage `json:"status"`
+			} `json:"subresources"`
 		} `json:"versions"`
 	} `json:"spec"`
 }
 
 // AddCRD reads an apiextensions.k8s.io/v1 CustomResourceDefinition (JSON, or
 // YAML) and makes its custom resources known: their scope, plural and served
-// versions. A CRD for a group/kind already added replaces it. A document that is
+// versions, and the schema each served version validates its custom resources
+// with. A CRD for a group/kind already added replaces it. A document that is
 // not a v1 CRD, or one kube-apiserver would refuse for a reason that matters here
 // (no dot in the group, a built-in group, a name that is not plural.group, an
 // unknown scope, no versions), is an error and changes nothing.
@@ -147,11 +163,23 @@ func (c *Catalog) AddCRD(data []byte) error {
 	case len(s.Versions) == 0:
 		return fmt.Errorf("CustomResourceDefinition %q: spec.versions is empty", d.Metadata.Name)
 	}
-	r := &crd{name: d.Metadata.Name, resource: s.Names.Plural, namespaced: s.Scope == "Namespaced", versions: map[string]bool{}}
+	r := &crd{name: d.Metadata.Name, resource: s.Names.Plural, namespaced: s.Scope == "Namespaced", versions: map[string]bool{},
+		schemas: map[string]*crdschema.Schema{}, status: map[string]bool{}}
 	for _, v := range s.Versions {
 		r.versions[v.Name] = v.Served
-		if v.Served {
-			r.served = append(r.served, v.Name)
+		if !v.Served {
+			continue
+		}
+		r.served = append(r.served, v.Name)
+		if st := v.Subresources.Status; len(st) > 0 && string(st) != "null" {
+			r.status[v.Name] = true
+		}
+		if raw := v.Schema.OpenAPIV3Schema; len(raw) > 0 && string(raw) != "null" {
+			sch, err := crdschema.Parse(raw)
+			if err != nil {
+				return fmt.Errorf("CustomResourceDefinition %q, version %q: %w", d.Metadata.Name, v.Name, err)
+			}
+			r.schemas[v.Name] = sch
 		}
 	}
 	c.crds[schema.GroupKind{Group: s.Group, Kind: s.Names.Kind}] = r
@@ -215,6 +243,24 @@ func (c *Catalog) Lookup(apiVersion, kind string) (Kind, Status) {
 		return guessed(gvk), NotServed
 	}
 	return customKind(gvk), Custom
+}
+
+// Schema returns the schema custom resources of apiVersion/kind are validated
+// with: that of the served version of a CRD added to the catalog (nil for
+// every other kind or version), and whether that version has the status
+// subresource.
+func (c *Catalog) Schema(apiVersion, kind string) (s *crdschema.Schema, statusSubresource bool) {
+	if c == nil {
+		return nil, false
+	}
+	gv, err := schema.ParseGroupVersion(apiVersion)
+	if err != nil {
+		return nil, false
+	}
+	if r := c.crds[gv.WithKind(kind).GroupKind()]; r != nil && r.versions[gv.Version] {
+		return r.schemas[gv.Version], r.status[gv.Version]
+	}
+	return nil, false
 }
 
 // orEmpty lets a nil *Catalog answer for the built-in kinds.

@@ -67,6 +67,10 @@ const (
 	// StageNamespaceLifecycle is the NamespaceLifecycle admission plugin,
 	// the first to run (NS-02).
 	StageNamespaceLifecycle Stage = "namespacelifecycle"
+	// StageDecoding is the decoding of the request's body, before
+	// admission: a custom resource's fields its schema does not know, under
+	// strict field validation (VAL-76).
+	StageDecoding Stage = "decoding"
 )
 
 // NamespaceNotFound is the 404 of a create into a namespace that does not
@@ -81,6 +85,13 @@ func NamespaceNotFound(namespace string) *Denial {
 func AlreadyExists(gr schema.GroupResource, name string) *Denial {
 	st := apierrors.NewAlreadyExists(gr, name).Status()
 	return &Denial{Code: st.Code, Reason: st.Reason, Stage: StageStorage, Message: st.Message, Parts: []string{st.Message}}
+}
+
+// BadRequest is the 400 of a body kube-apiserver cannot decode: the message
+// unchanged.
+func BadRequest(stage Stage, msg string) *Denial {
+	st := apierrors.NewBadRequest(msg).Status()
+	return &Denial{Code: st.Code, Reason: st.Reason, Stage: stage, Message: st.Message, Parts: []string{st.Message}}
 }
 
 // Invalid builds the 422 of a failed object validation:

@@ -1,0 +1,140 @@
+package eval
+
+import (
+	"encoding/json"
+	"os"
+	"testing"
+
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+
+	"github.com/limitcheck/limitcheck/internal/eval/apis"
+	"github.com/limitcheck/limitcheck/internal/eval/status"
+)
+
+// TestCustomResourceExamples admits the custom resources of
+// testdata/crd/cases.json, of the CRD in testdata/crd/crd.json, and expects
+// the whole answers of testdata/crd/want.json, which are kube-apiserver's
+// (conformance: TestCustomResourceExamplesMatchUpstream writes and checks
+// them) (VAL-76..VAL-78).
+func TestCustomResourceExamples(t *testing.T) {
+	read := func(name string, v any) {
+		t.Helper()
+		raw, err := os.ReadFile("testdata/crd/" + name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := json.Unmarshal(raw, v); err != nil {
+			t.Fatal(err)
+		}
+	}
+	crdDoc, err := os.ReadFile("testdata/crd/crd.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var cases []struct {
+		Name   string         `json:"name"`
+		Object map[string]any `json:"object"`
+	}
+	var wants []struct {
+		Name    string `json:"name"`
+		Allowed bool   `json:"allowed"`
+		Code    int32  `json:"code"`
+		Reason  string `json:"reason"`
+		Message string `json:"message"`
+	}
+	read("cases.json", &cases)
+	read("want.json", &wants)
+	if len(cases) != len(wants) {
+		t.Fatalf("%d cases, %d answers: regenerate want.json", len(cases), len(wants))
+	}
+	catalog := apis.New()
+	if err := catalog.AddCRD(crdDoc); err != nil {
+		t.Fatal(err)
+	}
+	for i, c := range cases {
+		want := wants[i]
+		t.Run(c.Name, func(t *testing.T) {
+			if want.Name != c.Name {
+				t.Fatalf("answer %d is for %q", i, want.Name)
+			}
+			c.Object["apiVersion"], c.Object["kind"] = "example.com/v1", "Widget"
+			doc, err := json.Marshal(c.Object)
+			if err != nil {
+				t.Fatal(err)
+			}
+			u := NewCustomObject(catalog, "example.com/v1", "Widget")
+			if u == nil {
+				t.Fatal("no schema for example.com/v1 Widget")
+			}
+			if err := json.Unmarshal(doc, u); err != nil {
+				t.Fatal(err)
+			}
+			e := New(Options{DefaultNamespace: "ns1", OmitNamespaceObjects: true, DisableControllers: true, APIs: catalog})
+			res := e.Admit(u)
+			if res.Internal != "" {
+				t.Fatal(res.Internal)
+			}
+			if want.Allowed {
+				if res.Denial != nil {
+					t.Fatalf("denied: %s", res.Denial.Message)
+				}
+				return
+			}
+			d := res.Denial
+			if d == nil {
+				t.Fatalf("admitted, want %d %s", want.Code, want.Message)
+			}
+			if d.Code != want.Code || string(d.Reason) != want.Reason || d.Message != want.Message {
+				t.Errorf("got  %d %s %s\nwant %d %s %s", d.Code, d.Reason, d.Message, want.Code, want.Reason, want.Message)
+			}
+			wantStage := status.StageValidation
+			if want.Code == 400 {
+				wantStage = status.StageDecoding
+			}
+			if d.Stage != wantStage || !d.PartsInOrder() {
+				t.Errorf("stage %q (want %q), parts %q", d.Stage, wantStage, d.Parts)
+			}
+		})
+	}
+}
+
+// TestCustomResourceDefaults checks what VAL-77 leaves in the admitted
+// object: the schema's default set, a nullable null kept, a status the
+// status subresource owns dropped, preserved unknown fields kept.
+func TestCustomResourceDefaults(t *testing.T) {
+	crdDoc, err := os.ReadFile("testdata/crd/crd.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	catalog := apis.New()
+	if err := catalog.AddCRD(crdDoc); err != nil {
+		t.Fatal(err)
+	}
+	u := NewCustomObject(catalog, "example.com/v1", "Widget")
+	doc := `{"apiVersion":"example.com/v1","kind":"Widget","metadata":{"name":"w"},"spec":{"size":2,"note":null,"extra":{"kept":{"a":1}}},"status":{"ready":true}}`
+	if err := json.Unmarshal([]byte(doc), u); err != nil {
+		t.Fatal(err)
+	}
+	e := New(Options{DefaultNamespace: "ns1", OmitNamespaceObjects: true, DisableControllers: true, APIs: catalog})
+	res := e.Admit(u)
+	if !res.Allowed {
+		t.Fatalf("refused: %+v", res.Denial)
+	}
+	got := res.Object.(*unstructured.Unstructured).Object
+	if mode, _, _ := unstructured.NestedString(got, "spec", "mode"); mode != "Always" {
+		t.Errorf("spec.mode = %q, want the default Always", mode)
+	}
+	if note, ok := got["spec"].(map[string]any)["note"]; !ok || note != nil {
+		t.Errorf("spec.note = %v (present %v), want a kept null", note, ok)
+	}
+	if _, ok := got["status"]; ok {
+		t.Error("status kept, want it dropped by the status subresource")
+	}
+	if a, _, _ := unstructured.NestedInt64(got, "spec", "extra", "kept", "a"); a != 1 {
+		t.Errorf("spec.extra.kept.a = %d, want the preserved 1", a)
+	}
+	// Without the CRD, a custom resource is not decoded whole.
+	if NewCustomObject(apis.New(), "example.com/v1", "Widget") != nil {
+		t.Error("NewCustomObject without the CRD: want nil")
+	}
+}
