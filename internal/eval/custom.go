@@ -1,14 +1,12 @@
 package eval
 
 import (
-	"encoding/json"
 	"fmt"
 	"strings"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/util/validation/field"
-	kjson "sigs.k8s.io/json"
 
 	crdschema "github.com/limitcheck/limitcheck/internal/eval/crd"
 	"github.com/limitcheck/limitcheck/internal/eval/status"
@@ -58,21 +56,7 @@ func metadataUnknown(obj map[string]any) []string {
 	if !ok {
 		return nil
 	}
-	raw, err := json.Marshal(md)
-	if err != nil {
-		return nil
-	}
-	strict, err := kjson.UnmarshalStrict(raw, &metav1.ObjectMeta{})
-	if err != nil {
-		return nil
-	}
-	var out []string
-	for _, e := range strict {
-		if fe, ok := e.(kjson.FieldError); ok {
-			out = append(out, "metadata."+fe.FieldPath())
-		}
-	}
-	return out
+	return crdschema.MetadataUnknown("metadata", md)
 }
 
 // validateCustom is the custom resource strategy's validation on create

@@ -46,7 +46,7 @@ func (w *coercer) walk(p *field.Path, x any, s *Schema, embeddedHere bool) {
 				}
 			}
 			if md, ok := x["metadata"]; ok {
-				w.unknown = append(w.unknown, metadataUnknown(p.Child("metadata").String(), md)...)
+				w.unknown = append(w.unknown, MetadataUnknown(p.Child("metadata").String(), md)...)
 			}
 		}
 		for _, k := range sortedKeys(x) {
@@ -65,9 +65,9 @@ func (w *coercer) walk(p *field.Path, x any, s *Schema, embeddedHere bool) {
 	}
 }
 
-// metadataUnknown lists the fields of md that ObjectMeta does not have,
-// prefixed with path.
-func metadataUnknown(path string, md any) []string {
+// MetadataUnknown lists the fields of md, an object's metadata at path, that
+// ObjectMeta does not have ("metadata.labelz"), in the order of the keys.
+func MetadataUnknown(path string, md any) []string {
 	raw, err := json.Marshal(md)
 	if err != nil {
 		return nil

@@ -61,12 +61,19 @@ func policyRule(r *rbacv1.PolicyRule, namespaced bool, p *field.Path) field.Erro
 // name, then every subject.
 func RoleBinding(rb *rbacv1.RoleBinding) field.ErrorList {
 	errs := ObjectMeta(&rb.ObjectMeta, MetaRulesFor(roleBindingKind), field.NewPath("metadata"))
-	ref, p := rb.RoleRef, field.NewPath("roleRef")
+	return append(errs, binding(rb.RoleRef, roleRefKinds, rb.Subjects, true)...)
+}
+
+// binding checks what a RoleBinding and a ClusterRoleBinding share: roleRef's
+// apiGroup, its kind (one of kinds) and name, then every subject.
+func binding(ref rbacv1.RoleRef, kinds []string, subjects []rbacv1.Subject, namespaced bool) field.ErrorList {
+	var errs field.ErrorList
+	p := field.NewPath("roleRef")
 	if ref.APIGroup != rbacv1.GroupName {
 		errs = append(errs, field.NotSupported(p.Child("apiGroup"), ref.APIGroup, []string{rbacv1.GroupName}))
 	}
-	if !contains(roleRefKinds, ref.Kind) {
-		errs = append(errs, field.NotSupported(p.Child("kind"), ref.Kind, roleRefKinds))
+	if !contains(kinds, ref.Kind) {
+		errs = append(errs, field.NotSupported(p.Child("kind"), ref.Kind, kinds))
 	}
 	if ref.Name == "" {
 		errs = append(errs, field.Required(p.Child("name"), ""))
@@ -76,8 +83,8 @@ func RoleBinding(rb *rbacv1.RoleBinding) field.ErrorList {
 		}
 	}
 	sp := field.NewPath("subjects")
-	for i := range rb.Subjects {
-		errs = append(errs, subject(&rb.Subjects[i], true, sp.Index(i))...)
+	for i := range subjects {
+		errs = append(errs, subject(&subjects[i], namespaced, sp.Index(i))...)
 	}
 	return errs
 }
@@ -149,23 +156,8 @@ func ClusterRole(cr *rbacv1.ClusterRole) field.ErrorList {
 // a ServiceAccount needing its namespace.
 func ClusterRoleBinding(crb *rbacv1.ClusterRoleBinding) field.ErrorList {
 	errs := ObjectMeta(&crb.ObjectMeta, clusterRBACMeta, field.NewPath("metadata"))
-	ref, p := crb.RoleRef, field.NewPath("roleRef")
-	if ref.APIGroup != rbacv1.GroupName {
-		errs = append(errs, field.NotSupported(p.Child("apiGroup"), ref.APIGroup, []string{rbacv1.GroupName}))
-	}
-	if ref.Kind != "ClusterRole" {
-		errs = append(errs, field.NotSupported(p.Child("kind"), ref.Kind, []string{"ClusterRole"}))
-	}
-	if ref.Name == "" {
-		errs = append(errs, field.Required(p.Child("name"), ""))
-	} else {
-		for _, msg := range nameRBAC(ref.Name, false) {
-			errs = append(errs, field.Invalid(p.Child("name"), ref.Name, msg))
-		}
-	}
-	sp := field.NewPath("subjects")
-	for i := range crb.Subjects {
-		errs = append(errs, subject(&crb.Subjects[i], false, sp.Index(i))...)
-	}
-	return errs
+	return append(errs, binding(crb.RoleRef, clusterRoleRefKinds, crb.Subjects, false)...)
 }
+
+// clusterRoleRefKinds is what a ClusterRoleBinding may bind.
+var clusterRoleRefKinds = []string{"ClusterRole"}
