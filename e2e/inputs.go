@@ -5,6 +5,8 @@ import (
 	"io/fs"
 	"path"
 	"strings"
+
+	"github.com/limitcheck/limitcheck/internal/eval/apis"
 )
 
 // CommandCase turns the arguments of a `limitcheck check` command reading
@@ -108,6 +110,10 @@ func CommandCase(name string, fsys fs.FS, args []string) (*Case, string) {
 			return nil, "a HorizontalPodAutoscaler (the plane runs no HPA controller)"
 		case t.Kind == "CustomResourceDefinition":
 			return nil, "a CustomResourceDefinition"
+		}
+		if _, st := apis.New().Lookup(t.APIVersion, t.Kind); st == apis.Custom {
+			// limitcheck takes its CRD as installed (API-01); the plane has none.
+			return nil, "a custom resource whose CRD the plane does not have"
 		}
 	}
 	if c.namespaceFlag {
