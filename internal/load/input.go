@@ -69,6 +69,7 @@ type source struct {
 	budget  *budget // nil: unlimited
 	size    int64   // the stream's length if known (a regular file), else -1
 	retain  int     // buffer growth beyond this is not needed to hold one document
+	spare   []byte  // the whole of a spare buffer buf was taken from (release)
 }
 
 func newSource(r io.Reader, size int64, b *budget, maxDoc int64) *source {
@@ -79,8 +80,12 @@ func newSource(r io.Reader, size int64, b *budget, maxDoc int64) *source {
 // use the source, or a span of it, afterwards: documents keep copies of
 // their text.
 func (s *source) release() {
-	spareBuffers.put(s.buf[:0:cap(s.buf)])
-	s.buf = nil
+	if s.spare != nil {
+		spareBuffers.put(s.spare)
+	} else {
+		spareBuffers.put(s.buf[:0:cap(s.buf)])
+	}
+	s.buf, s.spare = nil, nil
 }
 
 // spareBuffers holds the buffers of sources read to their end, so that the
@@ -96,7 +101,8 @@ type buffers struct {
 // maxSpare bounds the buffers kept: a few files are read at once.
 const maxSpare = 4
 
-// get returns an empty spare buffer of at least size bytes, or nil.
+// get returns an empty spare buffer of at least size bytes (its whole
+// capacity), or nil.
 func (b *buffers) get(size int) []byte {
 	b.mu.Lock()
 	defer b.mu.Unlock()
@@ -112,7 +118,7 @@ func (b *buffers) get(size int) []byte {
 	f := b.free[best]
 	b.free[best] = b.free[len(b.free)-1]
 	b.free = b.free[:len(b.free)-1]
-	return f[:0:size]
+	return f[:0]
 }
 
 // put keeps buf for a later get, if it is of a size worth keeping; a full
@@ -187,7 +193,9 @@ func (s *source) more(keep int64) {
 		}
 		var nb []byte
 		if cap(s.buf) == 0 {
-			nb = spareBuffers.get(c) // capped at c: reads as a new buffer would
+			if s.spare = spareBuffers.get(c); s.spare != nil {
+				nb = s.spare[:0:c] // capped at c: reads as a new buffer would
+			}
 		}
 		if nb == nil {
 			nb = make([]byte, len(s.buf), c)
