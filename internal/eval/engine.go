@@ -320,6 +320,8 @@ func NewObject(apiVersion, kind string) runtime.Object {
 		return &networkingv1.NetworkPolicy{}
 	case "v1/Namespace": // NS-03
 		return &corev1.Namespace{}
+	case "v1/PersistentVolume": // VAL-91
+		return &corev1.PersistentVolume{}
 	case "rbac.authorization.k8s.io/v1/ClusterRole": // VAL-75
 		return &rbacv1.ClusterRole{}
 	case "rbac.authorization.k8s.io/v1/ClusterRoleBinding": // VAL-75
@@ -461,6 +463,11 @@ func (e *Engine) admitObject(obj runtime.Object, fromInput bool) Result {
 	case *rbacv1.ClusterRoleBinding:
 		defaults.DefaultClusterRoleBinding(o)
 		clusterErrs = validation.ClusterRoleBinding(o)
+	case *corev1.PersistentVolume: // VAL-91
+		defaults.DefaultPersistentVolume(o)
+		validation.PreparePersistentVolumeForCreate(o)
+		assignName(&o.ObjectMeta)
+		clusterErrs = validation.PersistentVolume(o)
 	case *corev1.Namespace: // NS-03
 		if o.Name != "" { // SetDefaults_Namespace
 			if o.Labels == nil {

@@ -177,6 +177,29 @@ func DefaultPersistentVolumeClaim(pvc *corev1.PersistentVolumeClaim) {
 	resources.RoundResourceList(pvc.Status.AllocatedResources)
 }
 
+// DefaultPersistentVolume is the v1 defaulting of a PersistentVolume (VAL-91):
+// phase Pending, reclaim policy Retain, volume mode Filesystem, the capacity
+// rounded (PL-01), a hostPath's type "". The defaults of in-tree cloud and
+// network sources (RBD pool, iSCSI interface, ...) are not applied: nothing
+// limitcheck reports reads them.
+func DefaultPersistentVolume(pv *corev1.PersistentVolume) {
+	if pv.Status.Phase == "" {
+		pv.Status.Phase = corev1.VolumePending
+	}
+	if pv.Spec.PersistentVolumeReclaimPolicy == "" {
+		pv.Spec.PersistentVolumeReclaimPolicy = corev1.PersistentVolumeReclaimRetain
+	}
+	if pv.Spec.VolumeMode == nil {
+		mode := corev1.PersistentVolumeFilesystem
+		pv.Spec.VolumeMode = &mode
+	}
+	resources.RoundResourceList(pv.Spec.Capacity)
+	if hp := pv.Spec.HostPath; hp != nil && hp.Type == nil {
+		t := corev1.HostPathUnset
+		hp.Type = &t
+	}
+}
+
 func roundRequirementsVolume(r *corev1.VolumeResourceRequirements) {
 	resources.RoundResourceList(r.Limits)
 	resources.RoundResourceList(r.Requests)

@@ -90,20 +90,7 @@ func validateVolumeSource(s *corev1.VolumeSource, p lazyPath, volName string, me
 		}
 	}
 	one(s.HostPath != nil, "hostPath", func() field.ErrorList {
-		hp := p.Child("hostPath")
-		if s.HostPath.Path == "" {
-			return field.ErrorList{field.Required(hp.Child("path").Path(), "")}
-		}
-		es := validatePathNoBacksteps(s.HostPath.Path, hp.Child("path"))
-		if t := s.HostPath.Type; t != nil {
-			switch *t {
-			case corev1.HostPathUnset, corev1.HostPathDirectoryOrCreate, corev1.HostPathDirectory, corev1.HostPathFileOrCreate,
-				corev1.HostPathFile, corev1.HostPathSocket, corev1.HostPathCharDev, corev1.HostPathBlockDev:
-			default:
-				es = append(es, field.NotSupported(hp.Child("type").Path(), t, []string{"", "BlockDevice", "CharDevice", "Directory", "DirectoryOrCreate", "File", "FileOrCreate", "Socket"}))
-			}
-		}
-		return es
+		return validateHostPathSource(s.HostPath, p.Child("hostPath"))
 	})
 	one(s.GitRepo != nil, "gitRepo", func() field.ErrorList {
 		gp := p.Child("gitRepo")
@@ -119,18 +106,7 @@ func validateVolumeSource(s *corev1.VolumeSource, p lazyPath, volName string, me
 		return keyedVolume(p.Child("secret"), "secretName", s.Secret.SecretName, s.Secret.DefaultMode, s.Secret.Items)
 	})
 	one(s.NFS != nil, "nfs", func() field.ErrorList {
-		np := p.Child("nfs")
-		var es field.ErrorList
-		if s.NFS.Server == "" {
-			es = append(es, field.Required(np.Child("server").Path(), ""))
-		}
-		if s.NFS.Path == "" {
-			es = append(es, field.Required(np.Child("path").Path(), ""))
-		}
-		if !path.IsAbs(s.NFS.Path) {
-			es = append(es, field.Invalid(np.Child("path").Path(), s.NFS.Path, "must be an absolute path"))
-		}
-		return es
+		return validateNFSSource(s.NFS, p.Child("nfs"))
 	})
 	one(s.ISCSI != nil, "iscsi", nil)
 	one(s.Glusterfs != nil, "glusterfs", nil)
@@ -209,6 +185,39 @@ func validateVolumeSource(s *corev1.VolumeSource, p lazyPath, volName string, me
 	})
 	if n == 0 {
 		errs = append(errs, field.Required(p.Path(), "must specify a volume type"))
+	}
+	return errs
+}
+
+// validateHostPathSource is validateHostPathVolumeSource, for a Pod's volume
+// and a PersistentVolume alike: a path, without "..", and a known type.
+func validateHostPathSource(hp *corev1.HostPathVolumeSource, p lazyPath) field.ErrorList {
+	if hp.Path == "" {
+		return field.ErrorList{field.Required(p.Child("path").Path(), "")}
+	}
+	errs := validatePathNoBacksteps(hp.Path, p.Child("path"))
+	if t := hp.Type; t != nil {
+		switch *t {
+		case corev1.HostPathUnset, corev1.HostPathDirectoryOrCreate, corev1.HostPathDirectory, corev1.HostPathFileOrCreate,
+			corev1.HostPathFile, corev1.HostPathSocket, corev1.HostPathCharDev, corev1.HostPathBlockDev:
+		default:
+			errs = append(errs, field.NotSupported(p.Child("type").Path(), t, []string{"", "BlockDevice", "CharDevice", "Directory", "DirectoryOrCreate", "File", "FileOrCreate", "Socket"}))
+		}
+	}
+	return errs
+}
+
+// validateNFSSource is validateNFSVolumeSource: a server, and an absolute path.
+func validateNFSSource(nfs *corev1.NFSVolumeSource, p lazyPath) field.ErrorList {
+	var errs field.ErrorList
+	if nfs.Server == "" {
+		errs = append(errs, field.Required(p.Child("server").Path(), ""))
+	}
+	if nfs.Path == "" {
+		errs = append(errs, field.Required(p.Child("path").Path(), ""))
+	}
+	if !path.IsAbs(nfs.Path) {
+		errs = append(errs, field.Invalid(p.Child("path").Path(), nfs.Path, "must be an absolute path"))
 	}
 	return errs
 }

@@ -1,0 +1,266 @@
+package validation
+
+import (
+	"path"
+	"slices"
+	"strings"
+
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/resource"
+	"k8s.io/apimachinery/pkg/util/validation/field"
+
+	"github.com/limitcheck/limitcheck/internal/namecheck"
+)
+
+// PersistentVolume validation on create (VAL-91): the strategy's
+// PrepareForCreate (PreparePersistentVolumeForCreate), then
+// ValidatePersistentVolume (metadata, then the spec) and the mount-options
+// annotation check of pkg/volume/validation.
+
+// pvMeta: core's ValidateObjectMeta with a DNS-subdomain name, no namespace.
+var pvMeta = MetaRules{Name: NameDNSSubdomain, KubeFinalizers: true, ClusterScoped: true}
+
+// mountOptionsAnnotation is the beta annotation older manifests give mount
+// options in.
+const mountOptionsAnnotation = "volume.beta.kubernetes.io/mount-options"
+
+var supportedReclaimPolicies = []string{
+	string(corev1.PersistentVolumeReclaimDelete), string(corev1.PersistentVolumeReclaimRecycle), string(corev1.PersistentVolumeReclaimRetain),
+}
+
+// PreparePersistentVolumeForCreate is the strategy's PrepareForCreate with the
+// 1.36 gates: the status is replaced by phase Pending (the transition time a
+// server would stamp is left out: no output shows it).
+func PreparePersistentVolumeForCreate(pv *corev1.PersistentVolume) {
+	pv.Status = corev1.PersistentVolumeStatus{Phase: corev1.VolumePending}
+}
+
+// PersistentVolume validates a defaulted, prepared PersistentVolume as its
+// create does, in upstream's order.
+func PersistentVolume(pv *corev1.PersistentVolume) field.ErrorList {
+	errs := ObjectMeta(&pv.ObjectMeta, pvMeta, field.NewPath("metadata"))
+	errs = append(errs, persistentVolumeSpec(&pv.Spec, lazy(field.NewPath("spec")))...)
+	if _, ok := pv.Annotations[mountOptionsAnnotation]; ok && !mountOptionsSupported(&pv.Spec) {
+		errs = append(errs, field.Forbidden(field.NewPath("metadata", "annotations", mountOptionsAnnotation), "may not specify mount options for this volume type"))
+	}
+	return errs
+}
+
+// mountOptionsSupported: the volume types the mount-options annotation may
+// be given for (checkMountOption).
+func mountOptionsSupported(s *corev1.PersistentVolumeSpec) bool {
+	return s.GCEPersistentDisk != nil || s.AWSElasticBlockStore != nil || s.Glusterfs != nil || s.NFS != nil ||
+		s.RBD != nil || s.Quobyte != nil || s.ISCSI != nil || s.Cinder != nil || s.CephFS != nil ||
+		s.AzureFile != nil || s.VsphereVolume != nil || s.AzureDisk != nil || s.PhotonPersistentDisk != nil
+}
+
+// persistentVolumeSpec is ValidatePersistentVolumeSpec for a PersistentVolume
+// object (not an inline spec), with the 1.36 create options
+// (VolumeAttributesClass on, label values in node affinity checked).
+func persistentVolumeSpec(s *corev1.PersistentVolumeSpec, p lazyPath) field.ErrorList {
+	var errs field.ErrorList
+	modes := p.Child("accessModes")
+	if len(s.AccessModes) == 0 {
+		errs = append(errs, field.Required(modes.Path(), ""))
+	}
+	rwop, other := false, false
+	for _, m := range s.AccessModes {
+		known := contains(supportedAccessModes, string(m))
+		if !known {
+			errs = append(errs, field.NotSupported(modes.Path(), m, supportedAccessModes))
+		}
+		if m == corev1.ReadWriteOncePod {
+			rwop = true
+		} else if known {
+			other = true
+		}
+	}
+	if rwop && other {
+		errs = append(errs, field.Forbidden(modes.Path(), "may not use ReadWriteOncePod with other access modes"))
+	}
+
+	capPath := p.Child("capacity")
+	if len(s.Capacity) == 0 {
+		errs = append(errs, field.Required(capPath.Path(), ""))
+	}
+	if _, ok := s.Capacity[corev1.ResourceStorage]; !ok || len(s.Capacity) > 1 {
+		errs = append(errs, field.NotSupported(capPath.Path(), s.Capacity, []corev1.ResourceName{corev1.ResourceStorage}))
+	}
+	// Upstream walks the map in Go's random order; sorted here, so that two
+	// bad entries are reported in a stable order.
+	names := make([]string, 0, len(s.Capacity))
+	for r := range s.Capacity {
+		names = append(names, string(r))
+	}
+	slices.Sort(names)
+	for _, r := range names {
+		q := s.Capacity[corev1.ResourceName(r)]
+		rp := capPath.Key(r).Path()
+		if q.Value() < 0 {
+			errs = append(errs, field.Invalid(rp, q.Value(), "must be a valid resource quantity"))
+		}
+		if q.Cmp(resource.Quantity{}) <= 0 {
+			errs = append(errs, field.Invalid(rp, q.String(), msgNotPos))
+		}
+	}
+
+	if rp := s.PersistentVolumeReclaimPolicy; rp != "" && !contains(supportedReclaimPolicies, string(rp)) {
+		errs = append(errs, field.NotSupported(p.Child("persistentVolumeReclaimPolicy").Path(), rp, supportedReclaimPolicies))
+	}
+
+	affinity := false
+	if na := s.NodeAffinity; na != nil {
+		affinity = true
+		if na.Required != nil {
+			errs = append(errs, validateNodeSelector(na.Required, p.Child("nodeAffinity").Child("required").Path())...)
+		} else {
+			errs = append(errs, field.Required(p.Child("nodeAffinity").Child("required").Path(), "must specify required node constraints"))
+		}
+	}
+
+	errs = append(errs, persistentVolumeSource(s, p, affinity)...)
+
+	if hp := s.HostPath; hp != nil && path.Clean(hp.Path) == "/" && s.PersistentVolumeReclaimPolicy == corev1.PersistentVolumeReclaimRecycle {
+		errs = append(errs, field.Forbidden(p.Child("persistentVolumeReclaimPolicy").Path(), "may not be 'recycle' for a hostPath mount of '/'"))
+	}
+	if sc := s.StorageClassName; sc != "" {
+		for _, msg := range namecheck.NameIsDNSSubdomain(sc, false) {
+			errs = append(errs, field.Invalid(p.Child("storageClassName").Path(), sc, msg))
+		}
+	}
+	if vm := s.VolumeMode; vm != nil && !contains(supportedVolumeModes, string(*vm)) {
+		errs = append(errs, field.NotSupported(p.Child("volumeMode").Path(), *vm, supportedVolumeModes))
+	}
+	if vac := s.VolumeAttributesClassName; vac != nil {
+		if *vac == "" {
+			errs = append(errs, field.Required(p.Child("volumeAttributesClassName").Path(), "an empty string is disallowed"))
+		} else {
+			for _, msg := range namecheck.NameIsDNSSubdomain(*vac, false) {
+				errs = append(errs, field.Invalid(p.Child("volumeAttributesClassName").Path(), *vac, msg))
+			}
+		}
+		if s.CSI == nil {
+			errs = append(errs, field.Required(p.Child("csi").Path(), "has to be specified when using volumeAttributesClassName"))
+		}
+	}
+	return errs
+}
+
+// persistentVolumeSource: exactly one volume source, in upstream's order; a
+// second or later one is forbidden (but flexVolume, which upstream counts
+// without checking for an earlier one). hostPath, nfs, local and csi have
+// their fields checked; the in-tree cloud and network sources do not
+// (VAL-91).
+func persistentVolumeSource(s *corev1.PersistentVolumeSpec, p lazyPath, affinity bool) field.ErrorList {
+	var errs field.ErrorList
+	n := 0
+	one := func(set bool, name string, check func() field.ErrorList) {
+		if !set {
+			return
+		}
+		if n > 0 {
+			errs = append(errs, field.Forbidden(p.Child(name).Path(), "may not specify more than 1 volume type"))
+			return
+		}
+		n++
+		if check != nil {
+			errs = append(errs, check()...)
+		}
+	}
+	one(s.HostPath != nil, "hostPath", func() field.ErrorList {
+		return validateHostPathSource(s.HostPath, p.Child("hostPath"))
+	})
+	one(s.GCEPersistentDisk != nil, "gcePersistentDisk", nil)
+	one(s.AWSElasticBlockStore != nil, "awsElasticBlockStore", nil)
+	one(s.Glusterfs != nil, "glusterfs", nil)
+	one(s.Flocker != nil, "flocker", nil)
+	one(s.NFS != nil, "nfs", func() field.ErrorList {
+		return validateNFSSource(s.NFS, p.Child("nfs"))
+	})
+	one(s.RBD != nil, "rbd", nil)
+	one(s.Quobyte != nil, "quobyte", nil)
+	one(s.CephFS != nil, "cephFS", nil)
+	one(s.ISCSI != nil, "iscsi", nil)
+	one(s.Cinder != nil, "cinder", nil)
+	one(s.FC != nil, "fc", nil)
+	if s.FlexVolume != nil {
+		n++
+	}
+	one(s.AzureFile != nil, "azureFile", nil)
+	one(s.VsphereVolume != nil, "vsphereVolume", nil)
+	one(s.PhotonPersistentDisk != nil, "photonPersistentDisk", nil)
+	one(s.PortworxVolume != nil, "portworxVolume", nil)
+	one(s.AzureDisk != nil, "azureDisk", nil)
+	one(s.ScaleIO != nil, "scaleIO", nil)
+	one(s.Local != nil, "local", func() field.ErrorList {
+		var es field.ErrorList
+		lp := p.Child("local")
+		if s.Local.Path == "" {
+			es = append(es, field.Required(lp.Child("path").Path(), ""))
+		} else {
+			es = append(es, validatePathNoBacksteps(s.Local.Path, lp.Child("path"))...)
+		}
+		if !affinity {
+			es = append(es, field.Required(p.Child("nodeAffinity").Path(), "Local volume requires node affinity"))
+		}
+		return es
+	})
+	one(s.StorageOS != nil, "storageos", nil)
+	one(s.CSI != nil, "csi", func() field.ErrorList {
+		return csiPersistentVolumeSource(s.CSI, p.Child("csi"))
+	})
+	if n == 0 {
+		errs = append(errs, field.Required(p.Path(), "must specify a volume type"))
+	}
+	return errs
+}
+
+// csiPersistentVolumeSource is validateCSIPersistentVolumeSource: the driver
+// name (a DNS subdomain once lower-cased, at most 63 bytes), a volume
+// handle, and each secret reference's name and namespace.
+func csiPersistentVolumeSource(csi *corev1.CSIPersistentVolumeSource, p lazyPath) field.ErrorList {
+	var errs field.ErrorList
+	dp := p.Child("driver").Path()
+	if csi.Driver == "" {
+		errs = append(errs, field.Required(dp, ""))
+	} else {
+		if len(csi.Driver) > 63 {
+			errs = append(errs, field.TooLong(dp, "", 63))
+		}
+		for _, msg := range namecheck.IsDNS1123Subdomain(strings.ToLower(csi.Driver)) {
+			errs = append(errs, field.Invalid(dp, csi.Driver, msg))
+		}
+	}
+	if csi.VolumeHandle == "" {
+		errs = append(errs, field.Required(p.Child("volumeHandle").Path(), ""))
+	}
+	for _, ref := range []struct {
+		name string
+		ref  *corev1.SecretReference
+	}{
+		{"controllerPublishSecretRef", csi.ControllerPublishSecretRef},
+		{"controllerExpandSecretRef", csi.ControllerExpandSecretRef},
+		{"nodePublishSecretRef", csi.NodePublishSecretRef},
+		{"nodeExpandSecretRef", csi.NodeExpandSecretRef},
+	} {
+		if ref.ref == nil {
+			continue
+		}
+		rp := p.Child(ref.name)
+		if ref.ref.Name == "" {
+			errs = append(errs, field.Required(rp.Child("name").Path(), ""))
+		} else {
+			for _, msg := range namecheck.IsDNS1123Subdomain(ref.ref.Name) {
+				errs = append(errs, field.Invalid(rp.Child("name").Path(), ref.ref.Name, msg))
+			}
+		}
+		if ref.ref.Namespace == "" {
+			errs = append(errs, field.Required(rp.Child("namespace").Path(), ""))
+		} else {
+			for _, msg := range namecheck.IsDNS1123Label(ref.ref.Namespace) {
+				errs = append(errs, field.Invalid(rp.Child("namespace").Path(), ref.ref.Namespace, msg))
+			}
+		}
+	}
+	return errs
+}
