@@ -44,6 +44,7 @@ type upstreamCRD struct {
 	gvk        schema.GroupVersionKind
 	structural *structuralschema.Structural
 	strategy   rest.RESTCreateStrategy
+	namespaced bool
 }
 
 // newUpstreamCRD validates the CRD as kube-apiserver does on its create and,
@@ -91,7 +92,7 @@ func newUpstreamCRD(doc []byte) (*upstreamCRD, error) {
 	gvk := schema.GroupVersionKind{Group: v1crd.Spec.Group, Version: v.Name, Kind: v1crd.Spec.Names.Kind}
 	strategy := customresource.NewStrategy(unstructuredscheme.NewUnstructuredObjectTyper(), v1crd.Spec.Scope == apiextensionsv1.NamespaceScoped,
 		gvk, validator, statusValidator, s, status, nil, nil)
-	return &upstreamCRD{gvk: gvk, structural: s, strategy: strategy}, nil
+	return &upstreamCRD{gvk: gvk, structural: s, strategy: strategy, namespaced: v1crd.Spec.Scope == apiextensionsv1.NamespaceScoped}, nil
 }
 
 // create runs kube-apiserver's create of one custom resource: the decoding
@@ -139,7 +140,9 @@ func (c *upstreamCRD) create(doc []byte, namespace string) (rqOutcome, error) {
 	structuralpruning.Prune(u.Object, c.structural, true)
 	structuraldefaulting.PruneNonNullableNullsWithoutDefaults(u.Object, c.structural)
 
-	if u.GetNamespace() == "" {
+	if !c.namespaced {
+		u.SetNamespace("") // kubectl sends a cluster-scoped create without one
+	} else if u.GetNamespace() == "" {
 		u.SetNamespace(namespace)
 	}
 	if u.GetGenerateName() != "" && u.GetName() == "" {
@@ -640,9 +643,13 @@ func (g *crdGen) crd(i int) (node, node) {
 	}
 	kind := fmt.Sprintf("Widget%d", i)
 	plural := strings.ToLower(kind) + "s"
+	scope := "Namespaced"
+	if g.chance(0.3) {
+		scope = "Cluster" // VAL-76..VAL-78 for cluster-scoped resources too
+	}
 	doc := node{"apiVersion": "apiextensions.k8s.io/v1", "kind": "CustomResourceDefinition",
 		"metadata": node{"name": plural + ".example.com"},
-		"spec": node{"group": "example.com", "scope": "Namespaced",
+		"spec": node{"group": "example.com", "scope": scope,
 			"names":    node{"plural": plural, "singular": strings.ToLower(kind), "kind": kind, "listKind": kind + "List"},
 			"versions": []any{version}}}
 	return doc, root
@@ -698,6 +705,10 @@ func TestCustomResourceValidationMatchesUpstream(t *testing.T) {
 		}
 		if g.chance(0.04) {
 			obj["metadata"].(map[string]any)["name"] = g.pick("Bad_Name", "a/b", "a%b", "..", "web.").(string)
+		}
+		if g.chance(0.05) {
+			// kept in a namespace, cleared on a cluster-scoped resource
+			obj["metadata"].(map[string]any)["namespace"] = g.pick("ns1", "team-a").(string)
 		}
 		if g.chance(0.03) {
 			md := obj["metadata"].(map[string]any)

@@ -61,13 +61,16 @@ func metadataUnknown(obj map[string]any) []string {
 
 // validateCustom is the custom resource strategy's validation on create
 // (VAL-78): a status the status subresource owns is dropped first; then the
-// metadata (a DNS-subdomain name), the schema, and the list types.
-func validateCustom(u *unstructured.Unstructured, s *crdschema.Schema, statusSubresource bool) field.ErrorList {
+// metadata (a DNS-subdomain name; no namespace for a cluster-scoped
+// resource), the schema, and the list types.
+func validateCustom(u *unstructured.Unstructured, s *crdschema.Schema, statusSubresource, clusterScoped bool) field.ErrorList {
 	if statusSubresource {
 		delete(u.Object, "status")
 	}
 	gk := u.GroupVersionKind().GroupKind()
-	errs := validation.ObjectMeta(u, validation.MetaRulesFor(gk), field.NewPath("metadata"))
+	rules := validation.MetaRulesFor(gk)
+	rules.ClusterScoped = clusterScoped
+	errs := validation.ObjectMeta(u, rules, field.NewPath("metadata"))
 	errs = append(errs, s.Validate(u.Object)...)
 	errs = append(errs, s.Embedded(u.Object, embeddedMeta)...)
 	return append(errs, s.ListTypes(u.Object)...)

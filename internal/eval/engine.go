@@ -191,6 +191,11 @@ type Engine struct {
 	seeds map[string]corev1.ResourceList
 	// resourceIDs number the resources of storedNames.
 	resourceIDs map[schema.GroupResource]uint32
+	// clusterStored are the names of the cluster-scoped objects that exist
+	// (ST-01): the cluster's own (initialClusterObjects) once seeded, and
+	// the input's.
+	clusterStored       storedNames
+	clusterStoredSeeded bool
 	// outlook is what the caller promised of the objects still to come (Expect).
 	outlook *Outlook
 	// settled is the policies Prepare reads, once Expect settled them.
@@ -456,6 +461,7 @@ func (e *Engine) admitObject(obj runtime.Object, fromInput bool) Result {
 		res.Skipped, res.SkipReason = true, "cluster class: read by the Priority, DefaultStorageClass and RuntimeClass plugins for the whole run"
 		return res
 	}
+	written := meta.GetName() // before name generation (ST-01)
 	var clusterErrs field.ErrorList
 	switch o := obj.(type) {
 	case *rbacv1.ClusterRole: // VAL-75
@@ -490,6 +496,30 @@ func (e *Engine) admitObject(obj runtime.Object, fromInput bool) Result {
 		return res
 	}
 	if clusterScopedIn(e.catalog(), gvk) {
+		if u, ok := obj.(*unstructured.Unstructured); ok {
+			// VAL-76..VAL-78: a cluster-scoped custom resource against its
+			// CRD's schema, as a namespaced one.
+			if custom, customStatus := e.customSchema(u); custom != nil {
+				if res.Denial = decodeCustom(u, custom); res.Denial != nil {
+					return res
+				}
+				assignName(meta)
+				if errs := validateCustom(u, custom, customStatus, true); len(errs) > 0 {
+					res.Denial = status.Invalid(gvk.GroupKind(), meta.GetName(), errs)
+					return res
+				}
+			}
+		}
+		if fromInput && written != "" {
+			// ST-01: a name the cluster or an earlier document has taken.
+			gr := resourceIn(e.catalog(), gvk)
+			id := e.resourceID(gr)
+			if e.clusterNames().has(id, written) {
+				res.Denial = status.AlreadyExists(gr, written)
+				return res
+			}
+			e.clusterStored.add(id, written)
+		}
 		res.Skipped, res.SkipReason = true, "cluster-scoped kind: LimitRanges and quotas do not apply"
 		return res
 	}
@@ -578,7 +608,7 @@ func (e *Engine) admitObject(obj runtime.Object, fromInput bool) Result {
 		stored, gk, errs := obj, gvk.GroupKind(), field.ErrorList(nil)
 		if custom != nil {
 			// VAL-78: a custom resource against its CRD's schema.
-			errs = validateCustom(obj.(*unstructured.Unstructured), custom, customStatus)
+			errs = validateCustom(obj.(*unstructured.Unstructured), custom, customStatus, false)
 		} else {
 			stored, gk, errs = e.validateCounted(obj, gvk, ns.name)
 		}
@@ -606,6 +636,21 @@ func (e *Engine) admitObject(obj runtime.Object, fromInput bool) Result {
 	}
 	res.Allowed = res.Denial == nil
 	return res
+}
+
+// clusterNames returns the names of the cluster-scoped objects that exist,
+// seeded with the cluster's own on first use.
+func (e *Engine) clusterNames() *storedNames {
+	if !e.clusterStoredSeeded {
+		e.clusterStoredSeeded = true
+		for _, o := range initialClusterObjects {
+			id := e.resourceID(o.resource)
+			for _, name := range o.names {
+				e.clusterStored.add(id, name)
+			}
+		}
+	}
+	return &e.clusterStored
 }
 
 // resourceID numbers resource gr for the names stored under it (storedNames).

@@ -86,8 +86,9 @@ type Binding struct {
 // an object once it is stored.
 func (e *Engine) Clone() *Engine {
 	c := &Engine{opts: e.opts, classes: e.classes, quota: e.quota, order: slices.Clone(e.order), seeds: e.seeds, outlook: e.outlook, resourceIDs: maps.Clone(e.resourceIDs),
-		namespaces: make(map[string]*namespaceState, len(e.namespaces)),
-		services:   serviceAllocations{ips: maps.Clone(e.services.ips), nodePorts: maps.Clone(e.services.nodePorts), next: e.services.next}}
+		namespaces:    make(map[string]*namespaceState, len(e.namespaces)),
+		services:      serviceAllocations{ips: maps.Clone(e.services.ips), nodePorts: maps.Clone(e.services.nodePorts), next: e.services.next},
+		clusterStored: e.clusterStored.clone(), clusterStoredSeeded: e.clusterStoredSeeded, refusedNamespaces: maps.Clone(e.refusedNamespaces)}
 	for name, ns := range e.namespaces {
 		cn := &namespaceState{name: ns.name, stored: ns.stored.clone(), orphans: slices.Clone(ns.orphans),
 			limitRanges: slices.Clone(ns.limitRanges), governed: ns.governed}

@@ -76,6 +76,8 @@ type Cluster struct {
 	runtime       []*nodev1.RuntimeClass
 	priorityKnown bool
 	runtimeKnown  bool
+	// liveRead: the classes of a live cluster were added (AddExisting).
+	liveRead bool
 	// refused holds the classes kube-apiserver would not create (VAL-72..74),
 	// with their denial; they are not part of the cluster.
 	refused map[runtime.Object]*status.Denial
@@ -103,6 +105,9 @@ func (c *Cluster) Add(obj runtime.Object) bool { return c.add(obj, true) }
 func (c *Cluster) AddExisting(obj runtime.Object) bool { return c.add(obj, false) }
 
 func (c *Cluster) add(obj runtime.Object, validate bool) bool {
+	if !validate {
+		c.liveRead = true
+	}
 	var errs field.ErrorList
 	var gk schema.GroupKind
 	var name string
@@ -124,6 +129,9 @@ func (c *Cluster) add(obj runtime.Object, validate bool) bool {
 				}
 			}
 		}
+		if len(errs) == 0 && validate && c.refuseTaken(obj) {
+			return true
+		}
 		if len(errs) == 0 {
 			c.priority = append(c.priority, o)
 		}
@@ -140,12 +148,18 @@ func (c *Cluster) add(obj runtime.Object, validate bool) bool {
 		if validate {
 			errs, gk, name = validation.StorageClass(o), storagev1.SchemeGroupVersion.WithKind("StorageClass").GroupKind(), o.Name
 		}
+		if len(errs) == 0 && validate && c.refuseTaken(obj) {
+			return true
+		}
 		if len(errs) == 0 {
 			c.storage = append(c.storage, o)
 		}
 	case *nodev1.RuntimeClass:
 		if validate {
 			errs, gk, name = validation.RuntimeClass(o), nodev1.SchemeGroupVersion.WithKind("RuntimeClass").GroupKind(), o.Name
+		}
+		if len(errs) == 0 && validate && c.refuseTaken(obj) {
+			return true
 		}
 		if len(errs) == 0 {
 			c.runtime = append(c.runtime, o)
@@ -158,6 +172,45 @@ func (c *Cluster) add(obj runtime.Object, validate bool) bool {
 		c.refuse(obj, status.Invalid(gk, name, errs))
 	}
 	return true
+}
+
+// taken reports whether a class of the input named as obj would be storage's
+// 409 (ST-01): an earlier class of its kind has the name, or, for a
+// PriorityClass, one of the system classes every cluster has. It is asked
+// once the class passed validation and admission.
+func (c *Cluster) taken(obj runtime.Object) (schema.GroupResource, string, bool) {
+	switch o := obj.(type) {
+	case *schedulingv1.PriorityClass:
+		gr := schedulingv1.SchemeGroupVersion.WithResource("priorityclasses").GroupResource()
+		if o.Name == "" {
+			return gr, "", false
+		}
+		// Read from a live cluster, the system classes are among the
+		// others, unless the input replaces them (CL-01).
+		for _, pc := range systemPriorityClasses {
+			if pc.Name == o.Name && !c.liveRead {
+				return gr, o.Name, true
+			}
+		}
+		return gr, o.Name, slices.ContainsFunc(c.priority, func(pc *schedulingv1.PriorityClass) bool { return pc.Name == o.Name })
+	case *storagev1.StorageClass:
+		gr := storagev1.SchemeGroupVersion.WithResource("storageclasses").GroupResource()
+		return gr, o.Name, o.Name != "" && slices.ContainsFunc(c.storage, func(sc *storagev1.StorageClass) bool { return sc.Name == o.Name })
+	case *nodev1.RuntimeClass:
+		gr := nodev1.SchemeGroupVersion.WithResource("runtimeclasses").GroupResource()
+		return gr, o.Name, o.Name != "" && slices.ContainsFunc(c.runtime, func(rc *nodev1.RuntimeClass) bool { return rc.Name == o.Name })
+	}
+	return schema.GroupResource{}, "", false
+}
+
+// refuseTaken refuses obj with storage's 409 when its name is taken; the
+// class is then not part of the cluster.
+func (c *Cluster) refuseTaken(obj runtime.Object) bool {
+	gr, name, ok := c.taken(obj)
+	if ok {
+		c.refuse(obj, status.AlreadyExists(gr, name))
+	}
+	return ok
 }
 
 func (c *Cluster) refuse(obj runtime.Object, d *status.Denial) {
