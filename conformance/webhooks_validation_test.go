@@ -123,7 +123,7 @@ func (g *webhookGen) clientConfig(valid bool) map[string]any {
 				delete(s, "namespace")
 			}
 			if g.chance(0.2) {
-				s["port"] = g.pick(0, -1, 65536, 8443, 443)
+				s["port"] = g.pick(0, -1, 65536, 8443, 443, 1, 65535)
 			}
 			if g.chance(0.4) {
 				s["path"] = g.pick("", "/", "//", "/validate", "validate", "/a//b", "/Mutate_Pods", "/v1/validate/", "/a/b.c/", "///", "/a..b")
@@ -271,7 +271,7 @@ func (g *webhookGen) webhook(mutating, valid bool, i int) map[string]any {
 		}
 		if g.chance(0.05) {
 			mcs = nil
-			for j := range 65 {
+			for j := range g.pick(64, 65).(int) {
 				mcs = append(mcs, map[string]any{"name": fmt.Sprintf("c%d", j), "expression": "true"})
 			}
 		}
@@ -328,7 +328,9 @@ func (g *webhookGen) ingressClass(valid bool, i int) map[string]any {
 	}
 	if g.chance(0.4) {
 		spec["controller"] = g.pick("", "nginx", "k8s.io/", "/ingress", "Bad_Host/x", "example.com/bad path", "example.com/a/b",
-			"example.com/"+strings.Repeat("c", 240), "a-.b/c", "example.com/ok:1")
+			"example.com/"+strings.Repeat("c", 240), "a-.b/c", "example.com/ok:1",
+			// 250 and 251 bytes: either side of the limit
+			"example.com/"+strings.Repeat("c", 238), "example.com/"+strings.Repeat("c", 239))
 	}
 	if g.chance(0.1) {
 		delete(spec, "controller")
