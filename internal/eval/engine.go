@@ -38,6 +38,7 @@ import (
 
 	"github.com/limitcheck/limitcheck/internal/eval/features"
 
+	admissionregistrationv1 "k8s.io/api/admissionregistration/v1"
 	appsv1 "k8s.io/api/apps/v1"
 	autoscalingv1 "k8s.io/api/autoscaling/v1"
 	autoscalingv2 "k8s.io/api/autoscaling/v2"
@@ -331,6 +332,12 @@ func NewObject(apiVersion, kind string) runtime.Object {
 		return &rbacv1.ClusterRole{}
 	case "rbac.authorization.k8s.io/v1/ClusterRoleBinding": // VAL-75
 		return &rbacv1.ClusterRoleBinding{}
+	case "admissionregistration.k8s.io/v1/ValidatingWebhookConfiguration": // VAL-79..VAL-83
+		return &admissionregistrationv1.ValidatingWebhookConfiguration{}
+	case "admissionregistration.k8s.io/v1/MutatingWebhookConfiguration":
+		return &admissionregistrationv1.MutatingWebhookConfiguration{}
+	case "networking.k8s.io/v1/IngressClass": // VAL-84
+		return &networkingv1.IngressClass{}
 	}
 	switch apiVersion {
 	case "apps/v1":
@@ -474,6 +481,18 @@ func (e *Engine) admitObject(obj runtime.Object, fromInput bool) Result {
 		validation.PreparePersistentVolumeForCreate(o)
 		assignName(&o.ObjectMeta)
 		clusterErrs = validation.PersistentVolume(o)
+	case *admissionregistrationv1.ValidatingWebhookConfiguration: // VAL-79..VAL-83
+		defaults.DefaultValidatingWebhookConfiguration(o)
+		assignName(o)
+		clusterErrs = validation.ValidatingWebhookConfiguration(o)
+	case *admissionregistrationv1.MutatingWebhookConfiguration:
+		defaults.DefaultMutatingWebhookConfiguration(o)
+		assignName(o)
+		clusterErrs = validation.MutatingWebhookConfiguration(o)
+	case *networkingv1.IngressClass: // VAL-84
+		defaults.IngressClass(o)
+		assignName(o)
+		clusterErrs = validation.IngressClass(o)
 	case *corev1.Namespace: // NS-03
 		if o.Name != "" { // SetDefaults_Namespace
 			if o.Labels == nil {

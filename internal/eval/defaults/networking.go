@@ -37,3 +37,13 @@ func defaultPolicyPorts(ports []networkingv1.NetworkPolicyPort) {
 		}
 	}
 }
+
+// IngressClass is the v1 defaulting of an IngressClass,
+// SetObjectDefaults_IngressClass (VAL-84): parameters without a scope get
+// scope Cluster.
+func IngressClass(ic *networkingv1.IngressClass) {
+	if p := ic.Spec.Parameters; p != nil && p.Scope == nil {
+		s := networkingv1.IngressClassParametersReferenceScopeCluster
+		p.Scope = &s
+	}
+}
