@@ -21,6 +21,8 @@ import (
 	"k8s.io/kubernetes/pkg/apis/rbac"
 	_ "k8s.io/kubernetes/pkg/apis/rbac/install"
 	"k8s.io/kubernetes/pkg/registry/policy/poddisruptionbudget"
+	"k8s.io/kubernetes/pkg/registry/rbac/clusterrole"
+	"k8s.io/kubernetes/pkg/registry/rbac/clusterrolebinding"
 	"k8s.io/kubernetes/pkg/registry/rbac/role"
 	"k8s.io/kubernetes/pkg/registry/rbac/rolebinding"
 
@@ -49,6 +51,13 @@ var policyRBACKinds = map[string]struct {
 	"RoleBinding": {"rbac.authorization.k8s.io/v1", "rolebindings",
 		func() runtime.Object { return &rbacv1.RoleBinding{} },
 		func() runtime.Object { return &rbac.RoleBinding{} }, rolebinding.Strategy},
+	// VAL-75: cluster-scoped.
+	"ClusterRole": {"rbac.authorization.k8s.io/v1", "clusterroles",
+		func() runtime.Object { return &rbacv1.ClusterRole{} },
+		func() runtime.Object { return &rbac.ClusterRole{} }, clusterrole.Strategy},
+	"ClusterRoleBinding": {"rbac.authorization.k8s.io/v1", "clusterrolebindings",
+		func() runtime.Object { return &rbacv1.ClusterRoleBinding{} },
+		func() runtime.Object { return &rbac.ClusterRoleBinding{} }, clusterrolebinding.Strategy},
 }
 
 // upstreamPolicyRBACCreate runs kube-apiserver's code on one document of a
@@ -68,7 +77,9 @@ func upstreamPolicyRBACCreate(doc []byte, kind, namespace string) (rqOutcome, er
 		return rqOutcome{}, err
 	}
 	meta := internal.(metav1.Object)
-	if meta.GetNamespace() == "" {
+	if !k.strategy.NamespaceScoped() {
+		meta.SetNamespace("") // kubectl sends a cluster-scoped create without one
+	} else if meta.GetNamespace() == "" {
 		meta.SetNamespace(namespace)
 	}
 	if meta.GetGenerateName() != "" && meta.GetName() == "" {
@@ -218,6 +229,37 @@ func (g *policyRBACGen) role(i int) map[string]any {
 	return obj
 }
 
+// clusterRole is a role, cluster-wide, sometimes aggregated, sometimes
+// with a namespace the create clears.
+func (g *policyRBACGen) clusterRole(i int) map[string]any {
+	obj := g.role(i)
+	obj["kind"] = "ClusterRole"
+	if g.chance(0.25) {
+		switch g.r.IntN(4) {
+		case 0:
+			obj["aggregationRule"] = map[string]any{}
+		case 1:
+			obj["aggregationRule"] = map[string]any{"clusterRoleSelectors": []any{}}
+		default:
+			obj["aggregationRule"] = map[string]any{"clusterRoleSelectors": []any{g.selector()}}
+		}
+	}
+	if g.chance(0.1) {
+		obj["metadata"].(map[string]any)["namespace"] = "ns1"
+	}
+	return obj
+}
+
+// clusterRoleBinding is a binding, cluster-wide.
+func (g *policyRBACGen) clusterRoleBinding(i int) map[string]any {
+	obj := g.roleBinding(i)
+	obj["kind"] = "ClusterRoleBinding"
+	if ref := obj["roleRef"].(map[string]any); g.chance(0.5) {
+		ref["kind"] = "ClusterRole"
+	}
+	return obj
+}
+
 func (g *policyRBACGen) roleBinding(i int) map[string]any {
 	ref := map[string]any{}
 	if g.chance(0.7) {
@@ -276,7 +318,7 @@ func (g *policyRBACGen) valid(kind string, i int) map[string]any {
 				map[string]any{"key": "pdb.kubernetes.io/deprecated-v1beta1-empty-selector-match", "operator": g.pick("Exists", "DoesNotExist")}}})
 		}
 		return map[string]any{"apiVersion": "policy/v1", "kind": kind, "metadata": meta, "spec": spec}
-	case "Role":
+	case "Role", "ClusterRole":
 		var rules []any
 		for range g.r.IntN(3) {
 			rules = append(rules, map[string]any{"apiGroups": []any{g.pick("", "apps", "*")}, "resources": []any{g.pick("pods", "deployments", "*")},
@@ -285,6 +327,9 @@ func (g *policyRBACGen) valid(kind string, i int) map[string]any {
 		return map[string]any{"apiVersion": "rbac.authorization.k8s.io/v1", "kind": kind, "metadata": meta, "rules": rules}
 	}
 	ref := map[string]any{"kind": g.pick("Role", "ClusterRole"), "name": g.pick("reader", "system:aggregate-to-edit", "Any_Name")}
+	if kind == "ClusterRoleBinding" {
+		ref["kind"] = "ClusterRole"
+	}
 	if g.chance(0.5) {
 		ref["apiGroup"] = "rbac.authorization.k8s.io"
 	}
@@ -310,6 +355,20 @@ func (g *policyRBACGen) valid(kind string, i int) map[string]any {
 
 // policyRBACRules are messages the generated cases must reach.
 var policyRBACRules = map[string][]string{
+	"ClusterRole": {
+		"verbs: Required value: verbs must contain at least one value",
+		"rules cannot apply to both regular resources and non-resource URLs",
+		"aggregationRule.clusterRoleSelectors: Required value: at least one clusterRoleSelector required if aggregationRule is non-nil",
+		"aggregationRule.clusterRoleSelectors[0].matchLabels: Invalid value",
+		`metadata.generateName: Invalid value: "x%": may not contain '%'`,
+		`metadata.name: Invalid value: "a/b": may not contain '/'`,
+	},
+	"ClusterRoleBinding": {
+		`roleRef.kind: Unsupported value: "Role": supported values: "ClusterRole"`,
+		"subjects[0].namespace: Required value",
+		"roleRef.name: Required value",
+		`subjects[0].name: Invalid value: "Bad_Name"`,
+	},
 	"PodDisruptionBudget": {
 		`spec: Invalid value: {"MinAvailable":`,
 		"minAvailable and maxUnavailable cannot be both set",
@@ -359,7 +418,7 @@ func TestPolicyRBACValidationParity(t *testing.T) {
 	p := newParity(t, *flagPolicyRBACSeed)
 	for i := 0; i < *flagPolicyRBACCases; i++ {
 		var m map[string]any
-		kind := g.pick("PodDisruptionBudget", "Role", "RoleBinding").(string)
+		kind := g.pick("PodDisruptionBudget", "Role", "RoleBinding", "ClusterRole", "ClusterRoleBinding").(string)
 		switch {
 		case g.chance(0.25):
 			m = g.valid(kind, i)
@@ -367,6 +426,10 @@ func TestPolicyRBACValidationParity(t *testing.T) {
 			m = g.pdb(i)
 		case kind == "Role":
 			m = g.role(i)
+		case kind == "ClusterRole":
+			m = g.clusterRole(i)
+		case kind == "ClusterRoleBinding":
+			m = g.clusterRoleBinding(i)
 		default:
 			m = g.roleBinding(i)
 		}
@@ -384,5 +447,6 @@ func TestPolicyRBACValidationParity(t *testing.T) {
 		}
 		p.compare(i, kind, doc, want, got, kind, policyRBACRules[kind], nil)
 	}
-	p.finish("PodDisruptionBudgets, Roles and RoleBindings", *flagPolicyRBACCases, []string{"PodDisruptionBudget", "Role", "RoleBinding"}, policyRBACRules)
+	p.finish("PodDisruptionBudgets, Roles, RoleBindings, ClusterRoles and ClusterRoleBindings", *flagPolicyRBACCases,
+		[]string{"PodDisruptionBudget", "Role", "RoleBinding", "ClusterRole", "ClusterRoleBinding"}, policyRBACRules)
 }

@@ -472,9 +472,11 @@ func (e *Engine) admitObject(obj runtime.Object, fromInput bool) Result {
 	var clusterErrs field.ErrorList
 	switch o := obj.(type) {
 	case *rbacv1.ClusterRole: // VAL-75
+		assignName(o)
 		clusterErrs = validation.ClusterRole(o)
 	case *rbacv1.ClusterRoleBinding:
 		defaults.DefaultClusterRoleBinding(o)
+		assignName(o)
 		clusterErrs = validation.ClusterRoleBinding(o)
 	case *corev1.PersistentVolume: // VAL-91
 		defaults.DefaultPersistentVolume(o)
@@ -500,6 +502,7 @@ func (e *Engine) admitObject(obj runtime.Object, fromInput bool) Result {
 			}
 			o.Labels[corev1.LabelMetadataName] = o.Name
 		}
+		assignName(o) // after defaulting, which happens at decoding
 		clusterErrs = validation.Namespace(o)
 		if len(clusterErrs) > 0 && !isInitialNamespace(o.Name) {
 			// It is not created: every object in it is refused as in a

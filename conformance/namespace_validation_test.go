@@ -1,0 +1,140 @@
+package conformance
+
+import (
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"math/rand/v2"
+	"strings"
+	"testing"
+
+	corev1 "k8s.io/api/core/v1"
+	genericapirequest "k8s.io/apiserver/pkg/endpoints/request"
+	"k8s.io/apiserver/pkg/registry/rest"
+	"k8s.io/kubernetes/pkg/api/legacyscheme"
+	api "k8s.io/kubernetes/pkg/apis/core"
+	"k8s.io/kubernetes/pkg/registry/core/namespace"
+
+	"github.com/limitcheck/limitcheck/internal/eval"
+)
+
+var (
+	flagNamespaceCases = flag.Int("namespace-cases", 3000, "number of random Namespaces")
+	flagNamespaceSeed  = flag.Uint64("namespace-seed", 1, "Namespace generator seed")
+)
+
+// upstreamNamespaceCreate runs kube-apiserver's create path on a Namespace:
+// decode into v1 with its defaulting, conversion, name generation and
+// rest.BeforeCreate with the real strategy.
+func upstreamNamespaceCreate(doc []byte) (rqOutcome, error) {
+	ext := &corev1.Namespace{}
+	if err := json.Unmarshal(doc, ext); err != nil {
+		return rqOutcome{}, err
+	}
+	legacyscheme.Scheme.Default(ext)
+	internal := &api.Namespace{}
+	if err := legacyscheme.Scheme.Convert(ext, internal, nil); err != nil {
+		return rqOutcome{}, err
+	}
+	if internal.GenerateName != "" && internal.Name == "" {
+		internal.Name = internal.GenerateName + eval.GeneratedNameSuffix
+	}
+	internal.Namespace = ""
+	ctx := genericapirequest.WithRequestInfo(genericapirequest.WithNamespace(context.Background(), ""), &genericapirequest.RequestInfo{IsResourceRequest: true, Verb: "create",
+		APIVersion: "v1", Resource: "namespaces", Name: internal.Name})
+	rest.FillObjectMetaSystemFields(internal)
+	return statusOutcome(rest.BeforeCreate(namespace.Strategy, ctx, internal)), nil
+}
+
+// mineNamespaceCreate admits the same document on a fresh engine.
+func mineNamespaceCreate(doc []byte) (rqOutcome, []string, error) {
+	obj := eval.NewObject("v1", "Namespace")
+	if err := json.Unmarshal(doc, obj); err != nil {
+		return rqOutcome{}, nil, err
+	}
+	res := eval.New(eval.Options{DefaultNamespace: "ns1", OmitNamespaceObjects: true, DisableControllers: true}).Admit(obj)
+	if res.Internal != "" {
+		return rqOutcome{code: 500, message: res.Internal}, nil, nil
+	}
+	if res.Denial == nil {
+		return rqOutcome{allowed: true}, nil, nil
+	}
+	return rqOutcome{code: res.Denial.Code, reason: string(res.Denial.Reason), message: res.Denial.Message}, res.Denial.Parts, nil
+}
+
+func namespaceDoc(r *rand.Rand, i int) map[string]any {
+	pick := func(xs ...any) any { return xs[r.IntN(len(xs))] }
+	chance := func(p float64) bool { return r.Float64() < p }
+	meta := map[string]any{}
+	switch {
+	case chance(0.7):
+		meta["name"] = fmt.Sprintf("team-%d", i)
+	case chance(0.6):
+		meta["name"] = pick("Team_B", "team.a", "-team", strings.Repeat("t", 64), "a/b", "..")
+	case chance(0.8):
+		meta["generateName"] = pick("team-", "Team-", "t.", strings.Repeat("g", 60))
+	}
+	if chance(0.15) {
+		meta["labels"] = map[string]any{pick("team", "bad key!", "kubernetes.io/metadata.name").(string): pick("a", "platform team", strings.Repeat("v", 64))}
+	}
+	if chance(0.08) {
+		meta["annotations"] = map[string]any{pick("owner", "Bad Key").(string): "x"}
+	}
+	if chance(0.08) {
+		meta["finalizers"] = []any{pick("kubernetes", "example.com/cleanup", "custom")}
+	}
+	if chance(0.05) {
+		meta["namespace"] = "ns1"
+	}
+	doc := map[string]any{"apiVersion": "v1", "kind": "Namespace", "metadata": meta}
+	if chance(0.2) {
+		doc["spec"] = map[string]any{"finalizers": []any{pick("kubernetes", "custom", "example.com/x", "a/b/c", "")}}
+	}
+	if chance(0.05) {
+		doc["status"] = map[string]any{"phase": pick("Active", "Terminating")}
+	}
+	return doc
+}
+
+var namespaceRules = []string{
+	`metadata.name: Invalid value: "Team_B": a lowercase RFC 1123 label must consist of`,
+	"must be no more than 63 characters",
+	`metadata.generateName: Invalid value: "Team-"`,
+	`metadata.labels: Invalid value: "platform team"`,
+	`metadata.labels: Invalid value: "bad key!"`,
+	`metadata.annotations: Invalid value: "Bad Key"`,
+	`spec.finalizers: Invalid value: "custom": name is neither a standard finalizer name nor is it fully qualified`,
+	`metadata.finalizers[0]: Invalid value: "custom"`,
+	"metadata.name: Required value: name or generateName is required",
+}
+
+// TestNamespaceValidationParity compares limitcheck's create path for
+// Namespaces (NS-03) with kube-apiserver's on random documents.
+func TestNamespaceValidationParity(t *testing.T) {
+	r := rand.New(rand.NewPCG(*flagNamespaceSeed, *flagNamespaceSeed^0x3c6ef372fe94f82b))
+	p := newParity(t, *flagNamespaceSeed)
+	for i := 0; i < *flagNamespaceCases; i++ {
+		doc, err := json.Marshal(namespaceDoc(r, i))
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, err := upstreamNamespaceCreate(doc)
+		if err != nil {
+			t.Fatalf("case %d: upstream: %v\n%s", i, err, doc)
+		}
+		got, parts, err := mineNamespaceCreate(doc)
+		if err != nil {
+			t.Fatalf("case %d: limitcheck: %v\n%s", i, err, doc)
+		}
+		var same func(string, string) bool
+		if strings.Contains(string(doc), `"labels"`) {
+			// The defaulted kubernetes.io/metadata.name label makes a
+			// second label, and upstream reports label errors in Go map
+			// order.
+			same = func(w, g string) bool { return samePermutation(w, g, parts) }
+		}
+		p.compare(i, "Namespace", doc, want, got, "", namespaceRules, same)
+	}
+	p.finish("Namespaces", *flagNamespaceCases, []string{""}, map[string][]string{"": namespaceRules})
+}
