@@ -87,7 +87,7 @@ func CommandCase(name string, fsys fs.FS, args []string) (*Case, string) {
 			if err != nil {
 				return nil, err.Error()
 			}
-			docs, err := SplitYAML(b)
+			docs, err := SplitYAMLItems(b)
 			if err != nil {
 				return nil, fmt.Sprintf("%s is not a stream of objects a cluster takes (%v)", f, err)
 			}
