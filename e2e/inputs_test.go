@@ -60,6 +60,7 @@ func scriptCommands(script string) [][]string {
 // TestInputs replays the README's examples and the testscripts' inputs; for
 // their describe commands, it compares the tables with kubectl describe.
 func TestInputs(t *testing.T) {
+	needPlane(t)
 	if *flagReplay != "" {
 		t.Skip("-replay")
 	}

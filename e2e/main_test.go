@@ -125,6 +125,15 @@ func run(m *testing.M) int {
 	return m.Run()
 }
 
+// needPlane skips a test that replays on the control plane when there is
+// none (-short: the harness's own unit tests only).
+func needPlane(t *testing.T) {
+	t.Helper()
+	if env.plane == nil {
+		t.Skip("-short: no control plane")
+	}
+}
+
 // nodeName is the one Node of the plane: no kubelet runs it, but DaemonSets
 // create a Pod for it, as limitcheck does with --nodes 1.
 const nodeName = "e2e-node"
@@ -422,6 +431,7 @@ func (tl *tally) summary(t *testing.T, what string, start time.Time) {
 }
 
 func TestReplay(t *testing.T) {
+	needPlane(t)
 	if *flagReplay == "" {
 		t.Skip("-replay DIR not given")
 	}
