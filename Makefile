@@ -80,7 +80,8 @@ conformance:
 # built once at the pinned versions into $(LIMITCHECK_E2E_CACHE) (default
 # ~/.cache/limitcheck-e2e/kube-VERSION_etcd-VERSION/, minutes on a small
 # machine), then the README's examples, the testscripts' inputs and
-# E2E_CASES random cases are replayed and compared with limitcheck -o json.
+# E2E_CASES random cases are replayed and compared with limitcheck -o json,
+# and the tables of their describe commands with kubectl describe.
 # A case that differs is saved; replay it with
 #   cd e2e && go test -run TestReplay -replay DIR
 E2E_CASES ?= 500

@@ -233,8 +233,18 @@ func LoadCase(dir string) (*Case, error) {
 }
 
 // SplitYAML splits a YAML stream into JSON documents, leaving out empty ones.
-// A document that is not an object is an error.
+// A document that is not an object is an error, and so is a List.
 func SplitYAML(in []byte) ([][]byte, error) {
+	return splitYAML(in, false)
+}
+
+// SplitYAMLItems is SplitYAML with each List replaced by its items, as
+// kubectl create -f creates them one by one.
+func SplitYAMLItems(in []byte) ([][]byte, error) {
+	return splitYAML(in, true)
+}
+
+func splitYAML(in []byte, items bool) ([][]byte, error) {
 	var docs [][]byte
 	for _, part := range splitDocs(string(in)) {
 		if strings.TrimSpace(stripComments(part)) == "" {
@@ -249,7 +259,21 @@ func SplitYAML(in []byte) ([][]byte, error) {
 			return nil, fmt.Errorf("not an object: %w", err)
 		}
 		if u.IsList() {
-			return nil, fmt.Errorf("a List: not replayed")
+			if !items {
+				return nil, fmt.Errorf("a List: not replayed")
+			}
+			l, err := u.ToList()
+			if err != nil {
+				return nil, fmt.Errorf("a List: %w", err)
+			}
+			for _, it := range l.Items {
+				b, err := it.MarshalJSON()
+				if err != nil {
+					return nil, err
+				}
+				docs = append(docs, b)
+			}
+			continue
 		}
 		docs = append(docs, j)
 	}

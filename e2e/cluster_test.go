@@ -127,6 +127,7 @@ func verify(t *testing.T, name, dir, kubeconfig string, files ...string) {
 // input LimitRange replacing the live one; then an unreachable server and a
 // list RBAC forbids.
 func TestFromCluster(t *testing.T) {
+	needPlane(t)
 	if *flagReplay != "" {
 		t.Skip("-replay")
 	}
@@ -350,6 +351,7 @@ spec:
 // their output with the README byte for byte; then it replays each example's
 // input on the plane and compares the verdicts with limitcheck's.
 func TestREADMEAgainstYourCluster(t *testing.T) {
+	needPlane(t)
 	if *flagReplay != "" {
 		t.Skip("-replay")
 	}

@@ -88,7 +88,9 @@ type Stats struct {
 	// OrderExplained counts differences another order of the LimitRanges
 	// or quotas explains (LR-22).
 	OrderExplained int
-	NotCompared    map[string]int
+	// Described counts describe commands compared with kubectl describe.
+	Described   int
+	NotCompared map[string]int
 }
 
 func (s *Stats) skip(why string) {

@@ -87,7 +87,7 @@ func CommandCase(name string, fsys fs.FS, args []string) (*Case, string) {
 			if err != nil {
 				return nil, err.Error()
 			}
-			docs, err := SplitYAML(b)
+			docs, err := SplitYAMLItems(b)
 			if err != nil {
 				return nil, fmt.Sprintf("%s is not a stream of objects a cluster takes (%v)", f, err)
 			}
@@ -155,3 +155,52 @@ func expand(fsys fs.FS, p string, recursive bool) ([]string, error) {
 	})
 	return out, err // WalkDir's lexical order
 }
+
+// DescribeCase turns the arguments of a `limitcheck describe TYPE ...`
+// command into the case its input makes and the TYPE argument, or says why
+// a real cluster cannot replay it. TYPE is one or more of kubectl's names for
+// LimitRanges and ResourceQuotas; names (NAME, TYPE/NAME) are not taken: the
+// comparison is of every object of each namespace. The other arguments are
+// taken as CommandCase takes check's.
+func DescribeCase(name string, fsys fs.FS, args []string) (*Case, string, string) {
+	if len(args) == 0 || args[0] != "describe" {
+		return nil, "", "not limitcheck describe"
+	}
+	var types string
+	rest := []string{"check"}
+	for i := 1; i < len(args); i++ {
+		a := args[i]
+		switch {
+		case strings.HasPrefix(a, "-"):
+			rest = append(rest, a)
+			flagName, _, hasValue := strings.Cut(a, "=")
+			if !hasValue && i+1 < len(args) && !describeBoolFlags[flagName] {
+				i++
+				rest = append(rest, args[i])
+			}
+		case types == "":
+			for _, t := range strings.Split(a, ",") {
+				if !describeTypes[t] {
+					return nil, "", "describe " + a + " (not only LimitRanges and ResourceQuotas, or a TYPE/NAME)"
+				}
+			}
+			types = a
+		default:
+			return nil, "", "describe by name"
+		}
+	}
+	if types == "" {
+		return nil, "", "describe without a type"
+	}
+	c, why := CommandCase(name, fsys, rest)
+	return c, types, why
+}
+
+// describeTypes are the TYPE words of kubectl describe that limitcheck
+// describe takes.
+var describeTypes = map[string]bool{"limits": true, "limitrange": true, "limitranges": true,
+	"quota": true, "resourcequota": true, "resourcequotas": true}
+
+// describeBoolFlags take no value; every other flag takes the next argument
+// unless written flag=value.
+var describeBoolFlags = map[string]bool{"-R": true, "--recursive": true, "-q": true, "--quiet": true}

@@ -3,6 +3,7 @@ package e2e
 import (
 	"context"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"sort"
@@ -56,8 +57,10 @@ func scriptCommands(script string) [][]string {
 	return out
 }
 
-// TestInputs replays the README's examples and the testscripts' inputs.
+// TestInputs replays the README's examples and the testscripts' inputs; for
+// their describe commands, it compares the tables with kubectl describe.
 func TestInputs(t *testing.T) {
+	needPlane(t)
 	if *flagReplay != "" {
 		t.Skip("-replay")
 	}
@@ -66,6 +69,31 @@ func TestInputs(t *testing.T) {
 	start := time.Now()
 	seen := map[string]bool{}
 	n := 0
+	// describeOne compares limitcheck describe with kubectl describe after
+	// the same input (DESC-01..03).
+	describeOne := func(name string, c *Case, types, why string) {
+		if c == nil {
+			tl.st.skip(why)
+			t.Logf("not replayed: %s: %s", name, why)
+			return
+		}
+		key := "describe " + types + string(c.Stream()) + strings.Join(c.Flags, " ") + fmt.Sprint(c.InputOrder, c.Namespace)
+		if seen[key] {
+			return
+		}
+		seen[key] = true
+		n++
+		c.Rename(fmt.Sprintf("in%d-", n))
+		diffs, err := runDescribe(ctx, c, types)
+		if err != nil {
+			tl.fail(t, c, err)
+			return
+		}
+		tl.mu.Lock()
+		tl.st.Described++
+		tl.mu.Unlock()
+		tl.add(t, c, diffs)
+	}
 	runOne := func(name string, c *Case, why string) {
 		if c == nil {
 			tl.st.skip(why)
@@ -88,6 +116,15 @@ func TestInputs(t *testing.T) {
 		}
 		tl.add(t, c, diffs)
 	}
+	command := func(name string, fsys fs.FS, args []string, from string) {
+		if len(args) > 0 && args[0] == "describe" {
+			c, types, why := DescribeCase(name, fsys, args)
+			describeOne(name, c, types, from+": "+why)
+			return
+		}
+		c, why := CommandCase(name, fsys, args)
+		runOne(name, c, from+": "+why)
+	}
 	root, err := filepath.Abs("..")
 	if err != nil {
 		t.Fatal(err)
@@ -98,8 +135,7 @@ func TestInputs(t *testing.T) {
 	}
 	for i, args := range readmeCommands(string(readme)) {
 		name := fmt.Sprintf("README example %d (limitcheck %s)", i+1, strings.Join(args, " "))
-		c, why := CommandCase(name, os.DirFS(root), args)
-		runOne(name, c, "README: "+why)
+		command(name, os.DirFS(root), args, "README")
 	}
 	scripts, err := filepath.Glob(filepath.Join(root, "testdata/script/*.txtar"))
 	if err != nil {
@@ -117,8 +153,7 @@ func TestInputs(t *testing.T) {
 		}
 		for i, args := range scriptCommands(string(ar.Comment)) {
 			name := fmt.Sprintf("%s command %d (limitcheck %s)", filepath.Base(s), i+1, strings.Join(args, " "))
-			c, why := CommandCase(name, fsys, args)
-			runOne(name, c, "testscript: "+why)
+			command(name, fsys, args, "testscript")
 		}
 	}
 	tl.summary(t, "README and testscripts", start)

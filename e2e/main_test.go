@@ -8,6 +8,8 @@ import (
 	"os/exec"
 	"os/signal"
 	"path/filepath"
+	"slices"
+	"sort"
 	"strings"
 	"sync"
 	"syscall"
@@ -121,6 +123,15 @@ func run(m *testing.M) int {
 	}
 	logf("control plane up in %s (%s)", env.plane.Started.Round(100*time.Millisecond), env.plane.URL)
 	return m.Run()
+}
+
+// needPlane skips a test that replays on the control plane when there is
+// none (-short: the harness's own unit tests only).
+func needPlane(t *testing.T) {
+	t.Helper()
+	if env.plane == nil {
+		t.Skip("-short: no control plane")
+	}
 }
 
 // nodeName is the one Node of the plane: no kubelet runs it, but DaemonSets
@@ -391,6 +402,7 @@ func (tl *tally) merge(s Stats) {
 	tl.st.PodsCompared += s.PodsCompared
 	tl.st.Quotas += s.Quotas
 	tl.st.OrderExplained += s.OrderExplained
+	tl.st.Described += s.Described
 	for k, n := range s.NotCompared {
 		tl.st.skip(k)
 		tl.st.NotCompared[k] += n - 1
@@ -402,6 +414,9 @@ func (tl *tally) summary(t *testing.T, what string, start time.Time) {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s: %d cases, %d objects (%d workloads), %d created Pods compared, %d quotas, %d cases with differences, %s",
 		what, s.Cases, s.Objects, s.Workloads, s.PodsCompared, s.Quotas, tl.diffs, time.Since(start).Round(time.Second))
+	if s.Described > 0 {
+		fmt.Fprintf(&b, "\n  describe commands compared with kubectl describe: %d", s.Described)
+	}
 	if tl.errors > 0 {
 		fmt.Fprintf(&b, "\n  cases the harness failed to replay: %d", tl.errors)
 	}
@@ -416,6 +431,7 @@ func (tl *tally) summary(t *testing.T, what string, start time.Time) {
 }
 
 func TestReplay(t *testing.T) {
+	needPlane(t)
 	if *flagReplay == "" {
 		t.Skip("-replay DIR not given")
 	}
@@ -431,4 +447,101 @@ func TestReplay(t *testing.T) {
 	}
 	tl.add(t, c, diffs)
 	tl.summary(t, "replay", start)
+}
+
+// runDescribe replays c and compares, namespace by namespace, kubectl
+// describe TYPES on the plane with limitcheck describe TYPES of the same
+// input; it returns the differences.
+func runDescribe(ctx context.Context, c *Case, types string) ([]string, error) {
+	if c.HasClasses() || c.HasNodePorts() {
+		env.classes.Lock()
+		defer env.classes.Unlock()
+		if err := cleanClasses(ctx); err != nil {
+			return nil, err
+		}
+		defer func() { _ = cleanClasses(ctx) }()
+		if c.HasNodePorts() {
+			if err := waitNodePortsFree(ctx); err != nil {
+				return nil, err
+			}
+		}
+	} else {
+		env.classes.RLock()
+		defer env.classes.RUnlock()
+	}
+	dir, err := os.MkdirTemp(env.work, "describe-")
+	if err != nil {
+		return nil, err
+	}
+	defer os.RemoveAll(dir)
+	if _, err := env.replayer.Run(ctx, c); err != nil {
+		return nil, err
+	}
+	defer deleteNamespaces(ctx, c)
+	var diffs []string
+	for _, ns := range c.Namespaces() {
+		// limitcheck -n, like kubectl, refuses objects of other namespaces:
+		// its input is the namespace's documents and the cluster-scoped ones.
+		sub := *c
+		sub.Docs = nil
+		for _, d := range c.Docs {
+			switch m := metaOf(d); {
+			case m.Kind == "Namespace" && m.Metadata.Name != ns:
+			case m.Metadata.Namespace == "" || m.Metadata.Namespace == ns:
+				sub.Docs = append(sub.Docs, d)
+			}
+		}
+		if !slices.ContainsFunc(sub.Docs, func(d []byte) bool { return metaOf(d).Metadata.Namespace == ns }) {
+			continue // nothing of the input is in it
+		}
+		in := filepath.Join(dir, ns+".yaml")
+		if err := os.WriteFile(in, sub.Stream(), 0o644); err != nil {
+			return nil, err
+		}
+		real, err := exec.Command(env.kubectl, "--kubeconfig", env.plane.Kubeconfig, "describe", types, "-n", ns).Output()
+		if err != nil {
+			return nil, fmt.Errorf("kubectl describe %s -n %s: %v", types, ns, err)
+		}
+		args := append([]string{"describe", types, "-n", ns}, c.Flags...)
+		if c.InputOrder {
+			args = append(args, "--order=input")
+		}
+		lc, err := exec.Command(env.limitcheck, append(args, "-f", in)...).Output()
+		if ee, ok := err.(*exec.ExitError); ok && (ee.ExitCode() == 1 || ee.ExitCode() == 2) {
+			// Something was denied (1) or could not be read (2): it is
+			// not part of the state described, as with check (RunLimitcheck).
+			err = nil
+		}
+		if err != nil {
+			return nil, fmt.Errorf("limitcheck %s: %v", strings.Join(args, " "), err)
+		}
+		if r, l := describeRows(string(real)), describeRows(string(lc)); r != l {
+			diffs = append(diffs, fmt.Sprintf("describe %s -n %s: kubectl prints\n%s\nlimitcheck prints\n%s", types, ns, real, lc))
+		}
+	}
+	return diffs, nil
+}
+
+// describeRows is kubectl describe's output with the rows of each
+// LimitRange item sorted: kubectl prints an item's resources in map order
+// (limitcheck sorts them, docs/behaviour.md DESC-01).
+func describeRows(s string) string {
+	lines := strings.Split(s, "\n")
+	for i := 0; i < len(lines); i++ {
+		if !strings.HasPrefix(lines[i], "----") || i == 0 || !strings.HasPrefix(lines[i-1], "Type ") {
+			continue
+		}
+		start := i + 1
+		for j := start; j <= len(lines); j++ {
+			if j == len(lines) || lines[j] == "" || strings.Fields(lines[j])[0] != strings.Fields(lines[start])[0] {
+				sort.Strings(lines[start:j])
+				if j == len(lines) || lines[j] == "" {
+					i = j
+					break
+				}
+				start = j
+			}
+		}
+	}
+	return strings.Join(lines, "\n")
 }

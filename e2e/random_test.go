@@ -64,6 +64,7 @@ func randomCase(seed uint64, n int, g conformance.Case) (*Case, string) {
 
 // TestRandom replays cases of the conformance generators.
 func TestRandom(t *testing.T) {
+	needPlane(t)
 	if *flagReplay != "" {
 		t.Skip("-replay")
 	}

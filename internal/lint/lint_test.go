@@ -304,6 +304,43 @@ spec:
   hard: {pods: "20"}
   scopes: [Terminating]`,
 		},
+		{
+			name: "quotas on different volume attributes classes",
+			docs: `kind: ResourceQuota
+metadata: {name: pvcs-gold}
+spec:
+  hard: {requests.storage: 10Gi, persistentvolumeclaims: "10"}
+  scopeSelector:
+    matchExpressions:
+    - {operator: In, scopeName: VolumeAttributesClass, values: [gold]}
+---
+kind: ResourceQuota
+metadata: {name: pvcs-silver}
+spec:
+  hard: {requests.storage: 20Gi, persistentvolumeclaims: "10"}
+  scopeSelector:
+    matchExpressions:
+    - {operator: In, scopeName: VolumeAttributesClass, values: [silver]}`,
+		},
+		{
+			name: "quotas on a shared volume attributes class",
+			docs: `kind: ResourceQuota
+metadata: {name: pvcs-gold}
+spec:
+  hard: {requests.storage: 10Gi, persistentvolumeclaims: "10"}
+  scopeSelector:
+    matchExpressions:
+    - {operator: In, scopeName: VolumeAttributesClass, values: [gold]}
+---
+kind: ResourceQuota
+metadata: {name: pvcs-any}
+spec:
+  hard: {requests.storage: 20Gi, persistentvolumeclaims: "10"}
+  scopeSelector:
+    matchExpressions:
+    - {operator: In, scopeName: VolumeAttributesClass, values: [gold, silver]}`,
+			want: []string{`warning lint/quota-order ResourceQuota shop/pvcs-any: limits persistentvolumeclaims, requests.storage as ResourceQuota shop/pvcs-gold does: an object refused by both is told about the one kube-apiserver lists first, in no fixed order (fix: limit each resource in one quota, or give the quotas scopes no claim matches together)`},
+		},
 		// LINT-08
 		{
 			name: "Terminating in scopes, NotTerminating in the selector",
@@ -328,6 +365,18 @@ spec:
     - {scopeName: PriorityClass, operator: In, values: [high]}
     - {scopeName: PriorityClass, operator: NotIn, values: [high, low]}`,
 			want: []string{`error lint/scope-unmatchable ResourceQuota shop/odd: scopes PriorityClass In [high] and PriorityClass NotIn [high low]: no priority class satisfies them all, so the quota limits nothing (fix: drop the contradicting scope, or split the quota in two)`},
+		},
+		{
+			// A claim being modified from gold to silver matches both.
+			name: "two volume attributes classes at once",
+			docs: `kind: ResourceQuota
+metadata: {name: odd}
+spec:
+  hard: {persistentvolumeclaims: "10"}
+  scopeSelector:
+    matchExpressions:
+    - {scopeName: VolumeAttributesClass, operator: In, values: [gold]}
+    - {scopeName: VolumeAttributesClass, operator: In, values: [silver]}`,
 		},
 		{
 			name: "In and NotIn leaving a class",

@@ -14,13 +14,16 @@ import (
 // systemPriorityClasses always exist in a cluster (RQ-34).
 var systemPriorityClasses = []string{"system-cluster-critical", "system-node-critical"}
 
-// contradiction says why no Pod satisfies every selector, or "" when one can.
-// Pairs kube-apiserver already refuses within spec.scopes or within the
-// scope selector (RQ-04, RQ-05) are admitted across the two.
-func contradiction(sels []corev1.ScopedResourceSelectorRequirement) string {
+// contradiction says why no object satisfies every selector, or "" when one
+// can. Pairs kube-apiserver already refuses within spec.scopes or within the
+// scope selector (RQ-04, RQ-05) are admitted across the two. With created,
+// VolumeAttributesClass requirements are held to one class too, as a claim
+// being created names one at most; a claim being modified names two (spec
+// and status), which both a gold and a silver requirement match.
+func contradiction(sels []corev1.ScopedResourceSelectorRequirement, created bool) string {
 	has := map[corev1.ResourceQuotaScope]bool{}
 	for _, s := range sels {
-		if s.ScopeName != corev1.ResourceQuotaScopePriorityClass {
+		if !classScope(s.ScopeName) {
 			has[s.ScopeName] = true
 		}
 	}
@@ -32,13 +35,27 @@ func contradiction(sels []corev1.ScopedResourceSelectorRequirement) string {
 			return fmt.Sprintf("%s and %s together: no Pod is both", pair[0], pair[1])
 		}
 	}
-	// PriorityClass: the classes a Pod may name.
+	if why := classContradiction(sels, corev1.ResourceQuotaScopePriorityClass, "priority class"); why != "" || !created {
+		return why
+	}
+	return classContradiction(sels, corev1.ResourceQuotaScopeVolumeAttributesClass, "volume attributes class")
+}
+
+// classScope: a scope whose selector names classes, of which an object names
+// at most one (a Pod's priorityClassName, a claim's volumeAttributesClassName).
+func classScope(s corev1.ResourceQuotaScope) bool {
+	return s == corev1.ResourceQuotaScopePriorityClass || s == corev1.ResourceQuotaScopeVolumeAttributesClass
+}
+
+// classContradiction: the requirements on scope exclude every class an object
+// may name (noun says what the classes are), or "".
+func classContradiction(sels []corev1.ScopedResourceSelectorRequirement, scope corev1.ResourceQuotaScope, noun string) string {
 	var allowed []string // nil: any
 	var constrained, needClass, needNone bool
 	var excluded []string
 	var shown []string
 	for _, s := range sels {
-		if s.ScopeName != corev1.ResourceQuotaScopePriorityClass {
+		if s.ScopeName != scope {
 			continue
 		}
 		shown = append(shown, fmt.Sprintf("%s %s%s", s.ScopeName, s.Operator, valuesText(s.Values)))
@@ -60,7 +77,7 @@ func contradiction(sels []corev1.ScopedResourceSelectorRequirement) string {
 	}
 	left := filter(allowed, func(v string) bool { return !slices.Contains(excluded, v) })
 	if (needClass && needNone) || (constrained && len(left) == 0) {
-		return strings.Join(shown, " and ") + ": no priority class satisfies them all"
+		return strings.Join(shown, " and ") + ": no " + noun + " satisfies them all"
 	}
 	return ""
 }
@@ -74,7 +91,7 @@ func valuesText(v []string) string {
 
 // scopeUnmatchable (LINT-08).
 func scopeUnmatchable(q *corev1.ResourceQuota) []Finding {
-	why := contradiction(selectors(q))
+	why := contradiction(selectors(q), false)
 	if why == "" {
 		return nil
 	}
@@ -115,23 +132,31 @@ func unknownPriorityClass(q *corev1.ResourceQuota, classes []string) []Finding {
 }
 
 // quotaOrder (LINT-07): q and an earlier quota of its namespace limit the
-// same name for Pods both can match; an object over both, or missing a
+// same name for objects both can match; an object over both, or missing a
 // required name of both, is refused naming whichever kube-apiserver lists
-// first.
+// first. Scoped quotas match Pods, or claims when a scope is
+// VolumeAttributesClass.
 func quotaOrder(q *corev1.ResourceQuota, earlier []*corev1.ResourceQuota) []Finding {
 	var out []Finding
 	for _, p := range earlier {
-		if contradiction(append(selectors(p), selectors(q)...)) != "" {
+		if contradiction(append(selectors(p), selectors(q)...), true) != "" {
 			continue
 		}
-		scoped := len(selectors(p)) > 0 || len(selectors(q)) > 0
+		both := append(selectors(p), selectors(q)...)
+		scoped := len(both) > 0
+		tracked, noun := podName, "Pod"
+		if slices.ContainsFunc(both, func(s corev1.ScopedResourceSelectorRequirement) bool {
+			return s.ScopeName == corev1.ResourceQuotaScopeVolumeAttributesClass
+		}) {
+			tracked, noun = claimName, "claim"
+		}
 		var common []string
 		for _, k := range resources.SortedNames(q.Spec.Hard) {
 			if _, ok := p.Spec.Hard[k]; !ok {
 				continue
 			}
-			if scoped && !podName(k) {
-				continue // scopes match only Pods (and claims): nothing else meets both
+			if scoped && !tracked(k) {
+				continue // scopes match only Pods (or claims): nothing else meets both
 			}
 			common = append(common, string(k))
 		}
@@ -141,10 +166,17 @@ func quotaOrder(q *corev1.ResourceQuota, earlier []*corev1.ResourceQuota) []Find
 		out = append(out, Finding{
 			Rule: RuleQuotaOrder, Severity: Warning, Object: quotaObject(q),
 			Message: fmt.Sprintf("limits %s as ResourceQuota %s/%s does: an object refused by both is told about the one kube-apiserver lists first, in no fixed order", strings.Join(common, ", "), p.Namespace, p.Name),
-			Fix:     "limit each resource in one quota, or give the quotas scopes no Pod matches together",
+			Fix:     "limit each resource in one quota, or give the quotas scopes no " + noun + " matches together",
 		})
 	}
 	return out
+}
+
+// claimName: a quota name the PersistentVolumeClaim evaluator tracks.
+func claimName(k corev1.ResourceName) bool {
+	s := string(k)
+	return k == corev1.ResourcePersistentVolumeClaims || k == "count/persistentvolumeclaims" || k == corev1.ResourceRequestsStorage ||
+		strings.Contains(s, ".storageclass.storage.k8s.io/")
 }
 
 // podName: a quota name the Pod evaluator tracks, as far as scopes go.

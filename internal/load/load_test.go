@@ -694,6 +694,7 @@ func TestWalkErrors(t *testing.T) {
 	}{
 		{"missing path", []string{filepath.Join(dir, "a.yaml"), missing}, fmt.Sprintf("path %q does not exist", missing)},
 		{"relative missing path", []string{"no/such/dir"}, `path "no/such/dir" does not exist`},
+		{"URL", []string{"https://k8s.io/examples/admin/resource/cpu-constraints.yaml"}, `path "https://k8s.io/examples/admin/resource/cpu-constraints.yaml" does not exist: limitcheck reads local files only, not URLs (download it first, e.g. curl -LO https://k8s.io/examples/admin/resource/cpu-constraints.yaml)`},
 		{"stdin twice", []string{"-", filepath.Join(dir, "a.yaml"), "-"}, `"-" (stdin) given more than once`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -501,6 +501,11 @@ func (w *walker) manifestsBelow(dir string) bool {
 
 func pathError(p string, err error) *Error {
 	if errors.Is(err, fs.ErrNotExist) {
+		if strings.HasPrefix(p, "http://") || strings.HasPrefix(p, "https://") {
+			// kubectl -f fetches a URL (the kubernetes.io tasks apply their
+			// examples so); limitcheck reads nothing from the network.
+			return &Error{Msg: fmt.Sprintf("path %q does not exist: limitcheck reads local files only, not URLs (download it first, e.g. curl -LO %s)", p, p)}
+		}
 		return &Error{Msg: fmt.Sprintf("path %q does not exist", p)}
 	}
 	var pe *fs.PathError

@@ -109,6 +109,44 @@ func TestEmptyReport(t *testing.T) {
 	}
 }
 
+// A quota without hard names (a scope selector alone, as the Resource Quotas
+// page's pods-cluster-services) has no row, and a namespace with only such
+// quotas no table.
+func TestQuotaTableRows(t *testing.T) {
+	selectorOnly := func(ns string) quota.State {
+		return quota.State{Quota: &corev1.ResourceQuota{ObjectMeta: metav1.ObjectMeta{Name: "pods-cluster-services", Namespace: ns}}}
+	}
+	pods := quota.State{Quota: &corev1.ResourceQuota{
+		ObjectMeta: metav1.ObjectMeta{Name: "pod-demo", Namespace: "team-a"},
+		Status: corev1.ResourceQuotaStatus{
+			Hard: corev1.ResourceList{corev1.ResourcePods: resource.MustParse("2")},
+			Used: corev1.ResourceList{corev1.ResourcePods: resource.MustParse("2")},
+		},
+	}}
+	cases := []struct {
+		name   string
+		quotas []quota.State
+		want   string
+	}{
+		{"only a selector quota", []quota.State{selectorOnly("kube-system")}, "0 objects: 0 admitted, 0 denied, 0 skipped\n"},
+		{"a selector quota beside one with hard names", []quota.State{selectorOnly("kube-system"), selectorOnly("team-a"), pods},
+			"quota usage in namespace team-a:\n  QUOTA     RESOURCE  USED  HARD  FREE\n  pod-demo  pods      2     2     0\n0 objects: 0 admitted, 0 denied, 0 skipped\n"},
+	}
+	f, err := Lookup("text")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range cases {
+		var buf bytes.Buffer
+		if err := f.Render(&buf, &check.Report{Quotas: c.quotas}, Options{}); err != nil {
+			t.Fatal(err)
+		}
+		if buf.String() != c.want {
+			t.Errorf("%s: got %q, want %q", c.name, buf.String(), c.want)
+		}
+	}
+}
+
 func assertGolden(t *testing.T, path string, got []byte) {
 	t.Helper()
 	if *update {

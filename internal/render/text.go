@@ -231,7 +231,7 @@ func qualifiedName(res *eval.Result) string {
 	return res.Namespace + "/" + name
 }
 
-// writeQuotas prints, per namespace with quotas, the final Used/Hard/Free of each
+// writeQuotas prints, per namespace with quotas that limit something, the final Used/Hard/Free of each
 // quota resource; "-" marks a resource no evaluator tracks (it has no usage).
 // Free is Hard - Used, red when nothing is left.
 func writeQuotas(b *strings.Builder, p palette, r *check.Report) {
@@ -244,6 +244,9 @@ func writeQuotas(b *strings.Builder, p palette, r *check.Report) {
 	}
 	for _, qs := range r.Quotas {
 		q := qs.Quota
+		if len(q.Status.Hard) == 0 {
+			continue // no row: a namespace with only such quotas gets no table
+		}
 		if t == nil || q.Namespace != ns {
 			flush()
 			ns = q.Namespace
