@@ -10,7 +10,7 @@ require (
 	k8s.io/apiserver v0.36.3
 	k8s.io/client-go v0.36.3
 	k8s.io/klog/v2 v2.140.0
-	k8s.io/kube-aggregator v0.0.0
+	k8s.io/kube-aggregator v0.36.3
 	k8s.io/kubectl v0.36.3
 	k8s.io/kubernetes v1.36.3
 	sigs.k8s.io/yaml v1.6.0

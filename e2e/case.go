@@ -117,6 +117,25 @@ func (c *Case) HasClasses() bool {
 	return false
 }
 
+// clusterWide are the cluster-scoped kinds, other than the classes, whose
+// objects reach past a case: a webhook configuration intercepts every
+// later request, an APIService whose Service is missing breaks discovery,
+// and the names of the others are the cluster's. Such cases run alone and
+// their objects are deleted after them (cleanClusterObjects).
+var clusterWide = map[string]bool{"ValidatingWebhookConfiguration": true, "MutatingWebhookConfiguration": true,
+	"IngressClass": true, "APIService": true, "ClusterRole": true, "ClusterRoleBinding": true, "PersistentVolume": true}
+
+// HasClusterObjects reports whether the case creates objects of a
+// clusterWide kind.
+func (c *Case) HasClusterObjects() bool {
+	for _, d := range c.Docs {
+		if clusterWide[metaOf(d).Kind] {
+			return true
+		}
+	}
+	return false
+}
+
 // HasNodePorts reports whether the case creates a Service with node ports,
 // which the whole cluster shares.
 func (c *Case) HasNodePorts() bool {

@@ -19,6 +19,8 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime/schema"
 )
 
 var (
@@ -170,13 +172,58 @@ func cleanClasses(ctx context.Context) error {
 	if err := core.StorageV1().StorageClasses().DeleteCollection(ctx, metav1.DeleteOptions{}, metav1.ListOptions{}); err != nil {
 		return err
 	}
-	return core.NodeV1().RuntimeClasses().DeleteCollection(ctx, metav1.DeleteOptions{}, metav1.ListOptions{})
+	if err := core.NodeV1().RuntimeClasses().DeleteCollection(ctx, metav1.DeleteOptions{}, metav1.ListOptions{}); err != nil {
+		return err
+	}
+	return cleanClusterObjects(ctx)
+}
+
+// cleanClusterObjects deletes the objects of clusterWide kinds a case
+// created: every webhook configuration, IngressClass and PersistentVolume
+// (the plane starts with none), the APIServices of a Service (the plane's
+// own are local), and the ClusterRoles and ClusterRoleBindings that are not
+// the RBAC bootstrap policy's.
+func cleanClusterObjects(ctx context.Context) error {
+	core := env.replayer.Core
+	opts := metav1.ListOptions{}
+	if err := core.AdmissionregistrationV1().ValidatingWebhookConfigurations().DeleteCollection(ctx, metav1.DeleteOptions{}, opts); err != nil {
+		return err
+	}
+	if err := core.AdmissionregistrationV1().MutatingWebhookConfigurations().DeleteCollection(ctx, metav1.DeleteOptions{}, opts); err != nil {
+		return err
+	}
+	if err := core.NetworkingV1().IngressClasses().DeleteCollection(ctx, metav1.DeleteOptions{}, opts); err != nil {
+		return err
+	}
+	if err := core.CoreV1().PersistentVolumes().DeleteCollection(ctx, metav1.DeleteOptions{}, opts); err != nil {
+		return err
+	}
+	notBootstrap := metav1.ListOptions{LabelSelector: "!kubernetes.io/bootstrapping"}
+	if err := core.RbacV1().ClusterRoleBindings().DeleteCollection(ctx, metav1.DeleteOptions{}, notBootstrap); err != nil {
+		return err
+	}
+	if err := core.RbacV1().ClusterRoles().DeleteCollection(ctx, metav1.DeleteOptions{}, notBootstrap); err != nil {
+		return err
+	}
+	gvr := schema.GroupVersionResource{Group: "apiregistration.k8s.io", Version: "v1", Resource: "apiservices"}
+	list, err := env.replayer.Dyn.Resource(gvr).List(ctx, opts)
+	if err != nil {
+		return err
+	}
+	for _, a := range list.Items {
+		if svc, _, _ := unstructured.NestedMap(a.Object, "spec", "service"); svc != nil {
+			if err := env.replayer.Dyn.Resource(gvr).Delete(ctx, a.GetName(), metav1.DeleteOptions{}); err != nil && !apierrors.IsNotFound(err) {
+				return err
+			}
+		}
+	}
+	return nil
 }
 
 // runCase replays c and checks it with limitcheck; it returns the
 // differences (saving the case when there are some).
 func runCase(ctx context.Context, c *Case, st *Stats) ([]string, error) {
-	if c.HasClasses() || c.HasNodePorts() {
+	if c.HasClasses() || c.HasClusterObjects() || c.HasNodePorts() {
 		// Alone: classes apply to every namespace, node ports are the
 		// cluster's; those of earlier cases must be gone.
 		env.classes.Lock()
@@ -453,7 +500,7 @@ func TestReplay(t *testing.T) {
 // describe TYPES on the plane with limitcheck describe TYPES of the same
 // input; it returns the differences.
 func runDescribe(ctx context.Context, c *Case, types string) ([]string, error) {
-	if c.HasClasses() || c.HasNodePorts() {
+	if c.HasClasses() || c.HasClusterObjects() || c.HasNodePorts() {
 		env.classes.Lock()
 		defer env.classes.Unlock()
 		if err := cleanClasses(ctx); err != nil {

@@ -56,6 +56,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/util/validation/field"
+	apiregistrationv1 "k8s.io/kube-aggregator/pkg/apis/apiregistration/v1"
 
 	"github.com/limitcheck/limitcheck/internal/eval/apis"
 )
@@ -328,6 +329,8 @@ func NewObject(apiVersion, kind string) runtime.Object {
 		return &corev1.Namespace{}
 	case "v1/PersistentVolume": // VAL-91
 		return &corev1.PersistentVolume{}
+	case "apiregistration.k8s.io/v1/APIService": // VAL-92
+		return &apiregistrationv1.APIService{}
 	case "rbac.authorization.k8s.io/v1/ClusterRole": // VAL-75
 		return &rbacv1.ClusterRole{}
 	case "rbac.authorization.k8s.io/v1/ClusterRoleBinding": // VAL-75
@@ -478,6 +481,10 @@ func (e *Engine) admitObject(obj runtime.Object, fromInput bool) Result {
 		defaults.DefaultClusterRoleBinding(o)
 		assignName(o)
 		clusterErrs = validation.ClusterRoleBinding(o)
+	case *apiregistrationv1.APIService: // VAL-92
+		validation.PrepareAPIServiceForCreate(o)
+		assignName(o)
+		clusterErrs = validation.APIService(o)
 	case *corev1.PersistentVolume: // VAL-91
 		defaults.DefaultPersistentVolume(o)
 		validation.PreparePersistentVolumeForCreate(o)
