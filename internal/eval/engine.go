@@ -384,8 +384,6 @@ func NewObject(apiVersion, kind string) runtime.Object {
 		return &corev1.Secret{}
 	case "ServiceAccount":
 		return &corev1.ServiceAccount{}
-	case "Endpoints": // VAL-93
-		return &corev1.Endpoints{}
 	case "Event": // VAL-06: the legacy Event validation reads its fields
 		return &corev1.Event{}
 	case "ResourceQuota":
@@ -916,10 +914,6 @@ func (e *Engine) validateCounted(obj runtime.Object, gvk schema.GroupVersionKind
 	switch o := obj.(type) {
 	case *corev1.ConfigMap, *corev1.Secret, *corev1.ServiceAccount:
 		return o, gk, validateCoreObject(o)
-	case *corev1.Endpoints:
-		// VAL-93: port protocols defaulted, then validated.
-		defaults.DefaultEndpoints(o)
-		return o, gk, validation.Endpoints(o)
 	case *corev1.Event:
 		// VAL-06: the strategy's legacy checks; the generic metadata
 		// check of rest.BeforeCreate (VAL-04) runs only after them.

@@ -177,18 +177,6 @@ func DefaultPersistentVolumeClaim(pvc *corev1.PersistentVolumeClaim) {
 	resources.RoundResourceList(pvc.Status.AllocatedResources)
 }
 
-// DefaultEndpoints is the v1 defaulting of Endpoints (VAL-93): a port
-// without protocol gets TCP.
-func DefaultEndpoints(ep *corev1.Endpoints) {
-	for i := range ep.Subsets {
-		for j := range ep.Subsets[i].Ports {
-			if p := &ep.Subsets[i].Ports[j]; p.Protocol == "" {
-				p.Protocol = corev1.ProtocolTCP
-			}
-		}
-	}
-}
-
 // DefaultPersistentVolume is the v1 defaulting of a PersistentVolume (VAL-91):
 // phase Pending, reclaim policy Retain, volume mode Filesystem, the capacity
 // rounded (PL-01), a hostPath's type "". The defaults of in-tree cloud and

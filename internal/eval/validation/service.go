@@ -9,7 +9,6 @@ import (
 	"k8s.io/apimachinery/pkg/util/intstr"
 	"k8s.io/apimachinery/pkg/util/validation"
 	"k8s.io/apimachinery/pkg/util/validation/field"
-	netutils "k8s.io/utils/net"
 
 	"github.com/limitcheck/limitcheck/internal/namecheck"
 )
@@ -329,10 +328,9 @@ func servicePort(port *corev1.ServicePort, requireName bool, names map[string]bo
 	return errs
 }
 
-// endpointIP is ValidateEndpointIP: an address, parsed leniently (leading
-// zeros allowed), that is not unspecified, loopback or link-local.
+// endpointIP is ValidateEndpointIP on an address that parsed.
 func endpointIP(s string, p *field.Path) field.ErrorList {
-	ip := netutils.ParseIPSloppy(s)
+	ip := net.ParseIP(s)
 	if ip == nil {
 		return field.ErrorList{field.Invalid(p, s, "must be a valid IP address")}
 	}
