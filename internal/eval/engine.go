@@ -43,6 +43,7 @@ import (
 	autoscalingv2 "k8s.io/api/autoscaling/v2"
 	batchv1 "k8s.io/api/batch/v1"
 	corev1 "k8s.io/api/core/v1"
+	discoveryv1 "k8s.io/api/discovery/v1"
 	networkingv1 "k8s.io/api/networking/v1"
 	nodev1 "k8s.io/api/node/v1"
 	policyv1 "k8s.io/api/policy/v1"
@@ -318,6 +319,8 @@ func NewObject(apiVersion, kind string) runtime.Object {
 		return &networkingv1.Ingress{}
 	case "networking.k8s.io/v1/NetworkPolicy": // VAL-67, VAL-68
 		return &networkingv1.NetworkPolicy{}
+	case "discovery.k8s.io/v1/EndpointSlice": // VAL-86
+		return &discoveryv1.EndpointSlice{}
 	case "v1/Namespace": // NS-03
 		return &corev1.Namespace{}
 	case "rbac.authorization.k8s.io/v1/ClusterRole": // VAL-75
@@ -369,6 +372,8 @@ func NewObject(apiVersion, kind string) runtime.Object {
 		return &corev1.ServiceAccount{}
 	case "Event": // VAL-06: the legacy Event validation reads its fields
 		return &corev1.Event{}
+	case "Endpoints": // VAL-85
+		return &corev1.Endpoints{}
 	case "ResourceQuota":
 		return &corev1.ResourceQuota{}
 	}
@@ -865,6 +870,14 @@ func (e *Engine) validateCounted(obj runtime.Object, gvk schema.GroupVersionKind
 	case *networkingv1.Ingress, *networkingv1.NetworkPolicy:
 		// VAL-65..VAL-68: defaulted, prepared, validated.
 		return o, gk, validateNetworking(obj, e.opts.Gates)
+	case *corev1.Endpoints:
+		// VAL-85: defaulted (protocol), validated.
+		validation.DefaultEndpoints(o)
+		return o, gk, validation.Endpoints(o)
+	case *discoveryv1.EndpointSlice:
+		// VAL-86: defaulted and prepared for a v1 request, validated.
+		validation.PrepareEndpointSlice(o)
+		return o, gk, validation.EndpointSlice(o)
 	}
 	if t, path := defaults.PodTemplateOf(obj); path != "" {
 		defaults.DefaultWorkload(obj)
