@@ -652,7 +652,8 @@ func (e *Engine) namespace(name string) *namespaceState {
 // in it (NS-01): kube-controller-manager's root-ca-cert-publisher creates the
 // ConfigMap kube-root-ca.crt and its serviceaccount controller the ServiceAccount
 // default; kube-apiserver keeps the Service kubernetes, its Endpoints and its
-// EndpointSlice in namespace default.
+// EndpointSlice in namespace default, two ConfigMaps and its bootstrap Roles
+// and RoleBindings in kube-system, a Role and RoleBinding in kube-public.
 func namespaceObjects(ns string) []runtime.Object {
 	meta := func(apiVersion, kind, name string) (metav1.TypeMeta, metav1.ObjectMeta) {
 		return metav1.TypeMeta{APIVersion: apiVersion, Kind: kind}, metav1.ObjectMeta{Name: name, Namespace: ns}
@@ -664,6 +665,29 @@ func namespaceObjects(ns string) []runtime.Object {
 	objs := []runtime.Object{
 		partial("v1", "ConfigMap", "kube-root-ca.crt"),
 		partial("v1", "ServiceAccount", "default"),
+	}
+	const rbac = "rbac.authorization.k8s.io/v1"
+	switch ns {
+	case metav1.NamespaceSystem:
+		// kube-apiserver's own: the ConfigMaps of its cluster-authentication
+		// trust and legacy-token tracking controllers, and the namespaced
+		// roles and bindings of its RBAC bootstrap policy.
+		objs = append(objs,
+			partial("v1", "ConfigMap", "extension-apiserver-authentication"),
+			partial("v1", "ConfigMap", "kube-apiserver-legacy-service-account-token-tracking"))
+		for _, r := range []string{"extension-apiserver-authentication-reader", "system::leader-locking-kube-controller-manager",
+			"system::leader-locking-kube-scheduler", "system:controller:bootstrap-signer", "system:controller:cloud-provider",
+			"system:controller:token-cleaner"} {
+			objs = append(objs, partial(rbac, "Role", r))
+		}
+		for _, b := range []string{"system::extension-apiserver-authentication-reader", "system::leader-locking-kube-controller-manager",
+			"system::leader-locking-kube-scheduler", "system:controller:bootstrap-signer", "system:controller:cloud-provider",
+			"system:controller:token-cleaner"} {
+			objs = append(objs, partial(rbac, "RoleBinding", b))
+		}
+	case metav1.NamespacePublic:
+		objs = append(objs, partial(rbac, "Role", "system:controller:bootstrap-signer"),
+			partial(rbac, "RoleBinding", "system:controller:bootstrap-signer"))
 	}
 	if ns == metav1.NamespaceDefault {
 		tm, om := meta("v1", "Service", "kubernetes")
