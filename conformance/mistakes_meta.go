@@ -118,6 +118,31 @@ var metaMistakes = []mistake{
 	{"finalizers orphan and foreground", nil, func(g *Generator, o obj) {
 		metaOf(o)["finalizers"] = []any{"orphan", "foregroundDeletion"}
 	}},
+	{"managedFields copied from a live object, edited", nil, func(g *Generator, o obj) {
+		// VAL-03: the field manager drops entries it cannot decode before
+		// validation; decodable ones are validated.
+		e := obj{"manager": "kubectl-client-side-apply", "operation": "Update", "apiVersion": "v1", "fieldsType": "FieldsV1",
+			"fieldsV1": obj{"f:metadata": obj{"f:labels": obj{}}}}
+		switch g.r.IntN(8) {
+		case 0:
+			e["operation"] = g.pick([]any{"apply", "Patch", ""})
+		case 1:
+			delete(e, "fieldsType")
+		case 2:
+			e["fieldsType"] = "FieldsV2"
+		case 3:
+			delete(e, "apiVersion")
+		case 4:
+			e["fieldsV1"] = obj{"f:metadata": 1}
+		case 5:
+			e["manager"] = strings.Repeat("m", 128+g.r.IntN(2))
+		case 6:
+			e["subresource"] = strings.Repeat("s", 256+g.r.IntN(2))
+		default:
+			e = obj{}
+		}
+		metaOf(o)["managedFields"] = []any{e}
+	}},
 	{"namespace invalid", nil, func(g *Generator, o obj) { metaOf(o)["namespace"] = "Team_A" }},
 	{"generation negative", nil, func(g *Generator, o obj) { metaOf(o)["generation"] = -1 }},
 	{"CronJob name 53 characters", []string{"CronJob"}, func(g *Generator, o obj) { setName(o, "c"+strings.Repeat("r", 52)) }},
