@@ -233,7 +233,7 @@ func (e *Engine) Expect(o Outlook) {
 			ns.Objects = nil
 		}
 		if o.Adopters != nil && !o.Adopters[name] {
-			ns.orphans = nil
+			ns.orphans, ns.deployments = nil, nil
 		}
 	}
 }
@@ -242,6 +242,7 @@ type namespaceState struct {
 	name            string
 	stored          storedNames           // names of the input's objects, for kube-apiserver's 409
 	orphans         []*corev1.Pod         // the input's admitted Pods no controller owns, for adoption (WL-02)
+	deployments     []adopter             // the input's admitted, unpaused Deployments, for ReplicaSet adoption (WL-05)
 	limitRanges     []*limitranger.Policy // admitted LimitRanges, in input order (LR-21, LR-22)
 	governed        int                   // Pods and PVCs evaluated so far: a later LimitRange misses them
 	quota.Namespace                       // admitted quotas and every admitted object, for the quota controller's recount

@@ -90,7 +90,7 @@ func (e *Engine) Clone() *Engine {
 		services:   serviceAllocations{ips: maps.Clone(e.services.ips), nodePorts: maps.Clone(e.services.nodePorts), next: e.services.next}}
 	for name, ns := range e.namespaces {
 		cn := &namespaceState{name: ns.name, stored: ns.stored.clone(), orphans: slices.Clone(ns.orphans),
-			limitRanges: slices.Clone(ns.limitRanges), governed: ns.governed}
+			deployments: slices.Clone(ns.deployments), limitRanges: slices.Clone(ns.limitRanges), governed: ns.governed}
 		cn.Objects, cn.NoRecount = slices.Clone(ns.Objects), ns.NoRecount
 		cn.Quotas = make([]*corev1.ResourceQuota, len(ns.Quotas))
 		for i, q := range ns.Quotas {
