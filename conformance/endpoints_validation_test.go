@@ -61,7 +61,7 @@ func upstreamEndpointsCreate(doc []byte, kind, namespace string) (rqOutcome, err
 		meta.SetNamespace(namespace)
 	}
 	if meta.GetGenerateName() != "" && meta.GetName() == "" {
-		meta.SetName(meta.GetGenerateName() + eval.GeneratedNameSuffix)
+		meta.SetName(upstreamGeneratedName(meta.GetGenerateName()))
 	}
 	ctx := genericapirequest.WithNamespace(context.Background(), meta.GetNamespace())
 	ctx = genericapirequest.WithRequestInfo(ctx, &genericapirequest.RequestInfo{IsResourceRequest: true, Verb: "create",

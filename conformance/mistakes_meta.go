@@ -89,6 +89,11 @@ var metaMistakes = []mistake{
 		delete(m, "name")
 		m["generateName"] = g.pick([]any{"Web_", "web.", "-web-"})
 	}},
+	{"generateName long (cut to 58 before the suffix)", nil, func(g *Generator, o obj) {
+		m := metaOf(o)
+		delete(m, "name")
+		m["generateName"] = strings.Repeat("g", 56+g.r.IntN(6)) + g.pick([]any{"-", "a", "-x-"}).(string)
+	}},
 	{"label key with two slashes", nil, func(g *Generator, o obj) { addTo(metaOf(o), "labels", "example.com/team/name", "a") }},
 	{"label key prefix uppercase", nil, func(g *Generator, o obj) { addTo(metaOf(o), "labels", "Example.com/team", "a") }},
 	{"label value 64 characters", nil, func(g *Generator, o obj) { addTo(metaOf(o), "labels", "version", strings.Repeat("v", 64)) }},

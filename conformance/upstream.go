@@ -28,6 +28,7 @@ import (
 	"k8s.io/apiserver/pkg/registry/rest"
 	"k8s.io/apiserver/pkg/storage"
 	storeerr "k8s.io/apiserver/pkg/storage/errors"
+	"k8s.io/apiserver/pkg/storage/names"
 	utilfeature "k8s.io/apiserver/pkg/util/feature"
 	"k8s.io/client-go/informers"
 	coreinformers "k8s.io/client-go/informers/core"
@@ -330,7 +331,7 @@ func (u *Upstream) createOne(doc []byte, namespace string, fromInput bool) (Outc
 	}
 	// Store.Create: name generation, system fields, BeforeCreate (PrepareForCreate + Validate).
 	if meta.GetGenerateName() != "" && meta.GetName() == "" {
-		meta.SetName(meta.GetGenerateName() + "xxxxx")
+		meta.SetName(upstreamGeneratedName(meta.GetGenerateName()))
 	}
 	out.Name = meta.GetName()
 	if strategy != nil {
@@ -525,4 +526,14 @@ func dropUndecodableManagedFields(meta metav1.Object) {
 	if (len(mf) == 1 && reflect.DeepEqual(mf[0], metav1.ManagedFieldsEntry{})) || managedfields.ValidateManagedFields(mf) != nil {
 		meta.SetManagedFields(nil)
 	}
+}
+
+// upstreamGeneratedName is kube-apiserver's name generation
+// (names.SimpleNameGenerator) with limitcheck's placeholder for the random
+// characters: the base cut to names.MaxGeneratedNameLength first.
+func upstreamGeneratedName(base string) string {
+	if len(base) > names.MaxGeneratedNameLength {
+		base = base[:names.MaxGeneratedNameLength]
+	}
+	return base + "xxxxx" // eval.GeneratedNameSuffix
 }

@@ -704,8 +704,21 @@ func namespaceObjects(ns string) []runtime.Object {
 // assignName performs the generic registry's name generation (placeholder suffix).
 func assignName(meta metav1.Object) {
 	if meta.GetName() == "" && meta.GetGenerateName() != "" {
-		meta.SetName(meta.GetGenerateName() + GeneratedNameSuffix)
+		meta.SetName(GeneratedName(meta.GetGenerateName()))
 	}
+}
+
+// maxGeneratedPrefix is the longest prefix the name generator keeps: 63 bytes
+// less the 5 random characters (PL-04).
+const maxGeneratedPrefix = 63 - len(GeneratedNameSuffix)
+
+// GeneratedName is the name generated from prefix (metadata.generateName):
+// the prefix cut to 58 bytes, then the placeholder for the random suffix.
+func GeneratedName(prefix string) string {
+	if len(prefix) > maxGeneratedPrefix {
+		prefix = prefix[:maxGeneratedPrefix]
+	}
+	return prefix + GeneratedNameSuffix
 }
 
 // admitPod: defaulting → LimitRanger mutate → PrepareForCreate → validation →
