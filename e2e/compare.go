@@ -198,7 +198,14 @@ func Compare(c *Case, real *Replay, rep *Report, st *Stats) []string {
 				st.skip("another LimitRange refused first (map order upstream, LR-22)")
 				continue
 			}
-			if o.Code != r.Code || !sameMessage(o.Message, r.Message, r.MessageParts) {
+			// The parts get the message's stand-ins too.
+			parts := make([]string, len(r.MessageParts))
+			for j, p := range r.MessageParts {
+				p = uid.ReplaceAllLiteralString(p, "00000000-0000-0000-0000-000000000000")
+				p = pickedNodePort.ReplaceAllString(p, "${1}N")
+				parts[j] = pickedClusterIP.ReplaceAllString(p, "${1}N")
+			}
+			if o.Code != r.Code || !sameMessage(o.Message, r.Message, parts) {
 				diffs = append(diffs, fmt.Sprintf("%s: kube-apiserver %d %q\n      limitcheck     %d %q", where, o.Code, o.Message, r.Code, r.Message))
 			}
 			continue
@@ -294,6 +301,10 @@ var pickedClusterIP = regexp.MustCompile(`(failed to allocate IP: IPAddress\.net
 // Job's (README, "Differences from a real cluster").
 var uid = regexp.MustCompile(`[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}`)
 
+// maxGeneratedPrefix is names.MaxGeneratedNameLength: 63 less the 5
+// random characters.
+const maxGeneratedPrefix = 58
+
 // generatedNames replaces in a message kube-apiserver's suffix of the name it
 // generated for doc by limitcheck's stand-in, xxxxx. A document that sets
 // its name as well (a Pod exported from a cluster) keeps it: no name is
@@ -303,6 +314,9 @@ func generatedNames(doc []byte, msg string) string {
 	g := m.GenerateName
 	if g == "" || m.Name != "" {
 		return msg
+	}
+	if len(g) > maxGeneratedPrefix {
+		g = g[:maxGeneratedPrefix] // the generator cuts the prefix first (PL-04)
 	}
 	re := regexp.MustCompile(regexp.QuoteMeta(g) + `[a-z0-9]{5}\b`)
 	return re.ReplaceAllLiteralString(msg, g+"xxxxx")
