@@ -44,7 +44,7 @@ func upstreamAPIServiceCreate(doc []byte) (rqOutcome, error) {
 		return rqOutcome{}, err
 	}
 	if internal.GenerateName != "" && internal.Name == "" {
-		internal.Name = internal.GenerateName + eval.GeneratedNameSuffix
+		internal.Name = upstreamGeneratedName(internal.GenerateName)
 	}
 	internal.Namespace = ""
 	ctx := genericapirequest.WithRequestInfo(genericapirequest.WithNamespace(context.Background(), ""), &genericapirequest.RequestInfo{IsResourceRequest: true, Verb: "create",

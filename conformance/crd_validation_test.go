@@ -146,7 +146,7 @@ func (c *upstreamCRD) create(doc []byte, namespace string) (rqOutcome, error) {
 		u.SetNamespace(namespace)
 	}
 	if u.GetGenerateName() != "" && u.GetName() == "" {
-		u.SetName(u.GetGenerateName() + eval.GeneratedNameSuffix)
+		u.SetName(upstreamGeneratedName(u.GetGenerateName()))
 	}
 	ctx := genericapirequest.WithNamespace(context.Background(), u.GetNamespace())
 	ctx = genericapirequest.WithRequestInfo(ctx, &genericapirequest.RequestInfo{IsResourceRequest: true, Verb: "create",

@@ -50,7 +50,7 @@ func upstreamHPACreate(doc []byte, apiVersion, namespace string) (rqOutcome, err
 		internal.Namespace = namespace
 	}
 	if internal.GenerateName != "" && internal.Name == "" {
-		internal.Name = internal.GenerateName + eval.GeneratedNameSuffix
+		internal.Name = upstreamGeneratedName(internal.GenerateName)
 	}
 	ctx := genericapirequest.WithNamespace(context.Background(), internal.Namespace)
 	gv := strings.SplitN(apiVersion, "/", 2)

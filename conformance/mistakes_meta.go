@@ -89,6 +89,11 @@ var metaMistakes = []mistake{
 		delete(m, "name")
 		m["generateName"] = g.pick([]any{"Web_", "web.", "-web-"})
 	}},
+	{"generateName long (cut to 58 before the suffix)", nil, func(g *Generator, o obj) {
+		m := metaOf(o)
+		delete(m, "name")
+		m["generateName"] = strings.Repeat("g", 56+g.r.IntN(6)) + g.pick([]any{"-", "a", "-x-"}).(string)
+	}},
 	{"label key with two slashes", nil, func(g *Generator, o obj) { addTo(metaOf(o), "labels", "example.com/team/name", "a") }},
 	{"label key prefix uppercase", nil, func(g *Generator, o obj) { addTo(metaOf(o), "labels", "Example.com/team", "a") }},
 	{"label value 64 characters", nil, func(g *Generator, o obj) { addTo(metaOf(o), "labels", "version", strings.Repeat("v", 64)) }},
@@ -117,6 +122,31 @@ var metaMistakes = []mistake{
 	{"finalizer invalid", nil, func(g *Generator, o obj) { metaOf(o)["finalizers"] = []any{"example.com/clean up"} }},
 	{"finalizers orphan and foreground", nil, func(g *Generator, o obj) {
 		metaOf(o)["finalizers"] = []any{"orphan", "foregroundDeletion"}
+	}},
+	{"managedFields copied from a live object, edited", nil, func(g *Generator, o obj) {
+		// VAL-03: the field manager drops entries it cannot decode before
+		// validation; decodable ones are validated.
+		e := obj{"manager": "kubectl-client-side-apply", "operation": "Update", "apiVersion": "v1", "fieldsType": "FieldsV1",
+			"fieldsV1": obj{"f:metadata": obj{"f:labels": obj{}}}}
+		switch g.r.IntN(8) {
+		case 0:
+			e["operation"] = g.pick([]any{"apply", "Patch", ""})
+		case 1:
+			delete(e, "fieldsType")
+		case 2:
+			e["fieldsType"] = "FieldsV2"
+		case 3:
+			delete(e, "apiVersion")
+		case 4:
+			e["fieldsV1"] = obj{"f:metadata": 1}
+		case 5:
+			e["manager"] = strings.Repeat("m", 128+g.r.IntN(2))
+		case 6:
+			e["subresource"] = strings.Repeat("s", 256+g.r.IntN(2))
+		default:
+			e = obj{}
+		}
+		metaOf(o)["managedFields"] = []any{e}
 	}},
 	{"namespace invalid", nil, func(g *Generator, o obj) { metaOf(o)["namespace"] = "Team_A" }},
 	{"generation negative", nil, func(g *Generator, o obj) { metaOf(o)["generation"] = -1 }},

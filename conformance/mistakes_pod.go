@@ -321,6 +321,36 @@ var podMistakeList = []podMistake{
 			securityContext(g.anyContainer(s))["windowsOptions"] = obj{"runAsUserName": "admin"}
 		}
 	}},
+	{name: "windows hostProcess, runAsUserName or gmsa wrong", apply: func(g *Generator, s obj) {
+		// VAL-30: windowsOptions of the pod and its containers, HostProcess pods.
+		w := obj{}
+		switch g.r.IntN(6) {
+		case 0:
+			w["hostProcess"] = true
+			if g.chance(0.5) {
+				s["hostNetwork"] = true
+			}
+		case 1:
+			w["hostProcess"] = g.chance(0.5)
+			securityContext(g.anyContainer(s))["windowsOptions"] = obj{"hostProcess": g.chance(0.5)}
+		case 2:
+			w["runAsUserName"] = g.pick([]any{`CORP\admin`, `a\b\c`, "", `.corp\svc`, `corp.example.com\svc`, `CORP\`, "adm:in", ". .", "ContainerAdministrator", "adm\tin"})
+		case 3:
+			w["runAsUserName"] = strings.Repeat("u", 104+g.r.IntN(2))
+		case 4:
+			w["gmsaCredentialSpecName"] = g.pick([]any{"webapp1", "WebApp_Spec", "web.app-1"})
+			if g.chance(0.5) {
+				w["gmsaCredentialSpec"] = g.pick([]any{"", `{"CmsPlugins":["ActiveDirectory"]}`})
+			}
+		default:
+			w["runAsUserName"] = strings.Repeat("d", 255+g.r.IntN(2)) + `\user`
+		}
+		if g.chance(0.5) {
+			securityContext(s)["windowsOptions"] = w
+		} else {
+			securityContext(g.anyContainer(s))["windowsOptions"] = w
+		}
+	}},
 	{name: "hostUsers false with host namespaces", apply: func(g *Generator, s obj) {
 		s["hostUsers"] = false
 		s[g.pick([]any{"hostPID", "hostIPC", "hostNetwork"}).(string)] = true

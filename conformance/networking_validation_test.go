@@ -65,7 +65,7 @@ func upstreamNetworkingCreate(doc []byte, kind, namespace string) (rqOutcome, er
 		meta.SetNamespace(namespace)
 	}
 	if meta.GetGenerateName() != "" && meta.GetName() == "" {
-		meta.SetName(meta.GetGenerateName() + eval.GeneratedNameSuffix)
+		meta.SetName(upstreamGeneratedName(meta.GetGenerateName()))
 	}
 	ctx := genericapirequest.WithNamespace(context.Background(), meta.GetNamespace())
 	ctx = genericapirequest.WithRequestInfo(ctx, &genericapirequest.RequestInfo{IsResourceRequest: true, Verb: "create",

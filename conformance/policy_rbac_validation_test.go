@@ -83,7 +83,7 @@ func upstreamPolicyRBACCreate(doc []byte, kind, namespace string) (rqOutcome, er
 		meta.SetNamespace(namespace)
 	}
 	if meta.GetGenerateName() != "" && meta.GetName() == "" {
-		meta.SetName(meta.GetGenerateName() + eval.GeneratedNameSuffix)
+		meta.SetName(upstreamGeneratedName(meta.GetGenerateName()))
 	}
 	ctx := genericapirequest.WithNamespace(context.Background(), meta.GetNamespace())
 	gv := strings.SplitN(k.apiVersion, "/", 2)

@@ -39,7 +39,7 @@ func upstreamPVCreate(doc []byte) (rqOutcome, error) {
 		return rqOutcome{}, err
 	}
 	if internal.GenerateName != "" && internal.Name == "" {
-		internal.Name = internal.GenerateName + eval.GeneratedNameSuffix
+		internal.Name = upstreamGeneratedName(internal.GenerateName)
 	}
 	ctx := genericapirequest.WithRequestInfo(genericapirequest.WithNamespace(context.Background(), ""), &genericapirequest.RequestInfo{IsResourceRequest: true, Verb: "create",
 		APIGroup: "", APIVersion: "v1", Resource: "persistentvolumes", Name: internal.Name})

@@ -53,7 +53,7 @@ func upstreamQuotaCreate(doc []byte, namespace string) (rqOutcome, error) {
 	}
 	ctx := genericapirequest.WithNamespace(context.Background(), internal.Namespace)
 	if internal.GenerateName != "" && internal.Name == "" {
-		internal.Name = internal.GenerateName + eval.GeneratedNameSuffix
+		internal.Name = upstreamGeneratedName(internal.GenerateName)
 	}
 	rest.FillObjectMetaSystemFields(internal)
 	return statusOutcome(rest.BeforeCreate(resourcequota.Strategy, ctx, internal)), nil

@@ -21,12 +21,14 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/apimachinery/pkg/util/intstr"
+	"k8s.io/apimachinery/pkg/util/managedfields"
 	utilvalidation "k8s.io/apimachinery/pkg/util/validation"
 	"k8s.io/apiserver/pkg/admission"
 	genericapirequest "k8s.io/apiserver/pkg/endpoints/request"
 	"k8s.io/apiserver/pkg/registry/rest"
 	"k8s.io/apiserver/pkg/storage"
 	storeerr "k8s.io/apiserver/pkg/storage/errors"
+	"k8s.io/apiserver/pkg/storage/names"
 	utilfeature "k8s.io/apiserver/pkg/util/feature"
 	"k8s.io/client-go/informers"
 	coreinformers "k8s.io/client-go/informers/core"
@@ -269,6 +271,7 @@ func (u *Upstream) createOne(doc []byte, namespace string, fromInput bool) (Outc
 	if meta.GetNamespace() == "" {
 		meta.SetNamespace(namespace)
 	}
+	dropUndecodableManagedFields(meta)
 	ns := meta.GetNamespace()
 	out := Outcome{Kind: tm.Kind, Name: meta.GetName()}
 	if len(utilvalidation.IsDNS1123Label(ns)) > 0 {
@@ -328,7 +331,7 @@ func (u *Upstream) createOne(doc []byte, namespace string, fromInput bool) (Outc
 	}
 	// Store.Create: name generation, system fields, BeforeCreate (PrepareForCreate + Validate).
 	if meta.GetGenerateName() != "" && meta.GetName() == "" {
-		meta.SetName(meta.GetGenerateName() + "xxxxx")
+		meta.SetName(upstreamGeneratedName(meta.GetGenerateName()))
 	}
 	out.Name = meta.GetName()
 	if strategy != nil {
@@ -508,4 +511,29 @@ func (l nsLister) Get(name string) (*corev1.LimitRange, error) {
 		}
 	}
 	return nil, apierrors.NewNotFound(corev1.Resource("limitranges"), name)
+}
+
+// dropUndecodableManagedFields is what the create handler's field manager
+// does before admission (FieldManager.UpdateNoErrors on an empty live
+// object): managedFields in the reset form, or that it cannot decode, are
+// replaced by its own entry, which validation accepts; decodable ones are
+// kept. The manager's own entry is left out (it is always valid).
+func dropUndecodableManagedFields(meta metav1.Object) {
+	mf := meta.GetManagedFields()
+	if len(mf) == 0 {
+		return
+	}
+	if (len(mf) == 1 && reflect.DeepEqual(mf[0], metav1.ManagedFieldsEntry{})) || managedfields.ValidateManagedFields(mf) != nil {
+		meta.SetManagedFields(nil)
+	}
+}
+
+// upstreamGeneratedName is kube-apiserver's name generation
+// (names.SimpleNameGenerator) with limitcheck's placeholder for the random
+// characters: the base cut to names.MaxGeneratedNameLength first.
+func upstreamGeneratedName(base string) string {
+	if len(base) > names.MaxGeneratedNameLength {
+		base = base[:names.MaxGeneratedNameLength]
+	}
+	return base + "xxxxx" // eval.GeneratedNameSuffix
 }

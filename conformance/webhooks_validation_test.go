@@ -70,7 +70,7 @@ func upstreamClusterCreate(doc []byte, kind string) (rqOutcome, error) {
 	}
 	meta := internal.(metav1.Object)
 	if meta.GetGenerateName() != "" && meta.GetName() == "" {
-		meta.SetName(meta.GetGenerateName() + eval.GeneratedNameSuffix)
+		meta.SetName(upstreamGeneratedName(meta.GetGenerateName()))
 	}
 	gv := strings.SplitN(k.apiVersion, "/", 2)
 	ctx := genericapirequest.WithRequestInfo(genericapirequest.WithNamespace(context.Background(), ""), &genericapirequest.RequestInfo{IsResourceRequest: true, Verb: "create",

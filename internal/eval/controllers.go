@@ -120,6 +120,10 @@ func (e *Engine) runControllers(obj runtime.Object) *Workload {
 		if o.Spec.Paused {
 			return w
 		}
+		if sel, err := metav1.LabelSelectorAsSelector(o.Spec.Selector); err == nil && !sel.Empty() {
+			ns := e.namespace(o.Namespace)
+			ns.deployments = append(ns.deployments, adopter{name: o.Name, sel: sel})
+		}
 		res := e.admitCreated(replicaSetFor(o, int32(n)), 0)
 		w.Created = append(w.Created, res)
 		if res.Allowed {
@@ -127,6 +131,11 @@ func (e *Engine) runControllers(obj runtime.Object) *Workload {
 			e.createPods(w, &rs.Spec.Template, rs.Namespace, rs.Name, n, nil)
 		}
 	case *appsv1.ReplicaSet:
+		if d := e.adoptingDeployment(o); d != "" {
+			w.Replicas = 0
+			w.Note = fmt.Sprintf("Deployment %q adopts this ReplicaSet (its selector matches the ReplicaSet's labels) and scales it down to 0: its Pods do not stay", d)
+			return w
+		}
 		sel, err := metav1.LabelSelectorAsSelector(o.Spec.Selector)
 		if err == nil {
 			e.adopt(w, o.Namespace, sel)
@@ -156,6 +165,30 @@ func (e *Engine) runControllers(obj runtime.Object) *Workload {
 		}
 	}
 	return w
+}
+
+// adopter is an admitted Deployment that claims orphan ReplicaSets its
+// selector matches (WL-05).
+type adopter struct {
+	name string
+	sel  labels.Selector
+}
+
+// adoptingDeployment is the Deployment controller's claim of an orphan
+// ReplicaSet (WL-05): the first admitted, unpaused Deployment of the
+// namespace, earlier in the input, whose selector matches the labels of a
+// ReplicaSet that no controller owns. The Deployment keeps its own ReplicaSet
+// as the new one and scales the adopted, older one down to 0.
+func (e *Engine) adoptingDeployment(rs *appsv1.ReplicaSet) string {
+	if metav1.GetControllerOfNoCopy(rs) != nil {
+		return ""
+	}
+	for _, d := range e.namespace(rs.Namespace).deployments {
+		if d.sel.Matches(labels.Set(rs.Labels)) {
+			return d.name
+		}
+	}
+	return ""
 }
 
 // adopt is the ReplicaSet and ReplicationController controllers' claim of

@@ -44,6 +44,7 @@ import (
 	autoscalingv2 "k8s.io/api/autoscaling/v2"
 	batchv1 "k8s.io/api/batch/v1"
 	corev1 "k8s.io/api/core/v1"
+	discoveryv1 "k8s.io/api/discovery/v1"
 	networkingv1 "k8s.io/api/networking/v1"
 	nodev1 "k8s.io/api/node/v1"
 	policyv1 "k8s.io/api/policy/v1"
@@ -239,7 +240,7 @@ func (e *Engine) Expect(o Outlook) {
 			ns.Objects = nil
 		}
 		if o.Adopters != nil && !o.Adopters[name] {
-			ns.orphans = nil
+			ns.orphans, ns.deployments = nil, nil
 		}
 	}
 }
@@ -248,6 +249,7 @@ type namespaceState struct {
 	name            string
 	stored          storedNames           // names of the input's objects, for kube-apiserver's 409
 	orphans         []*corev1.Pod         // the input's admitted Pods no controller owns, for adoption (WL-02)
+	deployments     []adopter             // the input's admitted, unpaused Deployments, for ReplicaSet adoption (WL-05)
 	limitRanges     []*limitranger.Policy // admitted LimitRanges, in input order (LR-21, LR-22)
 	governed        int                   // Pods and PVCs evaluated so far: a later LimitRange misses them
 	quota.Namespace                       // admitted quotas and every admitted object, for the quota controller's recount
@@ -325,6 +327,8 @@ func NewObject(apiVersion, kind string) runtime.Object {
 		return &networkingv1.Ingress{}
 	case "networking.k8s.io/v1/NetworkPolicy": // VAL-67, VAL-68
 		return &networkingv1.NetworkPolicy{}
+	case "discovery.k8s.io/v1/EndpointSlice": // VAL-86
+		return &discoveryv1.EndpointSlice{}
 	case "v1/Namespace": // NS-03
 		return &corev1.Namespace{}
 	case "v1/PersistentVolume": // VAL-91
@@ -386,6 +390,8 @@ func NewObject(apiVersion, kind string) runtime.Object {
 		return &corev1.ServiceAccount{}
 	case "Event": // VAL-06: the legacy Event validation reads its fields
 		return &corev1.Event{}
+	case "Endpoints": // VAL-85
+		return &corev1.Endpoints{}
 	case "ResourceQuota":
 		return &corev1.ResourceQuota{}
 	}
@@ -728,7 +734,8 @@ func (e *Engine) namespace(name string) *namespaceState {
 // in it (NS-01): kube-controller-manager's root-ca-cert-publisher creates the
 // ConfigMap kube-root-ca.crt and its serviceaccount controller the ServiceAccount
 // default; kube-apiserver keeps the Service kubernetes, its Endpoints and its
-// EndpointSlice in namespace default.
+// EndpointSlice in namespace default, two ConfigMaps and its bootstrap Roles
+// and RoleBindings in kube-system, a Role and RoleBinding in kube-public.
 func namespaceObjects(ns string) []runtime.Object {
 	meta := func(apiVersion, kind, name string) (metav1.TypeMeta, metav1.ObjectMeta) {
 		return metav1.TypeMeta{APIVersion: apiVersion, Kind: kind}, metav1.ObjectMeta{Name: name, Namespace: ns}
@@ -740,6 +747,29 @@ func namespaceObjects(ns string) []runtime.Object {
 	objs := []runtime.Object{
 		partial("v1", "ConfigMap", "kube-root-ca.crt"),
 		partial("v1", "ServiceAccount", "default"),
+	}
+	const rbac = "rbac.authorization.k8s.io/v1"
+	switch ns {
+	case metav1.NamespaceSystem:
+		// kube-apiserver's own: the ConfigMaps of its cluster-authentication
+		// trust and legacy-token tracking controllers, and the namespaced
+		// roles and bindings of its RBAC bootstrap policy.
+		objs = append(objs,
+			partial("v1", "ConfigMap", "extension-apiserver-authentication"),
+			partial("v1", "ConfigMap", "kube-apiserver-legacy-service-account-token-tracking"))
+		for _, r := range []string{"extension-apiserver-authentication-reader", "system::leader-locking-kube-controller-manager",
+			"system::leader-locking-kube-scheduler", "system:controller:bootstrap-signer", "system:controller:cloud-provider",
+			"system:controller:token-cleaner"} {
+			objs = append(objs, partial(rbac, "Role", r))
+		}
+		for _, b := range []string{"system::extension-apiserver-authentication-reader", "system::leader-locking-kube-controller-manager",
+			"system::leader-locking-kube-scheduler", "system:controller:bootstrap-signer", "system:controller:cloud-provider",
+			"system:controller:token-cleaner"} {
+			objs = append(objs, partial(rbac, "RoleBinding", b))
+		}
+	case metav1.NamespacePublic:
+		objs = append(objs, partial(rbac, "Role", "system:controller:bootstrap-signer"),
+			partial(rbac, "RoleBinding", "system:controller:bootstrap-signer"))
 	}
 	if ns == metav1.NamespaceDefault {
 		tm, om := meta("v1", "Service", "kubernetes")
@@ -755,8 +785,21 @@ func namespaceObjects(ns string) []runtime.Object {
 // assignName performs the generic registry's name generation (placeholder suffix).
 func assignName(meta metav1.Object) {
 	if meta.GetName() == "" && meta.GetGenerateName() != "" {
-		meta.SetName(meta.GetGenerateName() + GeneratedNameSuffix)
+		meta.SetName(GeneratedName(meta.GetGenerateName()))
 	}
+}
+
+// maxGeneratedPrefix is the longest prefix the name generator keeps: 63 bytes
+// less the 5 random characters (PL-04).
+const maxGeneratedPrefix = 63 - len(GeneratedNameSuffix)
+
+// GeneratedName is the name generated from prefix (metadata.generateName):
+// the prefix cut to 58 bytes, then the placeholder for the random suffix.
+func GeneratedName(prefix string) string {
+	if len(prefix) > maxGeneratedPrefix {
+		prefix = prefix[:maxGeneratedPrefix]
+	}
+	return prefix + GeneratedNameSuffix
 }
 
 // admitPod: defaulting → LimitRanger mutate → PrepareForCreate → validation →
@@ -946,6 +989,14 @@ func (e *Engine) validateCounted(obj runtime.Object, gvk schema.GroupVersionKind
 	case *networkingv1.Ingress, *networkingv1.NetworkPolicy:
 		// VAL-65..VAL-68: defaulted, prepared, validated.
 		return o, gk, validateNetworking(obj, e.opts.Gates)
+	case *corev1.Endpoints:
+		// VAL-85: defaulted (protocol), validated.
+		validation.DefaultEndpoints(o)
+		return o, gk, validation.Endpoints(o)
+	case *discoveryv1.EndpointSlice:
+		// VAL-86: defaulted and prepared for a v1 request, validated.
+		validation.PrepareEndpointSlice(o)
+		return o, gk, validation.EndpointSlice(o)
 	}
 	if t, path := defaults.PodTemplateOf(obj); path != "" {
 		defaults.DefaultWorkload(obj)

@@ -542,3 +542,40 @@ spec:
 		t.Errorf("first part %q, want the message's first (defaultRequest)", res.Denial.Parts[0])
 	}
 }
+
+// TestInitialNamespaceObjects: kube-apiserver's own objects in kube-system and
+// kube-public are counted by quotas and conflict with an input's (NS-01).
+func TestInitialNamespaceObjects(t *testing.T) {
+	const quota = "apiVersion: v1\nkind: ResourceQuota\nmetadata: {name: q}\nspec: {hard: {count/configmaps: '3', count/roles.rbac.authorization.k8s.io: '6', count/rolebindings.rbac.authorization.k8s.io: '7'}}"
+	tests := []struct {
+		ns, doc, want string
+	}{
+		{"kube-system", "apiVersion: rbac.authorization.k8s.io/v1\nkind: Role\nmetadata: {name: autoscaler}",
+			`roles.rbac.authorization.k8s.io "autoscaler" is forbidden: exceeded quota: q, requested: count/roles.rbac.authorization.k8s.io=1, used: count/roles.rbac.authorization.k8s.io=6, limited: count/roles.rbac.authorization.k8s.io=6`},
+		{"kube-system", "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: autoscaler-status}",
+			`configmaps "autoscaler-status" is forbidden: exceeded quota: q, requested: count/configmaps=1, used: count/configmaps=3, limited: count/configmaps=3`},
+		{"kube-system", "apiVersion: rbac.authorization.k8s.io/v1\nkind: RoleBinding\nmetadata: {name: system::leader-locking-kube-scheduler}\nroleRef: {apiGroup: rbac.authorization.k8s.io, kind: Role, name: r}",
+			`rolebindings.rbac.authorization.k8s.io "system::leader-locking-kube-scheduler" already exists`},
+		{"kube-system", "apiVersion: rbac.authorization.k8s.io/v1\nkind: RoleBinding\nmetadata: {name: autoscaler}\nroleRef: {apiGroup: rbac.authorization.k8s.io, kind: Role, name: r}", ""},
+		{"kube-public", "apiVersion: rbac.authorization.k8s.io/v1\nkind: Role\nmetadata: {name: system:controller:bootstrap-signer}",
+			`roles.rbac.authorization.k8s.io "system:controller:bootstrap-signer" already exists`},
+		{"kube-public", "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: cluster-info}", ""},
+		{"team-a", "apiVersion: rbac.authorization.k8s.io/v1\nkind: Role\nmetadata: {name: system:controller:bootstrap-signer}", ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.ns+"/"+tt.doc[strings.LastIndex(tt.doc, "kind: "):], func(t *testing.T) {
+			e := New(Options{DefaultNamespace: tt.ns})
+			if r := e.Admit(decode(t, quota)); !r.Allowed {
+				t.Fatalf("quota: %+v", r.Denial)
+			}
+			r := e.Admit(decode(t, tt.doc))
+			got := ""
+			if r.Denial != nil {
+				got = r.Denial.Message
+			}
+			if got != tt.want {
+				t.Errorf("got  %q\nwant %q", got, tt.want)
+			}
+		})
+	}
+}

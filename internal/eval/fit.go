@@ -91,7 +91,7 @@ func (e *Engine) Clone() *Engine {
 		clusterStored: e.clusterStored.clone(), clusterStoredSeeded: e.clusterStoredSeeded, refusedNamespaces: maps.Clone(e.refusedNamespaces)}
 	for name, ns := range e.namespaces {
 		cn := &namespaceState{name: ns.name, stored: ns.stored.clone(), orphans: slices.Clone(ns.orphans),
-			limitRanges: slices.Clone(ns.limitRanges), governed: ns.governed}
+			deployments: slices.Clone(ns.deployments), limitRanges: slices.Clone(ns.limitRanges), governed: ns.governed}
 		cn.Objects, cn.NoRecount = slices.Clone(ns.Objects), ns.NoRecount
 		cn.Quotas = make([]*corev1.ResourceQuota, len(ns.Quotas))
 		for i, q := range ns.Quotas {

@@ -75,7 +75,7 @@ func HPAScaling(obj runtime.Object, defaultNamespace string, gates features.Gate
 		GetGenerateName() string
 		SetName(string)
 	}); ok && m.GetName() == "" && m.GetGenerateName() != "" {
-		m.SetName(m.GetGenerateName() + GeneratedNameSuffix)
+		m.SetName(GeneratedName(m.GetGenerateName()))
 	}
 	hpa := prepareHPA(c, gates)
 	if len(validateHPA(hpa, gates)) > 0 {

@@ -3,6 +3,7 @@ package eval
 import (
 	"fmt"
 	"math/rand/v2"
+	"strings"
 	"testing"
 )
 
@@ -59,5 +60,29 @@ func TestStoredNamesChains(t *testing.T) {
 	}
 	if !s.has(1, "a") {
 		t.Error("has(1, a) = false behind two entries of its hash")
+	}
+}
+
+// TestGeneratedName: the name generator cuts a prefix to 58 bytes before the
+// 5 random characters (PL-04).
+func TestGeneratedName(t *testing.T) {
+	long := strings.Repeat("x", 60) + "-"
+	tests := []struct{ prefix, want string }{
+		{"web-", "web-xxxxx"},
+		{strings.Repeat("a", 58), strings.Repeat("a", 58) + "xxxxx"},
+		{strings.Repeat("a", 59), strings.Repeat("a", 58) + "xxxxx"},
+		{long, strings.Repeat("x", 58) + "xxxxx"},
+	}
+	for _, tt := range tests {
+		if got := GeneratedName(tt.prefix); got != tt.want {
+			t.Errorf("GeneratedName(%q) = %q, want %q", tt.prefix, got, tt.want)
+		}
+	}
+	// A Service whose 61-character prefix would make a 66-character name is
+	// admitted: the generated name is 63 characters.
+	e := New(Options{DefaultNamespace: "ns1"})
+	r := e.Admit(decode(t, "apiVersion: v1\nkind: Service\nmetadata: {generateName: "+long+"}\nspec: {ports: [{port: 80}]}"))
+	if !r.Allowed || r.Name != strings.Repeat("x", 58)+"xxxxx" {
+		t.Errorf("got allowed=%v name %q, denial %+v", r.Allowed, r.Name, r.Denial)
 	}
 }

@@ -187,3 +187,39 @@ func TestService(t *testing.T) {
 }
 
 func mustQ(s string) resource.Quantity { return resource.MustParse(s) }
+
+// TestManagedFieldsOnCreate: managedFields the field manager cannot decode are
+// replaced before validation, so only decodable entries are validated (VAL-03).
+func TestManagedFieldsOnCreate(t *testing.T) {
+	fields := func(raw string) *metav1.FieldsV1 { return &metav1.FieldsV1{Raw: []byte(raw)} }
+	long := strings.Repeat("m", 129)
+	tests := []struct {
+		name string
+		mf   []metav1.ManagedFieldsEntry
+		want []string
+	}{
+		{"operation lowercase: replaced", []metav1.ManagedFieldsEntry{{Manager: "kubectl", Operation: "apply", APIVersion: "v1", FieldsType: "FieldsV1"}}, nil},
+		{"no fieldsType: replaced", []metav1.ManagedFieldsEntry{{Manager: "kubectl", Operation: "Update", APIVersion: "v1"}}, nil},
+		{"no apiVersion: replaced", []metav1.ManagedFieldsEntry{{Manager: long, Operation: "Update", FieldsType: "FieldsV1"}}, nil},
+		{"fieldsV1 not a field set: replaced", []metav1.ManagedFieldsEntry{{Manager: long, Operation: "Update", APIVersion: "v1", FieldsType: "FieldsV1", FieldsV1: fields(`{"f:metadata":1}`)}}, nil},
+		{"one bad entry replaces all", []metav1.ManagedFieldsEntry{{Manager: long, Operation: "Update", APIVersion: "v1", FieldsType: "FieldsV1"},
+			{Manager: "x", Operation: "Patch", APIVersion: "v1", FieldsType: "FieldsV1"}}, nil},
+		{"reset form", []metav1.ManagedFieldsEntry{{}}, nil},
+		{"decodable, manager too long", []metav1.ManagedFieldsEntry{{Manager: long, Operation: "Update", APIVersion: "v1", FieldsType: "FieldsV1", FieldsV1: fields(`{"f:metadata":{"f:labels":{}}}`)}},
+			[]string{`metadata.managedFields[0].manager: Too long: may not be more than 128 bytes`}},
+		{"decodable, subresource too long", []metav1.ManagedFieldsEntry{{Manager: "kubectl", Operation: "Apply", APIVersion: "v1", FieldsType: "FieldsV1", Subresource: strings.Repeat("s", 257)}},
+			[]string{`metadata.managedFields[0].subresource: Too long: may not be more than 256 bytes`}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			m := &metav1.ObjectMeta{Name: "cm", Namespace: "ns", ManagedFields: tt.mf}
+			var got []string
+			for _, e := range validateObjectMeta(m) {
+				got = append(got, e.Error())
+			}
+			if strings.Join(got, "\n") != strings.Join(tt.want, "\n") {
+				t.Errorf("got:\n  %s\nwant:\n  %s", strings.Join(got, "\n  "), strings.Join(tt.want, "\n  "))
+			}
+		})
+	}
+}

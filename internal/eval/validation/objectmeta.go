@@ -10,6 +10,8 @@ package validation
 // StatefulSet, ReplicationController and CronJob rules are in the table.
 
 import (
+	"bytes"
+	"reflect"
 	"sort"
 	"strings"
 
@@ -19,6 +21,7 @@ import (
 	metavalidation "k8s.io/apimachinery/pkg/apis/meta/v1/validation"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/util/validation/field"
+	"sigs.k8s.io/structured-merge-diff/v6/fieldpath"
 
 	"github.com/limitcheck/limitcheck/internal/namecheck"
 )
@@ -255,7 +258,7 @@ func objectMeta(meta metav1.Object, rules MetaRules, p lazyPath) field.ErrorList
 	if fins := meta.GetFinalizers(); len(fins) != 0 {
 		errs = append(errs, apivalidation.ValidateFinalizers(fins, p.Child("finalizers").Path())...)
 	}
-	if mf := meta.GetManagedFields(); len(mf) != 0 {
+	if mf := meta.GetManagedFields(); len(mf) != 0 && !managedFieldsReplaced(mf) {
 		errs = append(errs, metavalidation.ValidateManagedFields(mf, p.Child("managedFields").Path())...)
 	}
 	if rules.KubeFinalizers {
@@ -315,4 +318,30 @@ func sortedKeys[V any](m map[string]V, buf []string) []string {
 	}
 	sort.Strings(buf)
 	return buf
+}
+
+// managedFieldsReplaced reports whether the field manager, which runs on a
+// create before admission and validation, throws the request's managedFields
+// away (VAL-03): the reset form (one empty entry), or entries it cannot decode
+// (an operation other than Apply or Update, no apiVersion, a fieldsType other
+// than FieldsV1, fieldsV1 that is not a field set). The object is then stored
+// with the manager's own entry only, which validation accepts.
+func managedFieldsReplaced(mf []metav1.ManagedFieldsEntry) bool {
+	if len(mf) == 1 && reflect.DeepEqual(mf[0], metav1.ManagedFieldsEntry{}) {
+		return true
+	}
+	for _, e := range mf {
+		switch {
+		case e.Operation != metav1.ManagedFieldsOperationApply && e.Operation != metav1.ManagedFieldsOperationUpdate,
+			e.APIVersion == "", e.FieldsType != "FieldsV1":
+			return true
+		}
+		if e.FieldsV1 != nil {
+			var set fieldpath.Set
+			if err := set.FromJSON(bytes.NewReader(e.FieldsV1.Raw)); err != nil {
+				return true
+			}
+		}
+	}
+	return false
 }

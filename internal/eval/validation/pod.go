@@ -267,6 +267,7 @@ func validatePodSpec(spec *corev1.PodSpec, meta *metav1.ObjectMeta, p lazyPath, 
 	}
 	errs = append(errs, validateSchedulingGates(spec.SchedulingGates, p.Child("schedulingGates"))...)
 	errs = append(errs, validateTopologySpreadConstraints(spec.TopologySpreadConstraints, p.Child("topologySpreadConstraints"))...)
+	errs = append(errs, validateHostProcessPod(spec, p, opts.allowPrivileged)...)
 	errs = append(errs, validateHostUsers(spec, p)...)
 	errs = append(errs, validatePodHostnameOverride(spec, p)...)
 	if spec.ServiceAccountName != "" {

@@ -55,6 +55,7 @@ func validatePodSecurityContext(spec *corev1.PodSpec, p lazyPath) field.ErrorLis
 		errs = append(errs, field.NotSupported(p.Child("fsGroupChangePolicy").Path(), fp, []corev1.PodFSGroupChangePolicy{corev1.FSGroupChangeAlways, corev1.FSGroupChangeOnRootMismatch}))
 	}
 	errs = append(errs, validateSeccompProfileField(sc.SeccompProfile, p.Child("seccompProfile"))...)
+	errs = append(errs, validateWindowsOptions(sc.WindowsOptions, p.Child("windowsOptions"))...)
 	errs = append(errs, validateAppArmorProfileField(sc.AppArmorProfile, p.Child("appArmorProfile"))...)
 	if sp := sc.SupplementalGroupsPolicy; sp != nil && *sp != corev1.SupplementalGroupsPolicyMerge && *sp != corev1.SupplementalGroupsPolicyStrict {
 		errs = append(errs, field.NotSupported(p.Child("supplementalGroupsPolicy").Path(), sp, []corev1.SupplementalGroupsPolicy{corev1.SupplementalGroupsPolicyMerge, corev1.SupplementalGroupsPolicyStrict}))
@@ -135,6 +136,7 @@ func validateSecurityContext(sc *corev1.SecurityContext, p lazyPath, hostUsers, 
 			}
 		}
 	}
+	errs = append(errs, validateWindowsOptions(sc.WindowsOptions, p.Child("windowsOptions"))...)
 	return append(errs, validateAppArmorProfileField(sc.AppArmorProfile, p.Child("appArmorProfile"))...)
 }
 

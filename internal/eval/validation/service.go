@@ -9,6 +9,7 @@ import (
 	"k8s.io/apimachinery/pkg/util/intstr"
 	"k8s.io/apimachinery/pkg/util/validation"
 	"k8s.io/apimachinery/pkg/util/validation/field"
+	netutils "k8s.io/utils/net"
 
 	"github.com/limitcheck/limitcheck/internal/namecheck"
 )
@@ -328,9 +329,10 @@ func servicePort(port *corev1.ServicePort, requireName bool, names map[string]bo
 	return errs
 }
 
-// endpointIP is ValidateEndpointIP on an address that parsed.
+// endpointIP is ValidateEndpointIP: the address parsed sloppily (leading
+// zeros allowed), then the ranges an endpoint may not use.
 func endpointIP(s string, p *field.Path) field.ErrorList {
-	ip := net.ParseIP(s)
+	ip := netutils.ParseIPSloppy(s)
 	if ip == nil {
 		return field.ErrorList{field.Invalid(p, s, "must be a valid IP address")}
 	}
