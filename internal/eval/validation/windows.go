@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"sync"
 
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/util/validation/field"
@@ -22,17 +23,25 @@ const (
 	runAsUserNameMaxLen = 104
 )
 
-var (
-	winCtrlChars = regexp.MustCompile(`[[:cntrl:]]+`)
-	// A NetBIOS domain: 1 to 15 characters, none of \ / : * ? " < > |, not
-	// starting with a dot.
-	winNetBIOSDomain = regexp.MustCompile(`^[^\\/:\*\?"<>|\.][^\\/:\*\?"<>|]{0,14}$`)
-	// A DNS domain: dot-separated labels of letters (either case), digits and
-	// inner dashes, each at most 63 characters.
-	winDNSDomain        = regexp.MustCompile(`^[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?(?:\.[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?)*$`)
-	winUserBadChars     = regexp.MustCompile(`["/\\:;|=,\+\*\?<>@\[\]]`)
-	winUserOnlyDotSpace = regexp.MustCompile(`^[\. ]+$`)
-)
+// winPatterns are compiled on first use: few manifests set windowsOptions,
+// and start-up should not pay for them.
+var winPatterns = sync.OnceValue(func() *winRegexps {
+	return &winRegexps{
+		ctrlChars: regexp.MustCompile(`[[:cntrl:]]+`),
+		// A NetBIOS domain: 1 to 15 characters, none of \ / : * ? " < > |,
+		// not starting with a dot.
+		netBIOSDomain: regexp.MustCompile(`^[^\\/:\*\?"<>|\.][^\\/:\*\?"<>|]{0,14}$`),
+		// A DNS domain: dot-separated labels of letters (either case),
+		// digits and inner dashes, each at most 63 characters.
+		dnsDomain:        regexp.MustCompile(`^[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?(?:\.[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?)*$`),
+		userBadChars:     regexp.MustCompile(`["/\\:;|=,\+\*\?<>@\[\]]`),
+		userOnlyDotSpace: regexp.MustCompile(`^[\. ]+$`),
+	}
+})
+
+type winRegexps struct {
+	ctrlChars, netBIOSDomain, dnsDomain, userBadChars, userOnlyDotSpace *regexp.Regexp
+}
 
 // validateWindowsOptions checks a pod's or a container's windowsOptions.
 // The bad value of each error is the field's pointer, as upstream passes it
@@ -69,7 +78,7 @@ func validateRunAsUserName(name *string, fp *field.Path) field.ErrorList {
 	switch {
 	case v == "":
 		return field.ErrorList{bad("runAsUserName cannot be an empty string")}
-	case winCtrlChars.MatchString(v):
+	case winPatterns().ctrlChars.MatchString(v):
 		return field.ErrorList{bad("runAsUserName cannot contain control characters")}
 	}
 	parts := strings.Split(v, `\`)
@@ -84,7 +93,7 @@ func validateRunAsUserName(name *string, fp *field.Path) field.ErrorList {
 	if len(domain) >= runAsDomainMaxLen {
 		errs = append(errs, bad(fmt.Sprintf("runAsUserName's Domain length must be under %d characters", runAsDomainMaxLen)))
 	}
-	if len(parts) == 2 && !winNetBIOSDomain.MatchString(domain) && !winDNSDomain.MatchString(domain) {
+	if len(parts) == 2 && !winPatterns().netBIOSDomain.MatchString(domain) && !winPatterns().dnsDomain.MatchString(domain) {
 		errs = append(errs, bad("runAsUserName's Domain doesn't match the NetBios nor the DNS format"))
 	}
 	switch {
@@ -93,10 +102,10 @@ func validateRunAsUserName(name *string, fp *field.Path) field.ErrorList {
 	case len(user) > runAsUserNameMaxLen:
 		errs = append(errs, bad(fmt.Sprintf("runAsUserName's User length must not be longer than %d characters", runAsUserNameMaxLen)))
 	}
-	if winUserOnlyDotSpace.MatchString(user) {
+	if winPatterns().userOnlyDotSpace.MatchString(user) {
 		errs = append(errs, bad(`runAsUserName's User cannot contain only periods or spaces`))
 	}
-	if winUserBadChars.MatchString(user) {
+	if winPatterns().userBadChars.MatchString(user) {
 		errs = append(errs, bad(`runAsUserName's User cannot contain the following characters: "/\:;|=,+*?<>@[]`))
 	}
 	return errs
