@@ -17,6 +17,7 @@ import (
 	"k8s.io/kube-aggregator/pkg/registry/apiservice"
 
 	"github.com/limitcheck/limitcheck/internal/eval"
+	"github.com/limitcheck/limitcheck/internal/eval/features"
 )
 
 var (
@@ -62,14 +63,8 @@ func mineAPIServiceCreate(doc []byte) (rqOutcome, error) {
 	if err := json.Unmarshal(doc, obj); err != nil {
 		return rqOutcome{}, err
 	}
-	res := eval.New(eval.Options{DefaultNamespace: "ns1", OmitNamespaceObjects: true, DisableControllers: true}).Admit(obj)
-	if res.Internal != "" {
-		return rqOutcome{code: 500, message: res.Internal}, nil
-	}
-	if res.Denial == nil {
-		return rqOutcome{allowed: true}, nil
-	}
-	return rqOutcome{code: res.Denial.Code, reason: string(res.Denial.Reason), message: res.Denial.Message}, nil
+	out, _ := admitOutcome(obj, "ns1", features.Gates{})
+	return out, nil
 }
 
 func apiServiceDoc(r *rand.Rand) map[string]any {

@@ -17,6 +17,7 @@ import (
 	"k8s.io/kubernetes/pkg/registry/core/namespace"
 
 	"github.com/limitcheck/limitcheck/internal/eval"
+	"github.com/limitcheck/limitcheck/internal/eval/features"
 )
 
 var (
@@ -53,14 +54,11 @@ func mineNamespaceCreate(doc []byte) (rqOutcome, []string, error) {
 	if err := json.Unmarshal(doc, obj); err != nil {
 		return rqOutcome{}, nil, err
 	}
-	res := eval.New(eval.Options{DefaultNamespace: "ns1", OmitNamespaceObjects: true, DisableControllers: true}).Admit(obj)
-	if res.Internal != "" {
-		return rqOutcome{code: 500, message: res.Internal}, nil, nil
+	out, d := admitOutcome(obj, "ns1", features.Gates{})
+	if d == nil {
+		return out, nil, nil
 	}
-	if res.Denial == nil {
-		return rqOutcome{allowed: true}, nil, nil
-	}
-	return rqOutcome{code: res.Denial.Code, reason: string(res.Denial.Reason), message: res.Denial.Message}, res.Denial.Parts, nil
+	return out, d.Parts, nil
 }
 
 func namespaceDoc(r *rand.Rand, i int) map[string]any {

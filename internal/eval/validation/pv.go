@@ -152,21 +152,8 @@ func persistentVolumeSpec(s *corev1.PersistentVolumeSpec, p lazyPath) field.Erro
 // their fields checked; the in-tree cloud and network sources do not
 // (VAL-91).
 func persistentVolumeSource(s *corev1.PersistentVolumeSpec, p lazyPath, affinity bool) field.ErrorList {
-	var errs field.ErrorList
-	n := 0
-	one := func(set bool, name string, check func() field.ErrorList) {
-		if !set {
-			return
-		}
-		if n > 0 {
-			errs = append(errs, field.Forbidden(p.Child(name).Path(), "may not specify more than 1 volume type"))
-			return
-		}
-		n++
-		if check != nil {
-			errs = append(errs, check()...)
-		}
-	}
+	c := sources{p: p}
+	one := c.one
 	one(s.HostPath != nil, "hostPath", func() field.ErrorList {
 		return validateHostPathSource(s.HostPath, p.Child("hostPath"))
 	})
@@ -184,7 +171,7 @@ func persistentVolumeSource(s *corev1.PersistentVolumeSpec, p lazyPath, affinity
 	one(s.Cinder != nil, "cinder", nil)
 	one(s.FC != nil, "fc", nil)
 	if s.FlexVolume != nil {
-		n++
+		c.n++
 	}
 	one(s.AzureFile != nil, "azureFile", nil)
 	one(s.VsphereVolume != nil, "vsphereVolume", nil)
@@ -209,10 +196,7 @@ func persistentVolumeSource(s *corev1.PersistentVolumeSpec, p lazyPath, affinity
 	one(s.CSI != nil, "csi", func() field.ErrorList {
 		return csiPersistentVolumeSource(s.CSI, p.Child("csi"))
 	})
-	if n == 0 {
-		errs = append(errs, field.Required(p.Path(), "must specify a volume type"))
-	}
-	return errs
+	return c.done()
 }
 
 // csiPersistentVolumeSource is validateCSIPersistentVolumeSource: the driver

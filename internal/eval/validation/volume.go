@@ -68,25 +68,12 @@ func validateVolumes(volumes []corev1.Volume, meta *metav1.ObjectMeta, lp lazyPa
 
 // validateVolumeSource (VAL-21): exactly one source, in upstream's field order.
 func validateVolumeSource(s *corev1.VolumeSource, p lazyPath, volName string, meta *metav1.ObjectMeta, opts podOptions) field.ErrorList {
-	var errs field.ErrorList
-	n := 0
-	one := func(set bool, name string, check func() field.ErrorList) {
-		if !set {
-			return
-		}
-		if n > 0 {
-			errs = append(errs, field.Forbidden(p.Child(name).Path(), "may not specify more than 1 volume type"))
-			return
-		}
-		n++
-		if check != nil {
-			errs = append(errs, check()...)
-		}
-	}
+	c := sources{p: p}
+	one := c.one
 	if s.EmptyDir != nil {
-		n++
+		c.n++
 		if s.EmptyDir.SizeLimit != nil && s.EmptyDir.SizeLimit.Cmp(resource.Quantity{}) < 0 {
-			errs = append(errs, field.Forbidden(p.Child("emptyDir").Child("sizeLimit").Path(), "SizeLimit field must be a valid resource quantity"))
+			c.errs = append(c.errs, field.Forbidden(p.Child("emptyDir").Child("sizeLimit").Path(), "SizeLimit field must be a valid resource quantity"))
 		}
 	}
 	one(s.HostPath != nil, "hostPath", func() field.ErrorList {
@@ -183,10 +170,39 @@ func validateVolumeSource(s *corev1.VolumeSource, p lazyPath, volName string, me
 		}
 		return append(es, validatePullPolicy(s.Image.PullPolicy, ip.Child("pullPolicy"))...)
 	})
-	if n == 0 {
-		errs = append(errs, field.Required(p.Path(), "must specify a volume type"))
+	return c.done()
+}
+
+// sources checks the volume sources of a Pod's volume or a PersistentVolume
+// in upstream's order: the first one set is checked, every later one is
+// forbidden, and none at all is required (VAL-21, VAL-91).
+type sources struct {
+	p    lazyPath
+	n    int // sources seen
+	errs field.ErrorList
+}
+
+// one visits source name, set or not; check validates its fields.
+func (c *sources) one(set bool, name string, check func() field.ErrorList) {
+	if !set {
+		return
 	}
-	return errs
+	if c.n > 0 {
+		c.errs = append(c.errs, field.Forbidden(c.p.Child(name).Path(), "may not specify more than 1 volume type"))
+		return
+	}
+	c.n++
+	if check != nil {
+		c.errs = append(c.errs, check()...)
+	}
+}
+
+// done adds that a source is required when none was set.
+func (c *sources) done() field.ErrorList {
+	if c.n == 0 {
+		c.errs = append(c.errs, field.Required(c.p.Path(), "must specify a volume type"))
+	}
+	return c.errs
 }
 
 // validateHostPathSource is validateHostPathVolumeSource, for a Pod's volume
