@@ -1062,9 +1062,5 @@ func (e *Engine) addLiveClass(obj runtime.Object) bool {
 // (kube-apiserver creates them): a Namespace document for it that is refused
 // leaves it in place.
 func isInitialNamespace(name string) bool {
-	switch name {
-	case "default", "kube-system", "kube-public", "kube-node-lease":
-		return true
-	}
-	return false
+	return slices.Contains(InitialNamespaces, name)
 }
