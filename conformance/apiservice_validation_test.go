@@ -1,23 +1,13 @@
 package conformance
 
 import (
-	"context"
 	"encoding/json"
 	"flag"
-	"fmt"
 	"math/rand/v2"
 	"testing"
 
 	"k8s.io/apimachinery/pkg/runtime"
-	genericapirequest "k8s.io/apiserver/pkg/endpoints/request"
-	"k8s.io/apiserver/pkg/registry/rest"
-	"k8s.io/kube-aggregator/pkg/apis/apiregistration"
 	"k8s.io/kube-aggregator/pkg/apis/apiregistration/install"
-	apiregistrationv1 "k8s.io/kube-aggregator/pkg/apis/apiregistration/v1"
-	"k8s.io/kube-aggregator/pkg/registry/apiservice"
-
-	"github.com/limitcheck/limitcheck/internal/eval"
-	"github.com/limitcheck/limitcheck/internal/eval/features"
 )
 
 var (
@@ -30,42 +20,6 @@ var aggregatorScheme = func() *runtime.Scheme {
 	install.Install(s)
 	return s
 }()
-
-// upstreamAPIServiceCreate runs the aggregator's create path: decode into
-// v1 with its defaulting, conversion, name generation and rest.BeforeCreate
-// with the real strategy.
-func upstreamAPIServiceCreate(doc []byte) (rqOutcome, error) {
-	ext := &apiregistrationv1.APIService{}
-	if err := json.Unmarshal(doc, ext); err != nil {
-		return rqOutcome{}, err
-	}
-	aggregatorScheme.Default(ext)
-	internal := &apiregistration.APIService{}
-	if err := aggregatorScheme.Convert(ext, internal, nil); err != nil {
-		return rqOutcome{}, err
-	}
-	if internal.GenerateName != "" && internal.Name == "" {
-		internal.Name = upstreamGeneratedName(internal.GenerateName)
-	}
-	internal.Namespace = ""
-	ctx := genericapirequest.WithRequestInfo(genericapirequest.WithNamespace(context.Background(), ""), &genericapirequest.RequestInfo{IsResourceRequest: true, Verb: "create",
-		APIGroup: "apiregistration.k8s.io", APIVersion: "v1", Resource: "apiservices", Name: internal.Name})
-	rest.FillObjectMetaSystemFields(internal)
-	return statusOutcome(rest.BeforeCreate(apiservice.NewStrategy(aggregatorScheme), ctx, internal)), nil
-}
-
-// mineAPIServiceCreate admits the same document on a fresh engine.
-func mineAPIServiceCreate(doc []byte) (rqOutcome, error) {
-	obj := eval.NewObject("apiregistration.k8s.io/v1", "APIService")
-	if obj == nil {
-		return rqOutcome{}, fmt.Errorf("eval.NewObject has no type for APIService")
-	}
-	if err := json.Unmarshal(doc, obj); err != nil {
-		return rqOutcome{}, err
-	}
-	out, _ := admitOutcome(obj, "ns1", features.Gates{})
-	return out, nil
-}
 
 func apiServiceDoc(r *rand.Rand) map[string]any {
 	pick := func(xs ...any) any { return xs[r.IntN(len(xs))] }
@@ -153,11 +107,11 @@ func TestAPIServiceValidationParity(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		want, err := upstreamAPIServiceCreate(doc)
+		want, err := upstreamClusterCreate(doc, "APIService")
 		if err != nil {
 			t.Fatalf("case %d: upstream: %v\n%s", i, err, doc)
 		}
-		got, err := mineAPIServiceCreate(doc)
+		got, _, err := mineClusterCreate(doc, "APIService")
 		if err != nil {
 			t.Fatalf("case %d: limitcheck: %v\n%s", i, err, doc)
 		}

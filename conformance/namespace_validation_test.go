@@ -1,65 +1,18 @@
 package conformance
 
 import (
-	"context"
 	"encoding/json"
 	"flag"
 	"fmt"
 	"math/rand/v2"
 	"strings"
 	"testing"
-
-	corev1 "k8s.io/api/core/v1"
-	genericapirequest "k8s.io/apiserver/pkg/endpoints/request"
-	"k8s.io/apiserver/pkg/registry/rest"
-	"k8s.io/kubernetes/pkg/api/legacyscheme"
-	api "k8s.io/kubernetes/pkg/apis/core"
-	"k8s.io/kubernetes/pkg/registry/core/namespace"
-
-	"github.com/limitcheck/limitcheck/internal/eval"
-	"github.com/limitcheck/limitcheck/internal/eval/features"
 )
 
 var (
 	flagNamespaceCases = flag.Int("namespace-cases", 3000, "number of random Namespaces")
 	flagNamespaceSeed  = flag.Uint64("namespace-seed", 1, "Namespace generator seed")
 )
-
-// upstreamNamespaceCreate runs kube-apiserver's create path on a Namespace:
-// decode into v1 with its defaulting, conversion, name generation and
-// rest.BeforeCreate with the real strategy.
-func upstreamNamespaceCreate(doc []byte) (rqOutcome, error) {
-	ext := &corev1.Namespace{}
-	if err := json.Unmarshal(doc, ext); err != nil {
-		return rqOutcome{}, err
-	}
-	legacyscheme.Scheme.Default(ext)
-	internal := &api.Namespace{}
-	if err := legacyscheme.Scheme.Convert(ext, internal, nil); err != nil {
-		return rqOutcome{}, err
-	}
-	if internal.GenerateName != "" && internal.Name == "" {
-		internal.Name = upstreamGeneratedName(internal.GenerateName)
-	}
-	internal.Namespace = ""
-	ctx := genericapirequest.WithRequestInfo(genericapirequest.WithNamespace(context.Background(), ""), &genericapirequest.RequestInfo{IsResourceRequest: true, Verb: "create",
-		APIVersion: "v1", Resource: "namespaces", Name: internal.Name})
-	rest.FillObjectMetaSystemFields(internal)
-	return statusOutcome(rest.BeforeCreate(namespace.Strategy, ctx, internal)), nil
-}
-
-// mineNamespaceCreate admits the same document on a fresh engine.
-func mineNamespaceCreate(doc []byte) (rqOutcome, []string, error) {
-	obj := eval.NewObject("v1", "Namespace")
-	if err := json.Unmarshal(doc, obj); err != nil {
-		return rqOutcome{}, nil, err
-	}
-	out, d := admitOutcome(obj, "ns1", features.Gates{})
-	if d == nil {
-		return out, nil, nil
-	}
-	return out, d.Parts, nil
-}
 
 func namespaceDoc(r *rand.Rand, i int) map[string]any {
 	pick := func(xs ...any) any { return xs[r.IntN(len(xs))] }
@@ -117,11 +70,11 @@ func TestNamespaceValidationParity(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		want, err := upstreamNamespaceCreate(doc)
+		want, err := upstreamClusterCreate(doc, "Namespace")
 		if err != nil {
 			t.Fatalf("case %d: upstream: %v\n%s", i, err, doc)
 		}
-		got, parts, err := mineNamespaceCreate(doc)
+		got, parts, err := mineClusterCreate(doc, "Namespace")
 		if err != nil {
 			t.Fatalf("case %d: limitcheck: %v\n%s", i, err, doc)
 		}

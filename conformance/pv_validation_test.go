@@ -1,65 +1,18 @@
 package conformance
 
 import (
-	"context"
 	"encoding/json"
 	"flag"
 	"fmt"
 	"math/rand/v2"
 	"strings"
 	"testing"
-
-	corev1 "k8s.io/api/core/v1"
-	genericapirequest "k8s.io/apiserver/pkg/endpoints/request"
-	"k8s.io/apiserver/pkg/registry/rest"
-	"k8s.io/kubernetes/pkg/api/legacyscheme"
-	api "k8s.io/kubernetes/pkg/apis/core"
-	"k8s.io/kubernetes/pkg/registry/core/persistentvolume"
-
-	"github.com/limitcheck/limitcheck/internal/eval"
-	"github.com/limitcheck/limitcheck/internal/eval/features"
 )
 
 var (
 	flagPVCases = flag.Int("pv-cases", 4000, "number of random PersistentVolumes")
 	flagPVSeed  = flag.Uint64("pv-seed", 1, "PersistentVolume generator seed")
 )
-
-// upstreamPVCreate runs kube-apiserver's create path on a PersistentVolume:
-// decode into v1, defaulting, conversion, name generation, system fields and
-// rest.BeforeCreate with the real strategy (PrepareForCreate, Validate, the
-// generic metadata check).
-func upstreamPVCreate(doc []byte) (rqOutcome, error) {
-	ext := &corev1.PersistentVolume{}
-	if err := json.Unmarshal(doc, ext); err != nil {
-		return rqOutcome{}, err
-	}
-	legacyscheme.Scheme.Default(ext)
-	internal := &api.PersistentVolume{}
-	if err := legacyscheme.Scheme.Convert(ext, internal, nil); err != nil {
-		return rqOutcome{}, err
-	}
-	if internal.GenerateName != "" && internal.Name == "" {
-		internal.Name = upstreamGeneratedName(internal.GenerateName)
-	}
-	ctx := genericapirequest.WithRequestInfo(genericapirequest.WithNamespace(context.Background(), ""), &genericapirequest.RequestInfo{IsResourceRequest: true, Verb: "create",
-		APIGroup: "", APIVersion: "v1", Resource: "persistentvolumes", Name: internal.Name})
-	rest.FillObjectMetaSystemFields(internal)
-	return statusOutcome(rest.BeforeCreate(persistentvolume.Strategy, ctx, internal)), nil
-}
-
-// minePVCreate admits the same document on a fresh engine.
-func minePVCreate(doc []byte) (rqOutcome, error) {
-	obj := eval.NewObject("v1", "PersistentVolume")
-	if obj == nil {
-		return rqOutcome{}, fmt.Errorf("eval.NewObject has no type for PersistentVolume")
-	}
-	if err := json.Unmarshal(doc, obj); err != nil {
-		return rqOutcome{}, err
-	}
-	out, _ := admitOutcome(obj, "ns1", features.Gates{})
-	return out, nil
-}
 
 type pvGen struct{ r *rand.Rand }
 
@@ -292,11 +245,11 @@ func TestPersistentVolumeValidationParity(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		want, err := upstreamPVCreate(doc)
+		want, err := upstreamClusterCreate(doc, "PersistentVolume")
 		if err != nil {
 			t.Fatalf("case %d: upstream: %v\n%s", i, err, doc)
 		}
-		got, err := minePVCreate(doc)
+		got, _, err := mineClusterCreate(doc, "PersistentVolume")
 		if err != nil {
 			t.Fatalf("case %d: limitcheck: %v\n%s", i, err, doc)
 		}

@@ -1,7 +1,6 @@
 package conformance
 
 import (
-	"context"
 	"encoding/json"
 	"flag"
 	"fmt"
@@ -9,93 +8,14 @@ import (
 	"strings"
 	"testing"
 
-	admissionregistrationv1 "k8s.io/api/admissionregistration/v1"
-	networkingv1 "k8s.io/api/networking/v1"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/runtime"
-	genericapirequest "k8s.io/apiserver/pkg/endpoints/request"
-	"k8s.io/apiserver/pkg/registry/rest"
-	"k8s.io/kubernetes/pkg/api/legacyscheme"
-	"k8s.io/kubernetes/pkg/apis/admissionregistration"
 	_ "k8s.io/kubernetes/pkg/apis/admissionregistration/install"
-	"k8s.io/kubernetes/pkg/apis/networking"
 	_ "k8s.io/kubernetes/pkg/apis/networking/install"
-	"k8s.io/kubernetes/pkg/registry/admissionregistration/mutatingwebhookconfiguration"
-	"k8s.io/kubernetes/pkg/registry/admissionregistration/validatingwebhookconfiguration"
-	"k8s.io/kubernetes/pkg/registry/networking/ingressclass"
-
-	"github.com/limitcheck/limitcheck/internal/eval"
-	"github.com/limitcheck/limitcheck/internal/eval/features"
-	"github.com/limitcheck/limitcheck/internal/jsondec"
 )
 
 var (
 	flagWebhookCases = flag.Int("webhook-cases", 6000, "number of random webhook configurations and IngressClasses")
 	flagWebhookSeed  = flag.Uint64("webhook-seed", 1, "webhook configuration and IngressClass generator seed")
 )
-
-// clusterKinds are the cluster-scoped kinds the test generates: their served
-// version, the upstream types and the strategy, and the resource.
-var clusterKinds = map[string]struct {
-	apiVersion, resource string
-	ext, internal        func() runtime.Object
-	strategy             rest.RESTCreateStrategy
-}{
-	"ValidatingWebhookConfiguration": {"admissionregistration.k8s.io/v1", "validatingwebhookconfigurations",
-		func() runtime.Object { return &admissionregistrationv1.ValidatingWebhookConfiguration{} },
-		func() runtime.Object { return &admissionregistration.ValidatingWebhookConfiguration{} }, validatingwebhookconfiguration.Strategy},
-	"MutatingWebhookConfiguration": {"admissionregistration.k8s.io/v1", "mutatingwebhookconfigurations",
-		func() runtime.Object { return &admissionregistrationv1.MutatingWebhookConfiguration{} },
-		func() runtime.Object { return &admissionregistration.MutatingWebhookConfiguration{} }, mutatingwebhookconfiguration.Strategy},
-	"IngressClass": {"networking.k8s.io/v1", "ingressclasses",
-		func() runtime.Object { return &networkingv1.IngressClass{} },
-		func() runtime.Object { return &networking.IngressClass{} }, ingressclass.Strategy},
-}
-
-// upstreamClusterCreate runs kube-apiserver's code on one document of a
-// clusterKinds kind: decode into the v1 type, its defaulting, conversion to
-// the internal type, name generation, system fields and rest.BeforeCreate
-// with the real strategy (the namespace cleared, PrepareForCreate, Validate,
-// the generic metadata check).
-func upstreamClusterCreate(doc []byte, kind string) (rqOutcome, error) {
-	k := clusterKinds[kind]
-	ext := k.ext()
-	if err := json.Unmarshal(doc, ext); err != nil {
-		return rqOutcome{}, err
-	}
-	legacyscheme.Scheme.Default(ext)
-	internal := k.internal()
-	if err := legacyscheme.Scheme.Convert(ext, internal, nil); err != nil {
-		return rqOutcome{}, err
-	}
-	meta := internal.(metav1.Object)
-	if meta.GetGenerateName() != "" && meta.GetName() == "" {
-		meta.SetName(upstreamGeneratedName(meta.GetGenerateName()))
-	}
-	gv := strings.SplitN(k.apiVersion, "/", 2)
-	ctx := genericapirequest.WithRequestInfo(genericapirequest.WithNamespace(context.Background(), ""), &genericapirequest.RequestInfo{IsResourceRequest: true, Verb: "create",
-		APIGroup: gv[0], APIVersion: gv[1], Resource: k.resource, Name: meta.GetName()})
-	rest.FillObjectMetaSystemFields(meta)
-	return statusOutcome(rest.BeforeCreate(k.strategy, ctx, internal)), nil
-}
-
-// mineClusterCreate admits the same document on a fresh engine, decoded as
-// the loader decodes it: by jsondec, or encoding/json where it declines.
-func mineClusterCreate(doc []byte, kind string) (rqOutcome, error) {
-	apiVersion := clusterKinds[kind].apiVersion
-	obj := eval.NewObject(apiVersion, kind)
-	if obj == nil {
-		return rqOutcome{}, fmt.Errorf("eval.NewObject has no type for %s", kind)
-	}
-	if !jsondec.Decode(doc, obj) {
-		obj = eval.NewObject(apiVersion, kind)
-		if err := json.Unmarshal(doc, obj); err != nil {
-			return rqOutcome{}, err
-		}
-	}
-	out, _ := admitOutcome(obj, "ns1", features.Gates{})
-	return out, nil
-}
 
 // webhookGen makes webhook configurations and IngressClasses; the metadata
 // and label selectors are policyRBACGen's.
@@ -460,7 +380,7 @@ func TestWebhookIngressClassValidationParity(t *testing.T) {
 		if err != nil {
 			t.Fatalf("case %d: upstream: %v\n%s", i, err, doc)
 		}
-		got, err := mineClusterCreate(doc, kind)
+		got, _, err := mineClusterCreate(doc, kind)
 		if err != nil {
 			t.Fatalf("case %d: limitcheck: %v\n%s", i, err, doc)
 		}

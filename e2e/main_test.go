@@ -220,27 +220,41 @@ func cleanClusterObjects(ctx context.Context) error {
 	return nil
 }
 
+// isolate takes the cluster for c: alone when c brings classes, other
+// cluster-wide objects or node ports (they apply to every namespace or are
+// the cluster's; those of earlier cases must be gone, and c's are deleted
+// when release is called), shared with other such cases otherwise.
+func isolate(ctx context.Context, c *Case) (release func(), err error) {
+	if !c.HasClasses() && !c.HasClusterObjects() && !c.HasNodePorts() {
+		env.classes.RLock()
+		return env.classes.RUnlock, nil
+	}
+	env.classes.Lock()
+	release = func() {
+		_ = cleanClasses(ctx)
+		env.classes.Unlock()
+	}
+	if err := cleanClasses(ctx); err != nil {
+		env.classes.Unlock()
+		return nil, err
+	}
+	if c.HasNodePorts() {
+		if err := waitNodePortsFree(ctx); err != nil {
+			release()
+			return nil, err
+		}
+	}
+	return release, nil
+}
+
 // runCase replays c and checks it with limitcheck; it returns the
 // differences (saving the case when there are some).
 func runCase(ctx context.Context, c *Case, st *Stats) ([]string, error) {
-	if c.HasClasses() || c.HasClusterObjects() || c.HasNodePorts() {
-		// Alone: classes apply to every namespace, node ports are the
-		// cluster's; those of earlier cases must be gone.
-		env.classes.Lock()
-		defer env.classes.Unlock()
-		if err := cleanClasses(ctx); err != nil {
-			return nil, err
-		}
-		defer func() { _ = cleanClasses(ctx) }()
-		if c.HasNodePorts() {
-			if err := waitNodePortsFree(ctx); err != nil {
-				return nil, err
-			}
-		}
-	} else {
-		env.classes.RLock()
-		defer env.classes.RUnlock()
+	release, err := isolate(ctx, c)
+	if err != nil {
+		return nil, err
 	}
+	defer release()
 	dir, err := os.MkdirTemp(env.work, "case-")
 	if err != nil {
 		return nil, err
@@ -500,22 +514,11 @@ func TestReplay(t *testing.T) {
 // describe TYPES on the plane with limitcheck describe TYPES of the same
 // input; it returns the differences.
 func runDescribe(ctx context.Context, c *Case, types string) ([]string, error) {
-	if c.HasClasses() || c.HasClusterObjects() || c.HasNodePorts() {
-		env.classes.Lock()
-		defer env.classes.Unlock()
-		if err := cleanClasses(ctx); err != nil {
-			return nil, err
-		}
-		defer func() { _ = cleanClasses(ctx) }()
-		if c.HasNodePorts() {
-			if err := waitNodePortsFree(ctx); err != nil {
-				return nil, err
-			}
-		}
-	} else {
-		env.classes.RLock()
-		defer env.classes.RUnlock()
+	release, err := isolate(ctx, c)
+	if err != nil {
+		return nil, err
 	}
+	defer release()
 	dir, err := os.MkdirTemp(env.work, "describe-")
 	if err != nil {
 		return nil, err

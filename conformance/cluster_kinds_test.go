@@ -1,0 +1,118 @@
+package conformance
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+
+	admissionregistrationv1 "k8s.io/api/admissionregistration/v1"
+	corev1 "k8s.io/api/core/v1"
+	networkingv1 "k8s.io/api/networking/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	genericapirequest "k8s.io/apiserver/pkg/endpoints/request"
+	"k8s.io/apiserver/pkg/registry/rest"
+	"k8s.io/kube-aggregator/pkg/apis/apiregistration"
+	apiregistrationv1 "k8s.io/kube-aggregator/pkg/apis/apiregistration/v1"
+	"k8s.io/kube-aggregator/pkg/registry/apiservice"
+	"k8s.io/kubernetes/pkg/api/legacyscheme"
+	"k8s.io/kubernetes/pkg/apis/admissionregistration"
+	api "k8s.io/kubernetes/pkg/apis/core"
+	"k8s.io/kubernetes/pkg/apis/networking"
+	"k8s.io/kubernetes/pkg/registry/admissionregistration/mutatingwebhookconfiguration"
+	"k8s.io/kubernetes/pkg/registry/admissionregistration/validatingwebhookconfiguration"
+	"k8s.io/kubernetes/pkg/registry/core/namespace"
+	"k8s.io/kubernetes/pkg/registry/core/persistentvolume"
+	"k8s.io/kubernetes/pkg/registry/networking/ingressclass"
+
+	"github.com/limitcheck/limitcheck/internal/eval"
+	"github.com/limitcheck/limitcheck/internal/eval/features"
+	"github.com/limitcheck/limitcheck/internal/jsondec"
+)
+
+// clusterKinds are the cluster-scoped kinds the validation parity tests
+// generate: their served version, the upstream types and the strategy, and
+// the resource.
+var clusterKinds = map[string]struct {
+	apiVersion, resource string
+	ext, internal        func() runtime.Object
+	strategy             rest.RESTCreateStrategy
+	scheme               *runtime.Scheme // defaulting and conversion; nil: legacyscheme's
+}{
+	"ValidatingWebhookConfiguration": {"admissionregistration.k8s.io/v1", "validatingwebhookconfigurations",
+		func() runtime.Object { return &admissionregistrationv1.ValidatingWebhookConfiguration{} },
+		func() runtime.Object { return &admissionregistration.ValidatingWebhookConfiguration{} }, validatingwebhookconfiguration.Strategy, nil},
+	"MutatingWebhookConfiguration": {"admissionregistration.k8s.io/v1", "mutatingwebhookconfigurations",
+		func() runtime.Object { return &admissionregistrationv1.MutatingWebhookConfiguration{} },
+		func() runtime.Object { return &admissionregistration.MutatingWebhookConfiguration{} }, mutatingwebhookconfiguration.Strategy, nil},
+	"IngressClass": {"networking.k8s.io/v1", "ingressclasses",
+		func() runtime.Object { return &networkingv1.IngressClass{} },
+		func() runtime.Object { return &networking.IngressClass{} }, ingressclass.Strategy, nil},
+	"PersistentVolume": {"v1", "persistentvolumes",
+		func() runtime.Object { return &corev1.PersistentVolume{} },
+		func() runtime.Object { return &api.PersistentVolume{} }, persistentvolume.Strategy, nil},
+	"Namespace": {"v1", "namespaces",
+		func() runtime.Object { return &corev1.Namespace{} },
+		func() runtime.Object { return &api.Namespace{} }, namespace.Strategy, nil},
+	"APIService": {"apiregistration.k8s.io/v1", "apiservices",
+		func() runtime.Object { return &apiregistrationv1.APIService{} },
+		func() runtime.Object { return &apiregistration.APIService{} }, apiservice.NewStrategy(aggregatorScheme), aggregatorScheme},
+}
+
+// upstreamClusterCreate runs kube-apiserver's code on one document of a
+// clusterKinds kind: decode into the v1 type, its defaulting, conversion to
+// the internal type, name generation, system fields and rest.BeforeCreate
+// with the real strategy (the namespace cleared, PrepareForCreate, Validate,
+// the generic metadata check).
+func upstreamClusterCreate(doc []byte, kind string) (rqOutcome, error) {
+	k := clusterKinds[kind]
+	ext := k.ext()
+	if err := json.Unmarshal(doc, ext); err != nil {
+		return rqOutcome{}, err
+	}
+	scheme := k.scheme
+	if scheme == nil {
+		scheme = legacyscheme.Scheme
+	}
+	scheme.Default(ext)
+	internal := k.internal()
+	if err := scheme.Convert(ext, internal, nil); err != nil {
+		return rqOutcome{}, err
+	}
+	meta := internal.(metav1.Object)
+	if meta.GetGenerateName() != "" && meta.GetName() == "" {
+		meta.SetName(upstreamGeneratedName(meta.GetGenerateName()))
+	}
+	meta.SetNamespace("") // kubectl sends a cluster-scoped create without one
+	gv, err := schema.ParseGroupVersion(k.apiVersion)
+	if err != nil {
+		return rqOutcome{}, err
+	}
+	ctx := genericapirequest.WithRequestInfo(genericapirequest.WithNamespace(context.Background(), ""), &genericapirequest.RequestInfo{IsResourceRequest: true, Verb: "create",
+		APIGroup: gv.Group, APIVersion: gv.Version, Resource: k.resource, Name: meta.GetName()})
+	rest.FillObjectMetaSystemFields(meta)
+	return statusOutcome(rest.BeforeCreate(k.strategy, ctx, internal)), nil
+}
+
+// mineClusterCreate admits the same document on a fresh engine, decoded as
+// the loader decodes it: by jsondec, or encoding/json where it declines. It
+// also returns the denial's parts (nil when admitted).
+func mineClusterCreate(doc []byte, kind string) (rqOutcome, []string, error) {
+	apiVersion := clusterKinds[kind].apiVersion
+	obj := eval.NewObject(apiVersion, kind)
+	if obj == nil {
+		return rqOutcome{}, nil, fmt.Errorf("eval.NewObject has no type for %s", kind)
+	}
+	if !jsondec.Decode(doc, obj) {
+		obj = eval.NewObject(apiVersion, kind)
+		if err := json.Unmarshal(doc, obj); err != nil {
+			return rqOutcome{}, nil, err
+		}
+	}
+	out, d := admitOutcome(obj, "ns1", features.Gates{})
+	if d == nil {
+		return out, nil, nil
+	}
+	return out, d.Parts, nil
+}
