@@ -8,6 +8,7 @@ import (
 	admissionregistrationv1 "k8s.io/api/admissionregistration/v1"
 	corev1 "k8s.io/api/core/v1"
 	networkingv1 "k8s.io/api/networking/v1"
+	resourcev1 "k8s.io/api/resource/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
@@ -20,11 +21,13 @@ import (
 	"k8s.io/kubernetes/pkg/apis/admissionregistration"
 	api "k8s.io/kubernetes/pkg/apis/core"
 	"k8s.io/kubernetes/pkg/apis/networking"
+	resourceinternal "k8s.io/kubernetes/pkg/apis/resource"
 	"k8s.io/kubernetes/pkg/registry/admissionregistration/mutatingwebhookconfiguration"
 	"k8s.io/kubernetes/pkg/registry/admissionregistration/validatingwebhookconfiguration"
 	"k8s.io/kubernetes/pkg/registry/core/namespace"
 	"k8s.io/kubernetes/pkg/registry/core/persistentvolume"
 	"k8s.io/kubernetes/pkg/registry/networking/ingressclass"
+	"k8s.io/kubernetes/pkg/registry/resource/deviceclass"
 
 	"github.com/limitcheck/limitcheck/internal/eval"
 	"github.com/limitcheck/limitcheck/internal/eval/features"
@@ -55,6 +58,9 @@ var clusterKinds = map[string]struct {
 	"Namespace": {"v1", "namespaces",
 		func() runtime.Object { return &corev1.Namespace{} },
 		func() runtime.Object { return &api.Namespace{} }, namespace.Strategy, nil},
+	"DeviceClass": {"resource.k8s.io/v1", "deviceclasses",
+		func() runtime.Object { return &resourcev1.DeviceClass{} },
+		func() runtime.Object { return &resourceinternal.DeviceClass{} }, deviceclass.Strategy, nil},
 	"APIService": {"apiregistration.k8s.io/v1", "apiservices",
 		func() runtime.Object { return &apiregistrationv1.APIService{} },
 		func() runtime.Object { return &apiregistration.APIService{} }, apiservice.NewStrategy(aggregatorScheme), aggregatorScheme},

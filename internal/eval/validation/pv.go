@@ -199,22 +199,29 @@ func persistentVolumeSource(s *corev1.PersistentVolumeSpec, p lazyPath, affinity
 	return c.done()
 }
 
+// CSIDriverName is ValidateCSIDriverName: a CSI driver's name (also a DRA
+// driver's) is required, at most 63 bytes, and a DNS subdomain once
+// lower-cased.
+func CSIDriverName(driver string, p *field.Path) field.ErrorList {
+	if driver == "" {
+		return field.ErrorList{field.Required(p, "")}
+	}
+	var errs field.ErrorList
+	if len(driver) > 63 {
+		errs = append(errs, field.TooLong(p, "", 63))
+	}
+	for _, msg := range namecheck.IsDNS1123Subdomain(strings.ToLower(driver)) {
+		errs = append(errs, field.Invalid(p, driver, msg))
+	}
+	return errs
+}
+
 // csiPersistentVolumeSource is validateCSIPersistentVolumeSource: the driver
 // name (a DNS subdomain once lower-cased, at most 63 bytes), a volume
 // handle, and each secret reference's name and namespace.
 func csiPersistentVolumeSource(csi *corev1.CSIPersistentVolumeSource, p lazyPath) field.ErrorList {
 	var errs field.ErrorList
-	dp := p.Child("driver").Path()
-	if csi.Driver == "" {
-		errs = append(errs, field.Required(dp, ""))
-	} else {
-		if len(csi.Driver) > 63 {
-			errs = append(errs, field.TooLong(dp, "", 63))
-		}
-		for _, msg := range namecheck.IsDNS1123Subdomain(strings.ToLower(csi.Driver)) {
-			errs = append(errs, field.Invalid(dp, csi.Driver, msg))
-		}
-	}
+	errs = append(errs, CSIDriverName(csi.Driver, p.Child("driver").Path())...)
 	if csi.VolumeHandle == "" {
 		errs = append(errs, field.Required(p.Child("volumeHandle").Path(), ""))
 	}
