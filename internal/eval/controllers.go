@@ -11,9 +11,11 @@ import (
 	appsv1 "k8s.io/api/apps/v1"
 	batchv1 "k8s.io/api/batch/v1"
 	corev1 "k8s.io/api/core/v1"
+	resourcev1 "k8s.io/api/resource/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/utils/ptr"
 
 	"github.com/limitcheck/limitcheck/internal/eval/defaults"
 )
@@ -291,7 +293,8 @@ func (e *Engine) createPods(w *Workload, t *corev1.PodTemplateSpec, namespace, o
 		if decorate != nil {
 			decorate(pod, i)
 		}
-		return []Result{e.admitCreated(pod, i+1)}
+		res := e.admitCreated(pod, i+1)
+		return append([]Result{res}, e.podDependents(&res, i+1)...)
 	}})
 }
 
@@ -351,7 +354,7 @@ func (e *Engine) replicate(w *Workload, namespace string, p replicaPlan) {
 			continue
 		}
 		w.repeatStep(step, k)
-		ns.governed += k * len(step)
+		ns.governed += k * governedIn(step)
 		i += k
 	}
 }
@@ -363,6 +366,116 @@ func sameDigits(x int) int {
 		p *= 10
 	}
 	return p
+}
+
+// podRuns reports whether the replica of step runs: its Pod was created and
+// admitted, and so was everything created for the Pod after it (WL-06: a
+// Pod whose ephemeral volume claim or resource claim was refused stays
+// Pending).
+func podRuns(step []Result) bool {
+	for i := range step {
+		if step[i].Kind == "Pod" {
+			return allAdmitted(step[i:])
+		}
+	}
+	return false
+}
+
+// podCreated reports whether step created its Pod.
+func podCreated(step []Result) bool {
+	for i := range step {
+		if step[i].Kind == "Pod" {
+			return step[i].Allowed
+		}
+	}
+	return false
+}
+
+// governedIn counts the Pods and PersistentVolumeClaims of step, the kinds a
+// LimitRange governs.
+func governedIn(step []Result) int {
+	n := 0
+	for i := range step {
+		if k := step[i].Kind; k == "Pod" || k == "PersistentVolumeClaim" {
+			n++
+		}
+	}
+	return n
+}
+
+// podDependents creates what controllers create for an admitted Pod, in
+// this order (WL-06): the ephemeral volume controller a
+// PersistentVolumeClaim "<pod>-<volume>" per ephemeral volume, then the
+// resource claim controller a ResourceClaim per claim the Pod takes from a
+// ResourceClaimTemplate the input created in its namespace.
+func (e *Engine) podDependents(res *Result, replica int) []Result {
+	pod, ok := res.Object.(*corev1.Pod)
+	if !ok || !res.Allowed {
+		return nil
+	}
+	uid := pod.UID
+	if uid == "" {
+		uid = defaults.GeneratedUID // the random UID the Pod was stored with
+	}
+	owner := []metav1.OwnerReference{{APIVersion: "v1", Kind: "Pod", Name: pod.Name, UID: uid, Controller: ptr.To(true)}}
+	var out []Result
+	add := func(obj runtime.Object) {
+		r := e.admitCreated(obj, replica)
+		r.Pod = pod.Name
+		out = append(out, r)
+	}
+	for i := range pod.Spec.Volumes {
+		v := &pod.Spec.Volumes[i]
+		if v.Ephemeral == nil || v.Ephemeral.VolumeClaimTemplate == nil {
+			continue
+		}
+		t := v.Ephemeral.VolumeClaimTemplate
+		pvcOwner := slices.Clone(owner)
+		pvcOwner[0].BlockOwnerDeletion = ptr.To(true)
+		add(&corev1.PersistentVolumeClaim{
+			TypeMeta: metav1.TypeMeta{APIVersion: "v1", Kind: "PersistentVolumeClaim"},
+			ObjectMeta: metav1.ObjectMeta{Name: pod.Name + "-" + v.Name, Namespace: pod.Namespace, OwnerReferences: pvcOwner,
+				Labels: maps.Clone(t.Labels), Annotations: maps.Clone(t.Annotations)},
+			Spec: *t.Spec.DeepCopy(),
+		})
+	}
+	templates := e.namespace(pod.Namespace).claimTemplates
+	for i := range pod.Spec.ResourceClaims {
+		c := &pod.Spec.ResourceClaims[i]
+		if c.ResourceClaimTemplateName == nil {
+			continue
+		}
+		t := templates[*c.ResourceClaimTemplateName]
+		if t == nil {
+			// Not in the input: taken not to exist. The controller's sync
+			// of the Pod fails here, before the Pod's later claims.
+			break
+		}
+		annotations := maps.Clone(t.Spec.Annotations)
+		if annotations == nil {
+			annotations = map[string]string{}
+		}
+		annotations[resourcev1.PodResourceClaimAnnotation] = c.Name
+		add(&resourcev1.ResourceClaim{
+			TypeMeta: metav1.TypeMeta{APIVersion: "resource.k8s.io/v1", Kind: "ResourceClaim"},
+			ObjectMeta: metav1.ObjectMeta{GenerateName: claimGenerateName(pod.Name, c.Name), Namespace: pod.Namespace,
+				OwnerReferences: owner, Labels: maps.Clone(t.Spec.Labels), Annotations: annotations},
+			Spec: *t.Spec.Spec.DeepCopy(),
+		})
+	}
+	return out
+}
+
+// claimGenerateName is the resource claim controller's generateName for a
+// Pod's claim: "<pod>-<claim>-", or, past 57 bytes, both names cut in
+// proportion to their lengths and joined by "-".
+func claimGenerateName(pod, claim string) string {
+	const maxBase = 57
+	g := pod + "-" + claim + "-"
+	if len(g) <= maxBase {
+		return g
+	}
+	return pod[:len(pod)*maxBase/len(g)] + "-" + claim[:len(claim)*maxBase/len(g)]
 }
 
 func allAdmitted(step []Result) bool {
@@ -383,10 +496,8 @@ const CreatedListLimit = 100
 // addStep records what the controller created for one replica and reports
 // whether it was folded into the run of identical replicas before it.
 func (w *Workload) addStep(step []Result) bool {
-	for i := range step {
-		if step[i].Allowed && step[i].Kind == "Pod" {
-			w.Admitted++
-		}
+	if podRuns(step) {
+		w.Admitted++
 	}
 	r := &w.run
 	if r.carrier > 0 && alikeSteps(w.Created[r.carrier-1:], step) {
@@ -415,9 +526,9 @@ func (w *Workload) addStep(step []Result) bool {
 func (w *Workload) repeatStep(step []Result, k int) {
 	for j := range step {
 		w.Created[w.run.carrier-1+j].Repeat += k
-		if step[j].Allowed && step[j].Kind == "Pod" {
-			w.Admitted += k
-		}
+	}
+	if podRuns(step) {
+		w.Admitted += k
 	}
 }
 
@@ -537,12 +648,16 @@ func (e *Engine) runStatefulSet(w *Workload, set *appsv1.StatefulSet) {
 				pod.Labels[appsv1.StatefulSetPodNameLabel] = podName
 				pod.Labels[appsv1.PodIndexLabel] = strconv.Itoa(ordinal)
 				setPodIdentity(set, pod, ordinal)
-				step = append(step, e.admitCreated(pod, i+1))
+				res := e.admitCreated(pod, i+1)
+				step = append(step, res)
+				step = append(step, e.podDependents(&res, i+1)...)
 			}
 			return step
 		},
 		halt: func(i int, step []Result) bool {
-			if last := &step[len(step)-1]; !(last.Kind == "Pod" && last.Allowed) {
+			// OrderedReady waits for each Pod to run, its claims created
+			// (WL-06); Parallel stops only where a create failed.
+			if ordered && !podRuns(step) || !ordered && !podCreated(step) {
 				if ordered {
 					return true
 				}

@@ -250,12 +250,13 @@ func (e *Engine) Expect(o Outlook) {
 
 type namespaceState struct {
 	name            string
-	stored          storedNames           // names of the input's objects, for kube-apiserver's 409
-	orphans         []*corev1.Pod         // the input's admitted Pods no controller owns, for adoption (WL-02)
-	deployments     []adopter             // the input's admitted, unpaused Deployments, for ReplicaSet adoption (WL-05)
-	limitRanges     []*limitranger.Policy // admitted LimitRanges, in input order (LR-21, LR-22)
-	governed        int                   // Pods and PVCs evaluated so far: a later LimitRange misses them
-	quota.Namespace                       // admitted quotas and every admitted object, for the quota controller's recount
+	stored          storedNames                                  // names of the input's objects, for kube-apiserver's 409
+	orphans         []*corev1.Pod                                // the input's admitted Pods no controller owns, for adoption (WL-02)
+	deployments     []adopter                                    // the input's admitted, unpaused Deployments, for ReplicaSet adoption (WL-05)
+	limitRanges     []*limitranger.Policy                        // admitted LimitRanges, in input order (LR-21, LR-22)
+	governed        int                                          // Pods and PVCs evaluated so far: a later LimitRange misses them
+	claimTemplates  map[string]*resourcev1.ResourceClaimTemplate // the input's admitted templates, for the claims of Pods (WL-06)
+	quota.Namespace                                              // admitted quotas and every admitted object, for the quota controller's recount
 }
 
 // New returns an Engine with no objects admitted yet.
@@ -435,7 +436,17 @@ func (e *Engine) Admit(obj runtime.Object) (res Result) {
 		}
 		return res
 	}
-	if w := e.runControllers(obj); w != nil {
+	w := e.runControllers(obj)
+	if _, pod := obj.(*corev1.Pod); pod {
+		// The input's own Pod: what controllers create for it (WL-06).
+		if deps := e.podDependents(&res, 0); len(deps) > 0 {
+			w = &Workload{Replicas: 1, Created: deps}
+			if allAdmitted(deps) {
+				w.Admitted = 1
+			}
+		}
+	}
+	if w != nil {
 		res.Workload = w
 		if w.Note != "" {
 			res.Warnings = append(res.Warnings, w.Note)
@@ -688,6 +699,12 @@ func (e *Engine) admitObject(obj runtime.Object, fromInput bool) Result {
 	}
 	if res.Denial == nil && fromInput && storedAs != "" {
 		ns.stored.add(resourceID, storedAs)
+	}
+	if t, ok := obj.(*resourcev1.ResourceClaimTemplate); ok && res.Denial == nil {
+		if ns.claimTemplates == nil {
+			ns.claimTemplates = map[string]*resourcev1.ResourceClaimTemplate{}
+		}
+		ns.claimTemplates[t.Name] = t
 	}
 	if pod, ok := obj.(*corev1.Pod); ok && res.Denial == nil && fromInput && metav1.GetControllerOf(pod) == nil &&
 		(e.outlook == nil || e.outlook.Adopters == nil || e.outlook.Adopters[res.Namespace]) {

@@ -88,10 +88,12 @@ func (e *Engine) Clone() *Engine {
 	c := &Engine{opts: e.opts, classes: e.classes, quota: e.quota, order: slices.Clone(e.order), seeds: e.seeds, outlook: e.outlook, resourceIDs: maps.Clone(e.resourceIDs),
 		namespaces:    make(map[string]*namespaceState, len(e.namespaces)),
 		services:      serviceAllocations{ips: maps.Clone(e.services.ips), nodePorts: maps.Clone(e.services.nodePorts), next: e.services.next},
-		clusterStored: e.clusterStored.clone(), clusterStoredSeeded: e.clusterStoredSeeded, refusedNamespaces: maps.Clone(e.refusedNamespaces)}
+		clusterStored: e.clusterStored.clone(), clusterStoredSeeded: e.clusterStoredSeeded, refusedNamespaces: maps.Clone(e.refusedNamespaces),
+		nsLabels: maps.Clone(e.nsLabels)}
 	for name, ns := range e.namespaces {
 		cn := &namespaceState{name: ns.name, stored: ns.stored.clone(), orphans: slices.Clone(ns.orphans),
-			deployments: slices.Clone(ns.deployments), limitRanges: slices.Clone(ns.limitRanges), governed: ns.governed}
+			deployments: slices.Clone(ns.deployments), limitRanges: slices.Clone(ns.limitRanges), governed: ns.governed,
+			claimTemplates: maps.Clone(ns.claimTemplates)}
 		cn.Objects, cn.NoRecount = slices.Clone(ns.Objects), ns.NoRecount
 		cn.Quotas = make([]*corev1.ResourceQuota, len(ns.Quotas))
 		for i, q := range ns.Quotas {
