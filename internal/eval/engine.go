@@ -345,6 +345,16 @@ func NewObject(apiVersion, kind string) runtime.Object {
 		return &admissionregistrationv1.MutatingWebhookConfiguration{}
 	case "networking.k8s.io/v1/IngressClass": // VAL-84
 		return &networkingv1.IngressClass{}
+	case "storage.k8s.io/v1/CSIDriver": // VAL-87
+		return &storagev1.CSIDriver{}
+	case "storage.k8s.io/v1/VolumeAttributesClass": // VAL-88
+		return &storagev1.VolumeAttributesClass{}
+	case "storage.k8s.io/v1/CSINode": // VAL-89
+		return &storagev1.CSINode{}
+	case "storage.k8s.io/v1/CSIStorageCapacity": // VAL-90
+		return &storagev1.CSIStorageCapacity{}
+	case "storage.k8s.io/v1/VolumeAttachment": // VAL-102
+		return &storagev1.VolumeAttachment{}
 	}
 	switch apiVersion {
 	case "apps/v1":
@@ -508,6 +518,22 @@ func (e *Engine) admitObject(obj runtime.Object, fromInput bool) Result {
 		defaults.IngressClass(o)
 		assignName(o)
 		clusterErrs = validation.IngressClass(o)
+	case *storagev1.CSIDriver: // VAL-87
+		defaults.CSIDriver(o)
+		validation.PrepareCSIDriverForCreate(o)
+		assignName(o)
+		clusterErrs = validation.CSIDriver(o)
+	case *storagev1.VolumeAttributesClass: // VAL-88
+		assignName(o)
+		clusterErrs = validation.VolumeAttributesClass(o)
+	case *storagev1.CSINode: // VAL-89
+		assignName(o)
+		clusterErrs = validation.CSINode(o)
+	case *storagev1.VolumeAttachment: // VAL-102
+		defaults.VolumeAttachment(o)
+		validation.PrepareVolumeAttachmentForCreate(o)
+		assignName(o)
+		clusterErrs = validation.VolumeAttachment(o)
 	case *corev1.Namespace: // NS-03
 		if o.Name != "" { // SetDefaults_Namespace
 			if o.Labels == nil {
@@ -997,6 +1023,9 @@ func (e *Engine) validateCounted(obj runtime.Object, gvk schema.GroupVersionKind
 		// VAL-86: defaulted and prepared for a v1 request, validated.
 		validation.PrepareEndpointSlice(o)
 		return o, gk, validation.EndpointSlice(o)
+	case *storagev1.CSIStorageCapacity:
+		// VAL-90: nothing defaulted or prepared; validated.
+		return o, gk, validation.CSIStorageCapacity(o)
 	}
 	if t, path := defaults.PodTemplateOf(obj); path != "" {
 		defaults.DefaultWorkload(obj)
