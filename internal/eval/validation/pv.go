@@ -59,7 +59,8 @@ func mountOptionsSupported(s *corev1.PersistentVolumeSpec) bool {
 // checked), for a PersistentVolume object or, inline true, a
 // VolumeAttachment's inline spec (VAL-102): there a claimRef, a capacity,
 // a node affinity and a storage class are forbidden, csi is required, the
-// reclaim policy may only be Retain and the volume mode only Filesystem.
+// reclaim policy may only be Retain, the volume mode only Filesystem, and
+// volumeAttributesClassName is not checked.
 func persistentVolumeSpec(s *corev1.PersistentVolumeSpec, p lazyPath, inline bool) field.ErrorList {
 	var errs field.ErrorList
 	if inline {
@@ -143,7 +144,9 @@ func persistentVolumeSpec(s *corev1.PersistentVolumeSpec, p lazyPath, inline boo
 			errs = append(errs, field.NotSupported(p.Child("volumeMode").Path(), *vm, supportedVolumeModes))
 		}
 	}
-	if vac := s.VolumeAttributesClassName; vac != nil {
+	// A VolumeAttachment passes no options, so VolumeAttributesClass is
+	// off for its inline spec and the class name goes unchecked.
+	if vac := s.VolumeAttributesClassName; vac != nil && !inline {
 		if *vac == "" {
 			errs = append(errs, field.Required(p.Child("volumeAttributesClassName").Path(), "an empty string is disallowed"))
 		} else {
