@@ -7,6 +7,7 @@ import (
 
 	admissionregistrationv1 "k8s.io/api/admissionregistration/v1"
 	corev1 "k8s.io/api/core/v1"
+	flowcontrolv1 "k8s.io/api/flowcontrol/v1"
 	networkingv1 "k8s.io/api/networking/v1"
 	storagev1 "k8s.io/api/storage/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -20,12 +21,16 @@ import (
 	"k8s.io/kubernetes/pkg/api/legacyscheme"
 	"k8s.io/kubernetes/pkg/apis/admissionregistration"
 	api "k8s.io/kubernetes/pkg/apis/core"
+	"k8s.io/kubernetes/pkg/apis/flowcontrol"
+	_ "k8s.io/kubernetes/pkg/apis/flowcontrol/install"
 	"k8s.io/kubernetes/pkg/apis/networking"
 	"k8s.io/kubernetes/pkg/apis/storage"
 	"k8s.io/kubernetes/pkg/registry/admissionregistration/mutatingwebhookconfiguration"
 	"k8s.io/kubernetes/pkg/registry/admissionregistration/validatingwebhookconfiguration"
 	"k8s.io/kubernetes/pkg/registry/core/namespace"
 	"k8s.io/kubernetes/pkg/registry/core/persistentvolume"
+	"k8s.io/kubernetes/pkg/registry/flowcontrol/flowschema"
+	"k8s.io/kubernetes/pkg/registry/flowcontrol/prioritylevelconfiguration"
 	"k8s.io/kubernetes/pkg/registry/networking/ingressclass"
 	"k8s.io/kubernetes/pkg/registry/storage/csidriver"
 	"k8s.io/kubernetes/pkg/registry/storage/csinode"
@@ -76,6 +81,12 @@ var clusterKinds = map[string]struct {
 	"CSINode": {"storage.k8s.io/v1", "csinodes",
 		func() runtime.Object { return &storagev1.CSINode{} },
 		func() runtime.Object { return &storage.CSINode{} }, csinode.Strategy, nil},
+	"FlowSchema": {"flowcontrol.apiserver.k8s.io/v1", "flowschemas",
+		func() runtime.Object { return &flowcontrolv1.FlowSchema{} },
+		func() runtime.Object { return &flowcontrol.FlowSchema{} }, flowschema.Strategy, nil},
+	"PriorityLevelConfiguration": {"flowcontrol.apiserver.k8s.io/v1", "prioritylevelconfigurations",
+		func() runtime.Object { return &flowcontrolv1.PriorityLevelConfiguration{} },
+		func() runtime.Object { return &flowcontrol.PriorityLevelConfiguration{} }, prioritylevelconfiguration.Strategy, nil},
 }
 
 // upstreamClusterCreate runs kube-apiserver's code on one document of a

@@ -45,6 +45,7 @@ import (
 	batchv1 "k8s.io/api/batch/v1"
 	corev1 "k8s.io/api/core/v1"
 	discoveryv1 "k8s.io/api/discovery/v1"
+	flowcontrolv1 "k8s.io/api/flowcontrol/v1"
 	networkingv1 "k8s.io/api/networking/v1"
 	nodev1 "k8s.io/api/node/v1"
 	policyv1 "k8s.io/api/policy/v1"
@@ -355,6 +356,10 @@ func NewObject(apiVersion, kind string) runtime.Object {
 		return &storagev1.CSIStorageCapacity{}
 	case "storage.k8s.io/v1/VolumeAttachment": // VAL-102
 		return &storagev1.VolumeAttachment{}
+	case "flowcontrol.apiserver.k8s.io/v1/FlowSchema": // VAL-103
+		return &flowcontrolv1.FlowSchema{}
+	case "flowcontrol.apiserver.k8s.io/v1/PriorityLevelConfiguration": // VAL-104
+		return &flowcontrolv1.PriorityLevelConfiguration{}
 	}
 	switch apiVersion {
 	case "apps/v1":
@@ -534,6 +539,16 @@ func (e *Engine) admitObject(obj runtime.Object, fromInput bool) Result {
 		validation.PrepareVolumeAttachmentForCreate(o)
 		assignName(o)
 		clusterErrs = validation.VolumeAttachment(o)
+	case *flowcontrolv1.FlowSchema: // VAL-103, VAL-105
+		defaults.FlowSchema(o)
+		validation.PrepareFlowSchemaForCreate(o)
+		assignName(o)
+		clusterErrs = validation.FlowSchema(o)
+	case *flowcontrolv1.PriorityLevelConfiguration: // VAL-104, VAL-105
+		defaults.PriorityLevelConfiguration(o)
+		validation.PreparePriorityLevelConfigurationForCreate(o)
+		assignName(o)
+		clusterErrs = validation.PriorityLevelConfiguration(o)
 	case *corev1.Namespace: // NS-03
 		if o.Name != "" { // SetDefaults_Namespace
 			if o.Labels == nil {
