@@ -142,10 +142,10 @@ func (g *flowGen) flowSchema(i int) map[string]any {
 func (g *flowGen) queuing() any {
 	q := map[string]any{}
 	if g.chance(0.6) {
-		q["queues"] = g.pick(64, 0, -1, 10000001, 128, 10000000, 1)
+		q["queues"] = g.pick(64, 0, -1, 10000001, 128, 10000000, 1, 8)
 	}
 	if g.chance(0.6) {
-		q["handSize"] = g.pick(8, 0, -1, 65, 10, 11, 200)
+		q["handSize"] = g.pick(8, 0, -1, 65, 10, 11, 200, 64, 1)
 	}
 	if g.chance(0.5) {
 		q["queueLengthLimit"] = g.pick(50, 0, -1)
