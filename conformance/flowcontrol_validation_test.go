@@ -315,7 +315,7 @@ var flowRules = []string{
 }
 
 // TestFlowcontrolValidationParity compares limitcheck's create path for
-// FlowSchemas and PriorityLevelConfigurations (VAL-103..VAL-105) with
+// FlowSchemas and PriorityLevelConfigurations (VAL-101..VAL-103) with
 // kube-apiserver's on random documents: verdict, HTTP status and the whole
 // message.
 func TestFlowcontrolValidationParity(t *testing.T) {

@@ -355,7 +355,7 @@ var storageRules = []string{
 }
 
 // TestStorageValidationParity compares limitcheck's create path for the
-// storage.k8s.io kinds other than StorageClass (VAL-87..VAL-90, VAL-102)
+// storage.k8s.io kinds other than StorageClass (VAL-87..VAL-90, VAL-100)
 // with kube-apiserver's on random documents: verdict, HTTP status and the
 // whole message.
 func TestStorageValidationParity(t *testing.T) {

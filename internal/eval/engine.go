@@ -354,11 +354,11 @@ func NewObject(apiVersion, kind string) runtime.Object {
 		return &storagev1.CSINode{}
 	case "storage.k8s.io/v1/CSIStorageCapacity": // VAL-90
 		return &storagev1.CSIStorageCapacity{}
-	case "storage.k8s.io/v1/VolumeAttachment": // VAL-102
+	case "storage.k8s.io/v1/VolumeAttachment": // VAL-100
 		return &storagev1.VolumeAttachment{}
-	case "flowcontrol.apiserver.k8s.io/v1/FlowSchema": // VAL-103
+	case "flowcontrol.apiserver.k8s.io/v1/FlowSchema": // VAL-101
 		return &flowcontrolv1.FlowSchema{}
-	case "flowcontrol.apiserver.k8s.io/v1/PriorityLevelConfiguration": // VAL-104
+	case "flowcontrol.apiserver.k8s.io/v1/PriorityLevelConfiguration": // VAL-102
 		return &flowcontrolv1.PriorityLevelConfiguration{}
 	}
 	switch apiVersion {
@@ -534,17 +534,17 @@ func (e *Engine) admitObject(obj runtime.Object, fromInput bool) Result {
 	case *storagev1.CSINode: // VAL-89
 		assignName(o)
 		clusterErrs = validation.CSINode(o)
-	case *storagev1.VolumeAttachment: // VAL-102
+	case *storagev1.VolumeAttachment: // VAL-100
 		defaults.VolumeAttachment(o)
 		validation.PrepareVolumeAttachmentForCreate(o)
 		assignName(o)
 		clusterErrs = validation.VolumeAttachment(o)
-	case *flowcontrolv1.FlowSchema: // VAL-103, VAL-105
+	case *flowcontrolv1.FlowSchema: // VAL-101, VAL-103
 		defaults.FlowSchema(o)
 		validation.PrepareFlowSchemaForCreate(o)
 		assignName(o)
 		clusterErrs = validation.FlowSchema(o)
-	case *flowcontrolv1.PriorityLevelConfiguration: // VAL-104, VAL-105
+	case *flowcontrolv1.PriorityLevelConfiguration: // VAL-102, VAL-103
 		defaults.PriorityLevelConfiguration(o)
 		validation.PreparePriorityLevelConfigurationForCreate(o)
 		assignName(o)

@@ -4,7 +4,7 @@ import (
 	flowcontrolv1 "k8s.io/api/flowcontrol/v1"
 )
 
-// flowcontrol.apiserver.k8s.io/v1 defaulting (VAL-103, VAL-104;
+// flowcontrol.apiserver.k8s.io/v1 defaulting (VAL-101, VAL-102;
 // SetObjectDefaults_* in kubernetes/pkg/apis/flowcontrol/v1).
 
 // The v1 defaults of a FlowSchema and a PriorityLevelConfiguration.

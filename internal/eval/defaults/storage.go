@@ -8,7 +8,7 @@ import (
 )
 
 // storage.k8s.io/v1 defaulting of the kinds validated by VAL-87..VAL-90 and
-// VAL-102 (SetObjectDefaults_* in kubernetes/pkg/apis/storage/v1). The v1
+// VAL-100 (SetObjectDefaults_* in kubernetes/pkg/apis/storage/v1). The v1
 // API defaults nothing in a CSINode, CSIStorageCapacity or
 // VolumeAttributesClass; StorageClass defaulting is in internal/eval/classes.
 
@@ -38,7 +38,7 @@ func CSIDriver(d *storagev1.CSIDriver) {
 	setBool(&s.SELinuxMount, false)
 }
 
-// VolumeAttachment is SetObjectDefaults_VolumeAttachment (VAL-102) as far as
+// VolumeAttachment is SetObjectDefaults_VolumeAttachment (VAL-100) as far as
 // validation reads it: an inline volume spec's capacity rounded (PL-01) and
 // its hostPath's type "". The in-tree sources' defaults (RBD pool, iSCSI
 // interface, ...) are left out, as for a PersistentVolume (VAL-91).

@@ -14,12 +14,12 @@ import (
 )
 
 // Create validation of the API Priority and Fairness objects: FlowSchema
-// (VAL-103) and PriorityLevelConfiguration (VAL-104), both cluster-scoped,
+// (VAL-101) and PriorityLevelConfiguration (VAL-102), both cluster-scoped,
 // named as DNS subdomains through core's ValidateObjectMeta, their
 // generation set by PrepareForCreate and their status cleared (so never
 // checked). The mandatory objects kube-apiserver keeps ("exempt" and
 // "catch-all" of each kind) may only be created with their fixed spec
-// (VAL-105).
+// (VAL-103).
 
 var flowcontrolMeta = MetaRules{Name: NameDNSSubdomain, KubeFinalizers: true, ClusterScoped: true, SetsGeneration: true}
 

@@ -57,7 +57,7 @@ func mountOptionsSupported(s *corev1.PersistentVolumeSpec) bool {
 // persistentVolumeSpec is ValidatePersistentVolumeSpec with the 1.36 create
 // options (VolumeAttributesClass on, label values in node affinity
 // checked), for a PersistentVolume object or, inline true, a
-// VolumeAttachment's inline spec (VAL-102): there a claimRef, a capacity,
+// VolumeAttachment's inline spec (VAL-100): there a claimRef, a capacity,
 // a node affinity and a storage class are forbidden, csi is required, the
 // reclaim policy may only be Retain, the volume mode only Filesystem, and
 // volumeAttributesClassName is not checked.

@@ -17,7 +17,7 @@ import (
 
 // Create validation of the storage.k8s.io kinds other than StorageClass:
 // CSIDriver (VAL-87), VolumeAttributesClass (VAL-88), VolumeAttachment
-// (VAL-102), CSINode (VAL-89) and CSIStorageCapacity (VAL-90). Each is
+// (VAL-100), CSINode (VAL-89) and CSIStorageCapacity (VAL-90). Each is
 // named as a DNS subdomain through core's ValidateObjectMeta; all but
 // CSIStorageCapacity are cluster-scoped (clusterClassMeta). Their
 // strategies return the handwritten errors (VolumeAttachment's declarative
