@@ -5,6 +5,10 @@ import (
 	"flag"
 	"math/rand/v2"
 	"testing"
+
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apiserver/pkg/apis/flowcontrol/bootstrap"
 )
 
 var (
@@ -246,6 +250,19 @@ func (g *flowGen) priorityLevel(i int) map[string]any {
 	return map[string]any{"apiVersion": "flowcontrol.apiserver.k8s.io/v1", "kind": "PriorityLevelConfiguration", "metadata": meta, "spec": spec}
 }
 
+// bootstrapFlowcontrol are the names of the flow-control objects
+// kube-apiserver's APF configuration creates, by kind.
+var bootstrapFlowcontrol = func() map[string]map[string]bool {
+	m := map[string]map[string]bool{"FlowSchema": {}, "PriorityLevelConfiguration": {}}
+	for _, fs := range append(bootstrap.MandatoryFlowSchemas, bootstrap.SuggestedFlowSchemas...) {
+		m["FlowSchema"][fs.Name] = true
+	}
+	for _, pl := range append(bootstrap.MandatoryPriorityLevelConfigurations, bootstrap.SuggestedPriorityLevelConfigurations...) {
+		m["PriorityLevelConfiguration"][pl.Name] = true
+	}
+	return m
+}()
+
 // flowRules are messages of rules the generator must reach.
 var flowRules = []string{
 	`metadata.name: Invalid value: "Bad_Name"`,
@@ -288,6 +305,8 @@ var flowRules = []string{
 	`Invalid value: "/a*": wildcard can only do suffix matching`,
 	`Invalid value: "": must not be empty`,
 	"spec: Invalid value: {\"PriorityLevelConfiguration\":",
+	`flowschemas.flowcontrol.apiserver.k8s.io "catch-all" already exists`,
+	`prioritylevelconfigurations.flowcontrol.apiserver.k8s.io "exempt" already exists`,
 	"must equal the fixed value",
 	"metadata.annotations: Forbidden: annotation 'flowcontrol.k8s.io/v1beta3-preserve-zero-concurrency-shares' is forbidden",
 	"spec.type: Invalid value: \"Limited\": must be 'Exempt' if and only if `name` is 'exempt'",
@@ -337,6 +356,10 @@ func TestFlowcontrolValidationParity(t *testing.T) {
 		want, err := upstreamClusterCreate(doc, kind)
 		if err != nil {
 			t.Fatalf("case %d: upstream: %v\n%s", i, err, doc)
+		}
+		if name, _ := m["metadata"].(map[string]any)["name"].(string); want.allowed && bootstrapFlowcontrol[kind][name] {
+			// Valid, then storage's 409: every cluster holds the object.
+			want = statusOutcome(apierrors.NewAlreadyExists(schema.GroupResource{Group: "flowcontrol.apiserver.k8s.io", Resource: clusterKinds[kind].resource}, name))
 		}
 		got, _, err := mineClusterCreate(doc, kind)
 		if err != nil {

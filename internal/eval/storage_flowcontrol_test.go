@@ -1,6 +1,7 @@
 package eval
 
 import (
+	"cmp"
 	"strings"
 	"testing"
 
@@ -12,11 +13,12 @@ import (
 const subdomainMsg = `a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')`
 
 // clusterCase is one document of a validated cluster-scoped (or, for
-// CSIStorageCapacity, namespaced) kind and the whole message of its 422;
-// "" when the create is valid.
+// CSIStorageCapacity, namespaced) kind and the whole message of its denial
+// (a 422 unless code says otherwise); "" when the create succeeds.
 type clusterCase struct {
 	name, doc string
 	want      string
+	code      int32 // of want; 0 means 422
 }
 
 func runClusterCases(t *testing.T, cases []clusterCase, check func(t *testing.T, obj any)) {
@@ -36,8 +38,8 @@ func runClusterCases(t *testing.T, cases []clusterCase, check func(t *testing.T,
 				}
 			case res.Denial == nil:
 				t.Fatalf("admitted, want %s", tc.want)
-			case res.Denial.Message != tc.want || res.Denial.Code != 422:
-				t.Fatalf("got %d %s\nwant 422 %s", res.Denial.Code, res.Denial.Message, tc.want)
+			case res.Denial.Message != tc.want || res.Denial.Code != cmp.Or(tc.code, 422):
+				t.Fatalf("got %d %s\nwant %d %s", res.Denial.Code, res.Denial.Message, cmp.Or(tc.code, 422), tc.want)
 			}
 		})
 	}
@@ -97,20 +99,24 @@ func TestFlowcontrolValidation(t *testing.T) {
 		{name: "FlowSchema", doc: fc + "kind: FlowSchema\nmetadata: {name: monitoring}\nspec:\n  priorityLevelConfiguration: {name: workload-low}\n  distinguisherMethod: {type: ByUser}\n  rules:\n  - subjects: [{kind: ServiceAccount, serviceAccount: {name: \"*\", namespace: monitoring}}]\n    resourceRules: [{verbs: [list, watch], apiGroups: [\"*\"], resources: [pods], namespaces: [\"*\"]}]\n    nonResourceRules: [{verbs: [get], nonResourceURLs: [/metrics, /healthz/*]}]\n"},
 		{name: "FlowSchema mistakes", doc: fc + "kind: FlowSchema\nmetadata: {name: noisy}\nspec:\n  matchingPrecedence: 1\n  distinguisherMethod: {type: byUser}\n  priorityLevelConfiguration: {name: \"\"}\n  rules:\n  - subjects: [{kind: Group}, {kind: user, user: {name: bob}}]\n    resourceRules: [{verbs: [\"*\", get], apiGroups: [], resources: [\"*\", pods], namespaces: [Team_A]}]\n    nonResourceRules: [{verbs: [fly], nonResourceURLs: [metrics, /a//b, /x*]}]\n  - subjects: [{kind: ServiceAccount, serviceAccount: {name: Bad_SA}, user: {name: x}}]\n",
 			want: `FlowSchema.flowcontrol.apiserver.k8s.io "noisy" is invalid: [spec.matchingPrecedence: Invalid value: 1: only the schema named 'exempt' may have matchingPrecedence 1, spec.distinguisherMethod.type: Unsupported value: {"Type":"byUser"}: supported values: "ByNamespace", "ByUser", spec.priorityLevelConfiguration.name: Required value: must reference a priority level, spec.rules[0].subjects[0].group: Required value: group is required when subject kind is 'Group', spec.rules[0].subjects[1].kind: Unsupported value: "user": supported values: "Group", "ServiceAccount", "User", spec.rules[0].resourceRules[0].verbs: Invalid value: ["*","get"]: if '*' is present, must not specify other verbs, spec.rules[0].resourceRules[0].apiGroups: Required value: resource rules must supply at least one api group, spec.rules[0].resourceRules[0].resources: Invalid value: ["*","pods"]: if '*' is present, must not specify other resources, spec.rules[0].resourceRules[0].namespaces[0]: Invalid value: "Team_A": each member of this list must be '*' or a DNS-1123 label; a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?'), spec.rules[0].nonResourceRules[0].verbs: Unsupported value: ["fly"]: supported values: "create", "delete", "deletecollection", "get", "list", "patch", "proxy", "update", "watch", spec.rules[0].nonResourceRules[0].nonResourceURLs[0]: Invalid value: "metrics": must start with slash, spec.rules[0].nonResourceRules[0].nonResourceURLs[1]: Invalid value: "/a//b": must not contain double slash, spec.rules[0].nonResourceRules[0].nonResourceURLs[2]: Invalid value: "/x*": wildcard can only do suffix matching, spec.rules[1].subjects[0].serviceAccount.name: Invalid value: "Bad_SA": ` + subdomainMsg + `, spec.rules[1].subjects[0].serviceAccount.namespace: Required value: must specify namespace for service account, spec.rules[1].subjects[0].user: Forbidden: user is forbidden when subject kind is not 'User', spec.rules[1]: Required value: at least one of resourceRules and nonResourceRules has to be non-empty]`},
-		{name: "the mandatory catch-all FlowSchema, fixed spec", doc: fc + "kind: FlowSchema\nmetadata: {name: catch-all}\nspec:\n  priorityLevelConfiguration: {name: catch-all}\n  matchingPrecedence: 10000\n  distinguisherMethod: {type: ByUser}\n  rules:\n" + allRules},
+		{name: "the mandatory catch-all FlowSchema, fixed spec: valid, but every cluster has it", doc: fc + "kind: FlowSchema\nmetadata: {name: catch-all}\nspec:\n  priorityLevelConfiguration: {name: catch-all}\n  matchingPrecedence: 10000\n  distinguisherMethod: {type: ByUser}\n  rules:\n" + allRules,
+			want: `flowschemas.flowcontrol.apiserver.k8s.io "catch-all" already exists`, code: 409},
+		{name: "a suggested FlowSchema's name is taken", doc: fc + "kind: FlowSchema\nmetadata: {name: probes}\nspec:\n  priorityLevelConfiguration: {name: exempt}\n",
+			want: `flowschemas.flowcontrol.apiserver.k8s.io "probes" already exists`, code: 409},
 		{name: "the mandatory catch-all FlowSchema, another precedence", doc: fc + "kind: FlowSchema\nmetadata: {name: catch-all}\nspec:\n  priorityLevelConfiguration: {name: catch-all}\n  matchingPrecedence: 9999\n  distinguisherMethod: {type: ByUser}\n  rules:\n" + allRules,
 			want: `FlowSchema.flowcontrol.apiserver.k8s.io "catch-all" is invalid: spec: Invalid value: {"PriorityLevelConfiguration":{"Name":"catch-all"},"MatchingPrecedence":9999,"DistinguisherMethod":{"Type":"ByUser"},"Rules":[{"Subjects":[{"Kind":"Group","User":null,"Group":{"Name":"system:unauthenticated"},"ServiceAccount":null},{"Kind":"Group","User":null,"Group":{"Name":"system:authenticated"},"ServiceAccount":null}],"ResourceRules":[{"Verbs":["*"],"APIGroups":["*"],"Resources":["*"],"ClusterScope":true,"Namespaces":["*"]}],"NonResourceRules":[{"Verbs":["*"],"NonResourceURLs":["*"]}]}]}: spec of 'catch-all' must equal the fixed value`},
-		{name: "PriorityLevelConfiguration", doc: fc + "kind: PriorityLevelConfiguration\nmetadata: {name: workload-low}\nspec:\n  type: Limited\n  limited:\n    limitResponse: {type: Queue, queuing: {queues: 64}}\n"},
+		{name: "PriorityLevelConfiguration", doc: fc + "kind: PriorityLevelConfiguration\nmetadata: {name: batch}\nspec:\n  type: Limited\n  limited:\n    limitResponse: {type: Queue, queuing: {queues: 64}}\n"},
 		{name: "PriorityLevelConfiguration mistakes", doc: fc + "kind: PriorityLevelConfiguration\nmetadata: {name: greedy, annotations: {flowcontrol.k8s.io/v1beta3-preserve-zero-concurrency-shares: \"true\"}}\nspec:\n  type: Limited\n  exempt: {}\n  limited:\n    nominalConcurrencyShares: -1\n    lendablePercent: 101\n    borrowingLimitPercent: -1\n    limitResponse: {type: Queue, queuing: {queues: 64, handSize: 11, queueLengthLimit: -1}}\n",
 			want: `PriorityLevelConfiguration.flowcontrol.apiserver.k8s.io "greedy" is invalid: [metadata.annotations: Forbidden: annotation 'flowcontrol.k8s.io/v1beta3-preserve-zero-concurrency-shares' is forbidden, spec.exempt: Forbidden: must be nil if the type is Limited, spec.limited.nominalConcurrencyShares: Invalid value: -1: must be a non-negative integer, spec.limited.limitResponse.queuing.queueLengthLimit: Invalid value: -1: must be positive, spec.limited.limitResponse.queuing.handSize: Invalid value: 11: required entropy bits of deckSize 64 and handSize 11 should not be greater than 60, spec.limited.lendablePercent: Invalid value: 101: must be between 0 and 100, inclusive, spec.limited.borrowingLimitPercent: Invalid value: -1: if specified, must be a non-negative integer]`},
-		{name: "the mandatory exempt level may change spec.exempt", doc: fc + "kind: PriorityLevelConfiguration\nmetadata: {name: exempt}\nspec:\n  type: Exempt\n  exempt: {nominalConcurrencyShares: 10, lendablePercent: 50}\n"},
+		{name: "the mandatory exempt level may change spec.exempt (and exists)", doc: fc + "kind: PriorityLevelConfiguration\nmetadata: {name: exempt}\nspec:\n  type: Exempt\n  exempt: {nominalConcurrencyShares: 10, lendablePercent: 50}\n",
+			want: `prioritylevelconfigurations.flowcontrol.apiserver.k8s.io "exempt" already exists`, code: 409},
 		{name: "the mandatory catch-all level, default shares", doc: fc + "kind: PriorityLevelConfiguration\nmetadata: {name: catch-all}\nspec:\n  type: Limited\n  limited:\n    limitResponse: {type: Reject}\n",
 			want: `PriorityLevelConfiguration.flowcontrol.apiserver.k8s.io "catch-all" is invalid: spec: Invalid value: {"Type":"Limited","Limited":{"NominalConcurrencyShares":30,"LimitResponse":{"Type":"Reject","Queuing":null},"LendablePercent":0,"BorrowingLimitPercent":null},"Exempt":null}: spec of 'catch-all' must equal the fixed value`},
 		{name: "Exempt type on another name, with limited", doc: fc + "kind: PriorityLevelConfiguration\nmetadata: {name: odd}\nspec:\n  type: Exempt\n  limited: {limitResponse: {type: Reject}}\n",
 			want: "PriorityLevelConfiguration.flowcontrol.apiserver.k8s.io \"odd\" is invalid: [spec.type: Invalid value: \"Exempt\": must be 'Exempt' if and only if `name` is 'exempt', spec.limited: Forbidden: must be nil if the type is not Limited]"},
 	}, func(t *testing.T, obj any) {
 		pl, ok := obj.(*flowcontrolv1.PriorityLevelConfiguration)
-		if !ok || pl.Name != "workload-low" {
+		if !ok || pl.Name != "batch" {
 			return
 		}
 		l := pl.Spec.Limited
@@ -118,4 +124,26 @@ func TestFlowcontrolValidation(t *testing.T) {
 			t.Errorf("PriorityLevelConfiguration defaults: %+v %+v", l, q)
 		}
 	})
+}
+
+// TestStorageFlowcontrolNamesTaken: ST-01 for the kinds of VAL-87..VAL-103,
+// a second object of a name is the 409 after its validation.
+func TestStorageFlowcontrolNamesTaken(t *testing.T) {
+	e := New(Options{DefaultNamespace: "ns1"})
+	for _, tc := range []struct{ doc, want string }{
+		{"apiVersion: storage.k8s.io/v1\nkind: CSIDriver\nmetadata: {name: d.example.com}\n", `csidrivers.storage.k8s.io "d.example.com" already exists`},
+		{"apiVersion: storage.k8s.io/v1\nkind: VolumeAttributesClass\nmetadata: {name: gold}\ndriverName: d.example.com\nparameters: {a: b}\n", `volumeattributesclasses.storage.k8s.io "gold" already exists`},
+		{"apiVersion: storage.k8s.io/v1\nkind: CSINode\nmetadata: {name: node-1}\n", `csinodes.storage.k8s.io "node-1" already exists`},
+		{"apiVersion: storage.k8s.io/v1\nkind: VolumeAttachment\nmetadata: {name: csi-1}\nspec: {attacher: d.example.com, nodeName: n, source: {persistentVolumeName: pv}}\n", `volumeattachments.storage.k8s.io "csi-1" already exists`},
+		{"apiVersion: storage.k8s.io/v1\nkind: CSIStorageCapacity\nmetadata: {name: cap}\nstorageClassName: gp3\n", `csistoragecapacities.storage.k8s.io "cap" already exists`},
+		{"apiVersion: flowcontrol.apiserver.k8s.io/v1\nkind: PriorityLevelConfiguration\nmetadata: {name: batch}\nspec: {type: Limited, limited: {limitResponse: {type: Reject}}}\n", `prioritylevelconfigurations.flowcontrol.apiserver.k8s.io "batch" already exists`},
+	} {
+		if res := e.Admit(decode(t, tc.doc)); res.Denial != nil {
+			t.Fatalf("first: %s", res.Denial.Message)
+		}
+		res := e.Admit(decode(t, tc.doc))
+		if res.Denial == nil || res.Denial.Code != 409 || res.Denial.Message != tc.want {
+			t.Errorf("second: got %+v, want 409 %s", res.Denial, tc.want)
+		}
+	}
 }
