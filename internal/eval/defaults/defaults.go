@@ -193,10 +193,16 @@ func DefaultPersistentVolume(pv *corev1.PersistentVolume) {
 		mode := corev1.PersistentVolumeFilesystem
 		pv.Spec.VolumeMode = &mode
 	}
-	resources.RoundResourceList(pv.Spec.Capacity)
-	if hp := pv.Spec.HostPath; hp != nil && hp.Type == nil {
-		t := corev1.HostPathUnset
-		hp.Type = &t
+	defaultVolumeSpec(&pv.Spec)
+}
+
+// defaultVolumeSpec is what SetObjectDefaults_PersistentVolume and
+// SetObjectDefaults_VolumeAttachment (an inline spec) do alike, as far as
+// validation reads it: the capacity rounded (PL-01), a hostPath's type "".
+func defaultVolumeSpec(s *corev1.PersistentVolumeSpec) {
+	resources.RoundResourceList(s.Capacity)
+	if hp := s.HostPath; hp != nil {
+		defaultPtr(&hp.Type, corev1.HostPathUnset)
 	}
 }
 

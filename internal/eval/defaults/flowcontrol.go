@@ -31,8 +31,8 @@ func FlowSchema(fs *flowcontrolv1.FlowSchema) {
 // when absent.
 func PriorityLevelConfiguration(pl *flowcontrolv1.PriorityLevelConfiguration) {
 	if l := pl.Spec.Limited; l != nil {
-		setInt32(&l.NominalConcurrencyShares, defaultNominalConcurrencyShares)
-		setInt32(&l.LendablePercent, 0)
+		defaultPtr(&l.NominalConcurrencyShares, defaultNominalConcurrencyShares)
+		defaultPtr(&l.LendablePercent, 0)
 		if q := l.LimitResponse.Queuing; q != nil {
 			if q.HandSize == 0 {
 				q.HandSize = defaultHandSize
@@ -46,12 +46,13 @@ func PriorityLevelConfiguration(pl *flowcontrolv1.PriorityLevelConfiguration) {
 		}
 	}
 	if e := pl.Spec.Exempt; e != nil {
-		setInt32(&e.NominalConcurrencyShares, 0)
-		setInt32(&e.LendablePercent, 0)
+		defaultPtr(&e.NominalConcurrencyShares, 0)
+		defaultPtr(&e.LendablePercent, 0)
 	}
 }
 
-func setInt32(p **int32, v int32) {
+// defaultPtr points *p at v when it is nil, as upstream's pointer defaults do.
+func defaultPtr[T any](p **T, v T) {
 	if *p == nil {
 		*p = &v
 	}
