@@ -9,6 +9,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	flowcontrolv1 "k8s.io/api/flowcontrol/v1"
 	networkingv1 "k8s.io/api/networking/v1"
+	resourcev1 "k8s.io/api/resource/v1"
 	storagev1 "k8s.io/api/storage/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
@@ -24,6 +25,7 @@ import (
 	"k8s.io/kubernetes/pkg/apis/flowcontrol"
 	_ "k8s.io/kubernetes/pkg/apis/flowcontrol/install"
 	"k8s.io/kubernetes/pkg/apis/networking"
+	resourceinternal "k8s.io/kubernetes/pkg/apis/resource"
 	"k8s.io/kubernetes/pkg/apis/storage"
 	"k8s.io/kubernetes/pkg/registry/admissionregistration/mutatingwebhookconfiguration"
 	"k8s.io/kubernetes/pkg/registry/admissionregistration/validatingwebhookconfiguration"
@@ -32,6 +34,7 @@ import (
 	"k8s.io/kubernetes/pkg/registry/flowcontrol/flowschema"
 	"k8s.io/kubernetes/pkg/registry/flowcontrol/prioritylevelconfiguration"
 	"k8s.io/kubernetes/pkg/registry/networking/ingressclass"
+	"k8s.io/kubernetes/pkg/registry/resource/deviceclass"
 	"k8s.io/kubernetes/pkg/registry/storage/csidriver"
 	"k8s.io/kubernetes/pkg/registry/storage/csinode"
 	"k8s.io/kubernetes/pkg/registry/storage/volumeattachment"
@@ -66,6 +69,9 @@ var clusterKinds = map[string]struct {
 	"Namespace": {"v1", "namespaces",
 		func() runtime.Object { return &corev1.Namespace{} },
 		func() runtime.Object { return &api.Namespace{} }, namespace.Strategy, nil},
+	"DeviceClass": {"resource.k8s.io/v1", "deviceclasses",
+		func() runtime.Object { return &resourcev1.DeviceClass{} },
+		func() runtime.Object { return &resourceinternal.DeviceClass{} }, deviceclass.Strategy, nil},
 	"APIService": {"apiregistration.k8s.io/v1", "apiservices",
 		func() runtime.Object { return &apiregistrationv1.APIService{} },
 		func() runtime.Object { return &apiregistration.APIService{} }, apiservice.NewStrategy(aggregatorScheme), aggregatorScheme},

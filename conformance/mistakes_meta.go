@@ -31,7 +31,7 @@ type mistake struct {
 
 // Kinds no mistake goes to: the harness runs no strategy for them (they are
 // admitted as metadata only), so there is nothing to compare with.
-var unvalidatedKinds = []string{"Event", "ResourceClaim"}
+var unvalidatedKinds = []string{"Event"}
 
 // nameMistakeKinds: name mistakes skip Jobs, whose name becomes a label
 // value of the generated selector (spec validation, not simulated here).

@@ -62,6 +62,7 @@ import (
 	"k8s.io/kubernetes/pkg/registry/core/secret"
 	"k8s.io/kubernetes/pkg/registry/core/service"
 	"k8s.io/kubernetes/pkg/registry/core/serviceaccount"
+	"k8s.io/kubernetes/pkg/registry/resource/resourceclaim"
 	"k8s.io/kubernetes/plugin/pkg/admission/limitranger"
 	saplugin "k8s.io/kubernetes/plugin/pkg/admission/serviceaccount"
 	"k8s.io/kubernetes/plugin/pkg/admission/storage/storageobjectinuseprotection"
@@ -234,9 +235,9 @@ func (u *Upstream) createOne(doc []byte, namespace string, fromInput bool) (Outc
 			plural, _ := apimeta.UnsafeGuessKindToResource(gvk)
 			resource = plural.GroupResource()
 		}
-	case "ResourceClaim":
-		// Claim validation needs DeviceClasses; only quota is compared for claims.
+	case "ResourceClaim": // VAL-32; no generated claim asks for admin access, which reads the namespace
 		ext, internal, resource = &resourcev1.ResourceClaim{}, &resourceinternal.ResourceClaim{}, resourceinternal.Resource("resourceclaims")
+		strategy = resourceclaim.NewStrategy(fake.NewClientset().CoreV1().Namespaces(), nil)
 	case "Deployment":
 		ext, internal, strategy, resource = &appsv1.Deployment{}, &apps.Deployment{}, deployment.Strategy, apps.Resource("deployments")
 	case "ReplicaSet":

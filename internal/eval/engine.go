@@ -185,7 +185,10 @@ type Engine struct {
 	// refusedNamespaces are the input's Namespaces kube-apiserver refuses
 	// (NS-03): the objects in them are refused as in no namespace.
 	refusedNamespaces map[string]bool
-	services          serviceAllocations
+	// nsLabels are the labels of the input's admitted Namespaces: the
+	// admin-access check of claims reads them (VAL-32).
+	nsLabels map[string]map[string]string
+	services serviceAllocations
 	// count, when set, replaces the replicas, nodes or parallelism of every
 	// workload: what Fit probes a copy of the engine with (FIT-01).
 	count *int32
@@ -304,8 +307,15 @@ func (e *Engine) Quotas() []quota.State {
 // NewObject returns an empty typed object for the kinds the engine evaluates, so a
 // loader can decode them strictly; nil for every other kind.
 func NewObject(apiVersion, kind string) runtime.Object {
-	if kind == "ResourceClaim" && (apiVersion == "resource.k8s.io/v1" || apiVersion == "resource.k8s.io/v1beta2") {
-		return &resourcev1.ResourceClaim{} // v1beta2 has the same shape as v1
+	if apiVersion == "resource.k8s.io/v1" || apiVersion == "resource.k8s.io/v1beta2" {
+		switch kind { // v1beta2 has the same shape as v1
+		case "ResourceClaim":
+			return &resourcev1.ResourceClaim{}
+		case "ResourceClaimTemplate": // VAL-33
+			return &resourcev1.ResourceClaimTemplate{}
+		case "DeviceClass": // VAL-34
+			return &resourcev1.DeviceClass{}
+		}
 	}
 	switch apiVersion + "/" + kind {
 	case "scheduling.k8s.io/v1/PriorityClass":
@@ -549,6 +559,10 @@ func (e *Engine) admitObject(obj runtime.Object, fromInput bool) Result {
 		validation.PreparePriorityLevelConfigurationForCreate(o)
 		assignName(o)
 		clusterErrs = validation.PriorityLevelConfiguration(o)
+	case *resourcev1.DeviceClass: // VAL-34
+		validation.PrepareDeviceClassForCreate(o)
+		assignName(o)
+		clusterErrs = validation.DeviceClass(o)
 	case *corev1.Namespace: // NS-03
 		if o.Name != "" { // SetDefaults_Namespace
 			if o.Labels == nil {
@@ -558,6 +572,9 @@ func (e *Engine) admitObject(obj runtime.Object, fromInput bool) Result {
 		}
 		assignName(o) // after defaulting, which happens at decoding
 		clusterErrs = validation.Namespace(o)
+		if len(clusterErrs) == 0 {
+			e.namespaceLabels(o.Name, o.Labels)
+		}
 		if len(clusterErrs) > 0 && !isInitialNamespace(o.Name) {
 			// It is not created: every object in it is refused as in a
 			// namespace that does not exist.
@@ -672,7 +689,14 @@ func (e *Engine) admitObject(obj runtime.Object, fromInput bool) Result {
 	case *resourcev1.ResourceClaim:
 		res.Object = o
 		defaults.DefaultResourceClaim(o)
+		o.Status = resourcev1.ResourceClaimStatus{} // PrepareForCreate
 		assignName(&o.ObjectMeta)
+		// VAL-32: validated before the ResourceQuota plugin charges it.
+		errs := validation.AdminAccess(&o.Spec.Devices, adminAccessPath, e.labelsOf(ns.name))
+		if errs = append(errs, validation.ResourceClaim(o)...); len(errs) > 0 {
+			res.Denial = status.Invalid(gvk.GroupKind(), o.Name, errs)
+			break
+		}
 		res.Denial = e.quota.Check(&ns.Namespace, quota.ResourceClaims, o.Name, o)
 	case *corev1.Service:
 		res.Object = o
@@ -712,6 +736,25 @@ func (e *Engine) admitObject(obj runtime.Object, fromInput bool) Result {
 	}
 	res.Allowed = res.Denial == nil
 	return res
+}
+
+// adminAccessPath is where the admin-access check reports, for claims and
+// templates alike (upstream's path for both).
+var adminAccessPath = field.NewPath("spec", "devices", "requests")
+
+// namespaceLabels records the labels of an admitted Namespace.
+func (e *Engine) namespaceLabels(name string, labels map[string]string) {
+	if e.nsLabels == nil {
+		e.nsLabels = map[string]map[string]string{}
+	}
+	e.nsLabels[name] = labels
+}
+
+// labelsOf returns a namespace's labels: its Namespace document's in the
+// input, else none (a namespace the input does not create is taken to have
+// no label that matters here).
+func (e *Engine) labelsOf(namespace string) map[string]string {
+	return e.nsLabels[namespace]
 }
 
 // clusterNames returns the names of the cluster-scoped objects that exist,
@@ -1030,6 +1073,11 @@ func (e *Engine) validateCounted(obj runtime.Object, gvk schema.GroupVersionKind
 	case *networkingv1.Ingress, *networkingv1.NetworkPolicy:
 		// VAL-65..VAL-68: defaulted, prepared, validated.
 		return o, gk, validateNetworking(obj, e.opts.Gates)
+	case *resourcev1.ResourceClaimTemplate:
+		// VAL-33: defaulted, then the admin-access check and validation.
+		defaults.DefaultResourceClaimTemplate(o)
+		errs := validation.AdminAccess(&o.Spec.Spec.Devices, adminAccessPath, e.labelsOf(namespace))
+		return o, gk, append(errs, validation.ResourceClaimTemplate(o)...)
 	case *corev1.Endpoints:
 		// VAL-85: defaulted (protocol), validated.
 		validation.DefaultEndpoints(o)

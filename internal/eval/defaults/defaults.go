@@ -218,24 +218,45 @@ func DefaultResourceQuota(q *corev1.ResourceQuota) {
 	resources.RoundResourceList(q.Status.Used)
 }
 
-// DefaultResourceClaim applies the v1 defaults of device requests: ExactCount,
-// and a count of 1 for it.
+// DefaultResourceClaim is the v1 defaulting of a ResourceClaim's requests
+// (defaultDeviceClaim).
 func DefaultResourceClaim(claim *resourcev1.ResourceClaim) {
-	def := func(mode *resourcev1.DeviceAllocationMode, count *int64) {
-		if *mode == "" {
-			*mode = resourcev1.DeviceAllocationModeExactCount
+	defaultDeviceClaim(&claim.Spec.Devices)
+}
+
+// DefaultResourceClaimTemplate is the same defaulting of a template's claim.
+func DefaultResourceClaimTemplate(t *resourcev1.ResourceClaimTemplate) {
+	defaultDeviceClaim(&t.Spec.Spec.Devices)
+}
+
+// defaultDeviceClaim: each exact request and subrequest gets allocationMode
+// ExactCount and then, in that mode, count 1; each toleration operator Equal.
+func defaultDeviceClaim(d *resourcev1.DeviceClaim) {
+	mode := func(m *resourcev1.DeviceAllocationMode, count *int64) {
+		if *m == "" {
+			*m = resourcev1.DeviceAllocationModeExactCount
 		}
-		if *mode == resourcev1.DeviceAllocationModeExactCount && *count == 0 {
+		if *m == resourcev1.DeviceAllocationModeExactCount && *count == 0 {
 			*count = 1
 		}
 	}
-	for i := range claim.Spec.Devices.Requests {
-		r := &claim.Spec.Devices.Requests[i]
+	operators := func(ts []resourcev1.DeviceToleration) {
+		for i := range ts {
+			if ts[i].Operator == "" {
+				ts[i].Operator = resourcev1.DeviceTolerationOpEqual
+			}
+		}
+	}
+	for i := range d.Requests {
+		r := &d.Requests[i]
 		if r.Exactly != nil {
-			def(&r.Exactly.AllocationMode, &r.Exactly.Count)
+			mode(&r.Exactly.AllocationMode, &r.Exactly.Count)
+			operators(r.Exactly.Tolerations)
 		}
 		for j := range r.FirstAvailable {
-			def(&r.FirstAvailable[j].AllocationMode, &r.FirstAvailable[j].Count)
+			s := &r.FirstAvailable[j]
+			mode(&s.AllocationMode, &s.Count)
+			operators(s.Tolerations)
 		}
 	}
 }

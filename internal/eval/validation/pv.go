@@ -247,10 +247,28 @@ func persistentVolumeSource(s *corev1.PersistentVolumeSpec, p lazyPath, affinity
 	return c.done()
 }
 
+// CSIDriverName is ValidateCSIDriverName, the rule of every field naming a
+// CSI driver (a CSI volume's driver, a VolumeAttachment's attacher, a
+// CSINode's drivers) and of a DRA driver's name: required, at most 63
+// bytes, and a DNS subdomain once lower-cased (the value shown as written).
+func CSIDriverName(driver string, p *field.Path) field.ErrorList {
+	if driver == "" {
+		return field.ErrorList{field.Required(p, "")}
+	}
+	var errs field.ErrorList
+	if len(driver) > 63 {
+		errs = append(errs, field.TooLong(p, "", 63))
+	}
+	for _, msg := range namecheck.IsDNS1123Subdomain(strings.ToLower(driver)) {
+		errs = append(errs, field.Invalid(p, driver, msg))
+	}
+	return errs
+}
+
 // csiPersistentVolumeSource is validateCSIPersistentVolumeSource: the driver
 // name, a volume handle, and each secret reference's name and namespace.
 func csiPersistentVolumeSource(csi *corev1.CSIPersistentVolumeSource, p lazyPath) field.ErrorList {
-	errs := csiDriverName(csi.Driver, p.Child("driver").Path())
+	errs := CSIDriverName(csi.Driver, p.Child("driver").Path())
 	if csi.VolumeHandle == "" {
 		errs = append(errs, field.Required(p.Child("volumeHandle").Path(), ""))
 	}
@@ -281,27 +299,6 @@ func csiPersistentVolumeSource(csi *corev1.CSIPersistentVolumeSource, p lazyPath
 				errs = append(errs, field.Invalid(rp.Child("namespace").Path(), ref.ref.Namespace, msg))
 			}
 		}
-	}
-	return errs
-}
-
-// maxCSIDriverName is the longest CSI driver name accepted.
-const maxCSIDriverName = 63
-
-// csiDriverName is ValidateCSIDriverName, the rule of every field naming a
-// CSI driver (a CSI volume's driver, a VolumeAttachment's attacher, a
-// CSINode's drivers): required; at most 63 bytes and, lower-cased, a DNS
-// subdomain (the value shown as written).
-func csiDriverName(name string, p *field.Path) field.ErrorList {
-	if name == "" {
-		return field.ErrorList{field.Required(p, "")}
-	}
-	var errs field.ErrorList
-	if len(name) > maxCSIDriverName {
-		errs = append(errs, field.TooLong(p, "", maxCSIDriverName))
-	}
-	for _, msg := range namecheck.IsDNS1123Subdomain(strings.ToLower(name)) {
-		errs = append(errs, field.Invalid(p, name, msg))
 	}
 	return errs
 }

@@ -122,7 +122,7 @@ func PrepareVolumeAttachmentForCreate(va *storagev1.VolumeAttachment) {
 func VolumeAttachment(va *storagev1.VolumeAttachment) field.ErrorList {
 	errs := ObjectMeta(&va.ObjectMeta, clusterClassMeta, field.NewPath("metadata"))
 	sp := field.NewPath("spec")
-	errs = append(errs, csiDriverName(va.Spec.Attacher, sp.Child("attacher"))...)
+	errs = append(errs, CSIDriverName(va.Spec.Attacher, sp.Child("attacher"))...)
 	src := &va.Spec.Source
 	srcp := sp.Child("source")
 	const exactlyOne = "must specify exactly one of inlineVolumeSpec and persistentVolumeName"
@@ -162,7 +162,7 @@ func CSINode(n *storagev1.CSINode) field.ErrorList {
 	names := sets.New[string]()
 	for i, d := range n.Spec.Drivers {
 		ip := dp.Index(i)
-		errs = append(errs, csiDriverName(d.Name, ip.Child("name"))...)
+		errs = append(errs, CSIDriverName(d.Name, ip.Child("name"))...)
 		idp := ip.Child("nodeID")
 		if d.NodeID == "" {
 			errs = append(errs, field.Required(idp, ""))
