@@ -158,6 +158,13 @@ func DefaultLimitRange(lr *corev1.LimitRange) {
 	}
 }
 
+// defaultPtr points *p at v when it is nil, as upstream's pointer defaults do.
+func defaultPtr[T any](p **T, v T) {
+	if *p == nil {
+		*p = &v
+	}
+}
+
 func copyMissing(dst, src corev1.ResourceList) {
 	for k, v := range src {
 		if _, ok := dst[k]; !ok {

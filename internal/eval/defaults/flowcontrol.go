@@ -50,10 +50,3 @@ func PriorityLevelConfiguration(pl *flowcontrolv1.PriorityLevelConfiguration) {
 		defaultPtr(&e.LendablePercent, 0)
 	}
 }
-
-// defaultPtr points *p at v when it is nil, as upstream's pointer defaults do.
-func defaultPtr[T any](p **T, v T) {
-	if *p == nil {
-		*p = &v
-	}
-}
