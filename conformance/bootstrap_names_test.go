@@ -4,6 +4,7 @@ import (
 	"slices"
 	"testing"
 
+	"k8s.io/apiserver/pkg/apis/flowcontrol/bootstrap"
 	"k8s.io/kubernetes/plugin/pkg/auth/authorizer/rbac/bootstrappolicy"
 
 	"github.com/limitcheck/limitcheck/internal/eval"
@@ -30,5 +31,27 @@ func TestBootstrapNames(t *testing.T) {
 	}
 	if len(roles) < 60 || len(bindings) < 40 {
 		t.Errorf("only %d roles and %d bindings: the bootstrap policy was not read", len(roles), len(bindings))
+	}
+}
+
+// TestBootstrapFlowcontrolNames holds limitcheck's lists of the FlowSchemas
+// and PriorityLevelConfigurations every cluster has (ST-01, VAL-103) to
+// kube-apiserver's API Priority and Fairness configuration, the mandatory
+// and the suggested objects.
+func TestBootstrapFlowcontrolNames(t *testing.T) {
+	var schemas, levels []string
+	for _, fs := range append(bootstrap.MandatoryFlowSchemas, bootstrap.SuggestedFlowSchemas...) {
+		schemas = append(schemas, fs.Name)
+	}
+	for _, pl := range append(bootstrap.MandatoryPriorityLevelConfigurations, bootstrap.SuggestedPriorityLevelConfigurations...) {
+		levels = append(levels, pl.Name)
+	}
+	slices.Sort(schemas)
+	slices.Sort(levels)
+	if !slices.Equal(schemas, eval.BootstrapFlowSchemas) {
+		t.Errorf("FlowSchemas:\n upstream   %q\n limitcheck %q", schemas, eval.BootstrapFlowSchemas)
+	}
+	if !slices.Equal(levels, eval.BootstrapPriorityLevelConfigurations) {
+		t.Errorf("PriorityLevelConfigurations:\n upstream   %q\n limitcheck %q", levels, eval.BootstrapPriorityLevelConfigurations)
 	}
 }

@@ -7,8 +7,10 @@ import (
 
 	admissionregistrationv1 "k8s.io/api/admissionregistration/v1"
 	corev1 "k8s.io/api/core/v1"
+	flowcontrolv1 "k8s.io/api/flowcontrol/v1"
 	networkingv1 "k8s.io/api/networking/v1"
 	resourcev1 "k8s.io/api/resource/v1"
+	storagev1 "k8s.io/api/storage/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
@@ -20,14 +22,23 @@ import (
 	"k8s.io/kubernetes/pkg/api/legacyscheme"
 	"k8s.io/kubernetes/pkg/apis/admissionregistration"
 	api "k8s.io/kubernetes/pkg/apis/core"
+	"k8s.io/kubernetes/pkg/apis/flowcontrol"
+	_ "k8s.io/kubernetes/pkg/apis/flowcontrol/install"
 	"k8s.io/kubernetes/pkg/apis/networking"
 	resourceinternal "k8s.io/kubernetes/pkg/apis/resource"
+	"k8s.io/kubernetes/pkg/apis/storage"
 	"k8s.io/kubernetes/pkg/registry/admissionregistration/mutatingwebhookconfiguration"
 	"k8s.io/kubernetes/pkg/registry/admissionregistration/validatingwebhookconfiguration"
 	"k8s.io/kubernetes/pkg/registry/core/namespace"
 	"k8s.io/kubernetes/pkg/registry/core/persistentvolume"
+	"k8s.io/kubernetes/pkg/registry/flowcontrol/flowschema"
+	"k8s.io/kubernetes/pkg/registry/flowcontrol/prioritylevelconfiguration"
 	"k8s.io/kubernetes/pkg/registry/networking/ingressclass"
 	"k8s.io/kubernetes/pkg/registry/resource/deviceclass"
+	"k8s.io/kubernetes/pkg/registry/storage/csidriver"
+	"k8s.io/kubernetes/pkg/registry/storage/csinode"
+	"k8s.io/kubernetes/pkg/registry/storage/volumeattachment"
+	"k8s.io/kubernetes/pkg/registry/storage/volumeattributesclass"
 
 	"github.com/limitcheck/limitcheck/internal/eval"
 	"github.com/limitcheck/limitcheck/internal/eval/features"
@@ -64,6 +75,24 @@ var clusterKinds = map[string]struct {
 	"APIService": {"apiregistration.k8s.io/v1", "apiservices",
 		func() runtime.Object { return &apiregistrationv1.APIService{} },
 		func() runtime.Object { return &apiregistration.APIService{} }, apiservice.NewStrategy(aggregatorScheme), aggregatorScheme},
+	"CSIDriver": {"storage.k8s.io/v1", "csidrivers",
+		func() runtime.Object { return &storagev1.CSIDriver{} },
+		func() runtime.Object { return &storage.CSIDriver{} }, csidriver.Strategy, nil},
+	"VolumeAttributesClass": {"storage.k8s.io/v1", "volumeattributesclasses",
+		func() runtime.Object { return &storagev1.VolumeAttributesClass{} },
+		func() runtime.Object { return &storage.VolumeAttributesClass{} }, volumeattributesclass.Strategy, nil},
+	"VolumeAttachment": {"storage.k8s.io/v1", "volumeattachments",
+		func() runtime.Object { return &storagev1.VolumeAttachment{} },
+		func() runtime.Object { return &storage.VolumeAttachment{} }, volumeattachment.Strategy, nil},
+	"CSINode": {"storage.k8s.io/v1", "csinodes",
+		func() runtime.Object { return &storagev1.CSINode{} },
+		func() runtime.Object { return &storage.CSINode{} }, csinode.Strategy, nil},
+	"FlowSchema": {"flowcontrol.apiserver.k8s.io/v1", "flowschemas",
+		func() runtime.Object { return &flowcontrolv1.FlowSchema{} },
+		func() runtime.Object { return &flowcontrol.FlowSchema{} }, flowschema.Strategy, nil},
+	"PriorityLevelConfiguration": {"flowcontrol.apiserver.k8s.io/v1", "prioritylevelconfigurations",
+		func() runtime.Object { return &flowcontrolv1.PriorityLevelConfiguration{} },
+		func() runtime.Object { return &flowcontrol.PriorityLevelConfiguration{} }, prioritylevelconfiguration.Strategy, nil},
 }
 
 // upstreamClusterCreate runs kube-apiserver's code on one document of a

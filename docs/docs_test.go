@@ -30,12 +30,12 @@ const families = `PL|LR|RQ|DESC|ST|QS|ORD|API|IN|CFG|VER|NS|CL|WL|FIT|HINT|VAL|L
 
 var (
 	// idRE matches a behaviour ID anywhere in a file.
-	idRE = regexp.MustCompile(`\b(?:` + families + `)-[0-9]{2}\b`)
+	idRE = regexp.MustCompile(`\b(?:` + families + `)-[0-9]{2,3}\b`)
 	// headingRE matches a section heading: "### LR-12 — title".
-	headingRE = regexp.MustCompile(`^(#{2,4}) ((?:` + families + `)-[0-9]{2}) — (\S.*)$`)
+	headingRE = regexp.MustCompile(`^(#{2,4}) ((?:` + families + `)-[0-9]{2,3}) — (\S.*)$`)
 	// looseHeadingRE matches any heading that starts with an ID, to catch
 	// headings in the wrong format.
-	looseHeadingRE = regexp.MustCompile(`^#+\s*(?:` + families + `)-[0-9]{2}\b`)
+	looseHeadingRE = regexp.MustCompile(`^#+\s*(?:` + families + `)-[0-9]{2,3}\b`)
 	anyHeadingRE   = regexp.MustCompile(`^#{1,6} `)
 	upstreamRE     = regexp.MustCompile(`^\*\*Upstream:\*\*(.*)$`)
 	markerRE       = regexp.MustCompile(`^\*\*limitcheck behaviour(?::)?\*\*`)

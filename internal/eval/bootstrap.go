@@ -3,8 +3,9 @@ package eval
 import "k8s.io/apimachinery/pkg/runtime/schema"
 
 // The cluster-scoped objects every cluster holds before the first manifest
-// arrives (ST-01): a Namespace, ClusterRole or ClusterRoleBinding of the
-// input with one of these names is kube-apiserver's 409. The roles and
+// arrives (ST-01): a Namespace, ClusterRole, ClusterRoleBinding, FlowSchema
+// or PriorityLevelConfiguration of the input with one of these names is
+// kube-apiserver's 409. The roles and
 // bindings are kube-apiserver's RBAC bootstrap policy (its cluster roles and
 // controller roles, and their bindings) with the 1.36 default feature gates;
 // TestBootstrapNames in conformance/ holds the lists to upstream's.
@@ -140,6 +141,20 @@ var BootstrapClusterRoleBindings = []string{
 	"system:volume-scheduler",
 }
 
+// BootstrapFlowSchemas are the FlowSchemas kube-apiserver's API Priority and
+// Fairness configuration creates, the mandatory and the suggested ones,
+// sorted (VAL-103).
+var BootstrapFlowSchemas = []string{
+	"catch-all", "exempt", "global-default", "kube-controller-manager", "kube-scheduler", "kube-system-service-accounts",
+	"probes", "service-accounts", "system-leader-election", "system-node-high", "system-nodes",
+}
+
+// BootstrapPriorityLevelConfigurations are the PriorityLevelConfigurations
+// it creates, sorted.
+var BootstrapPriorityLevelConfigurations = []string{
+	"catch-all", "exempt", "global-default", "leader-election", "node-high", "system", "workload-high", "workload-low",
+}
+
 // initialClusterObjects are the resources of those lists.
 var initialClusterObjects = []struct {
 	resource schema.GroupResource
@@ -148,4 +163,6 @@ var initialClusterObjects = []struct {
 	{schema.GroupResource{Resource: "namespaces"}, InitialNamespaces},
 	{schema.GroupResource{Group: "rbac.authorization.k8s.io", Resource: "clusterroles"}, BootstrapClusterRoles},
 	{schema.GroupResource{Group: "rbac.authorization.k8s.io", Resource: "clusterrolebindings"}, BootstrapClusterRoleBindings},
+	{schema.GroupResource{Group: "flowcontrol.apiserver.k8s.io", Resource: "flowschemas"}, BootstrapFlowSchemas},
+	{schema.GroupResource{Group: "flowcontrol.apiserver.k8s.io", Resource: "prioritylevelconfigurations"}, BootstrapPriorityLevelConfigurations},
 }

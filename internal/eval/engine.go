@@ -45,6 +45,7 @@ import (
 	batchv1 "k8s.io/api/batch/v1"
 	corev1 "k8s.io/api/core/v1"
 	discoveryv1 "k8s.io/api/discovery/v1"
+	flowcontrolv1 "k8s.io/api/flowcontrol/v1"
 	networkingv1 "k8s.io/api/networking/v1"
 	nodev1 "k8s.io/api/node/v1"
 	policyv1 "k8s.io/api/policy/v1"
@@ -356,6 +357,20 @@ func NewObject(apiVersion, kind string) runtime.Object {
 		return &admissionregistrationv1.MutatingWebhookConfiguration{}
 	case "networking.k8s.io/v1/IngressClass": // VAL-84
 		return &networkingv1.IngressClass{}
+	case "storage.k8s.io/v1/CSIDriver": // VAL-87
+		return &storagev1.CSIDriver{}
+	case "storage.k8s.io/v1/VolumeAttributesClass": // VAL-88
+		return &storagev1.VolumeAttributesClass{}
+	case "storage.k8s.io/v1/CSINode": // VAL-89
+		return &storagev1.CSINode{}
+	case "storage.k8s.io/v1/CSIStorageCapacity": // VAL-90
+		return &storagev1.CSIStorageCapacity{}
+	case "storage.k8s.io/v1/VolumeAttachment": // VAL-100
+		return &storagev1.VolumeAttachment{}
+	case "flowcontrol.apiserver.k8s.io/v1/FlowSchema": // VAL-101
+		return &flowcontrolv1.FlowSchema{}
+	case "flowcontrol.apiserver.k8s.io/v1/PriorityLevelConfiguration": // VAL-102
+		return &flowcontrolv1.PriorityLevelConfiguration{}
 	}
 	switch apiVersion {
 	case "apps/v1":
@@ -529,6 +544,32 @@ func (e *Engine) admitObject(obj runtime.Object, fromInput bool) Result {
 		defaults.IngressClass(o)
 		assignName(o)
 		clusterErrs = validation.IngressClass(o)
+	case *storagev1.CSIDriver: // VAL-87
+		defaults.CSIDriver(o)
+		validation.PrepareCSIDriverForCreate(o)
+		assignName(o)
+		clusterErrs = validation.CSIDriver(o)
+	case *storagev1.VolumeAttributesClass: // VAL-88
+		assignName(o)
+		clusterErrs = validation.VolumeAttributesClass(o)
+	case *storagev1.CSINode: // VAL-89
+		assignName(o)
+		clusterErrs = validation.CSINode(o)
+	case *storagev1.VolumeAttachment: // VAL-100
+		defaults.VolumeAttachment(o)
+		validation.PrepareVolumeAttachmentForCreate(o)
+		assignName(o)
+		clusterErrs = validation.VolumeAttachment(o)
+	case *flowcontrolv1.FlowSchema: // VAL-101, VAL-103
+		defaults.FlowSchema(o)
+		validation.PrepareFlowSchemaForCreate(o)
+		assignName(o)
+		clusterErrs = validation.FlowSchema(o)
+	case *flowcontrolv1.PriorityLevelConfiguration: // VAL-102, VAL-103
+		defaults.PriorityLevelConfiguration(o)
+		validation.PreparePriorityLevelConfigurationForCreate(o)
+		assignName(o)
+		clusterErrs = validation.PriorityLevelConfiguration(o)
 	case *resourcev1.DeviceClass: // VAL-34
 		validation.PrepareDeviceClassForCreate(o)
 		assignName(o)
@@ -1062,6 +1103,9 @@ func (e *Engine) validateCounted(obj runtime.Object, gvk schema.GroupVersionKind
 		// VAL-86: defaulted and prepared for a v1 request, validated.
 		validation.PrepareEndpointSlice(o)
 		return o, gk, validation.EndpointSlice(o)
+	case *storagev1.CSIStorageCapacity:
+		// VAL-90: nothing defaulted or prepared; validated.
+		return o, gk, validation.CSIStorageCapacity(o)
 	}
 	if t, path := defaults.PodTemplateOf(obj); path != "" {
 		defaults.DefaultWorkload(obj)

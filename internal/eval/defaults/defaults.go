@@ -158,6 +158,13 @@ func DefaultLimitRange(lr *corev1.LimitRange) {
 	}
 }
 
+// defaultPtr points *p at v when it is nil, as upstream's pointer defaults do.
+func defaultPtr[T any](p **T, v T) {
+	if *p == nil {
+		*p = &v
+	}
+}
+
 func copyMissing(dst, src corev1.ResourceList) {
 	for k, v := range src {
 		if _, ok := dst[k]; !ok {
@@ -193,10 +200,16 @@ func DefaultPersistentVolume(pv *corev1.PersistentVolume) {
 		mode := corev1.PersistentVolumeFilesystem
 		pv.Spec.VolumeMode = &mode
 	}
-	resources.RoundResourceList(pv.Spec.Capacity)
-	if hp := pv.Spec.HostPath; hp != nil && hp.Type == nil {
-		t := corev1.HostPathUnset
-		hp.Type = &t
+	defaultVolumeSpec(&pv.Spec)
+}
+
+// defaultVolumeSpec is what SetObjectDefaults_PersistentVolume and
+// SetObjectDefaults_VolumeAttachment (an inline spec) do alike, as far as
+// validation reads it: the capacity rounded (PL-01), a hostPath's type "".
+func defaultVolumeSpec(s *corev1.PersistentVolumeSpec) {
+	resources.RoundResourceList(s.Capacity)
+	if hp := s.HostPath; hp != nil {
+		defaultPtr(&hp.Type, corev1.HostPathUnset)
 	}
 }
 

@@ -10,7 +10,6 @@ import (
 	storagev1 "k8s.io/api/storage/v1"
 	metav1validation "k8s.io/apimachinery/pkg/apis/meta/v1/validation"
 	"k8s.io/apimachinery/pkg/util/sets"
-	utilvalidation "k8s.io/apimachinery/pkg/util/validation"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
 	"github.com/limitcheck/limitcheck/internal/namecheck"
@@ -83,16 +82,8 @@ const (
 // topologies.
 func StorageClass(sc *storagev1.StorageClass) field.ErrorList {
 	errs := ObjectMeta(&sc.ObjectMeta, clusterClassMeta, field.NewPath("metadata"))
-	pp := field.NewPath("provisioner")
-	if sc.Provisioner == "" {
-		errs = append(errs, field.Required(pp, ""))
-	} else {
-		low := strings.ToLower(sc.Provisioner)
-		for _, msg := range utilvalidation.IsQualifiedName(low) {
-			errs = append(errs, field.Invalid(pp, low, msg))
-		}
-	}
-	errs = append(errs, storageClassParameters(sc.Parameters, field.NewPath("parameters"))...)
+	errs = append(errs, provisioner(sc.Provisioner, field.NewPath("provisioner"))...)
+	errs = append(errs, storageParameters(sc.Parameters, true, field.NewPath("parameters"))...)
 	if rp := sc.ReclaimPolicy; rp != nil && *rp != "" && *rp != corev1.PersistentVolumeReclaimDelete && *rp != corev1.PersistentVolumeReclaimRetain {
 		errs = append(errs, field.NotSupported(field.NewPath("reclaimPolicy"), *rp,
 			[]string{string(corev1.PersistentVolumeReclaimDelete), string(corev1.PersistentVolumeReclaimRetain)}))
@@ -165,7 +156,11 @@ func sameTopology(a, b map[string]sets.Set[string]) bool {
 	return true
 }
 
-func storageClassParameters(params map[string]string, p *field.Path) field.ErrorList {
+// storageParameters is validateParameters, a StorageClass's or (allowEmpty
+// false) a VolumeAttributesClass's parameters: at most 512 (nothing else
+// checked past that), no empty key, 256 KiB of keys and values in all, and,
+// unless allowEmpty, at least one.
+func storageParameters(params map[string]string, allowEmpty bool, p *field.Path) field.ErrorList {
 	if len(params) > maxStorageClassParameters {
 		return field.ErrorList{field.TooLong(p, "", maxStorageClassParameters)}
 	}
@@ -179,6 +174,9 @@ func storageClassParameters(params map[string]string, p *field.Path) field.Error
 	}
 	if size > maxStorageClassParameterSize {
 		errs = append(errs, field.TooLong(p, "", maxStorageClassParameterSize))
+	}
+	if !allowEmpty && len(params) == 0 {
+		errs = append(errs, field.Required(p, "must contain at least one key/value pair"))
 	}
 	return errs
 }

@@ -39,7 +39,7 @@ func PreparePersistentVolumeForCreate(pv *corev1.PersistentVolume) {
 // create does, in upstream's order.
 func PersistentVolume(pv *corev1.PersistentVolume) field.ErrorList {
 	errs := ObjectMeta(&pv.ObjectMeta, pvMeta, field.NewPath("metadata"))
-	errs = append(errs, persistentVolumeSpec(&pv.Spec, lazy(field.NewPath("spec")))...)
+	errs = append(errs, persistentVolumeSpec(&pv.Spec, lazy(field.NewPath("spec")), false)...)
 	if _, ok := pv.Annotations[mountOptionsAnnotation]; ok && !mountOptionsSupported(&pv.Spec) {
 		errs = append(errs, field.Forbidden(field.NewPath("metadata", "annotations", mountOptionsAnnotation), "may not specify mount options for this volume type"))
 	}
@@ -54,11 +54,26 @@ func mountOptionsSupported(s *corev1.PersistentVolumeSpec) bool {
 		s.AzureFile != nil || s.VsphereVolume != nil || s.AzureDisk != nil || s.PhotonPersistentDisk != nil
 }
 
-// persistentVolumeSpec is ValidatePersistentVolumeSpec for a PersistentVolume
-// object (not an inline spec), with the 1.36 create options
-// (VolumeAttributesClass on, label values in node affinity checked).
-func persistentVolumeSpec(s *corev1.PersistentVolumeSpec, p lazyPath) field.ErrorList {
+// persistentVolumeSpec is ValidatePersistentVolumeSpec with the 1.36 create
+// options (VolumeAttributesClass on, label values in node affinity
+// checked), for a PersistentVolume object or, inline true, a
+// VolumeAttachment's inline spec (VAL-100): there a claimRef, a capacity,
+// a node affinity and a storage class are forbidden, csi is required, the
+// reclaim policy may only be Retain, the volume mode only Filesystem, and
+// volumeAttributesClassName is not checked.
+func persistentVolumeSpec(s *corev1.PersistentVolumeSpec, p lazyPath, inline bool) field.ErrorList {
 	var errs field.ErrorList
+	if inline {
+		if s.ClaimRef != nil {
+			errs = append(errs, field.Forbidden(p.Child("claimRef").Path(), msgNotInline))
+		}
+		if len(s.Capacity) != 0 {
+			errs = append(errs, field.Forbidden(p.Child("capacity").Path(), msgNotInline))
+		}
+		if s.CSI == nil {
+			errs = append(errs, field.Required(p.Child("csi").Path(), "has to be specified in the context of inline volumes"))
+		}
+	}
 	modes := p.Child("accessModes")
 	if len(s.AccessModes) == 0 {
 		errs = append(errs, field.Required(modes.Path(), ""))
@@ -79,42 +94,30 @@ func persistentVolumeSpec(s *corev1.PersistentVolumeSpec, p lazyPath) field.Erro
 		errs = append(errs, field.Forbidden(modes.Path(), "may not use ReadWriteOncePod with other access modes"))
 	}
 
-	capPath := p.Child("capacity")
-	if len(s.Capacity) == 0 {
-		errs = append(errs, field.Required(capPath.Path(), ""))
+	if !inline {
+		errs = append(errs, persistentVolumeCapacity(s.Capacity, p.Child("capacity"))...)
 	}
-	if _, ok := s.Capacity[corev1.ResourceStorage]; !ok || len(s.Capacity) > 1 {
-		errs = append(errs, field.NotSupported(capPath.Path(), s.Capacity, []corev1.ResourceName{corev1.ResourceStorage}))
-	}
-	// Upstream walks the map in Go's random order; sorted here, so that two
-	// bad entries are reported in a stable order.
-	names := make([]string, 0, len(s.Capacity))
-	for r := range s.Capacity {
-		names = append(names, string(r))
-	}
-	slices.Sort(names)
-	for _, r := range names {
-		q := s.Capacity[corev1.ResourceName(r)]
-		rp := capPath.Key(r).Path()
-		if q.Value() < 0 {
-			errs = append(errs, field.Invalid(rp, q.Value(), "must be a valid resource quantity"))
+	switch rp := s.PersistentVolumeReclaimPolicy; {
+	case rp == "":
+	case inline:
+		if rp != corev1.PersistentVolumeReclaimRetain {
+			errs = append(errs, field.Forbidden(p.Child("persistentVolumeReclaimPolicy").Path(), "may only be Retain in the context of inline volumes"))
 		}
-		if q.Cmp(resource.Quantity{}) <= 0 {
-			errs = append(errs, field.Invalid(rp, q.String(), msgNotPos))
-		}
-	}
-
-	if rp := s.PersistentVolumeReclaimPolicy; rp != "" && !contains(supportedReclaimPolicies, string(rp)) {
+	case !contains(supportedReclaimPolicies, string(rp)):
 		errs = append(errs, field.NotSupported(p.Child("persistentVolumeReclaimPolicy").Path(), rp, supportedReclaimPolicies))
 	}
 
 	affinity := false
 	if na := s.NodeAffinity; na != nil {
-		affinity = true
-		if na.Required != nil {
-			errs = append(errs, validateNodeSelector(na.Required, p.Child("nodeAffinity").Child("required").Path())...)
+		if inline {
+			errs = append(errs, field.Forbidden(p.Child("nodeAffinity").Path(), msgNotInline))
 		} else {
-			errs = append(errs, field.Required(p.Child("nodeAffinity").Child("required").Path(), "must specify required node constraints"))
+			affinity = true
+			if na.Required != nil {
+				errs = append(errs, validateNodeSelector(na.Required, p.Child("nodeAffinity").Child("required").Path())...)
+			} else {
+				errs = append(errs, field.Required(p.Child("nodeAffinity").Child("required").Path(), "must specify required node constraints"))
+			}
 		}
 	}
 
@@ -124,14 +127,26 @@ func persistentVolumeSpec(s *corev1.PersistentVolumeSpec, p lazyPath) field.Erro
 		errs = append(errs, field.Forbidden(p.Child("persistentVolumeReclaimPolicy").Path(), "may not be 'recycle' for a hostPath mount of '/'"))
 	}
 	if sc := s.StorageClassName; sc != "" {
-		for _, msg := range namecheck.NameIsDNSSubdomain(sc, false) {
-			errs = append(errs, field.Invalid(p.Child("storageClassName").Path(), sc, msg))
+		if inline {
+			errs = append(errs, field.Forbidden(p.Child("storageClassName").Path(), msgNotInline))
+		} else {
+			for _, msg := range namecheck.NameIsDNSSubdomain(sc, false) {
+				errs = append(errs, field.Invalid(p.Child("storageClassName").Path(), sc, msg))
+			}
 		}
 	}
-	if vm := s.VolumeMode; vm != nil && !contains(supportedVolumeModes, string(*vm)) {
-		errs = append(errs, field.NotSupported(p.Child("volumeMode").Path(), *vm, supportedVolumeModes))
+	if vm := s.VolumeMode; vm != nil {
+		if inline {
+			if *vm != corev1.PersistentVolumeFilesystem {
+				errs = append(errs, field.Forbidden(p.Child("volumeMode").Path(), "may not specify volumeMode other than Filesystem in the context of inline volumes"))
+			}
+		} else if !contains(supportedVolumeModes, string(*vm)) {
+			errs = append(errs, field.NotSupported(p.Child("volumeMode").Path(), *vm, supportedVolumeModes))
+		}
 	}
-	if vac := s.VolumeAttributesClassName; vac != nil {
+	// A VolumeAttachment passes no options, so VolumeAttributesClass is
+	// off for its inline spec and the class name goes unchecked.
+	if vac := s.VolumeAttributesClassName; vac != nil && !inline {
 		if *vac == "" {
 			errs = append(errs, field.Required(p.Child("volumeAttributesClassName").Path(), "an empty string is disallowed"))
 		} else {
@@ -141,6 +156,39 @@ func persistentVolumeSpec(s *corev1.PersistentVolumeSpec, p lazyPath) field.Erro
 		}
 		if s.CSI == nil {
 			errs = append(errs, field.Required(p.Child("csi").Path(), "has to be specified when using volumeAttributesClassName"))
+		}
+	}
+	return errs
+}
+
+// msgNotInline is the detail of a field an inline volume spec may not set.
+const msgNotInline = "may not be specified in the context of inline volumes"
+
+// persistentVolumeCapacity: a PersistentVolume's capacity is required, holds
+// storage and nothing else, and every quantity is positive.
+func persistentVolumeCapacity(capacity corev1.ResourceList, capPath lazyPath) field.ErrorList {
+	var errs field.ErrorList
+	if len(capacity) == 0 {
+		errs = append(errs, field.Required(capPath.Path(), ""))
+	}
+	if _, ok := capacity[corev1.ResourceStorage]; !ok || len(capacity) > 1 {
+		errs = append(errs, field.NotSupported(capPath.Path(), capacity, []corev1.ResourceName{corev1.ResourceStorage}))
+	}
+	// Upstream walks the map in Go's random order; sorted here, so that two
+	// bad entries are reported in a stable order.
+	names := make([]string, 0, len(capacity))
+	for r := range capacity {
+		names = append(names, string(r))
+	}
+	slices.Sort(names)
+	for _, r := range names {
+		q := capacity[corev1.ResourceName(r)]
+		rp := capPath.Key(r).Path()
+		if q.Value() < 0 {
+			errs = append(errs, field.Invalid(rp, q.Value(), "must be a valid resource quantity"))
+		}
+		if q.Cmp(resource.Quantity{}) <= 0 {
+			errs = append(errs, field.Invalid(rp, q.String(), msgNotPos))
 		}
 	}
 	return errs
@@ -199,9 +247,10 @@ func persistentVolumeSource(s *corev1.PersistentVolumeSpec, p lazyPath, affinity
 	return c.done()
 }
 
-// CSIDriverName is ValidateCSIDriverName: a CSI driver's name (also a DRA
-// driver's) is required, at most 63 bytes, and a DNS subdomain once
-// lower-cased.
+// CSIDriverName is ValidateCSIDriverName, the rule of every field naming a
+// CSI driver (a CSI volume's driver, a VolumeAttachment's attacher, a
+// CSINode's drivers) and of a DRA driver's name: required, at most 63
+// bytes, and a DNS subdomain once lower-cased (the value shown as written).
 func CSIDriverName(driver string, p *field.Path) field.ErrorList {
 	if driver == "" {
 		return field.ErrorList{field.Required(p, "")}
@@ -217,11 +266,9 @@ func CSIDriverName(driver string, p *field.Path) field.ErrorList {
 }
 
 // csiPersistentVolumeSource is validateCSIPersistentVolumeSource: the driver
-// name (a DNS subdomain once lower-cased, at most 63 bytes), a volume
-// handle, and each secret reference's name and namespace.
+// name, a volume handle, and each secret reference's name and namespace.
 func csiPersistentVolumeSource(csi *corev1.CSIPersistentVolumeSource, p lazyPath) field.ErrorList {
-	var errs field.ErrorList
-	errs = append(errs, CSIDriverName(csi.Driver, p.Child("driver").Path())...)
+	errs := CSIDriverName(csi.Driver, p.Child("driver").Path())
 	if csi.VolumeHandle == "" {
 		errs = append(errs, field.Required(p.Child("volumeHandle").Path(), ""))
 	}
