@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	corev1 "k8s.io/api/core/v1"
+	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 
 	"github.com/limitcheck/limitcheck/internal/admissionconfig"
@@ -280,9 +281,16 @@ func Run(opts Options) (*Report, error) {
 	}
 
 	// The input's CustomResourceDefinitions tell the scope and plural of their
-	// custom resources for the whole run, as classes do (API-01).
+	// custom resources for the whole run, as classes do (API-01). One that
+	// kube-apiserver refuses is not created (VAL-93): its kind stays unknown,
+	// and its own document is denied when it is admitted.
 	catalog := apis.New()
 	for _, d := range look.crds {
+		if eval.CRDRefusal(d.Object) != nil {
+			crd := d.Object.(*apiextensionsv1.CustomResourceDefinition)
+			catalog.AddRefusedCRD(crd.Name, crd.Spec.Group, crd.Spec.Names.Kind)
+			continue
+		}
 		if err := catalog.AddCRD(d.JSON); err != nil {
 			look.errs[d.Pos] = &load.Error{File: d.Pos.File, Line: d.Pos.Line, Msg: err.Error()}
 		}

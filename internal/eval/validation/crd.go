@@ -1,0 +1,1072 @@
+package validation
+
+// CustomResourceDefinition validation on create (VAL-93..VAL-99): what
+// apiextensions-apiserver's CRD strategy checks after the v1 defaults and
+// the conversion to its internal version. The rules are upstream's (package
+// k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/validation and the
+// structural-schema checks of pkg/apiserver/schema); the code is
+// limitcheck's own, written against the internal types so that the error
+// values print as upstream prints them. x-kubernetes-validations rules are
+// not compiled: CEL is not linked into limitcheck.
+
+import (
+	"fmt"
+	"net/url"
+	"reflect"
+	"regexp"
+	"slices"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	admissionregistrationv1 "k8s.io/api/admissionregistration/v1"
+	"k8s.io/apiextensions-apiserver/pkg/apis/apiextensions"
+	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
+	utilvalidation "k8s.io/apimachinery/pkg/util/validation"
+	"k8s.io/apimachinery/pkg/util/validation/field"
+
+	"github.com/limitcheck/limitcheck/internal/eval/crd"
+	"github.com/limitcheck/limitcheck/internal/namecheck"
+)
+
+// PrepareCRDForCreate applies what happens to a CustomResourceDefinition
+// before its validation (VAL-93): the v1 defaults (singular, listKind,
+// conversion strategy None, a conversion service's port 443), the conversion
+// to the internal version (a field every version sets alike moves to the
+// spec: schema, subresources, printer columns, selectable fields; the first
+// version's name becomes spec.version), and the strategy's PrepareForCreate
+// (status replaced, generation 1, the storage version stored).
+func PrepareCRDForCreate(in *apiextensionsv1.CustomResourceDefinition) (*apiextensions.CustomResourceDefinition, error) {
+	apiextensionsv1.SetObjectDefaults_CustomResourceDefinition(in)
+	out := &apiextensions.CustomResourceDefinition{}
+	if err := apiextensionsv1.Convert_v1_CustomResourceDefinition_To_apiextensions_CustomResourceDefinition(in, out, nil); err != nil {
+		return nil, err
+	}
+	out.Status = apiextensions.CustomResourceDefinitionStatus{}
+	out.Generation = 1
+	for _, v := range out.Spec.Versions {
+		if v.Storage {
+			out.Status.StoredVersions = append(out.Status.StoredVersions, v.Name)
+			break
+		}
+	}
+	return out, nil
+}
+
+// CustomResourceDefinition validates a prepared CRD as
+// ValidateCustomResourceDefinition does on create: the metadata (VAL-93),
+// the spec (VAL-94..VAL-98), the stored versions, the API approval of
+// protected groups and preserveUnknownFields (VAL-99).
+func CustomResourceDefinition(c *apiextensions.CustomResourceDefinition) field.ErrorList {
+	required := c.Spec.Names.Plural + "." + c.Spec.Group
+	name := func(name string, prefix bool) []string {
+		msgs := namecheck.NameIsDNSSubdomain(name, prefix)
+		if name != required {
+			msgs = append(msgs, `must be spec.names.plural+"."+spec.group`)
+		}
+		return msgs
+	}
+	errs := ObjectMeta(&c.ObjectMeta, MetaRules{Name: name, ClusterScoped: true, SetsGeneration: true}, field.NewPath("metadata"))
+	errs = append(errs, crdSpec(&c.Spec, field.NewPath("spec"))...)
+	errs = append(errs, crdNames(&c.Status.AcceptedNames, field.NewPath("status", "acceptedNames"))...)
+	errs = append(errs, storedVersions(c.Status.StoredVersions, c.Spec.Versions, field.NewPath("status", "storedVersions"))...)
+	errs = append(errs, apiApproval(c)...)
+	if p := c.Spec.PreserveUnknownFields; p != nil && *p {
+		errs = append(errs, field.Invalid(field.NewPath("spec", "preserveUnknownFields"), p,
+			"cannot set to true, set x-kubernetes-preserve-unknown-fields to true in spec.versions[*].schema instead"))
+	}
+	return errs
+}
+
+func crdSpec(spec *apiextensions.CustomResourceDefinitionSpec, p *field.Path) field.ErrorList {
+	var errs field.ErrorList
+	switch {
+	case spec.Group == "":
+		errs = append(errs, field.Required(p.Child("group"), ""))
+	case len(utilvalidation.IsDNS1123Subdomain(spec.Group)) > 0:
+		errs = append(errs, field.Invalid(p.Child("group"), spec.Group, strings.Join(utilvalidation.IsDNS1123Subdomain(spec.Group), ",")))
+	case !strings.Contains(spec.Group, "."):
+		errs = append(errs, field.Invalid(p.Child("group"), spec.Group, "should be a domain with at least one dot"))
+	}
+	errs = append(errs, enumString(p.Child("scope"), string(spec.Scope), []string{"Cluster", "Namespaced"})...)
+
+	pruning := spec.PreserveUnknownFields == nil || !*spec.PreserveUnknownFields
+	if spec.Validation == nil || spec.Validation.OpenAPIV3Schema == nil {
+		for i, v := range spec.Versions {
+			if v.Schema == nil || v.Schema.OpenAPIV3Schema == nil {
+				errs = append(errs, field.Required(p.Child("versions").Index(i).Child("schema", "openAPIV3Schema"), ""))
+			}
+		}
+	}
+	if specHas(spec, func(s *apiextensions.JSONSchemaProps) bool { return s.Default != nil }) && !pruning {
+		errs = append(errs, field.Invalid(p.Child("preserveUnknownFields"), true, "must be false in order to use defaults in the schema"))
+	}
+
+	storage, seen, unique := 0, map[string]bool{}, true
+	for i := range spec.Versions {
+		v := &spec.Versions[i]
+		vp := p.Child("versions").Index(i)
+		if v.Storage {
+			storage++
+		}
+		if seen[v.Name] {
+			unique = false
+		}
+		seen[v.Name] = true
+		if msgs := utilvalidation.IsDNS1035Label(v.Name); len(msgs) > 0 {
+			errs = append(errs, field.Invalid(vp.Child("name"), v.Name, strings.Join(msgs, ",")))
+		}
+		errs = append(errs, crdVersion(spec, v, vp)...)
+	}
+	// The spec-level fields and the per-version ones cannot both be set after
+	// the conversion from v1 (which moves only identical ones up), nor can
+	// the per-version ones all be equal: those checks never fail on a v1
+	// create and are left out.
+	if !unique {
+		errs = append(errs, field.Invalid(p.Child("versions"), spec.Versions, "must contain unique version names"))
+	}
+	if storage != 1 {
+		errs = append(errs, field.Invalid(p.Child("versions"), spec.Versions, "must have exactly one version marked as storage version"))
+	}
+	if spec.Version != "" {
+		if msgs := utilvalidation.IsDNS1035Label(spec.Version); len(msgs) > 0 {
+			errs = append(errs, field.Invalid(p.Child("version"), spec.Version, strings.Join(msgs, ",")))
+		}
+	}
+
+	names := p.Child("names")
+	for _, n := range []struct{ field, value string }{
+		{"plural", spec.Names.Plural}, {"singular", spec.Names.Singular}, {"kind", spec.Names.Kind}, {"listKind", spec.Names.ListKind},
+	} {
+		if n.value == "" {
+			errs = append(errs, field.Required(names.Child(n.field), ""))
+		}
+	}
+	errs = append(errs, crdNames(&spec.Names, names)...)
+	errs = append(errs, crdSchema(spec.Validation, anyStatus(spec), p.Child("validation"))...)
+	errs = append(errs, crdSubresources(spec.Subresources, p.Child("subresources"))...)
+	for i := range spec.AdditionalPrinterColumns {
+		errs = append(errs, printerColumn(&spec.AdditionalPrinterColumns[i], p.Child("additionalPrinterColumns").Index(i))...)
+	}
+	if len(spec.SelectableFields) > 0 {
+		if spec.Validation == nil {
+			errs = append(errs, field.Invalid(p.Child("selectableFields"), "", "may only be set when validations.schema is included"))
+		} else {
+			errs = append(errs, selectableFields(spec.SelectableFields, spec.Validation.OpenAPIV3Schema, p, p.Child("selectableFields"))...)
+		}
+	}
+	if c := spec.Conversion; c != nil && c.Strategy != apiextensions.NoneConverter && !pruning {
+		errs = append(errs, field.Invalid(p.Child("conversion", "strategy"), c.Strategy, "must be None if spec.preserveUnknownFields is true"))
+	}
+	return append(errs, crdConversion(spec.Conversion, p.Child("conversion"))...)
+}
+
+// crdVersion checks one of spec.versions: its deprecation warning, its own
+// schema, subresources, printer columns and selectable fields.
+func crdVersion(spec *apiextensions.CustomResourceDefinitionSpec, v *apiextensions.CustomResourceDefinitionVersion, p *field.Path) field.ErrorList {
+	var errs field.ErrorList
+	for _, msg := range deprecationWarning(v.Deprecated, v.DeprecationWarning) {
+		errs = append(errs, field.Invalid(p.Child("deprecationWarning"), v.DeprecationWarning, msg))
+	}
+	// The status subresource of this version: its own, or the spec's when
+	// no version has its own.
+	sub := spec.Subresources
+	for _, o := range spec.Versions {
+		if o.Subresources != nil {
+			sub = v.Subresources
+			break
+		}
+	}
+	errs = append(errs, crdSchema(v.Schema, sub != nil && sub.Status != nil, p.Child("schema"))...)
+	errs = append(errs, crdSubresources(v.Subresources, p.Child("subresources"))...)
+	for i := range v.AdditionalPrinterColumns {
+		errs = append(errs, printerColumn(&v.AdditionalPrinterColumns[i], p.Child("additionalPrinterColumns").Index(i))...)
+	}
+	if len(v.SelectableFields) > 0 {
+		if v.Schema == nil || v.Schema.OpenAPIV3Schema == nil {
+			errs = append(errs, field.Invalid(p.Child("selectableFields"), "", "may only be set when `version.schema.openAPIV3Schema` is not included"))
+		} else {
+			errs = append(errs, selectableFields(v.SelectableFields, v.Schema.OpenAPIV3Schema, p, p.Child("selectableFields"))...)
+		}
+	}
+	return errs
+}
+
+func deprecationWarning(deprecated bool, w *string) []string {
+	if !deprecated && w != nil {
+		return []string{"can only be set for deprecated versions"}
+	}
+	if w == nil {
+		return nil
+	}
+	var msgs []string
+	if len(*w) > 256 {
+		msgs = append(msgs, "must be <= 256 characters long")
+	}
+	if *w == "" {
+		msgs = append(msgs, "must not be an empty string")
+	}
+	for i, r := range *w {
+		if !unicode.IsPrint(r) {
+			msgs = append(msgs, fmt.Sprintf("must only contain printable UTF-8 characters; non-printable character found at index %d", i))
+			break
+		}
+		if unicode.IsControl(r) {
+			msgs = append(msgs, fmt.Sprintf("must only contain printable UTF-8 characters; control character found at index %d", i))
+			break
+		}
+	}
+	if !utf8.ValidString(*w) {
+		msgs = append(msgs, "must only contain printable UTF-8 characters")
+	}
+	return msgs
+}
+
+func enumString(p *field.Path, value string, accepted []string) field.ErrorList {
+	if value == "" {
+		return field.ErrorList{field.Required(p, "")}
+	}
+	if slices.Contains(accepted, value) {
+		return nil
+	}
+	return field.ErrorList{field.NotSupported(p, value, accepted)}
+}
+
+// crdNames checks spec.names (and the status's accepted names, empty on
+// create): DNS-1035 labels, kinds but for their case, and a listKind that
+// is not the kind.
+func crdNames(n *apiextensions.CustomResourceDefinitionNames, p *field.Path) field.ErrorList {
+	var errs field.ErrorList
+	label := func(fp *field.Path, value string, mixedCase bool) {
+		check := value
+		if mixedCase {
+			check = strings.ToLower(value)
+		}
+		if msgs := utilvalidation.IsDNS1035Label(check); value != "" && len(msgs) > 0 {
+			msg := strings.Join(msgs, ",")
+			if mixedCase {
+				msg = "may have mixed case, but should otherwise match: " + msg
+			}
+			errs = append(errs, field.Invalid(fp, value, msg))
+		}
+	}
+	label(p.Child("plural"), n.Plural, false)
+	label(p.Child("singular"), n.Singular, false)
+	label(p.Child("kind"), n.Kind, true)
+	label(p.Child("listKind"), n.ListKind, true)
+	for i, s := range n.ShortNames {
+		if msgs := utilvalidation.IsDNS1035Label(s); len(msgs) > 0 {
+			errs = append(errs, field.Invalid(p.Child("shortNames").Index(i), s, strings.Join(msgs, ",")))
+		}
+	}
+	if n.Kind != "" && n.Kind == n.ListKind {
+		errs = append(errs, field.Invalid(p.Child("listKind"), n.ListKind, "kind and listKind may not be the same"))
+	}
+	for i, c := range n.Categories {
+		if msgs := utilvalidation.IsDNS1035Label(c); len(msgs) > 0 {
+			errs = append(errs, field.Invalid(p.Child("categories").Index(i), c, strings.Join(msgs, ",")))
+		}
+	}
+	return errs
+}
+
+// storedVersions: after PrepareForCreate the stored versions are the first
+// storage version, so a CRD without one has none, and the second of two
+// storage versions is missing from them.
+func storedVersions(stored []string, versions []apiextensions.CustomResourceDefinitionVersion, p *field.Path) field.ErrorList {
+	if len(stored) == 0 {
+		return field.ErrorList{field.Invalid(p, stored, "must have at least one stored version")}
+	}
+	var errs field.ErrorList
+	for _, v := range versions {
+		if v.Storage && !slices.Contains(stored, v.Name) {
+			errs = append(errs, field.Invalid(p, stored, "must have the storage version "+v.Name))
+		}
+	}
+	return errs
+}
+
+// apiApprovalAnnotation is the annotation a CRD of a protected group
+// (k8s.io, kubernetes.io and their subdomains) must carry.
+const apiApprovalAnnotation = "api-approved.kubernetes.io"
+
+func apiApproval(c *apiextensions.CustomResourceDefinition) field.ErrorList {
+	g := c.Spec.Group
+	if g != "k8s.io" && !strings.HasSuffix(g, ".k8s.io") && g != "kubernetes.io" && !strings.HasSuffix(g, ".kubernetes.io") {
+		return nil
+	}
+	p := field.NewPath("metadata", "annotations").Key(apiApprovalAnnotation)
+	a := c.Annotations[apiApprovalAnnotation]
+	u, err := url.ParseRequestURI(a)
+	switch {
+	case a == "":
+		return field.ErrorList{field.Required(p, fmt.Sprintf("protected groups must have approval annotation %q, see https://github.com/kubernetes/enhancements/pull/1111", apiApprovalAnnotation))}
+	case strings.HasPrefix(a, "unapproved"), err == nil && u != nil && u.Host != "" && u.Scheme != "":
+		return nil
+	}
+	return field.ErrorList{field.Invalid(p, a, fmt.Sprintf("protected groups must have approval annotation %q with either a URL or a reason starting with \"unapproved\", see https://github.com/kubernetes/enhancements/pull/1111", apiApprovalAnnotation))}
+}
+
+// crdConversion checks spec.conversion (VAL-98).
+func crdConversion(c *apiextensions.CustomResourceConversion, p *field.Path) field.ErrorList {
+	if c == nil {
+		return nil
+	}
+	errs := enumString(p.Child("strategy"), string(c.Strategy), []string{"None", "Webhook"})
+	if c.Strategy != apiextensions.WebhookConverter {
+		if c.WebhookClientConfig != nil {
+			errs = append(errs, field.Forbidden(p.Child("webhookClientConfig"), "should not be set when strategy is not set to Webhook"))
+		}
+		if len(c.ConversionReviewVersions) > 0 {
+			errs = append(errs, field.Forbidden(p.Child("conversionReviewVersions"), "should not be set when strategy is not set to Webhook"))
+		}
+		return errs
+	}
+	if cc := c.WebhookClientConfig; cc == nil {
+		errs = append(errs, field.Required(p.Child("webhookClientConfig"), "required when strategy is set to Webhook"))
+	} else {
+		// The same url and service rules as admission webhooks' (VAL-81);
+		// the caBundle is not checked while the CRD is not established.
+		wc := &admissionregistrationv1.WebhookClientConfig{URL: cc.URL}
+		if s := cc.Service; s != nil {
+			port := s.Port
+			wc.Service = &admissionregistrationv1.ServiceReference{Namespace: s.Namespace, Name: s.Name, Path: s.Path, Port: &port}
+		}
+		errs = append(errs, webhookClientConfig(wc, p.Child("webhookClientConfig"))...)
+	}
+	vp := p.Child("conversionReviewVersions")
+	if len(c.ConversionReviewVersions) == 0 {
+		return append(errs, field.Required(vp, ""))
+	}
+	seen, known := map[string]bool{}, false
+	for i, v := range c.ConversionReviewVersions {
+		if seen[v] {
+			errs = append(errs, field.Invalid(vp.Index(i), v, "duplicate version"))
+			continue
+		}
+		seen[v] = true
+		for _, msg := range utilvalidation.IsDNS1035Label(v) {
+			errs = append(errs, field.Invalid(vp.Index(i), v, msg))
+		}
+		known = known || v == "v1" || v == "v1beta1"
+	}
+	if !known {
+		errs = append(errs, field.Invalid(vp, c.ConversionReviewVersions, "must include at least one of v1, v1beta1"))
+	}
+	return errs
+}
+
+// crdSubresources checks the scale subresource's paths (VAL-96).
+func crdSubresources(s *apiextensions.CustomResourceSubresources, p *field.Path) field.ErrorList {
+	if s == nil || s.Scale == nil {
+		return nil
+	}
+	var errs field.ErrorList
+	under := func(path string, fp *field.Path, prefixes ...string) {
+		if e := simpleJSONPath(path, fp); len(e) > 0 {
+			errs = append(errs, e...)
+			return
+		}
+		for _, pre := range prefixes {
+			if strings.HasPrefix(path, pre) {
+				return
+			}
+		}
+		switch len(prefixes) {
+		case 1:
+			errs = append(errs, field.Invalid(fp, path, "should be a json path under "+strings.TrimSuffix(prefixes[0], ".")))
+		default:
+			errs = append(errs, field.Invalid(fp, s.Scale.LabelSelectorPath, "should be a json path under either .spec or .status"))
+		}
+	}
+	sc := s.Scale
+	if sc.SpecReplicasPath == "" {
+		errs = append(errs, field.Required(p.Child("scale.specReplicasPath"), ""))
+	} else {
+		under(sc.SpecReplicasPath, p.Child("scale.specReplicasPath"), ".spec.")
+	}
+	if sc.StatusReplicasPath == "" {
+		errs = append(errs, field.Required(p.Child("scale.statusReplicasPath"), ""))
+	} else {
+		under(sc.StatusReplicasPath, p.Child("scale.statusReplicasPath"), ".status.")
+	}
+	if sc.LabelSelectorPath != nil && *sc.LabelSelectorPath != "" {
+		under(*sc.LabelSelectorPath, p.Child("scale.labelSelectorPath"), ".spec.", ".status.")
+	}
+	return errs
+}
+
+// simpleJSONPath: a path that starts with a dot (the dot-notation rule
+// upstream adds after that cannot fail).
+func simpleJSONPath(s string, p *field.Path) field.ErrorList {
+	switch {
+	case s == "":
+		return field.ErrorList{field.Invalid(p, s, "must not be empty")}
+	case s[0] != '.':
+		return field.ErrorList{field.Invalid(p, s, "must be a simple json path starting with .")}
+	}
+	return nil
+}
+
+var (
+	printerColumnTypes   = []string{"boolean", "date", "integer", "number", "string"}
+	printerColumnFormats = []string{"byte", "date", "date-time", "double", "float", "int32", "int64", "password"}
+)
+
+// printerColumn checks one additionalPrinterColumns entry (VAL-96).
+func printerColumn(c *apiextensions.CustomResourceColumnDefinition, p *field.Path) field.ErrorList {
+	var errs field.ErrorList
+	if c.Name == "" {
+		errs = append(errs, field.Required(p.Child("name"), ""))
+	}
+	types := "must be one of " + strings.Join(printerColumnTypes, ",")
+	if c.Type == "" {
+		errs = append(errs, field.Required(p.Child("type"), types))
+	} else if !slices.Contains(printerColumnTypes, c.Type) {
+		errs = append(errs, field.Invalid(p.Child("type"), c.Type, types))
+	}
+	if c.Format != "" && !slices.Contains(printerColumnFormats, c.Format) {
+		errs = append(errs, field.Invalid(p.Child("format"), c.Format, "must be one of "+strings.Join(printerColumnFormats, ",")))
+	}
+	if c.JSONPath == "" {
+		errs = append(errs, field.Required(p.Child("JSONPath"), ""))
+	} else {
+		errs = append(errs, simpleJSONPath(c.JSONPath, p.Child("JSONPath"))...)
+	}
+	return errs
+}
+
+// maxSelectableFields is how many selectable fields a version may have.
+const maxSelectableFields = 8
+
+// selectableFields checks selectableFields against the schema they select
+// from (VAL-96). vp is the version's (or the spec's) path, for the error of
+// a schema that cannot be read as structural.
+func selectableFields(fields []apiextensions.SelectableField, s *apiextensions.JSONSchemaProps, vp, p *field.Path) field.ErrorList {
+	var errs field.ErrorList
+	if err := notStructural(s); err != "" {
+		errs = append(errs, field.Invalid(vp.Child("schema.openAPIV3Schema"), "", err))
+	}
+	unique := map[string]bool{}
+	for i, f := range fields {
+		fp := p.Index(i).Child("jsonPath")
+		if f.JSONPath == "" {
+			errs = append(errs, field.Required(fp, ""))
+			continue
+		}
+		path, found, err := fieldPathIn(f.JSONPath, s, false)
+		if err != "" {
+			errs = append(errs, field.Invalid(fp, f.JSONPath, "is an invalid path: "+err))
+			continue
+		}
+		if path.Root().String() == "metadata" {
+			errs = append(errs, field.Invalid(fp, f.JSONPath, "must not point to fields in metadata"))
+		}
+		if found == nil || (found.Type != "string" && found.Type != "boolean" && found.Type != "integer") {
+			errs = append(errs, field.Invalid(fp, f.JSONPath, "must point to a field of type string, boolean or integer. Enum string fields and strings with formats are allowed."))
+		}
+		if unique[path.String()] {
+			errs = append(errs, field.Duplicate(fp, f.JSONPath))
+		}
+		unique[path.String()] = true
+	}
+	if len(unique) > maxSelectableFields {
+		errs = append(errs, field.TooMany(p, len(unique), maxSelectableFields))
+	}
+	return errs
+}
+
+// fieldPathIn follows a JSON path (.a.b, ['a'] when brackets are allowed)
+// through the schema's properties and map values, as upstream's
+// ValidFieldPath does for selectable fields and for the fieldPath of
+// x-kubernetes-validations rules. It returns the field path, the schema
+// found, and what is wrong with the path.
+func fieldPathIn(jsonPath string, s *apiextensions.JSONSchemaProps, brackets bool) (*field.Path, *apiextensions.JSONSchemaProps, string) {
+	var path *field.Path
+	step := func(name string) string {
+		switch {
+		case s == nil:
+			return "does not refer to a valid field"
+		case len(s.Properties) > 0:
+			c, ok := s.Properties[name]
+			if !ok {
+				return "does not refer to a valid field"
+			}
+			path, s = path.Child(name), &c
+		case s.AdditionalProperties != nil:
+			path, s = path.Key(name), s.AdditionalProperties.Schema
+		default:
+			return "does not refer to a valid field"
+		}
+		return ""
+	}
+	toks := jsonPathTokens(jsonPath)
+	for i := 0; i < len(toks); i++ {
+		switch toks[i] {
+		case "[":
+			if !brackets {
+				return nil, nil, "array notation is not allowed"
+			}
+			if i+1 >= len(toks) {
+				return nil, nil, "unexpected end of JSON path"
+			}
+			i++
+			t := toks[i]
+			if len(t) < 2 || t[0] != '\'' || t[len(t)-1] != '\'' {
+				return nil, nil, "expected single quoted string but got " + t
+			}
+			name, ok := unquoteSingle(t[1 : len(t)-1])
+			if !ok {
+				return nil, nil, "invalid string literal: invalid escape sequence"
+			}
+			if err := step(name); err != "" {
+				return nil, nil, err
+			}
+			if i+1 >= len(toks) {
+				return nil, nil, "unexpected end of JSON path"
+			}
+			i++
+			if toks[i] != "]" {
+				return nil, nil, "expected ] but got " + toks[i]
+			}
+		case ".":
+			if i+1 >= len(toks) {
+				return nil, nil, "unexpected end of JSON path"
+			}
+			i++
+			if err := step(toks[i]); err != "" {
+				return nil, nil, err
+			}
+		default:
+			return nil, nil, "expected [ or . but got: " + toks[i]
+		}
+	}
+	return path, s, ""
+}
+
+// jsonPathTokens splits a JSON path into '.', '[' and ']' and the text
+// between them; a single-quoted string is one token.
+func jsonPathTokens(s string) []string {
+	var toks []string
+	for len(s) > 0 {
+		if s[0] == '\'' {
+			end := -1
+			for i := 1; i < len(s); i++ {
+				if s[i] == '\'' && s[i-1] != '\\' {
+					end = i
+					break
+				}
+			}
+			if end < 0 {
+				toks = append(toks, s)
+				break
+			}
+			toks, s = append(toks, s[:end+1]), s[end+1:]
+			continue
+		}
+		if strings.IndexByte(".[]", s[0]) >= 0 {
+			toks, s = append(toks, s[:1]), s[1:]
+			continue
+		}
+		i := strings.IndexAny(s, ".[]")
+		if i < 0 {
+			i = len(s)
+		}
+		toks, s = append(toks, s[:i]), s[i:]
+	}
+	return toks
+}
+
+// unquoteSingle undoes the escapes \\ and \' of a single-quoted name.
+func unquoteSingle(s string) (string, bool) {
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		if s[i] != '\\' {
+			b.WriteByte(s[i])
+			continue
+		}
+		if i+1 >= len(s) || (s[i+1] != '\\' && s[i+1] != '\'') {
+			return "", false
+		}
+		i++
+		b.WriteByte(s[i])
+	}
+	return b.String(), true
+}
+
+// anyStatus: the spec or some version has the status subresource.
+func anyStatus(spec *apiextensions.CustomResourceDefinitionSpec) bool {
+	if spec.Subresources != nil && spec.Subresources.Status != nil {
+		return true
+	}
+	for _, v := range spec.Versions {
+		if v.Subresources != nil && v.Subresources.Status != nil {
+			return true
+		}
+	}
+	return false
+}
+
+// specHas reports whether a node of any schema of the spec satisfies pred.
+func specHas(spec *apiextensions.CustomResourceDefinitionSpec, pred func(*apiextensions.JSONSchemaProps) bool) bool {
+	if spec.Validation != nil && schemaHas(spec.Validation.OpenAPIV3Schema, pred) {
+		return true
+	}
+	for _, v := range spec.Versions {
+		if v.Schema != nil && schemaHas(v.Schema.OpenAPIV3Schema, pred) {
+			return true
+		}
+	}
+	return false
+}
+
+// schemaHas reports whether s or a schema below it satisfies pred.
+func schemaHas(s *apiextensions.JSONSchemaProps, pred func(*apiextensions.JSONSchemaProps) bool) bool {
+	if s == nil {
+		return false
+	}
+	if pred(s) {
+		return true
+	}
+	if s.Items != nil {
+		if schemaHas(s.Items.Schema, pred) {
+			return true
+		}
+		for i := range s.Items.JSONSchemas {
+			if schemaHas(&s.Items.JSONSchemas[i], pred) {
+				return true
+			}
+		}
+	}
+	for _, list := range [][]apiextensions.JSONSchemaProps{s.AllOf, s.AnyOf, s.OneOf} {
+		for i := range list {
+			if schemaHas(&list[i], pred) {
+				return true
+			}
+		}
+	}
+	if schemaHas(s.Not, pred) {
+		return true
+	}
+	for _, m := range []map[string]apiextensions.JSONSchemaProps{s.Properties, s.PatternProperties, s.Definitions} {
+		for _, c := range m {
+			if schemaHas(&c, pred) {
+				return true
+			}
+		}
+	}
+	if s.AdditionalProperties != nil && schemaHas(s.AdditionalProperties.Schema, pred) {
+		return true
+	}
+	if s.AdditionalItems != nil && schemaHas(s.AdditionalItems.Schema, pred) {
+		return true
+	}
+	for _, d := range s.Dependencies {
+		if schemaHas(d.Schema, pred) {
+			return true
+		}
+	}
+	return false
+}
+
+// compiledPattern reports a pattern Go's regexp cannot compile.
+func compiledPattern(pattern string) error {
+	_, err := regexp.Compile(pattern)
+	return err
+}
+
+// rootFieldsWithStatus are the schema fields allowed at the root when the
+// status subresource is enabled, by their internal Go names.
+var rootFieldsWithStatus = []string{"Description", "Type", "Format", "Title", "Maximum", "ExclusiveMaximum", "Minimum", "ExclusiveMinimum",
+	"MaxLength", "MinLength", "Pattern", "MaxItems", "MinItems", "UniqueItems", "MultipleOf", "Required", "Items", "Properties",
+	"ExternalDocs", "Example", "XPreserveUnknownFields", "XValidations"}
+
+// crdSchema checks one openAPIV3Schema (VAL-95, VAL-97): with the status
+// subresource only some root fields, no nullable root, then the structural
+// rules and the defaults, then each node's own rules; a schema that cannot
+// even be read as structural says so only when nothing else is wrong.
+func crdSchema(v *apiextensions.CustomResourceValidation, status bool, p *field.Path) field.ErrorList {
+	if v == nil || v.OpenAPIV3Schema == nil {
+		return nil
+	}
+	s := v.OpenAPIV3Schema
+	sp := p.Child("openAPIV3Schema")
+	var errs field.ErrorList
+	if status {
+		rv := reflect.ValueOf(s).Elem()
+		for i := 0; i < rv.NumField(); i++ {
+			if rv.Field(i).IsZero() {
+				continue
+			}
+			name := rv.Type().Field(i).Name
+			if name == "Type" {
+				if s.Type != "object" {
+					errs = append(errs, field.Invalid(p.Child("openAPIV3Schema.type"), s.Type, `only "object" is allowed as the type at the root of the schema if the status subresource is enabled`))
+					break
+				}
+				continue
+			}
+			if !slices.Contains(rootFieldsWithStatus, name) {
+				errs = append(errs, field.Invalid(sp, *s, fmt.Sprintf("only %v fields are allowed at the root of the schema if the status subresource is enabled", rootFieldsWithStatus)))
+				break
+			}
+		}
+	}
+	if s.Nullable {
+		errs = append(errs, field.Forbidden(p.Child("openAPIV3Schema.nullable"), "nullable cannot be true at the root"))
+	}
+	var notReadable field.ErrorList
+	if msg := notStructural(s); msg != "" {
+		notReadable = field.ErrorList{field.Invalid(sp, "", msg)}
+	} else if serrs := structural(s, sp); len(serrs) > 0 {
+		errs = append(errs, serrs...)
+	} else {
+		errs = append(errs, schemaDefaults(s, sp)...)
+	}
+	errs = append(errs, schemaNode(s, sp, nodeContext{allowDefaults: true}, true)...)
+	if len(errs) == 0 {
+		errs = notReadable
+	}
+	return errs
+}
+
+var (
+	openAPITypes = []string{"array", "boolean", "integer", "number", "object", "string"}
+	metaFields   = map[string]bool{"metadata": true, "kind": true, "apiVersion": true}
+	newlines     = regexp.MustCompile(`[\n\r]+`)
+	ruleReasons  = []string{"FieldValueDuplicate", "FieldValueForbidden", "FieldValueInvalid", "FieldValueRequired"}
+)
+
+// nodeContext is what a schema node's own check depends on above it.
+type nodeContext struct {
+	allowDefaults    bool
+	noDefaultsReason string
+	insideMeta       bool // the node describes apiVersion, kind or metadata of a resource
+}
+
+func (c nodeContext) withoutDefaults(reason string) nodeContext {
+	c.allowDefaults, c.noDefaultsReason = false, reason
+	return c
+}
+
+// schemaNode is the check of one node and, recursively, those below it
+// (ValidateCustomResourceDefinitionOpenAPISchema): what OpenAPI features a
+// CRD may not use, defaults where none are allowed, then the
+// x-kubernetes-* extensions. Properties are visited by name (upstream: map
+// order).
+func schemaNode(s *apiextensions.JSONSchemaProps, p *field.Path, ctx nodeContext, root bool) field.ErrorList {
+	if s == nil {
+		return nil
+	}
+	var errs field.ErrorList
+	if s.Type != "" && !slices.Contains(openAPITypes, s.Type) {
+		errs = append(errs, field.NotSupported(p.Child("type"), s.Type, openAPITypes))
+	}
+	if s.Default != nil && !ctx.allowDefaults {
+		detail := "must not be set"
+		if ctx.noDefaultsReason != "" {
+			detail += " " + ctx.noDefaultsReason
+		}
+		errs = append(errs, field.Forbidden(p.Child("default"), detail))
+	}
+	if s.ID != "" {
+		errs = append(errs, field.Forbidden(p.Child("id"), "id is not supported"))
+	}
+	if s.AdditionalItems != nil {
+		errs = append(errs, field.Forbidden(p.Child("additionalItems"), "additionalItems is not supported"))
+	}
+	if len(s.PatternProperties) != 0 {
+		errs = append(errs, field.Forbidden(p.Child("patternProperties"), "patternProperties is not supported"))
+	}
+	if len(s.Definitions) != 0 {
+		errs = append(errs, field.Forbidden(p.Child("definitions"), "definitions is not supported"))
+	}
+	if s.Dependencies != nil {
+		errs = append(errs, field.Forbidden(p.Child("dependencies"), "dependencies is not supported"))
+	}
+	if s.Ref != nil {
+		errs = append(errs, field.Forbidden(p.Child("$ref"), "$ref is not supported"))
+	}
+	if s.Type == "null" {
+		errs = append(errs, field.Forbidden(p.Child("type"), "type cannot be set to null, use nullable as an alternative"))
+	}
+	if s.Items != nil && len(s.Items.JSONSchemas) != 0 {
+		errs = append(errs, field.Forbidden(p.Child("items"), "items must be a schema object and not an array"))
+	}
+	if ctx.insideMeta && s.XEmbeddedResource {
+		errs = append(errs, field.Forbidden(p.Child("x-kubernetes-embedded-resource"), "must not be used inside of resource meta"))
+	}
+	if s.UniqueItems {
+		errs = append(errs, field.Forbidden(p.Child("uniqueItems"), "uniqueItems cannot be set to true since the runtime complexity becomes quadratic"))
+	}
+	if ap := s.AdditionalProperties; ap != nil {
+		if len(s.Properties) != 0 && (!ap.Allows || ap.Schema != nil) {
+			errs = append(errs, field.Forbidden(p.Child("additionalProperties"), "additionalProperties and properties are mutual exclusive"))
+		}
+		sub := ctx
+		if ctx.insideMeta {
+			sub = ctx.withoutDefaults("inside additionalProperties applying to object metadata")
+		}
+		errs = append(errs, schemaNode(ap.Schema, p.Child("additionalProperties"), sub, false)...)
+	}
+	for _, k := range sortedKeys(s.Properties, nil) {
+		sub := ctx
+		if (root || s.XEmbeddedResource) && metaFields[k] {
+			sub.insideMeta = true
+			if root {
+				sub = sub.withoutDefaults("in top-level " + k)
+			}
+		}
+		c := s.Properties[k]
+		errs = append(errs, schemaNode(&c, p.Child("properties").Key(k), sub, false)...)
+	}
+	errs = append(errs, schemaNode(s.Not, p.Child("not"), ctx, false)...)
+	for _, j := range []struct {
+		name string
+		list []apiextensions.JSONSchemaProps
+	}{{"allOf", s.AllOf}, {"oneOf", s.OneOf}, {"anyOf", s.AnyOf}} {
+		for i := range j.list {
+			errs = append(errs, schemaNode(&j.list[i], p.Child(j.name).Index(i), ctx, false)...)
+		}
+	}
+	for _, k := range sortedKeys(s.Definitions, nil) {
+		c := s.Definitions[k]
+		errs = append(errs, schemaNode(&c, p.Child("definitions").Key(k), ctx, false)...)
+	}
+	if s.Items != nil {
+		errs = append(errs, schemaNode(s.Items.Schema, p.Child("items"), ctx, false)...)
+		for i := range s.Items.JSONSchemas {
+			errs = append(errs, schemaNode(&s.Items.JSONSchemas[i], p.Child("items").Index(i), ctx, false)...)
+		}
+	}
+	for _, k := range sortedKeys(s.Dependencies, nil) {
+		errs = append(errs, schemaNode(s.Dependencies[k].Schema, p.Child("dependencies").Key(k), ctx, false)...)
+	}
+	return append(errs, extensions(s, p)...)
+}
+
+// extensions checks a node's x-kubernetes-* fields (VAL-95).
+func extensions(s *apiextensions.JSONSchemaProps, p *field.Path) field.ErrorList {
+	var errs field.ErrorList
+	if s.XPreserveUnknownFields != nil && !*s.XPreserveUnknownFields {
+		errs = append(errs, field.Invalid(p.Child("x-kubernetes-preserve-unknown-fields"), false, "must be true or undefined"))
+	}
+	if s.XMapType != nil && s.Type != "object" {
+		if s.Type == "" {
+			errs = append(errs, field.Required(p.Child("type"), "must be object if x-kubernetes-map-type is specified"))
+		} else {
+			errs = append(errs, field.Invalid(p.Child("type"), s.Type, "must be object if x-kubernetes-map-type is specified"))
+		}
+	}
+	if s.XMapType != nil && *s.XMapType != "atomic" && *s.XMapType != "granular" {
+		errs = append(errs, field.NotSupported(p.Child("x-kubernetes-map-type"), *s.XMapType, []string{"atomic", "granular"}))
+	}
+	if s.XListType != nil && s.Type != "array" {
+		if s.Type == "" {
+			errs = append(errs, field.Required(p.Child("type"), "must be array if x-kubernetes-list-type is specified"))
+		} else {
+			errs = append(errs, field.Invalid(p.Child("type"), s.Type, "must be array if x-kubernetes-list-type is specified"))
+		}
+	} else if s.XListType != nil && *s.XListType == "set" && s.Items != nil && s.Items.Schema != nil {
+		switch is := s.Items.Schema; is.Type {
+		case "array":
+			if is.XListType != nil && *is.XListType != "atomic" {
+				errs = append(errs, field.Invalid(p.Child("items", "x-kubernetes-list-type"), is.XListType, "must be atomic as item of a list with x-kubernetes-list-type=set"))
+			}
+		case "object":
+			if is.XMapType == nil || *is.XMapType != "atomic" {
+				// upstream shows the items' list type here, not their map type
+				errs = append(errs, field.Invalid(p.Child("items", "x-kubernetes-map-type"), is.XListType, "must be atomic as item of a list with x-kubernetes-list-type=set"))
+			}
+		}
+	}
+	if s.XListType != nil && *s.XListType != "atomic" && *s.XListType != "set" && *s.XListType != "map" {
+		errs = append(errs, field.NotSupported(p.Child("x-kubernetes-list-type"), *s.XListType, []string{"atomic", "set", "map"}))
+	}
+	if len(s.XListMapKeys) > 0 {
+		if s.XListType == nil {
+			errs = append(errs, field.Required(p.Child("x-kubernetes-list-type"), "must be map if x-kubernetes-list-map-keys is non-empty"))
+		} else if *s.XListType != "map" {
+			errs = append(errs, field.Invalid(p.Child("x-kubernetes-list-type"), *s.XListType, "must be map if x-kubernetes-list-map-keys is non-empty"))
+		}
+	}
+	if s.XListType != nil && *s.XListType == "map" {
+		errs = append(errs, mapList(s, p)...)
+	}
+	errs = append(errs, mapSetItems(s, p)...)
+	return append(errs, validationRules(s, p)...)
+}
+
+// mapList checks an x-kubernetes-list-type: map array: keys, one object
+// item schema, scalar keys that are properties of it, no key twice.
+func mapList(s *apiextensions.JSONSchemaProps, p *field.Path) field.ErrorList {
+	var errs field.ErrorList
+	if len(s.XListMapKeys) == 0 {
+		errs = append(errs, field.Required(p.Child("x-kubernetes-list-map-keys"), "must not be empty if x-kubernetes-list-type is map"))
+	}
+	if s.Items == nil {
+		return append(errs, field.Required(p.Child("items"), "must have a schema if x-kubernetes-list-type is map"))
+	}
+	is := s.Items.Schema
+	if is == nil {
+		return append(errs, field.Invalid(p.Child("items"), s.Items, "must only have a single schema if x-kubernetes-list-type is map"))
+	}
+	if is.Type != "object" {
+		return append(errs, field.Invalid(p.Child("items", "type"), is.Type, "must be object if parent array's x-kubernetes-list-type is map"))
+	}
+	keys := map[string]bool{}
+	for _, k := range s.XListMapKeys {
+		if c, ok := is.Properties[k]; !ok {
+			errs = append(errs, field.Invalid(p.Child("x-kubernetes-list-map-keys"), s.XListMapKeys, "entries must all be names of item properties"))
+		} else if c.Type == "array" || c.Type == "object" {
+			// upstream shows the item's type, not the key's
+			errs = append(errs, field.Invalid(p.Child("items", "properties").Key(k).Child("type"), is.Type, "must be a scalar type if parent array's x-kubernetes-list-type is map"))
+		}
+		if keys[k] {
+			errs = append(errs, field.Invalid(p.Child("x-kubernetes-list-map-keys"), s.XListMapKeys, "must not contain duplicate entries"))
+		}
+		keys[k] = true
+	}
+	return errs
+}
+
+// mapSetItems: the items of a set or map list may not be nullable, and a
+// map list's keys must be required or defaulted and not nullable.
+func mapSetItems(s *apiextensions.JSONSchemaProps, p *field.Path) field.ErrorList {
+	if s.Items == nil || s.Items.Schema == nil || s.XListType == nil || (*s.XListType != "set" && *s.XListType != "map") {
+		return nil
+	}
+	is := s.Items.Schema
+	var errs field.ErrorList
+	if is.Nullable {
+		errs = append(errs, field.Forbidden(p.Child("items", "nullable"), "cannot be nullable when x-kubernetes-list-type is "+*s.XListType))
+	}
+	if *s.XListType != "map" {
+		return errs
+	}
+	for _, k := range s.XListMapKeys {
+		c, ok := is.Properties[k]
+		if !ok {
+			continue
+		}
+		kp := p.Child("items", "properties").Key(k)
+		if !slices.Contains(is.Required, k) && c.Default == nil {
+			errs = append(errs, field.Required(kp.Child("default"), "this property is in x-kubernetes-list-map-keys, so it must have a default or be a required property"))
+		}
+		if c.Nullable {
+			errs = append(errs, field.Forbidden(kp.Child("nullable"), "this property is in x-kubernetes-list-map-keys, so it cannot be nullable"))
+		}
+	}
+	return errs
+}
+
+// validationRules checks the x-kubernetes-validations of a node without
+// compiling them (VAL-95): a rule, a message without line breaks (required
+// for a rule that has some), a known reason and a fieldPath that names a
+// field of the node.
+func validationRules(s *apiextensions.JSONSchemaProps, p *field.Path) field.ErrorList {
+	var errs field.ErrorList
+	for i, r := range s.XValidations {
+		rp := p.Child("x-kubernetes-validations").Index(i)
+		rule, msg := strings.TrimSpace(r.Rule), strings.TrimSpace(r.Message)
+		switch {
+		case rule == "":
+			errs = append(errs, field.Required(rp.Child("rule"), "rule is not specified"))
+		case r.Message != "" && msg == "":
+			errs = append(errs, field.Invalid(rp.Child("message"), r.Message, "must be non-empty if specified"))
+		case newlines.MatchString(msg):
+			errs = append(errs, field.Invalid(rp.Child("message"), r.Message, "must not contain line breaks"))
+		case newlines.MatchString(rule) && msg == "":
+			errs = append(errs, field.Required(rp.Child("message"), "message must be specified if rule contains line breaks"))
+		}
+		if r.MessageExpression != "" && strings.TrimSpace(r.MessageExpression) == "" {
+			errs = append(errs, field.Required(rp.Child("messageExpression"), "messageExpression must be non-empty if specified"))
+		}
+		if r.Reason != nil && !slices.Contains(ruleReasons, string(*r.Reason)) {
+			errs = append(errs, field.NotSupported(rp.Child("reason"), *r.Reason, ruleReasons))
+		}
+		if r.FieldPath != "" && strings.TrimSpace(r.FieldPath) == "" {
+			errs = append(errs, field.Invalid(rp.Child("fieldPath"), r.FieldPath, "must be non-empty if specified"))
+		}
+		if newlines.MatchString(r.FieldPath) {
+			errs = append(errs, field.Invalid(rp.Child("fieldPath"), r.FieldPath, "must not contain line breaks"))
+		}
+		if r.FieldPath != "" && notStructural(s) == "" {
+			if _, _, err := fieldPathIn(r.FieldPath, s, true); err != "" {
+				errs = append(errs, field.Invalid(rp.Child("fieldPath"), r.FieldPath, "must be a valid path"))
+			}
+		}
+	}
+	return errs
+}
+
+// notStructural is why a schema cannot be read as a structural schema
+// (NewStructural's error), or "": fields a structural schema has no place
+// for, items given as a list, x-kubernetes-preserve-unknown-fields: false.
+// The first one found, in upstream's order (properties by name).
+func notStructural(s *apiextensions.JSONSchemaProps) string {
+	if s == nil {
+		return ""
+	}
+	switch {
+	case s.ID != "":
+		return "OpenAPIV3Schema 'id' is not supported"
+	case s.Schema != "":
+		return "OpenAPIV3Schema 'schema' is not supported"
+	case s.Ref != nil && *s.Ref != "":
+		return "OpenAPIV3Schema '$ref' is not supported"
+	case len(s.PatternProperties) > 0:
+		return "OpenAPIV3Schema 'patternProperties' is not supported"
+	case len(s.Dependencies) > 0:
+		return "OpenAPIV3Schema 'dependencies' is not supported"
+	case s.AdditionalItems != nil:
+		return "OpenAPIV3Schema 'additionalItems' is not supported"
+	case len(s.Definitions) > 0:
+		return "OpenAPIV3Schema 'definitions' is not supported"
+	}
+	if msg := notStructural(s.Not); msg != "" {
+		return msg
+	}
+	for _, list := range [][]apiextensions.JSONSchemaProps{s.AllOf, s.AnyOf, s.OneOf} {
+		for i := range list {
+			if msg := notStructural(&list[i]); msg != "" {
+				return msg
+			}
+		}
+	}
+	if s.XPreserveUnknownFields != nil && !*s.XPreserveUnknownFields {
+		return "internal error: 'x-kubernetes-preserve-unknown-fields' must be true or undefined"
+	}
+	if s.Items != nil {
+		if len(s.Items.JSONSchemas) > 0 {
+			return "OpenAPIV3Schema 'items' must be a schema, but is an array"
+		}
+		if msg := notStructural(s.Items.Schema); msg != "" {
+			return msg
+		}
+	}
+	for _, k := range sortedKeys(s.Properties, nil) {
+		c := s.Properties[k]
+		if msg := notStructural(&c); msg != "" {
+			return msg
+		}
+	}
+	if s.AdditionalProperties != nil {
+		return notStructural(s.AdditionalProperties.Schema)
+	}
+	return ""
+}
+
+// schemaToCheck converts one internal schema node to the form limitcheck's
+// custom resource validator reads.
+func schemaToCheck(s *apiextensions.JSONSchemaProps) (*crd.Schema, error) {
+	out := &apiextensionsv1.JSONSchemaProps{}
+	if err := apiextensionsv1.Convert_apiextensions_JSONSchemaProps_To_v1_JSONSchemaProps(s, out, nil); err != nil {
+		return nil, err
+	}
+	data, err := jsonMarshal(out)
+	if err != nil {
+		return nil, err
+	}
+	return crd.Parse(data)
+}
