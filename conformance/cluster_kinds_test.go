@@ -8,6 +8,9 @@ import (
 	admissionregistrationv1 "k8s.io/api/admissionregistration/v1"
 	corev1 "k8s.io/api/core/v1"
 	networkingv1 "k8s.io/api/networking/v1"
+	"k8s.io/apiextensions-apiserver/pkg/apis/apiextensions"
+	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
+	"k8s.io/apiextensions-apiserver/pkg/registry/customresourcedefinition"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
@@ -58,6 +61,9 @@ var clusterKinds = map[string]struct {
 	"APIService": {"apiregistration.k8s.io/v1", "apiservices",
 		func() runtime.Object { return &apiregistrationv1.APIService{} },
 		func() runtime.Object { return &apiregistration.APIService{} }, apiservice.NewStrategy(aggregatorScheme), aggregatorScheme},
+	"CustomResourceDefinition": {"apiextensions.k8s.io/v1", "customresourcedefinitions",
+		func() runtime.Object { return &apiextensionsv1.CustomResourceDefinition{} },
+		func() runtime.Object { return &apiextensions.CustomResourceDefinition{} }, customresourcedefinition.NewStrategy(apiextensionsScheme), apiextensionsScheme},
 }
 
 // upstreamClusterCreate runs kube-apiserver's code on one document of a
