@@ -285,6 +285,9 @@ func Run(opts Options) (*Report, error) {
 	// kube-apiserver refuses is not created (VAL-93): its kind stays unknown,
 	// and its own document is denied when it is admitted.
 	catalog := apis.New()
+	for _, d := range look.refusedCRDs {
+		catalog.AddUndecodedCRD(d.JSON)
+	}
 	for _, d := range look.crds {
 		if eval.CRDRefusal(d.Object) != nil {
 			crd := d.Object.(*apiextensionsv1.CustomResourceDefinition)
@@ -416,6 +419,9 @@ type look struct {
 	// configs are the admission configurations, crds the
 	// CustomResourceDefinitions, hpas the HorizontalPodAutoscalers.
 	configs, crds, hpas []load.Document
+	// refusedCRDs are the CRDs whose body kube-apiserver cannot decode (an
+	// unknown field, a value of the wrong type): they are not created.
+	refusedCRDs []load.Document
 	// errs are errors found in documents by the run rather than the loader
 	// (a CustomResourceDefinition the catalog refuses), by position.
 	errs map[load.Position]*load.Error
@@ -501,6 +507,9 @@ func firstLook(opts Options, loadOpts load.Options) (*look, error) {
 		if d.Err != nil {
 			if opts.Live != nil {
 				l.headers = append(l.headers, load.Document{Pos: d.Pos, APIVersion: d.APIVersion, Kind: d.Kind, Namespace: d.Namespace, Name: d.Name, Err: d.Err, Skip: d.Skip})
+			}
+			if d.APIVersion == "apiextensions.k8s.io/v1" && d.Kind == "CustomResourceDefinition" && len(d.JSON) > 0 {
+				l.refusedCRDs = append(l.refusedCRDs, load.Document{Pos: d.Pos, JSON: d.JSON})
 			}
 			return true
 		}

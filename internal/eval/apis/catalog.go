@@ -122,6 +122,25 @@ func (c *Catalog) AddRefusedCRD(name, group, kind string) {
 	c.refused[schema.GroupKind{Group: group, Kind: kind}] = name
 }
 
+// AddUndecodedCRD records as refused (AddRefusedCRD) a CRD whose body
+// kube-apiserver cannot decode, as far as its name, group and kind can be
+// read from data (JSON); nothing when they cannot.
+func (c *Catalog) AddUndecodedCRD(data []byte) {
+	var d struct {
+		Metadata struct {
+			Name string `json:"name"`
+		} `json:"metadata"`
+		Spec struct {
+			Group string `json:"group"`
+			Names struct {
+				Kind string `json:"kind"`
+			} `json:"names"`
+		} `json:"spec"`
+	}
+	_ = json.Unmarshal(data, &d) // a type error elsewhere leaves these read
+	c.AddRefusedCRD(d.Metadata.Name, d.Spec.Group, d.Spec.Names.Kind)
+}
+
 // RefusedCRD names the input's refused CRD of the kind of apiVersion/kind,
 // if there is one and no created CRD serves that kind.
 func (c *Catalog) RefusedCRD(apiVersion, kind string) string {
