@@ -539,6 +539,70 @@ var crdMistakes = []crdMistake{
 			}
 		})
 	},
+	func(g *crdDefGen, d node) {
+		// what JSON Schema has and CRDs do not
+		allSpecProps(d, func(p node) {
+			switch g.r.IntN(10) {
+			case 0:
+				p["tup"] = node{"type": "array", "items": []any{node{"type": "string"}, node{"type": "integer"}}}
+			case 1:
+				p["defs"] = node{"type": "object", "definitions": node{"a": node{"type": "string"}}}
+			case 2:
+				p["deps"] = node{"type": "object", "properties": node{"a": node{"type": "string"}}, "dependencies": node{"a": []any{"b"}}}
+			case 3:
+				p["pp"] = node{"type": "object", "patternProperties": node{"^x-": node{"type": "string"}}}
+			case 4:
+				p["ai"] = node{"type": "array", "items": node{"type": "string"}, "additionalItems": false}
+			case 5:
+				p["idd"] = node{"type": "string", "id": "urn:x"}
+			case 6:
+				p["sch"] = node{"type": "string", "$schema": "http://json-schema.org/draft-04/schema#"}
+			case 7:
+				p["ios"] = node{"x-kubernetes-int-or-string": true, "allOf": []any{node{"anyOf": []any{node{"type": "integer"}, node{"type": "string"}}}, node{"maxLength": 3}}}
+			case 8:
+				p["labels"] = node{"type": "object", "additionalProperties": node{"type": "string"}}
+				g.someVersion(d)["selectableFields"] = []any{node{"jsonPath": g.pick(".spec.labels.app", ".spec.labels['app']", ".spec.labels").(string)}}
+			default:
+				p["nest"] = node{"type": "object", "properties": node{"a": node{"type": "string"}}, "anyOf": []any{node{"properties": node{"metadata": node{"maxLength": 3}}}}}
+			}
+		})
+	},
+	func(g *crdDefGen, d node) {
+		// resource metadata: embedded resources and defaults inside it
+		allSchemas(d, func(r node) {
+			props := r["properties"].(node)
+			switch g.r.IntN(4) {
+			case 0:
+				props["metadata"] = node{"type": "object", "x-kubernetes-embedded-resource": true}
+			case 1:
+				props["metadata"] = node{"type": "object", "additionalProperties": node{"type": "string", "default": "x"}}
+			case 2:
+				spec, _ := props["spec"].(node)
+				if spec == nil {
+					return
+				}
+				sp, _ := spec["properties"].(node)
+				if sp == nil {
+					return
+				}
+				sp["template"] = node{"type": "object", "x-kubernetes-embedded-resource": true, "x-kubernetes-preserve-unknown-fields": true,
+					"properties": node{"metadata": node{"type": "object", "properties": node{"labels": node{"type": "object", "x-kubernetes-embedded-resource": true}}}}}
+			default:
+				props["kind"] = node{"type": "string", "default": "Widget"}
+			}
+		})
+	},
+	func(g *crdDefGen, d node) {
+		// validation rules whose fieldPath is right or wrong
+		allSchemas(d, func(r node) {
+			spec, _ := r["properties"].(node)["spec"].(node)
+			if spec == nil {
+				return
+			}
+			spec["x-kubernetes-validations"] = []any{node{"rule": "self.replicas >= 0", "fieldPath": g.pick(".replicas", ".color", "['color']", ".replicas.x", "..", ".color[0]").(string),
+				"reason": g.pick("FieldValueInvalid", "FieldValueForbidden").(string)}}
+		})
+	},
 	// list and map types
 	func(g *crdDefGen, d node) {
 		allSpecProps(d, func(p node) {
@@ -713,6 +777,18 @@ var crdDefRules = []string{
 	"reason: Unsupported value",
 	"fieldPath: Invalid value",
 	"messageExpression must be non-empty if specified",
+	"items must be a schema object and not an array",
+	"definitions is not supported",
+	"dependencies is not supported",
+	"patternProperties is not supported",
+	"additionalItems is not supported",
+	"id is not supported",
+	"OpenAPIV3Schema 'schema' is not supported",
+	"must not be used inside of resource meta",
+	"inside additionalProperties applying to object metadata",
+	"must not be specified in a nested context",
+	"must be a valid path",
+	"must not be set in top-level kind",
 }
 
 // TestCRDValidationParity compares limitcheck's create path for
