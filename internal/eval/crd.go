@@ -21,14 +21,14 @@ func crdErrors(o *apiextensionsv1.CustomResourceDefinition) (field.ErrorList, er
 
 // CRDRefusal is kube-apiserver's 422 for a CustomResourceDefinition
 // (apiextensions.k8s.io/v1, decoded by NewObject) it would refuse on
-// create, nil when it creates it or obj is no CRD. obj is not changed. A
-// refused CRD does not make its custom resources known (VAL-93).
+// create, nil when it creates it or obj is no CRD. obj is changed (named,
+// defaulted): give a copy to keep it. A refused CRD does not make its
+// custom resources known (VAL-93).
 func CRDRefusal(obj runtime.Object) *status.Denial {
 	c, ok := obj.(*apiextensionsv1.CustomResourceDefinition)
 	if !ok {
 		return nil
 	}
-	c = c.DeepCopy()
 	assignName(c)
 	errs, err := crdErrors(c)
 	if err != nil || len(errs) == 0 {

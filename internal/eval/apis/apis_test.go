@@ -419,16 +419,16 @@ func TestPlural(t *testing.T) {
 	}
 }
 
-// A CRD kube-apiserver cannot decode is refused too, as far as its group and
-// kind can be read.
-func TestAddUndecodedCRD(t *testing.T) {
-	c := New()
-	c.AddUndecodedCRD([]byte(`{"metadata":{"name":"widgets.example.org"},"spec":{"group":"example.org","version":"v1","names":{"kind":"Widget"},"versions":[{"served":"yes"}]}}`))
-	c.AddUndecodedCRD([]byte(`{"spec":{"group":"example.org","names":{"kind":5}}}`))
-	if _, st := c.Lookup("example.org/v1", "Widget"); st != NotServed {
-		t.Errorf("Widget of an undecodable CRD: %v, want NotServed", st)
-	}
-	if got := c.RefusedCRD("example.org/v1", "Widget"); got != "widgets.example.org" {
-		t.Errorf("RefusedCRD = %q", got)
+// The identity of a CRD kube-apiserver cannot decode is read as far as it
+// can be.
+func TestCRDIdentity(t *testing.T) {
+	for _, tc := range []struct{ doc, name, group, kind string }{
+		{`{"metadata":{"name":"widgets.example.org"},"spec":{"group":"example.org","version":"v1","names":{"kind":"Widget"},"versions":[{"served":"yes"}]}}`, "widgets.example.org", "example.org", "Widget"},
+		{`{"spec":{"group":"example.org","names":{"kind":5}}}`, "", "example.org", ""},
+		{`[1`, "", "", ""},
+	} {
+		if n, g, k := CRDIdentity([]byte(tc.doc)); n != tc.name || g != tc.group || k != tc.kind {
+			t.Errorf("CRDIdentity(%s) = %q, %q, %q", tc.doc, n, g, k)
+		}
 	}
 }

@@ -1,6 +1,7 @@
 package apis
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"strings"
@@ -122,10 +123,10 @@ func (c *Catalog) AddRefusedCRD(name, group, kind string) {
 	c.refused[schema.GroupKind{Group: group, Kind: kind}] = name
 }
 
-// AddUndecodedCRD records as refused (AddRefusedCRD) a CRD whose body
-// kube-apiserver cannot decode, as far as its name, group and kind can be
-// read from data (JSON); nothing when they cannot.
-func (c *Catalog) AddUndecodedCRD(data []byte) {
+// CRDIdentity reads the name, group and kind of a CRD from data (JSON) as
+// far as it can: also from a body kube-apiserver cannot decode, whose
+// kind is then refused (AddRefusedCRD); "" for what it cannot read.
+func CRDIdentity(data []byte) (name, group, kind string) {
 	var d struct {
 		Metadata struct {
 			Name string `json:"name"`
@@ -138,7 +139,7 @@ func (c *Catalog) AddUndecodedCRD(data []byte) {
 		} `json:"spec"`
 	}
 	_ = json.Unmarshal(data, &d) // a type error elsewhere leaves these read
-	c.AddRefusedCRD(d.Metadata.Name, d.Spec.Group, d.Spec.Names.Kind)
+	return d.Metadata.Name, d.Spec.Group, d.Spec.Names.Kind
 }
 
 // RefusedCRD names the input's refused CRD of the kind of apiVersion/kind,
@@ -197,7 +198,11 @@ type crdDocument struct {
 // changes nothing either.
 func (c *Catalog) AddCRD(data []byte) error {
 	var d crdDocument
-	if err := yaml.Unmarshal(data, &d); err != nil {
+	unmarshal := func(b []byte, v any) error { return yaml.Unmarshal(b, v) }
+	if t := bytes.TrimSpace(data); len(t) > 0 && t[0] == '{' {
+		unmarshal = json.Unmarshal // the loader's JSON: no YAML conversion needed
+	}
+	if err := unmarshal(data, &d); err != nil {
 		return fmt.Errorf("reading CustomResourceDefinition: %w", err)
 	}
 	if d.APIVersion != "apiextensions.k8s.io/v1" || d.Kind != "CustomResourceDefinition" {

@@ -362,7 +362,9 @@ func crdSubresources(s *apiextensions.CustomResourceSubresources, p *field.Path)
 		return nil
 	}
 	var errs field.ErrorList
-	under := func(path string, fp *field.Path, prefixes ...string) {
+	// under checks a path that must start with one of prefixes; bad is the
+	// error when it does not.
+	under := func(path string, fp *field.Path, bad *field.Error, prefixes ...string) {
 		if e := simpleJSONPath(path, fp); len(e) > 0 {
 			errs = append(errs, e...)
 			return
@@ -372,26 +374,24 @@ func crdSubresources(s *apiextensions.CustomResourceSubresources, p *field.Path)
 				return
 			}
 		}
-		switch len(prefixes) {
-		case 1:
-			errs = append(errs, field.Invalid(fp, path, "should be a json path under "+strings.TrimSuffix(prefixes[0], ".")))
-		default:
-			errs = append(errs, field.Invalid(fp, s.Scale.LabelSelectorPath, "should be a json path under either .spec or .status"))
-		}
+		errs = append(errs, bad)
 	}
 	sc := s.Scale
 	if sc.SpecReplicasPath == "" {
 		errs = append(errs, field.Required(p.Child("scale.specReplicasPath"), ""))
 	} else {
-		under(sc.SpecReplicasPath, p.Child("scale.specReplicasPath"), ".spec.")
+		fp := p.Child("scale.specReplicasPath")
+		under(sc.SpecReplicasPath, fp, field.Invalid(fp, sc.SpecReplicasPath, "should be a json path under .spec"), ".spec.")
 	}
 	if sc.StatusReplicasPath == "" {
 		errs = append(errs, field.Required(p.Child("scale.statusReplicasPath"), ""))
 	} else {
-		under(sc.StatusReplicasPath, p.Child("scale.statusReplicasPath"), ".status.")
+		fp := p.Child("scale.statusReplicasPath")
+		under(sc.StatusReplicasPath, fp, field.Invalid(fp, sc.StatusReplicasPath, "should be a json path under .status"), ".status.")
 	}
 	if sc.LabelSelectorPath != nil && *sc.LabelSelectorPath != "" {
-		under(*sc.LabelSelectorPath, p.Child("scale.labelSelectorPath"), ".spec.", ".status.")
+		fp := p.Child("scale.labelSelectorPath")
+		under(*sc.LabelSelectorPath, fp, field.Invalid(fp, sc.LabelSelectorPath, "should be a json path under either .spec or .status"), ".spec.", ".status.")
 	}
 	return errs
 }
@@ -733,7 +733,6 @@ func crdSchema(v *apiextensions.CustomResourceValidation, status bool, p *field.
 var (
 	openAPITypes = []string{"array", "boolean", "integer", "number", "object", "string"}
 	metaFields   = map[string]bool{"metadata": true, "kind": true, "apiVersion": true}
-	newlines     = regexp.MustCompile(`[\n\r]+`)
 	ruleReasons  = []string{"FieldValueDuplicate", "FieldValueForbidden", "FieldValueInvalid", "FieldValueRequired"}
 )
 
@@ -960,6 +959,9 @@ func mapSetItems(s *apiextensions.JSONSchemaProps, p *field.Path) field.ErrorLis
 	return errs
 }
 
+// hasLineBreak: s holds a line break as CEL's grammar knows them.
+func hasLineBreak(s string) bool { return strings.ContainsAny(s, "\n\r") }
+
 // validationRules checks the x-kubernetes-validations of a node without
 // compiling them (VAL-95): a rule, a message without line breaks (required
 // for a rule that has some), a known reason and a fieldPath that names a
@@ -974,9 +976,9 @@ func validationRules(s *apiextensions.JSONSchemaProps, p *field.Path) field.Erro
 			errs = append(errs, field.Required(rp.Child("rule"), "rule is not specified"))
 		case r.Message != "" && msg == "":
 			errs = append(errs, field.Invalid(rp.Child("message"), r.Message, "must be non-empty if specified"))
-		case newlines.MatchString(msg):
+		case hasLineBreak(msg):
 			errs = append(errs, field.Invalid(rp.Child("message"), r.Message, "must not contain line breaks"))
-		case newlines.MatchString(rule) && msg == "":
+		case hasLineBreak(rule) && msg == "":
 			errs = append(errs, field.Required(rp.Child("message"), "message must be specified if rule contains line breaks"))
 		}
 		if r.MessageExpression != "" && strings.TrimSpace(r.MessageExpression) == "" {
@@ -988,7 +990,7 @@ func validationRules(s *apiextensions.JSONSchemaProps, p *field.Path) field.Erro
 		if r.FieldPath != "" && strings.TrimSpace(r.FieldPath) == "" {
 			errs = append(errs, field.Invalid(rp.Child("fieldPath"), r.FieldPath, "must be non-empty if specified"))
 		}
-		if newlines.MatchString(r.FieldPath) {
+		if hasLineBreak(r.FieldPath) {
 			errs = append(errs, field.Invalid(rp.Child("fieldPath"), r.FieldPath, "must not contain line breaks"))
 		}
 		if r.FieldPath != "" && notStructural(s) == "" {

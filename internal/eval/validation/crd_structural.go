@@ -13,6 +13,8 @@ import (
 
 	"k8s.io/apiextensions-apiserver/pkg/apis/apiextensions"
 	"k8s.io/apimachinery/pkg/util/validation/field"
+
+	"github.com/limitcheck/limitcheck/internal/eval/crd"
 )
 
 func jsonMarshal(v any) ([]byte, error) { return json.Marshal(v) }
@@ -307,13 +309,22 @@ func valueComplete(v, s *apiextensions.JSONSchemaProps, sPath, vPath *field.Path
 // Defaults of a resource's apiVersion, kind and metadata are not checked
 // here (see VAL-97).
 func schemaDefaults(s *apiextensions.JSONSchemaProps, p *field.Path) field.ErrorList {
-	root := *s
-	root.XEmbeddedResource = true
-	return defaultsAt(&root, p, false)
+	if !schemaHas(s, func(n *apiextensions.JSONSchemaProps) bool { return n.Default != nil && *n.Default != nil }) {
+		return nil
+	}
+	cs, err := schemaToCheck(s) // the whole schema in the validator's form, once
+	if err != nil {
+		return nil
+	}
+	root, croot := *s, *cs
+	root.XEmbeddedResource, croot.EmbeddedResource = true, true
+	return defaultsAt(&root, &croot, p, false)
 }
 
-func defaultsAt(s *apiextensions.JSONSchemaProps, p *field.Path, insideMeta bool) field.ErrorList {
-	if s == nil {
+// defaultsAt checks the defaults at and below s; cs is the same node in the
+// custom resource validator's form.
+func defaultsAt(s *apiextensions.JSONSchemaProps, cs *crd.Schema, p *field.Path, insideMeta bool) field.ErrorList {
+	if s == nil || cs == nil {
 		return nil
 	}
 	if s.XEmbeddedResource {
@@ -322,17 +333,15 @@ func defaultsAt(s *apiextensions.JSONSchemaProps, p *field.Path, insideMeta bool
 	var errs field.ErrorList
 	if s.Default != nil && *s.Default != nil && !insideMeta {
 		def := *s.Default
-		if cs, err := schemaToCheck(s); err == nil {
-			if cs.PrunesFrom(def) {
-				errs = append(errs, field.Invalid(p.Child("default"), def, "must not have unknown fields"))
-			}
-			errs = append(errs, cs.ValidateValue(p.Child("default"), def)...)
+		if cs.PrunesFrom(def) {
+			errs = append(errs, field.Invalid(p.Child("default"), def, "must not have unknown fields"))
 		}
+		errs = append(errs, cs.ValidateValue(p.Child("default"), def)...)
 	}
-	errs = append(errs, defaultsAt(items(s), p.Child("items"), insideMeta)...)
+	errs = append(errs, defaultsAt(items(s), cs.Items, p.Child("items"), insideMeta)...)
 	for _, k := range sortedKeys(s.Properties, nil) {
 		c := s.Properties[k]
-		errs = append(errs, defaultsAt(&c, p.Child("properties").Key(k), insideMeta || (s.XEmbeddedResource && metaFields[k]))...)
+		errs = append(errs, defaultsAt(&c, cs.Properties[k], p.Child("properties").Key(k), insideMeta || (s.XEmbeddedResource && metaFields[k]))...)
 	}
 	return errs
 }
