@@ -6,7 +6,6 @@ package validation
 // …/schema/defaulting), on the internal schema type.
 
 import (
-	"encoding/json"
 	"fmt"
 	"reflect"
 	"sort"
@@ -16,8 +15,6 @@ import (
 
 	"github.com/limitcheck/limitcheck/internal/eval/crd"
 )
-
-func jsonMarshal(v any) ([]byte, error) { return json.Marshal(v) }
 
 // level is where a structural node sits: the root, an array's items, or an
 // object's field (additionalProperties included).
