@@ -87,7 +87,8 @@ func crdSpec(spec *apiextensions.CustomResourceDefinitionSpec, p *field.Path) fi
 	}
 	errs = append(errs, enumString(p.Child("scope"), string(spec.Scope), []string{"Cluster", "Namespaced"})...)
 
-	pruning := spec.PreserveUnknownFields == nil || !*spec.PreserveUnknownFields
+	// Unset counts as true here (the v1 conversion always sets it).
+	preserves := spec.PreserveUnknownFields == nil || *spec.PreserveUnknownFields
 	if spec.Validation == nil || spec.Validation.OpenAPIV3Schema == nil {
 		for i, v := range spec.Versions {
 			if v.Schema == nil || v.Schema.OpenAPIV3Schema == nil {
@@ -95,7 +96,7 @@ func crdSpec(spec *apiextensions.CustomResourceDefinitionSpec, p *field.Path) fi
 			}
 		}
 	}
-	if specHas(spec, func(s *apiextensions.JSONSchemaProps) bool { return s.Default != nil }) && !pruning {
+	if specHas(spec, func(s *apiextensions.JSONSchemaProps) bool { return s.Default != nil }) && preserves {
 		errs = append(errs, field.Invalid(p.Child("preserveUnknownFields"), true, "must be false in order to use defaults in the schema"))
 	}
 
@@ -152,7 +153,7 @@ func crdSpec(spec *apiextensions.CustomResourceDefinitionSpec, p *field.Path) fi
 			errs = append(errs, selectableFields(spec.SelectableFields, spec.Validation.OpenAPIV3Schema, p, p.Child("selectableFields"))...)
 		}
 	}
-	if c := spec.Conversion; c != nil && c.Strategy != apiextensions.NoneConverter && !pruning {
+	if c := spec.Conversion; c != nil && c.Strategy != apiextensions.NoneConverter && preserves {
 		errs = append(errs, field.Invalid(p.Child("conversion", "strategy"), c.Strategy, "must be None if spec.preserveUnknownFields is true"))
 	}
 	return append(errs, crdConversion(spec.Conversion, p.Child("conversion"))...)
