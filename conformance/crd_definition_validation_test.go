@@ -603,6 +603,33 @@ var crdMistakes = []crdMistake{
 				"reason": g.pick("FieldValueInvalid", "FieldValueForbidden").(string)}}
 		})
 	},
+	func(g *crdDefGen, d node) {
+		// one version differs from the others: its subresources, columns or
+		// schema stay per version instead of moving to the spec
+		vs := crdVersions(d)
+		if len(vs) < 2 {
+			return
+		}
+		v := vs[len(vs)-1].(node)
+		switch g.r.IntN(3) {
+		case 0:
+			v["subresources"] = node{"status": node{}}
+			if s, ok := v["schema"].(node); ok {
+				if r, ok := s["openAPIV3Schema"].(node); ok {
+					r["maxProperties"] = 5
+				}
+			}
+		case 1:
+			v["additionalPrinterColumns"] = []any{node{"name": "Phase", "type": g.pick("string", "enum").(string), "jsonPath": g.pick(".status.phase", "status.phase").(string)}}
+		default:
+			if s, ok := v["schema"].(node); ok {
+				if r, ok := s["openAPIV3Schema"].(node); ok {
+					r["properties"].(node)["extra"] = node{"type": g.pick("string", "").(string)}
+				}
+			}
+			v["selectableFields"] = []any{node{"jsonPath": g.pick(".extra", ".spec.color").(string)}}
+		}
+	},
 	// list and map types
 	func(g *crdDefGen, d node) {
 		allSpecProps(d, func(p node) {
