@@ -13,6 +13,7 @@ require (
 	golang.org/x/mod v0.42.0
 	gopkg.in/inf.v0 v0.9.1
 	k8s.io/api v0.36.3
+	k8s.io/apiextensions-apiserver v0.36.3
 	k8s.io/apimachinery v0.36.3
 	k8s.io/component-helpers v0.36.3
 	k8s.io/kube-aggregator v0.36.3

@@ -11,6 +11,9 @@ import (
 	networkingv1 "k8s.io/api/networking/v1"
 	resourcev1 "k8s.io/api/resource/v1"
 	storagev1 "k8s.io/api/storage/v1"
+	"k8s.io/apiextensions-apiserver/pkg/apis/apiextensions"
+	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
+	"k8s.io/apiextensions-apiserver/pkg/registry/customresourcedefinition"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
@@ -93,6 +96,9 @@ var clusterKinds = map[string]struct {
 	"PriorityLevelConfiguration": {"flowcontrol.apiserver.k8s.io/v1", "prioritylevelconfigurations",
 		func() runtime.Object { return &flowcontrolv1.PriorityLevelConfiguration{} },
 		func() runtime.Object { return &flowcontrol.PriorityLevelConfiguration{} }, prioritylevelconfiguration.Strategy, nil},
+	"CustomResourceDefinition": {"apiextensions.k8s.io/v1", "customresourcedefinitions",
+		func() runtime.Object { return &apiextensionsv1.CustomResourceDefinition{} },
+		func() runtime.Object { return &apiextensions.CustomResourceDefinition{} }, customresourcedefinition.NewStrategy(apiextensionsScheme), apiextensionsScheme},
 }
 
 // upstreamClusterCreate runs kube-apiserver's code on one document of a

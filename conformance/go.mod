@@ -5,7 +5,7 @@ go 1.26.0
 require (
 	github.com/limitcheck/limitcheck v0.0.0-00010101000000-000000000000
 	k8s.io/api v0.36.3
-	k8s.io/apiextensions-apiserver v0.0.0
+	k8s.io/apiextensions-apiserver v0.36.3
 	k8s.io/apimachinery v0.36.3
 	k8s.io/apiserver v0.36.3
 	k8s.io/client-go v0.36.3

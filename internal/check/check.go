@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	corev1 "k8s.io/api/core/v1"
+	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 
 	"github.com/limitcheck/limitcheck/internal/admissionconfig"
@@ -280,8 +281,13 @@ func Run(opts Options) (*Report, error) {
 	}
 
 	// The input's CustomResourceDefinitions tell the scope and plural of their
-	// custom resources for the whole run, as classes do (API-01).
+	// custom resources for the whole run, as classes do (API-01). One that
+	// kube-apiserver refuses is not created (VAL-93): its kind stays unknown,
+	// and its own document is denied when it is admitted.
 	catalog := apis.New()
+	for _, r := range look.refusedCRDs {
+		catalog.AddRefusedCRD(r.name, r.group, r.kind)
+	}
 	for _, d := range look.crds {
 		if err := catalog.AddCRD(d.JSON); err != nil {
 			look.errs[d.Pos] = &load.Error{File: d.Pos.File, Line: d.Pos.Line, Msg: err.Error()}
@@ -408,6 +414,10 @@ type look struct {
 	// configs are the admission configurations, crds the
 	// CustomResourceDefinitions, hpas the HorizontalPodAutoscalers.
 	configs, crds, hpas []load.Document
+	// refusedCRDs are the CRDs kube-apiserver refuses (VAL-93): invalid,
+	// or a body it cannot decode (an unknown field, a value of the wrong
+	// type). They are not created.
+	refusedCRDs []refusedCRD
 	// errs are errors found in documents by the run rather than the loader
 	// (a CustomResourceDefinition the catalog refuses), by position.
 	errs map[load.Position]*load.Error
@@ -424,6 +434,9 @@ type look struct {
 	headers   []load.Document
 	defaulted bool
 }
+
+// refusedCRD is the identity of a CRD kube-apiserver refuses.
+type refusedCRD struct{ name, group, kind string }
 
 // wholeRun reports whether a document applies to the whole run wherever it is
 // in the input, and so is decoded by the first look.
@@ -494,6 +507,10 @@ func firstLook(opts Options, loadOpts load.Options) (*look, error) {
 			if opts.Live != nil {
 				l.headers = append(l.headers, load.Document{Pos: d.Pos, APIVersion: d.APIVersion, Kind: d.Kind, Namespace: d.Namespace, Name: d.Name, Err: d.Err, Skip: d.Skip})
 			}
+			if d.APIVersion == "apiextensions.k8s.io/v1" && d.Kind == "CustomResourceDefinition" {
+				name, group, kind := apis.CRDIdentity(d.JSON)
+				l.refusedCRDs = append(l.refusedCRDs, refusedCRD{name: name, group: group, kind: kind})
+			}
 			return true
 		}
 		if !admissionconfig.IsConfigKind(d.APIVersion, d.Kind) && !(d.APIVersion == "apiextensions.k8s.io/v1" && d.Kind == "CustomResourceDefinition") {
@@ -507,6 +524,16 @@ func firstLook(opts Options, loadOpts load.Options) (*look, error) {
 		case admissionconfig.IsConfigKind(d.APIVersion, d.Kind):
 			l.configs = append(l.configs, d)
 		case d.APIVersion == "apiextensions.k8s.io/v1" && d.Kind == "CustomResourceDefinition":
+			// Judged now, so that the decoded CRD (large, for a big schema)
+			// is not kept: a refused one is recorded by its identity, a
+			// created one by its JSON (VAL-93).
+			if crd, ok := d.Object.(*apiextensionsv1.CustomResourceDefinition); ok {
+				if eval.CRDRefusal(crd) != nil {
+					l.refusedCRDs = append(l.refusedCRDs, refusedCRD{name: crd.Name, group: crd.Spec.Group, kind: crd.Spec.Names.Kind})
+					break
+				}
+			}
+			d.Object = nil
 			l.crds = append(l.crds, d)
 		case d.Kind == "HorizontalPodAutoscaler" && d.Skip == "":
 			l.hpas = append(l.hpas, d)

@@ -53,6 +53,7 @@ import (
 	resourcev1 "k8s.io/api/resource/v1"
 	schedulingv1 "k8s.io/api/scheduling/v1"
 	storagev1 "k8s.io/api/storage/v1"
+	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
@@ -347,6 +348,8 @@ func NewObject(apiVersion, kind string) runtime.Object {
 		return &corev1.PersistentVolume{}
 	case "apiregistration.k8s.io/v1/APIService": // VAL-92
 		return &apiregistrationv1.APIService{}
+	case "apiextensions.k8s.io/v1/CustomResourceDefinition": // VAL-93..VAL-99
+		return &apiextensionsv1.CustomResourceDefinition{}
 	case "rbac.authorization.k8s.io/v1/ClusterRole": // VAL-75
 		return &rbacv1.ClusterRole{}
 	case "rbac.authorization.k8s.io/v1/ClusterRoleBinding": // VAL-75
@@ -527,6 +530,13 @@ func (e *Engine) admitObject(obj runtime.Object, fromInput bool) Result {
 		validation.PrepareAPIServiceForCreate(o)
 		assignName(o)
 		clusterErrs = validation.APIService(o)
+	case *apiextensionsv1.CustomResourceDefinition: // VAL-93..VAL-99
+		assignName(o)
+		var err error
+		if clusterErrs, err = crdErrors(o); err != nil {
+			res.Internal = err.Error()
+			return res
+		}
 	case *corev1.PersistentVolume: // VAL-91
 		defaults.DefaultPersistentVolume(o)
 		validation.PreparePersistentVolumeForCreate(o)

@@ -1,6 +1,7 @@
 package eval
 
 import (
+	"encoding/json"
 	"reflect"
 	"strings"
 	"sync"
@@ -32,7 +33,17 @@ var (
 	quantityType  = reflect.TypeFor[resource.Quantity]()
 	timeType      = reflect.TypeFor[metav1.Time]()
 	microTimeType = reflect.TypeFor[metav1.MicroTime]()
+	marshalerType = reflect.TypeFor[json.Marshaler]()
 )
+
+// ownJSON reports whether struct type t, other than the three wire
+// rewrites, has its own JSON form (apiextensions' JSON and schema-or-bool
+// types, FieldsV1): a round trip gives back what it holds, which its
+// fields' tags do not tell.
+func ownJSON(t reflect.Type) bool {
+	return t != quantityType && t != timeType && t != microTimeType &&
+		(t.Implements(marshalerType) || reflect.PointerTo(t).Implements(marshalerType))
+}
 
 // wire rewrites the addressable value v as a JSON round trip leaves it.
 func wire(v reflect.Value) {
@@ -52,6 +63,9 @@ func wire(v reflect.Value) {
 		case microTimeType:
 			t := v.Addr().Interface().(*metav1.MicroTime)
 			t.Time = wireTime(t.Time, metav1.RFC3339Micro)
+			return
+		}
+		if ownJSON(v.Type()) {
 			return
 		}
 		for _, fp := range planOf(v.Type()) {
@@ -157,7 +171,7 @@ func changesLocked(t reflect.Type) bool {
 	c := false
 	switch t.Kind() {
 	case reflect.Struct:
-		c = t == quantityType || t == timeType || t == microTimeType || len(planLocked(t)) > 0
+		c = t == quantityType || t == timeType || t == microTimeType || (!ownJSON(t) && len(planLocked(t)) > 0)
 	case reflect.Pointer, reflect.Slice, reflect.Array, reflect.Map:
 		c = changesLocked(t.Elem())
 	case reflect.Interface:

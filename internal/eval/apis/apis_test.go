@@ -223,8 +223,6 @@ func TestAddCRDErrors(t *testing.T) {
 			`CustomResourceDefinition "ws.example": spec.group "example" must be a domain with at least one dot`},
 		{crd("apiextensions.k8s.io/v1", "deployments.apps", "apps", "Deployment", "deployments", "Namespaced", v1),
 			`CustomResourceDefinition "deployments.apps": spec.group "apps" must be a domain with at least one dot`},
-		{crd("apiextensions.k8s.io/v1", "ingresses.networking.k8s.io", "networking.k8s.io", "Ingress", "ingresses", "Namespaced", v1),
-			`CustomResourceDefinition "ingresses.networking.k8s.io": spec.group "networking.k8s.io" is served by kube-apiserver itself`},
 		{crd("apiextensions.k8s.io/v1", "widgets.example.com", "example.com", "W", "ws", "Namespaced", v1),
 			`CustomResourceDefinition "widgets.example.com": metadata.name must be "ws.example.com" (spec.names.plural + "." + spec.group)`},
 		{crd("apiextensions.k8s.io/v1", "ws.example.com", "example.com", "W", "ws", "namespaced", v1),
@@ -243,6 +241,48 @@ func TestAddCRDErrors(t *testing.T) {
 		if len(c.crds) != 0 {
 			t.Errorf("a refused CRD was added: %v", c.crds)
 		}
+	}
+}
+
+// A CRD of a group kube-apiserver serves itself is created (with its API
+// approval) but serves nothing: it changes nothing, without an error.
+func TestAddCRDBuiltinGroup(t *testing.T) {
+	c := New()
+	doc := `{"apiVersion":"apiextensions.k8s.io/v1","kind":"CustomResourceDefinition","metadata":{"name":"ingresses.networking.k8s.io"},` +
+		`"spec":{"group":"networking.k8s.io","names":{"kind":"Ingress","plural":"ingresses"},"scope":"Namespaced","versions":[{"name":"v1","served":true,"storage":true}]}}`
+	if err := c.AddCRD([]byte(doc)); err != nil {
+		t.Fatal(err)
+	}
+	if len(c.crds) != 0 || c.crdGroups["networking.k8s.io"] {
+		t.Errorf("a CRD of a built-in group was added: %v", c.crds)
+	}
+}
+
+// The kind of a refused CRD does not exist (VAL-93), unless a CRD that is
+// created serves it; other kinds of its group are unaffected.
+func TestRefusedCRD(t *testing.T) {
+	c := New()
+	c.AddRefusedCRD("widgets.example.org", "example.org", "Widget")
+	if _, st := c.Lookup("example.org/v1", "Widget"); st != NotServed {
+		t.Errorf("Widget of a refused CRD: %v, want NotServed", st)
+	}
+	if _, st := c.Lookup("example.org/v1", "Gadget"); st != Custom {
+		t.Errorf("another kind of the group: %v, want Custom", st)
+	}
+	want := "kube-apiserver refuses the input's CustomResourceDefinition widgets.example.org, so Widget is not served"
+	if got := c.Suggest("example.org/v1", "Widget"); got != want {
+		t.Errorf("Suggest = %q, want %q", got, want)
+	}
+	doc := `{"apiVersion":"apiextensions.k8s.io/v1","kind":"CustomResourceDefinition","metadata":{"name":"widgets.example.org"},` +
+		`"spec":{"group":"example.org","names":{"kind":"Widget","plural":"widgets"},"scope":"Namespaced","versions":[{"name":"v1","served":true,"storage":true}]}}`
+	if err := c.AddCRD([]byte(doc)); err != nil {
+		t.Fatal(err)
+	}
+	if _, st := c.Lookup("example.org/v1", "Widget"); st != Served {
+		t.Errorf("Widget with a created CRD too: %v, want Served", st)
+	}
+	if got := c.RefusedCRD("example.org/v1", "Widget"); got != "" {
+		t.Errorf("RefusedCRD = %q with a created CRD", got)
 	}
 }
 
@@ -375,6 +415,20 @@ func TestPlural(t *testing.T) {
 	} {
 		if got := Plural(kind); got != want {
 			t.Errorf("Plural(%q) = %q, want %q", kind, got, want)
+		}
+	}
+}
+
+// The identity of a CRD kube-apiserver cannot decode is read as far as it
+// can be.
+func TestCRDIdentity(t *testing.T) {
+	for _, tc := range []struct{ doc, name, group, kind string }{
+		{`{"metadata":{"name":"widgets.example.org"},"spec":{"group":"example.org","version":"v1","names":{"kind":"Widget"},"versions":[{"served":"yes"}]}}`, "widgets.example.org", "example.org", "Widget"},
+		{`{"spec":{"group":"example.org","names":{"kind":5}}}`, "", "example.org", ""},
+		{`[1`, "", "", ""},
+	} {
+		if n, g, k := CRDIdentity([]byte(tc.doc)); n != tc.name || g != tc.group || k != tc.kind {
+			t.Errorf("CRDIdentity(%s) = %q, %q, %q", tc.doc, n, g, k)
 		}
 	}
 }

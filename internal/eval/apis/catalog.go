@@ -1,6 +1,7 @@
 package apis
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"strings"
@@ -84,6 +85,10 @@ func init() {
 type Catalog struct {
 	crds      map[schema.GroupKind]*crd
 	crdGroups map[string]bool
+	// refused are the group/kinds of the input's CRDs kube-apiserver refuses
+	// (VAL-93..VAL-99): a refused CRD is not created, so its kind does not
+	// exist.
+	refused map[schema.GroupKind]string
 }
 
 type crd struct {
@@ -102,7 +107,56 @@ type crd struct {
 
 // New returns a catalog of the built-in kinds only.
 func New() *Catalog {
-	return &Catalog{crds: map[schema.GroupKind]*crd{}, crdGroups: map[string]bool{}}
+	return &Catalog{crds: map[schema.GroupKind]*crd{}, crdGroups: map[string]bool{}, refused: map[schema.GroupKind]string{}}
+}
+
+// AddRefusedCRD records that the input's CRD name, of group/kind, is refused
+// by kube-apiserver: its custom resources are then of a kind that does not
+// exist (NotServed), unless a CRD that is created serves that kind.
+func (c *Catalog) AddRefusedCRD(name, group, kind string) {
+	if group == "" || kind == "" {
+		return
+	}
+	if c.refused == nil {
+		c.refused = map[schema.GroupKind]string{}
+	}
+	c.refused[schema.GroupKind{Group: group, Kind: kind}] = name
+}
+
+// CRDIdentity reads the name, group and kind of a CRD from data (JSON) as
+// far as it can: also from a body kube-apiserver cannot decode, whose
+// kind is then refused (AddRefusedCRD); "" for what it cannot read.
+func CRDIdentity(data []byte) (name, group, kind string) {
+	var d struct {
+		Metadata struct {
+			Name string `json:"name"`
+		} `json:"metadata"`
+		Spec struct {
+			Group string `json:"group"`
+			Names struct {
+				Kind string `json:"kind"`
+			} `json:"names"`
+		} `json:"spec"`
+	}
+	_ = json.Unmarshal(data, &d) // a type error elsewhere leaves these read
+	return d.Metadata.Name, d.Spec.Group, d.Spec.Names.Kind
+}
+
+// RefusedCRD names the input's refused CRD of the kind of apiVersion/kind,
+// if there is one and no created CRD serves that kind.
+func (c *Catalog) RefusedCRD(apiVersion, kind string) string {
+	if c == nil {
+		return ""
+	}
+	gv, err := schema.ParseGroupVersion(apiVersion)
+	if err != nil {
+		return ""
+	}
+	gk := gv.WithKind(kind).GroupKind()
+	if c.crds[gk] != nil {
+		return ""
+	}
+	return c.refused[gk]
 }
 
 // crdDocument is the part of an apiextensions.k8s.io/v1 CustomResourceDefinition
@@ -136,13 +190,19 @@ type crdDocument struct {
 // AddCRD reads an apiextensions.k8s.io/v1 CustomResourceDefinition (JSON, or
 // YAML) and makes its custom resources known: their scope, plural and served
 // versions, and the schema each served version validates its custom resources
-// with. A CRD for a group/kind already added replaces it. A document that is
-// not a v1 CRD, or one kube-apiserver would refuse for a reason that matters here
-// (no dot in the group, a built-in group, a name that is not plural.group, an
-// unknown scope, no versions), is an error and changes nothing.
+// with. A CRD for a group/kind already added replaces it. The CRD must be
+// one kube-apiserver creates (validation.CustomResourceDefinition finds
+// nothing wrong, VAL-93..VAL-99); the checks below only guard against a
+// caller that skipped that and are an error that changes nothing. A CRD of
+// a group kube-apiserver serves itself is created but serves nothing: it
+// changes nothing either.
 func (c *Catalog) AddCRD(data []byte) error {
 	var d crdDocument
-	if err := yaml.Unmarshal(data, &d); err != nil {
+	unmarshal := func(b []byte, v any) error { return yaml.Unmarshal(b, v) }
+	if t := bytes.TrimSpace(data); len(t) > 0 && t[0] == '{' {
+		unmarshal = json.Unmarshal // the loader's JSON: no YAML conversion needed
+	}
+	if err := unmarshal(data, &d); err != nil {
 		return fmt.Errorf("reading CustomResourceDefinition: %w", err)
 	}
 	if d.APIVersion != "apiextensions.k8s.io/v1" || d.Kind != "CustomResourceDefinition" {
@@ -154,14 +214,15 @@ func (c *Catalog) AddCRD(data []byte) error {
 		return fmt.Errorf("CustomResourceDefinition %q: spec.names.kind and spec.names.plural are required", d.Metadata.Name)
 	case !strings.Contains(s.Group, "."):
 		return fmt.Errorf("CustomResourceDefinition %q: spec.group %q must be a domain with at least one dot", d.Metadata.Name, s.Group)
-	case builtinGroups[s.Group]:
-		return fmt.Errorf("CustomResourceDefinition %q: spec.group %q is served by kube-apiserver itself", d.Metadata.Name, s.Group)
 	case d.Metadata.Name != s.Names.Plural+"."+s.Group:
 		return fmt.Errorf("CustomResourceDefinition %q: metadata.name must be %q (spec.names.plural + \".\" + spec.group)", d.Metadata.Name, s.Names.Plural+"."+s.Group)
 	case s.Scope != "Namespaced" && s.Scope != "Cluster":
 		return fmt.Errorf("CustomResourceDefinition %q: spec.scope %q must be Namespaced or Cluster", d.Metadata.Name, s.Scope)
 	case len(s.Versions) == 0:
 		return fmt.Errorf("CustomResourceDefinition %q: spec.versions is empty", d.Metadata.Name)
+	}
+	if builtinGroups[s.Group] {
+		return nil
 	}
 	r := &crd{name: d.Metadata.Name, resource: s.Names.Plural, namespaced: s.Scope == "Namespaced", versions: map[string]bool{},
 		schemas: map[string]*crdschema.Schema{}, status: map[string]bool{}}
@@ -225,6 +286,9 @@ func (c *Catalog) Lookup(apiVersion, kind string) (Kind, Status) {
 				return k, NotServed
 			}
 		}
+		return guessed(gvk), NotServed
+	}
+	if _, refused := c.refused[gvk.GroupKind()]; refused && c.crds[gvk.GroupKind()] == nil {
 		return guessed(gvk), NotServed
 	}
 	if c.crdGroups[gv.Group] {

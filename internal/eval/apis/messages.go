@@ -90,6 +90,7 @@ func release() string {
 //	kube-apiserver 1.36 serves Scale only as a subresource (deployments/scale)
 //	kube-apiserver 1.36 has ClusterTrustBundle in certificates.k8s.io/v1beta1 and certificates.k8s.io/v1alpha1 but serves none of them by default
 //	kube-apiserver 1.36 has StorageVersionMigration in storagemigration.k8s.io/v1beta1 but does not serve it by default
+//	kube-apiserver refuses the input's CustomResourceDefinition widgets.example.com, so Widget is not served
 //	CustomResourceDefinition widgets.example.com serves Widget as example.com/v1
 //	kube-apiserver 1.36 serves Pod as v1 (kinds are case-sensitive)
 //	kube-apiserver 1.36 serves Ingress as networking.k8s.io/v1
@@ -102,6 +103,9 @@ func (c *Catalog) Suggest(apiVersion, kind string) string {
 	gv, err := schema.ParseGroupVersion(apiVersion)
 	if err != nil || kind == "" {
 		return ""
+	}
+	if name := c.RefusedCRD(apiVersion, kind); name != "" {
+		return fmt.Sprintf("kube-apiserver refuses the input's CustomResourceDefinition %s, so %s is not served", name, kind)
 	}
 	// Same group, exact kind.
 	if s := c.suggestGroupKind(schema.GroupKind{Group: gv.Group, Kind: kind}, ""); s != "" {
