@@ -427,6 +427,13 @@ var podMistakeList = []podMistake{
 	{name: "ephemeral volume without claim template", apply: func(g *Generator, s obj) {
 		addVolume(s, obj{"name": "eph", "ephemeral": obj{}})
 	}},
+	{name: "csi volume driver or secret reference invalid", apply: func(g *Generator, s obj) {
+		csi := obj{"driver": g.pick([]any{"secrets-store.csi.k8s.io", "Secrets_Store", "", "x" + strings.Repeat("y", 63)})}
+		if g.chance(0.6) {
+			csi["nodePublishSecretRef"] = obj{"name": g.pick([]any{"creds", "", "Creds_1"})}
+		}
+		addVolume(s, obj{"name": "secrets", "csi": csi})
+	}},
 	// Pod-level fields (VAL-10, VAL-26..VAL-31).
 	{name: "restartPolicy unknown", podOnly: true, apply: func(g *Generator, s obj) { s["restartPolicy"] = g.pick([]any{"Sometimes", "always"}) }},
 	{name: "activeDeadlineSeconds 0", podOnly: true, apply: func(g *Generator, s obj) { s["activeDeadlineSeconds"] = g.pick([]any{0, -5}) }},

@@ -135,10 +135,18 @@ func validateVolumeSource(s *corev1.VolumeSource, p lazyPath, volName string, me
 	})
 	one(s.ScaleIO != nil, "scaleIO", nil)
 	one(s.CSI != nil, "csi", func() field.ErrorList {
+		// validateCSIVolumeSource: the driver name, and a secret reference's
+		// name (an invalid one reported at csi.name, as upstream does).
 		cp := p.Child("csi")
-		var es field.ErrorList
-		if s.CSI.Driver == "" {
-			es = append(es, field.Required(cp.Child("driver").Path(), ""))
+		es := CSIDriverName(s.CSI.Driver, cp.Child("driver").Path())
+		if ref := s.CSI.NodePublishSecretRef; ref != nil {
+			if ref.Name == "" {
+				es = append(es, field.Required(cp.Child("nodePublishSecretRef").Child("name").Path(), ""))
+			} else {
+				for _, msg := range namecheck.NameIsDNSSubdomain(ref.Name, false) {
+					es = append(es, field.Invalid(cp.Child("name").Path(), ref.Name, msg))
+				}
+			}
 		}
 		return es
 	})
