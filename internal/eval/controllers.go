@@ -410,7 +410,7 @@ func governedIn(step []Result) int {
 // ResourceClaimTemplate the input created in its namespace.
 func (e *Engine) podDependents(res *Result, replica int) []Result {
 	pod, ok := res.Object.(*corev1.Pod)
-	if !ok || !res.Allowed {
+	if !ok || !res.Allowed || !hasDependents(pod) {
 		return nil
 	}
 	uid := pod.UID
@@ -464,6 +464,22 @@ func (e *Engine) podDependents(res *Result, replica int) []Result {
 		})
 	}
 	return out
+}
+
+// hasDependents reports whether a controller creates anything for pod: it
+// has an ephemeral volume or a claim from a template.
+func hasDependents(pod *corev1.Pod) bool {
+	for i := range pod.Spec.Volumes {
+		if pod.Spec.Volumes[i].Ephemeral != nil {
+			return true
+		}
+	}
+	for i := range pod.Spec.ResourceClaims {
+		if pod.Spec.ResourceClaims[i].ResourceClaimTemplateName != nil {
+			return true
+		}
+	}
+	return false
 }
 
 // claimGenerateName is the resource claim controller's generateName for a
