@@ -3,7 +3,6 @@ package conformance
 import (
 	"context"
 	"encoding/json"
-	"fmt"
 
 	admissionregistrationv1 "k8s.io/api/admissionregistration/v1"
 	corev1 "k8s.io/api/core/v1"
@@ -43,9 +42,7 @@ import (
 	"k8s.io/kubernetes/pkg/registry/storage/volumeattachment"
 	"k8s.io/kubernetes/pkg/registry/storage/volumeattributesclass"
 
-	"github.com/limitcheck/limitcheck/internal/eval"
 	"github.com/limitcheck/limitcheck/internal/eval/features"
-	"github.com/limitcheck/limitcheck/internal/jsondec"
 )
 
 // clusterKinds are the cluster-scoped kinds the validation parity tests
@@ -140,20 +137,9 @@ func upstreamClusterCreate(doc []byte, kind string) (rqOutcome, error) {
 // the loader decodes it: by jsondec, or encoding/json where it declines. It
 // also returns the denial's parts (nil when admitted).
 func mineClusterCreate(doc []byte, kind string) (rqOutcome, []string, error) {
-	apiVersion := clusterKinds[kind].apiVersion
-	obj := eval.NewObject(apiVersion, kind)
-	if obj == nil {
-		return rqOutcome{}, nil, fmt.Errorf("eval.NewObject has no type for %s", kind)
-	}
-	if !jsondec.Decode(doc, obj) {
-		obj = eval.NewObject(apiVersion, kind)
-		if err := json.Unmarshal(doc, obj); err != nil {
-			return rqOutcome{}, nil, err
-		}
-	}
-	out, d := admitOutcome(obj, "ns1", features.Gates{})
+	out, d, err := mineTypedCreate(doc, clusterKinds[kind].apiVersion, kind, "ns1", features.Gates{})
 	if d == nil {
-		return out, nil, nil
+		return out, nil, err
 	}
-	return out, d.Parts, nil
+	return out, d.Parts, err
 }

@@ -21,9 +21,7 @@ import (
 	"k8s.io/kubernetes/pkg/registry/resource/resourceclaim"
 	"k8s.io/kubernetes/pkg/registry/resource/resourceclaimtemplate"
 
-	"github.com/limitcheck/limitcheck/internal/eval"
 	"github.com/limitcheck/limitcheck/internal/eval/features"
-	"github.com/limitcheck/limitcheck/internal/jsondec"
 )
 
 var (
@@ -78,18 +76,8 @@ func upstreamDRACreate(doc []byte, kind string, ns *fake.Clientset) (rqOutcome, 
 // mineDRACreate admits the same document on a fresh engine, decoded as the
 // loader decodes it.
 func mineDRACreate(doc []byte, kind string) (rqOutcome, error) {
-	obj := eval.NewObject("resource.k8s.io/v1", kind)
-	if obj == nil {
-		return rqOutcome{}, fmt.Errorf("resource.k8s.io/v1 %s is not decoded typed", kind)
-	}
-	if !jsondec.Decode(doc, obj) {
-		obj = eval.NewObject("resource.k8s.io/v1", kind)
-		if err := json.Unmarshal(doc, obj); err != nil {
-			return rqOutcome{}, err
-		}
-	}
-	out, _ := admitOutcome(obj, "ns1", features.Default())
-	return out, nil
+	out, _, err := mineTypedCreate(doc, "resource.k8s.io/v1", kind, "ns1", features.Default())
+	return out, err
 }
 
 type draGen struct{ epGen }

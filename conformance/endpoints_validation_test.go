@@ -24,9 +24,7 @@ import (
 	"k8s.io/kubernetes/pkg/registry/core/endpoint"
 	"k8s.io/kubernetes/pkg/registry/discovery/endpointslice"
 
-	"github.com/limitcheck/limitcheck/internal/eval"
 	"github.com/limitcheck/limitcheck/internal/eval/features"
-	"github.com/limitcheck/limitcheck/internal/jsondec"
 )
 
 var (
@@ -75,18 +73,8 @@ func upstreamEndpointsCreate(doc []byte, kind, namespace string) (rqOutcome, err
 // mineEndpointsCreate admits the same document on a fresh engine, decoded as
 // the loader decodes it.
 func mineEndpointsCreate(doc []byte, apiVersion, kind, namespace string) (rqOutcome, error) {
-	obj := eval.NewObject(apiVersion, kind)
-	if obj == nil {
-		return rqOutcome{}, fmt.Errorf("%s %s is not decoded typed", apiVersion, kind)
-	}
-	if !jsondec.Decode(doc, obj) {
-		obj = eval.NewObject(apiVersion, kind)
-		if err := json.Unmarshal(doc, obj); err != nil {
-			return rqOutcome{}, err
-		}
-	}
-	out, _ := admitOutcome(obj, namespace, features.Default())
-	return out, nil
+	out, _, err := mineTypedCreate(doc, apiVersion, kind, namespace, features.Default())
+	return out, err
 }
 
 type epGen struct{ r *rand.Rand }

@@ -62,15 +62,11 @@ func upstreamHPACreate(doc []byte, apiVersion, namespace string) (rqOutcome, err
 
 // mineHPACreate admits the same document on a fresh engine.
 func mineHPACreate(doc []byte, apiVersion, namespace string, gates features.Gates) (rqOutcome, []string, error) {
-	obj := eval.NewObject(apiVersion, "HorizontalPodAutoscaler")
-	if err := json.Unmarshal(doc, obj); err != nil {
-		return rqOutcome{}, nil, err
-	}
-	out, d := admitOutcome(obj, namespace, gates)
+	out, d, err := mineTypedCreate(doc, apiVersion, "HorizontalPodAutoscaler", namespace, gates)
 	if d == nil {
-		return out, nil, nil
+		return out, nil, err
 	}
-	return out, d.Parts, nil
+	return out, d.Parts, err
 }
 
 type hpaGen struct {

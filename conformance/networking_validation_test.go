@@ -20,9 +20,7 @@ import (
 	"k8s.io/kubernetes/pkg/registry/networking/ingress"
 	"k8s.io/kubernetes/pkg/registry/networking/networkpolicy"
 
-	"github.com/limitcheck/limitcheck/internal/eval"
 	"github.com/limitcheck/limitcheck/internal/eval/features"
-	"github.com/limitcheck/limitcheck/internal/jsondec"
 )
 
 var (
@@ -77,18 +75,8 @@ func upstreamNetworkingCreate(doc []byte, kind, namespace string) (rqOutcome, er
 // mineNetworkingCreate admits the same document on a fresh engine, decoded
 // as the loader decodes it: by jsondec, or encoding/json where it declines.
 func mineNetworkingCreate(doc []byte, kind, namespace string, gates features.Gates) (rqOutcome, error) {
-	obj := eval.NewObject("networking.k8s.io/v1", kind)
-	if obj == nil {
-		return rqOutcome{}, fmt.Errorf("networking.k8s.io/v1 %s is not decoded typed", kind)
-	}
-	if !jsondec.Decode(doc, obj) {
-		obj = eval.NewObject("networking.k8s.io/v1", kind)
-		if err := json.Unmarshal(doc, obj); err != nil {
-			return rqOutcome{}, err
-		}
-	}
-	out, _ := admitOutcome(obj, namespace, gates)
-	return out, nil
+	out, _, err := mineTypedCreate(doc, "networking.k8s.io/v1", kind, namespace, gates)
+	return out, err
 }
 
 type netGen struct{ r *rand.Rand }

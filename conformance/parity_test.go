@@ -1,6 +1,7 @@
 package conformance
 
 import (
+	"encoding/json"
 	"fmt"
 	"strings"
 	"testing"
@@ -11,6 +12,7 @@ import (
 	"github.com/limitcheck/limitcheck/internal/eval"
 	"github.com/limitcheck/limitcheck/internal/eval/features"
 	"github.com/limitcheck/limitcheck/internal/eval/status"
+	"github.com/limitcheck/limitcheck/internal/jsondec"
 )
 
 // The validation parity tests share what follows: an outcome from upstream's
@@ -46,6 +48,24 @@ func admitOutcome(obj runtime.Object, namespace string, gates features.Gates) (r
 	}
 	d := res.Denial
 	return rqOutcome{code: d.Code, reason: string(d.Reason), message: d.Message}, d
+}
+
+// mineTypedCreate admits doc, a document of a kind limitcheck decodes typed,
+// on a fresh engine (admitOutcome), decoded as the loader decodes it: by
+// jsondec, or encoding/json where it declines.
+func mineTypedCreate(doc []byte, apiVersion, kind, namespace string, gates features.Gates) (rqOutcome, *status.Denial, error) {
+	obj := eval.NewObject(apiVersion, kind)
+	if obj == nil {
+		return rqOutcome{}, nil, fmt.Errorf("%s %s is not decoded typed", apiVersion, kind)
+	}
+	if !jsondec.Decode(doc, obj) {
+		obj = eval.NewObject(apiVersion, kind)
+		if err := json.Unmarshal(doc, obj); err != nil {
+			return rqOutcome{}, nil, err
+		}
+	}
+	out, d := admitOutcome(obj, namespace, gates)
+	return out, d, nil
 }
 
 // parity tallies one seeded run.

@@ -26,7 +26,6 @@ import (
 	"k8s.io/kubernetes/pkg/registry/rbac/role"
 	"k8s.io/kubernetes/pkg/registry/rbac/rolebinding"
 
-	"github.com/limitcheck/limitcheck/internal/eval"
 	"github.com/limitcheck/limitcheck/internal/eval/features"
 )
 
@@ -95,15 +94,8 @@ func upstreamPolicyRBACCreate(doc []byte, kind, namespace string) (rqOutcome, er
 
 // minePolicyRBACCreate admits the same document on a fresh engine.
 func minePolicyRBACCreate(doc []byte, kind, namespace string) (rqOutcome, error) {
-	obj := eval.NewObject(policyRBACKinds[kind].apiVersion, kind)
-	if obj == nil {
-		return rqOutcome{}, fmt.Errorf("eval.NewObject has no type for %s", kind)
-	}
-	if err := json.Unmarshal(doc, obj); err != nil {
-		return rqOutcome{}, err
-	}
-	out, _ := admitOutcome(obj, namespace, features.Gates{})
-	return out, nil
+	out, _, err := mineTypedCreate(doc, policyRBACKinds[kind].apiVersion, kind, namespace, features.Gates{})
+	return out, err
 }
 
 type policyRBACGen struct{ r *rand.Rand }

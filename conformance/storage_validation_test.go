@@ -16,9 +16,7 @@ import (
 	"k8s.io/kubernetes/pkg/apis/storage"
 	"k8s.io/kubernetes/pkg/registry/storage/csistoragecapacity"
 
-	"github.com/limitcheck/limitcheck/internal/eval"
 	"github.com/limitcheck/limitcheck/internal/eval/features"
-	"github.com/limitcheck/limitcheck/internal/jsondec"
 )
 
 var (
@@ -55,19 +53,8 @@ func upstreamCapacityCreate(doc []byte, namespace string) (rqOutcome, error) {
 // mineCapacityCreate admits the same document on a fresh engine, decoded as
 // the loader decodes it.
 func mineCapacityCreate(doc []byte, namespace string) (rqOutcome, error) {
-	const apiVersion, kind = "storage.k8s.io/v1", "CSIStorageCapacity"
-	obj := eval.NewObject(apiVersion, kind)
-	if obj == nil {
-		return rqOutcome{}, fmt.Errorf("%s %s is not decoded typed", apiVersion, kind)
-	}
-	if !jsondec.Decode(doc, obj) {
-		obj = eval.NewObject(apiVersion, kind)
-		if err := json.Unmarshal(doc, obj); err != nil {
-			return rqOutcome{}, err
-		}
-	}
-	out, _ := admitOutcome(obj, namespace, features.Default())
-	return out, nil
+	out, _, err := mineTypedCreate(doc, "storage.k8s.io/v1", "CSIStorageCapacity", namespace, features.Default())
+	return out, err
 }
 
 type storageGen struct{ r *rand.Rand }
