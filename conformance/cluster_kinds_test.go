@@ -1,9 +1,6 @@
 package conformance
 
 import (
-	"context"
-	"encoding/json"
-
 	admissionregistrationv1 "k8s.io/api/admissionregistration/v1"
 	corev1 "k8s.io/api/core/v1"
 	flowcontrolv1 "k8s.io/api/flowcontrol/v1"
@@ -13,15 +10,11 @@ import (
 	"k8s.io/apiextensions-apiserver/pkg/apis/apiextensions"
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 	"k8s.io/apiextensions-apiserver/pkg/registry/customresourcedefinition"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
-	"k8s.io/apimachinery/pkg/runtime/schema"
-	genericapirequest "k8s.io/apiserver/pkg/endpoints/request"
 	"k8s.io/apiserver/pkg/registry/rest"
 	"k8s.io/kube-aggregator/pkg/apis/apiregistration"
 	apiregistrationv1 "k8s.io/kube-aggregator/pkg/apis/apiregistration/v1"
 	"k8s.io/kube-aggregator/pkg/registry/apiservice"
-	"k8s.io/kubernetes/pkg/api/legacyscheme"
 	"k8s.io/kubernetes/pkg/apis/admissionregistration"
 	api "k8s.io/kubernetes/pkg/apis/core"
 	"k8s.io/kubernetes/pkg/apis/flowcontrol"
@@ -105,32 +98,7 @@ var clusterKinds = map[string]struct {
 // the generic metadata check).
 func upstreamClusterCreate(doc []byte, kind string) (rqOutcome, error) {
 	k := clusterKinds[kind]
-	ext := k.ext()
-	if err := json.Unmarshal(doc, ext); err != nil {
-		return rqOutcome{}, err
-	}
-	scheme := k.scheme
-	if scheme == nil {
-		scheme = legacyscheme.Scheme
-	}
-	scheme.Default(ext)
-	internal := k.internal()
-	if err := scheme.Convert(ext, internal, nil); err != nil {
-		return rqOutcome{}, err
-	}
-	meta := internal.(metav1.Object)
-	if meta.GetGenerateName() != "" && meta.GetName() == "" {
-		meta.SetName(upstreamGeneratedName(meta.GetGenerateName()))
-	}
-	meta.SetNamespace("") // kubectl sends a cluster-scoped create without one
-	gv, err := schema.ParseGroupVersion(k.apiVersion)
-	if err != nil {
-		return rqOutcome{}, err
-	}
-	ctx := genericapirequest.WithRequestInfo(genericapirequest.WithNamespace(context.Background(), ""), &genericapirequest.RequestInfo{IsResourceRequest: true, Verb: "create",
-		APIGroup: gv.Group, APIVersion: gv.Version, Resource: k.resource, Name: meta.GetName()})
-	rest.FillObjectMetaSystemFields(meta)
-	return statusOutcome(rest.BeforeCreate(k.strategy, ctx, internal)), nil
+	return upstreamTypedCreate(doc, k.ext(), k.internal(), k.strategy, k.scheme, k.apiVersion, k.resource, "")
 }
 
 // mineClusterCreate admits the same document on a fresh engine, decoded as

@@ -1,7 +1,6 @@
 package conformance
 
 import (
-	"context"
 	"encoding/json"
 	"flag"
 	"fmt"
@@ -13,10 +12,8 @@ import (
 	resourcev1 "k8s.io/api/resource/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
-	genericapirequest "k8s.io/apiserver/pkg/endpoints/request"
 	"k8s.io/apiserver/pkg/registry/rest"
 	"k8s.io/client-go/kubernetes/fake"
-	"k8s.io/kubernetes/pkg/api/legacyscheme"
 	resourceinternal "k8s.io/kubernetes/pkg/apis/resource"
 	"k8s.io/kubernetes/pkg/registry/resource/resourceclaim"
 	"k8s.io/kubernetes/pkg/registry/resource/resourceclaimtemplate"
@@ -54,23 +51,7 @@ func upstreamDRACreate(doc []byte, kind string, ns *fake.Clientset) (rqOutcome, 
 	default:
 		return rqOutcome{}, fmt.Errorf("kind %s", kind)
 	}
-	if err := json.Unmarshal(doc, ext); err != nil {
-		return rqOutcome{}, err
-	}
-	legacyscheme.Scheme.Default(ext)
-	if err := legacyscheme.Scheme.Convert(ext, internal, nil); err != nil {
-		return rqOutcome{}, err
-	}
-	meta := internal.(metav1.Object)
-	meta.SetNamespace("ns1")
-	if meta.GetGenerateName() != "" && meta.GetName() == "" {
-		meta.SetName(upstreamGeneratedName(meta.GetGenerateName()))
-	}
-	ctx := genericapirequest.WithNamespace(context.Background(), "ns1")
-	ctx = genericapirequest.WithRequestInfo(ctx, &genericapirequest.RequestInfo{IsResourceRequest: true, Verb: "create",
-		APIGroup: "resource.k8s.io", APIVersion: "v1", Namespace: "ns1", Resource: resource, Name: meta.GetName()})
-	rest.FillObjectMetaSystemFields(meta)
-	return statusOutcome(rest.BeforeCreate(strategy, ctx, internal)), nil
+	return upstreamTypedCreate(doc, ext, internal, strategy, nil, "resource.k8s.io/v1", resource, "ns1")
 }
 
 // mineDRACreate admits the same document on a fresh engine, decoded as the

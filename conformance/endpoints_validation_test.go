@@ -1,7 +1,6 @@
 package conformance
 
 import (
-	"context"
 	"encoding/json"
 	"flag"
 	"fmt"
@@ -12,12 +11,9 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 	discoveryv1 "k8s.io/api/discovery/v1"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
-	genericapirequest "k8s.io/apiserver/pkg/endpoints/request"
 	"k8s.io/apiserver/pkg/registry/rest"
 	"k8s.io/klog/v2"
-	"k8s.io/kubernetes/pkg/api/legacyscheme"
 	"k8s.io/kubernetes/pkg/apis/core"
 	discoveryapi "k8s.io/kubernetes/pkg/apis/discovery"
 	_ "k8s.io/kubernetes/pkg/apis/discovery/install"
@@ -39,35 +35,17 @@ var (
 func upstreamEndpointsCreate(doc []byte, kind, namespace string) (rqOutcome, error) {
 	var ext, internal runtime.Object
 	var strategy rest.RESTCreateStrategy
-	group, version, resource := "", "v1", "endpoints"
+	apiVersion, resource := "v1", "endpoints"
 	switch kind {
 	case "Endpoints":
 		ext, internal, strategy = &corev1.Endpoints{}, &core.Endpoints{}, endpoint.Strategy
 	case "EndpointSlice":
 		ext, internal, strategy = &discoveryv1.EndpointSlice{}, &discoveryapi.EndpointSlice{}, endpointslice.Strategy
-		group, resource = "discovery.k8s.io", "endpointslices"
+		apiVersion, resource = "discovery.k8s.io/v1", "endpointslices"
 	default:
 		return rqOutcome{}, fmt.Errorf("kind %s", kind)
 	}
-	if err := json.Unmarshal(doc, ext); err != nil {
-		return rqOutcome{}, err
-	}
-	legacyscheme.Scheme.Default(ext)
-	if err := legacyscheme.Scheme.Convert(ext, internal, nil); err != nil {
-		return rqOutcome{}, err
-	}
-	meta := internal.(metav1.Object)
-	if meta.GetNamespace() == "" {
-		meta.SetNamespace(namespace)
-	}
-	if meta.GetGenerateName() != "" && meta.GetName() == "" {
-		meta.SetName(upstreamGeneratedName(meta.GetGenerateName()))
-	}
-	ctx := genericapirequest.WithNamespace(context.Background(), meta.GetNamespace())
-	ctx = genericapirequest.WithRequestInfo(ctx, &genericapirequest.RequestInfo{IsResourceRequest: true, Verb: "create",
-		APIGroup: group, APIVersion: version, Namespace: meta.GetNamespace(), Resource: resource, Name: meta.GetName()})
-	rest.FillObjectMetaSystemFields(meta)
-	return statusOutcome(rest.BeforeCreate(strategy, ctx, internal)), nil
+	return upstreamTypedCreate(doc, ext, internal, strategy, nil, apiVersion, resource, namespace)
 }
 
 // mineEndpointsCreate admits the same document on a fresh engine, decoded as

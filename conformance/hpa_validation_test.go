@@ -1,7 +1,6 @@
 package conformance
 
 import (
-	"context"
 	"encoding/json"
 	"flag"
 	"fmt"
@@ -12,8 +11,6 @@ import (
 	autoscalingv1 "k8s.io/api/autoscaling/v1"
 	autoscalingv2 "k8s.io/api/autoscaling/v2"
 	"k8s.io/apimachinery/pkg/runtime"
-	genericapirequest "k8s.io/apiserver/pkg/endpoints/request"
-	"k8s.io/apiserver/pkg/registry/rest"
 	"k8s.io/kubernetes/pkg/api/legacyscheme"
 	"k8s.io/kubernetes/pkg/apis/autoscaling"
 	_ "k8s.io/kubernetes/pkg/apis/autoscaling/install"
@@ -38,26 +35,8 @@ func upstreamHPACreate(doc []byte, apiVersion, namespace string) (rqOutcome, err
 	if apiVersion == "autoscaling/v1" {
 		ext = &autoscalingv1.HorizontalPodAutoscaler{}
 	}
-	if err := json.Unmarshal(doc, ext); err != nil {
-		return rqOutcome{}, err
-	}
-	legacyscheme.Scheme.Default(ext)
-	internal := &autoscaling.HorizontalPodAutoscaler{}
-	if err := legacyscheme.Scheme.Convert(ext, internal, nil); err != nil {
-		return rqOutcome{}, err
-	}
-	if internal.Namespace == "" {
-		internal.Namespace = namespace
-	}
-	if internal.GenerateName != "" && internal.Name == "" {
-		internal.Name = upstreamGeneratedName(internal.GenerateName)
-	}
-	ctx := genericapirequest.WithNamespace(context.Background(), internal.Namespace)
-	gv := strings.SplitN(apiVersion, "/", 2)
-	ctx = genericapirequest.WithRequestInfo(ctx, &genericapirequest.RequestInfo{IsResourceRequest: true, Verb: "create",
-		APIGroup: gv[0], APIVersion: gv[1], Namespace: internal.Namespace, Resource: "horizontalpodautoscalers", Name: internal.Name})
-	rest.FillObjectMetaSystemFields(internal)
-	return statusOutcome(rest.BeforeCreate(horizontalpodautoscaler.Strategy, ctx, internal)), nil
+	return upstreamTypedCreate(doc, ext, &autoscaling.HorizontalPodAutoscaler{}, horizontalpodautoscaler.Strategy, nil,
+		apiVersion, "horizontalpodautoscalers", namespace)
 }
 
 // mineHPACreate admits the same document on a fresh engine.

@@ -1,7 +1,6 @@
 package conformance
 
 import (
-	"context"
 	"encoding/json"
 	"flag"
 	"fmt"
@@ -10,11 +9,8 @@ import (
 	"testing"
 
 	networkingv1 "k8s.io/api/networking/v1"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
-	genericapirequest "k8s.io/apiserver/pkg/endpoints/request"
 	"k8s.io/apiserver/pkg/registry/rest"
-	"k8s.io/kubernetes/pkg/api/legacyscheme"
 	"k8s.io/kubernetes/pkg/apis/networking"
 	_ "k8s.io/kubernetes/pkg/apis/networking/install"
 	"k8s.io/kubernetes/pkg/registry/networking/ingress"
@@ -45,31 +41,7 @@ func upstreamNetworkingCreate(doc []byte, kind, namespace string) (rqOutcome, er
 	default:
 		return rqOutcome{}, fmt.Errorf("kind %s", kind)
 	}
-	if err := json.Unmarshal(doc, ext); err != nil {
-		return rqOutcome{}, err
-	}
-	legacyscheme.Scheme.Default(ext)
-	if err := legacyscheme.Scheme.Convert(ext, internal, nil); err != nil {
-		return rqOutcome{}, err
-	}
-	meta := internal.(interface {
-		GetNamespace() string
-		SetNamespace(string)
-		GetName() string
-		SetName(string)
-		GetGenerateName() string
-	})
-	if meta.GetNamespace() == "" {
-		meta.SetNamespace(namespace)
-	}
-	if meta.GetGenerateName() != "" && meta.GetName() == "" {
-		meta.SetName(upstreamGeneratedName(meta.GetGenerateName()))
-	}
-	ctx := genericapirequest.WithNamespace(context.Background(), meta.GetNamespace())
-	ctx = genericapirequest.WithRequestInfo(ctx, &genericapirequest.RequestInfo{IsResourceRequest: true, Verb: "create",
-		APIGroup: "networking.k8s.io", APIVersion: "v1", Namespace: meta.GetNamespace(), Resource: resource, Name: meta.GetName()})
-	rest.FillObjectMetaSystemFields(internal.(metav1.Object))
-	return statusOutcome(rest.BeforeCreate(strategy, ctx, internal)), nil
+	return upstreamTypedCreate(doc, ext, internal, strategy, nil, "networking.k8s.io/v1", resource, namespace)
 }
 
 // mineNetworkingCreate admits the same document on a fresh engine, decoded

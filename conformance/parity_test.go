@@ -1,13 +1,19 @@
 package conformance
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"strings"
 	"testing"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	genericapirequest "k8s.io/apiserver/pkg/endpoints/request"
+	"k8s.io/apiserver/pkg/registry/rest"
+	"k8s.io/kubernetes/pkg/api/legacyscheme"
 
 	"github.com/limitcheck/limitcheck/internal/eval"
 	"github.com/limitcheck/limitcheck/internal/eval/features"
@@ -48,6 +54,44 @@ func admitOutcome(obj runtime.Object, namespace string, gates features.Gates) (r
 	}
 	d := res.Denial
 	return rqOutcome{code: d.Code, reason: string(d.Reason), message: d.Message}, d
+}
+
+// upstreamTypedCreate runs kube-apiserver's create path on doc: decoded into
+// ext (the served version), defaulted, converted to internal, the namespace
+// given (cleared for a cluster-scoped strategy: kubectl sends none), name
+// generation, system fields, then rest.BeforeCreate with strategy
+// (PrepareForCreate, Validate, the generic metadata check) for a request of
+// apiVersion and resource. scheme nil is legacyscheme's.
+func upstreamTypedCreate(doc []byte, ext, internal runtime.Object, strategy rest.RESTCreateStrategy, scheme *runtime.Scheme,
+	apiVersion, resource, namespace string) (rqOutcome, error) {
+	if err := json.Unmarshal(doc, ext); err != nil {
+		return rqOutcome{}, err
+	}
+	if scheme == nil {
+		scheme = legacyscheme.Scheme
+	}
+	scheme.Default(ext)
+	if err := scheme.Convert(ext, internal, nil); err != nil {
+		return rqOutcome{}, err
+	}
+	gv, err := schema.ParseGroupVersion(apiVersion)
+	if err != nil {
+		return rqOutcome{}, err
+	}
+	meta := internal.(metav1.Object)
+	switch {
+	case !strategy.NamespaceScoped():
+		meta.SetNamespace("")
+	case meta.GetNamespace() == "":
+		meta.SetNamespace(namespace)
+	}
+	if meta.GetGenerateName() != "" && meta.GetName() == "" {
+		meta.SetName(upstreamGeneratedName(meta.GetGenerateName()))
+	}
+	ctx := genericapirequest.WithRequestInfo(genericapirequest.WithNamespace(context.Background(), meta.GetNamespace()), &genericapirequest.RequestInfo{
+		IsResourceRequest: true, Verb: "create", APIGroup: gv.Group, APIVersion: gv.Version, Namespace: meta.GetNamespace(), Resource: resource, Name: meta.GetName()})
+	rest.FillObjectMetaSystemFields(meta)
+	return statusOutcome(rest.BeforeCreate(strategy, ctx, internal)), nil
 }
 
 // mineTypedCreate admits doc, a document of a kind limitcheck decodes typed,

@@ -1,7 +1,6 @@
 package conformance
 
 import (
-	"context"
 	"encoding/json"
 	"flag"
 	"fmt"
@@ -11,11 +10,8 @@ import (
 
 	policyv1 "k8s.io/api/policy/v1"
 	rbacv1 "k8s.io/api/rbac/v1"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
-	genericapirequest "k8s.io/apiserver/pkg/endpoints/request"
 	"k8s.io/apiserver/pkg/registry/rest"
-	"k8s.io/kubernetes/pkg/api/legacyscheme"
 	"k8s.io/kubernetes/pkg/apis/policy"
 	_ "k8s.io/kubernetes/pkg/apis/policy/install"
 	"k8s.io/kubernetes/pkg/apis/rbac"
@@ -66,30 +62,7 @@ var policyRBACKinds = map[string]struct {
 // check).
 func upstreamPolicyRBACCreate(doc []byte, kind, namespace string) (rqOutcome, error) {
 	k := policyRBACKinds[kind]
-	ext := k.ext()
-	if err := json.Unmarshal(doc, ext); err != nil {
-		return rqOutcome{}, err
-	}
-	legacyscheme.Scheme.Default(ext)
-	internal := k.internal()
-	if err := legacyscheme.Scheme.Convert(ext, internal, nil); err != nil {
-		return rqOutcome{}, err
-	}
-	meta := internal.(metav1.Object)
-	if !k.strategy.NamespaceScoped() {
-		meta.SetNamespace("") // kubectl sends a cluster-scoped create without one
-	} else if meta.GetNamespace() == "" {
-		meta.SetNamespace(namespace)
-	}
-	if meta.GetGenerateName() != "" && meta.GetName() == "" {
-		meta.SetName(upstreamGeneratedName(meta.GetGenerateName()))
-	}
-	ctx := genericapirequest.WithNamespace(context.Background(), meta.GetNamespace())
-	gv := strings.SplitN(k.apiVersion, "/", 2)
-	ctx = genericapirequest.WithRequestInfo(ctx, &genericapirequest.RequestInfo{IsResourceRequest: true, Verb: "create",
-		APIGroup: gv[0], APIVersion: gv[1], Namespace: meta.GetNamespace(), Resource: k.resource, Name: meta.GetName()})
-	rest.FillObjectMetaSystemFields(meta)
-	return statusOutcome(rest.BeforeCreate(k.strategy, ctx, internal)), nil
+	return upstreamTypedCreate(doc, k.ext(), k.internal(), k.strategy, nil, k.apiVersion, k.resource, namespace)
 }
 
 // minePolicyRBACCreate admits the same document on a fresh engine.

@@ -1,7 +1,6 @@
 package conformance
 
 import (
-	"context"
 	"encoding/json"
 	"flag"
 	"fmt"
@@ -10,9 +9,6 @@ import (
 	"testing"
 
 	storagev1 "k8s.io/api/storage/v1"
-	genericapirequest "k8s.io/apiserver/pkg/endpoints/request"
-	"k8s.io/apiserver/pkg/registry/rest"
-	"k8s.io/kubernetes/pkg/api/legacyscheme"
 	"k8s.io/kubernetes/pkg/apis/storage"
 	"k8s.io/kubernetes/pkg/registry/storage/csistoragecapacity"
 
@@ -28,26 +24,8 @@ var (
 // document: decode, defaulting, conversion to the internal type, name
 // generation, system fields and rest.BeforeCreate with the real strategy.
 func upstreamCapacityCreate(doc []byte, namespace string) (rqOutcome, error) {
-	ext := &storagev1.CSIStorageCapacity{}
-	if err := json.Unmarshal(doc, ext); err != nil {
-		return rqOutcome{}, err
-	}
-	legacyscheme.Scheme.Default(ext)
-	internal := &storage.CSIStorageCapacity{}
-	if err := legacyscheme.Scheme.Convert(ext, internal, nil); err != nil {
-		return rqOutcome{}, err
-	}
-	if internal.Namespace == "" {
-		internal.Namespace = namespace
-	}
-	if internal.GenerateName != "" && internal.Name == "" {
-		internal.Name = upstreamGeneratedName(internal.GenerateName)
-	}
-	ctx := genericapirequest.WithNamespace(context.Background(), internal.Namespace)
-	ctx = genericapirequest.WithRequestInfo(ctx, &genericapirequest.RequestInfo{IsResourceRequest: true, Verb: "create",
-		APIGroup: "storage.k8s.io", APIVersion: "v1", Namespace: internal.Namespace, Resource: "csistoragecapacities", Name: internal.Name})
-	rest.FillObjectMetaSystemFields(internal)
-	return statusOutcome(rest.BeforeCreate(csistoragecapacity.Strategy, ctx, internal)), nil
+	return upstreamTypedCreate(doc, &storagev1.CSIStorageCapacity{}, &storage.CSIStorageCapacity{}, csistoragecapacity.Strategy, nil,
+		"storage.k8s.io/v1", "csistoragecapacities", namespace)
 }
 
 // mineCapacityCreate admits the same document on a fresh engine, decoded as
