@@ -40,8 +40,9 @@ var (
 )
 
 // Start paces the collector by a memory limit of b bytes until the live
-// heap reaches handBack of it. It does nothing when the user chose a pacing: either of
-// GOGC and GOMEMLIMIT is set in the environment.
+// heap reaches handBack of it, and asks for three quarters of it in huge
+// pages (preferHugePages). It does nothing when the user chose a pacing:
+// either of GOGC and GOMEMLIMIT is set in the environment.
 func Start(b int64) {
 	if os.Getenv("GOGC") != "" || os.Getenv("GOMEMLIMIT") != "" || b <= 0 {
 		return
@@ -54,6 +55,7 @@ func Start(b int64) {
 	budget = b
 	debug.SetMemoryLimit(b)
 	debug.SetGCPercent(-1)
+	preferHugePages(int(b / 4 * 3))
 	watch()
 }
 
