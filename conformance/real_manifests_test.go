@@ -1,0 +1,296 @@
+package conformance
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"io/fs"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	yamlutil "k8s.io/apimachinery/pkg/util/yaml"
+	"sigs.k8s.io/yaml"
+
+	"github.com/limitcheck/limitcheck/internal/eval"
+	"github.com/limitcheck/limitcheck/internal/eval/features"
+)
+
+var (
+	flagReal          = flag.String("real", "", "comma-separated files or directories of manifests for TestRealManifestsParity (default: testdata/real)")
+	flagRealMutations = flag.Int("real-mutations", 30, "mistakes made in each document of TestRealManifestsParity, one at a time")
+	flagRealSeed      = flag.Uint64("real-seed", 1, "TestRealManifestsParity mistake seed")
+)
+
+// TestRealManifestsParity runs manifests written the way real projects write
+// them (testdata/real, or -real: a checkout's rendered manifests) through
+// kube-apiserver's create path and limitcheck's, each document as it is,
+// then with one realistic mistake at a time (realMistakes), and compares the
+// verdicts, the messages and what the controllers create. Fields real
+// projects use together (probes, affinity, security contexts, topology
+// spread, volumes of every source) reach the validation this way in
+// combinations a generator does not make.
+func TestRealManifestsParity(t *testing.T) {
+	roots := []string{"testdata/real"}
+	if *flagReal != "" {
+		roots = strings.Split(*flagReal, ",")
+	}
+	var docs []realDoc
+	for _, root := range roots {
+		docs = append(docs, readRealDocs(t, root)...)
+	}
+	if len(docs) == 0 {
+		t.Fatalf("no documents under %v", roots)
+	}
+	var classes [][]byte
+	for _, d := range docs {
+		if IsClassDoc(d.json) {
+			classes = append(classes, d.json)
+		}
+	}
+	rng := rand.New(rand.NewPCG(*flagRealSeed, 0x5ea1))
+	stats := map[string]int{}
+	mismatches := 0
+	for _, d := range docs {
+		typed := typedCreateFor(d.apiVersion, d.kind)
+		if !upstreamCreates[d.kind] && typed == nil || IsClassDoc(d.json) {
+			stats["not compared: "+d.kind]++
+			continue
+		}
+		if eval.NewObject(d.apiVersion, d.kind) == nil {
+			stats["not served: "+d.apiVersion+" "+d.kind]++
+			continue
+		}
+		variants := []realVariant{{doc: d.json}}
+		for range *flagRealMutations {
+			if v, ok := realMistakeIn(rng, d.json); ok {
+				variants = append(variants, v)
+			}
+		}
+		for _, v := range variants {
+			label := "as written"
+			if v.mistake != "" {
+				label = "mistake " + v.mistake
+			}
+			if typed != nil {
+				want, got, parts, err := typed(v.doc)
+				if err != nil {
+					stats["undecodable: "+d.kind]++
+					continue
+				}
+				if want.allowed && got.code == 409 && got.reason == "AlreadyExists" {
+					// A name every cluster has taken (NS-01, VAL-75: default,
+					// kube-public, the admin ClusterRole, …), which the
+					// upstream side here does not create first.
+					stats["name taken in every cluster: "+d.kind]++
+					continue
+				}
+				verdict := "admitted"
+				if !want.allowed {
+					verdict = "denied"
+				}
+				stats[fmt.Sprintf("%s %s: %s", d.kind, label, verdict)]++
+				if want.allowed != got.allowed || want.code != got.code || want.reason != got.reason ||
+					!samePermutation(want.message, got.message, parts) {
+					mismatches++
+					if mismatches <= *flagShow {
+						t.Errorf("%s (%s %s, %s) mismatch:\n  upstream:   %v %d %s %s\n  limitcheck: %v %d %s %s\ndocument: %s", d.where, d.kind, d.name, label,
+							want.allowed, want.code, want.reason, want.message, got.allowed, got.code, got.reason, got.message, v.doc)
+					}
+				}
+				continue
+			}
+			up, mine, err := createBoth(v.doc, classes)
+			if err != nil {
+				stats["undecodable: "+d.kind]++
+				continue
+			}
+			verdict := "admitted"
+			if !up.Allowed {
+				verdict = "denied " + up.Stage
+			}
+			stats[fmt.Sprintf("%s %s: %s", d.kind, label, verdict)]++
+			diff := Diff(up, mine)
+			if d.kind == "Pod" && up.Workload == nil {
+				// Upstream.Create runs no controller for a Pod of the input;
+				// what the ephemeral volume and claim controllers make of it
+				// is TestPodDependentsParity's.
+				diff = diffOne(up, mine)
+			}
+			if len(diff) > 0 {
+				mismatches++
+				if mismatches <= *flagShow {
+					t.Errorf("%s (%s %s, %s) mismatch:\n  %s\ndocument: %s", d.where, d.kind, d.name, label, strings.Join(diff, "\n  "), v.doc)
+				}
+			}
+		}
+	}
+	keys := make([]string, 0, len(stats))
+	for k := range stats {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	var b strings.Builder
+	for _, k := range keys {
+		fmt.Fprintf(&b, "\n  %-70s %d", k, stats[k])
+	}
+	t.Logf("%d documents from %v, seed %d, %d mismatches:%s", len(docs), roots, *flagRealSeed, mismatches, b.String())
+	if mismatches > 0 {
+		t.Fatalf("%d mismatches", mismatches)
+	}
+}
+
+// upstreamCreates are the kinds Upstream.Create runs the whole create path of.
+var upstreamCreates = map[string]bool{
+	"Pod": true, "LimitRange": true, "PersistentVolumeClaim": true, "ResourceQuota": true,
+	"Service": true, "ConfigMap": true, "Secret": true, "ServiceAccount": true,
+	"Deployment": true, "ReplicaSet": true, "StatefulSet": true, "DaemonSet": true,
+	"ReplicationController": true, "Job": true, "CronJob": true,
+}
+
+// createBoth creates doc on a fresh upstream and a fresh engine, alike but
+// for the cluster classes the input holds.
+func createBoth(doc []byte, classes [][]byte) (Outcome, eval.Result, error) {
+	if err := SetGates(map[string]bool{}); err != nil {
+		return Outcome{}, eval.Result{}, err
+	}
+	up, err := NewUpstream(nil)
+	if err != nil {
+		return Outcome{}, eval.Result{}, err
+	}
+	up.Controllers = ControllerOptions{Nodes: 1}
+	engine := eval.New(eval.Options{DefaultNamespace: "ns1", Gates: features.Default(), Nodes: 1})
+	for _, c := range classes {
+		// A class neither side takes is left out of both.
+		if up.AddClass(c) == nil && AddClass(engine, c) != nil {
+			return Outcome{}, eval.Result{}, errors.New("class taken by upstream only")
+		}
+	}
+	want, err := up.Create(doc, "ns1")
+	if err != nil {
+		return Outcome{}, eval.Result{}, err
+	}
+	got, err := Mine(engine, doc)
+	return want, got, err
+}
+
+// typedCreateFor returns how the validation parity tests create a document
+// of apiVersion and kind on both sides (nil: they do not): upstream's
+// outcome, limitcheck's and the parts of limitcheck's denial.
+func typedCreateFor(apiVersion, kind string) func(doc []byte) (want, got rqOutcome, parts []string, err error) {
+	typed := func(up func(doc []byte) (rqOutcome, error)) func(doc []byte) (rqOutcome, rqOutcome, []string, error) {
+		return func(doc []byte) (rqOutcome, rqOutcome, []string, error) {
+			want, err := up(doc)
+			if err != nil {
+				return want, rqOutcome{}, nil, err
+			}
+			got, d, err := mineTypedCreate(doc, apiVersion, kind, "ns1", features.Default())
+			var parts []string
+			if d != nil {
+				parts = d.Parts
+			}
+			return want, got, parts, err
+		}
+	}
+	if k, ok := clusterKinds[kind]; ok && k.apiVersion == apiVersion {
+		return typed(func(doc []byte) (rqOutcome, error) { return upstreamClusterCreate(doc, kind) })
+	}
+	if k, ok := policyRBACKinds[kind]; ok && k.apiVersion == apiVersion {
+		return typed(func(doc []byte) (rqOutcome, error) { return upstreamPolicyRBACCreate(doc, kind, "ns1") })
+	}
+	switch {
+	case apiVersion == "networking.k8s.io/v1" && (kind == "Ingress" || kind == "NetworkPolicy"):
+		return typed(func(doc []byte) (rqOutcome, error) { return upstreamNetworkingCreate(doc, kind, "ns1") })
+	case apiVersion == "v1" && kind == "Endpoints", apiVersion == "discovery.k8s.io/v1" && kind == "EndpointSlice":
+		return typed(func(doc []byte) (rqOutcome, error) { return upstreamEndpointsCreate(doc, kind, "ns1") })
+	case (apiVersion == "autoscaling/v1" || apiVersion == "autoscaling/v2") && kind == "HorizontalPodAutoscaler":
+		return typed(func(doc []byte) (rqOutcome, error) { return upstreamHPACreate(doc, apiVersion, "ns1") })
+	}
+	return nil
+}
+
+type realDoc struct {
+	where, apiVersion, kind, name string
+	json                          []byte
+}
+
+type realVariant struct {
+	mistake string
+	doc     []byte
+}
+
+// readRealDocs reads every YAML or JSON document under root as JSON; a List
+// gives its items. Documents that are not YAML (templates) are left out.
+func readRealDocs(t *testing.T, root string) []realDoc {
+	var docs []realDoc
+	err := filepath.WalkDir(root, func(path string, de fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		switch strings.ToLower(filepath.Ext(path)) {
+		case ".yaml", ".yml", ".json":
+		default:
+			return nil
+		}
+		if de.IsDir() {
+			return nil
+		}
+		data, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		r := yamlutil.NewYAMLReader(bufio.NewReader(bytes.NewReader(data)))
+		for i := 0; ; i++ {
+			raw, err := r.Read()
+			if err == io.EOF {
+				break
+			}
+			if err != nil {
+				break
+			}
+			js, err := yaml.YAMLToJSONStrict(raw)
+			if err != nil || !bytes.HasPrefix(bytes.TrimSpace(js), []byte("{")) {
+				continue
+			}
+			for _, item := range listItems(js) {
+				var tm struct {
+					metav1.TypeMeta
+					Metadata struct{ Name string } `json:"metadata"`
+				}
+				if json.Unmarshal(item, &tm) != nil || tm.Kind == "" {
+					continue
+				}
+				docs = append(docs, realDoc{where: fmt.Sprintf("%s#%d", path, i), apiVersion: tm.APIVersion, kind: tm.Kind, name: tm.Metadata.Name, json: item})
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return docs
+}
+
+// listItems is a List's items, or the document itself.
+func listItems(js []byte) [][]byte {
+	var l struct {
+		Kind  string            `json:"kind"`
+		Items []json.RawMessage `json:"items"`
+	}
+	if json.Unmarshal(js, &l) != nil || !strings.HasSuffix(l.Kind, "List") || l.Items == nil {
+		return [][]byte{js}
+	}
+	out := make([][]byte, 0, len(l.Items))
+	for _, it := range l.Items {
+		out = append(out, it)
+	}
+	return out
+}
