@@ -294,3 +294,174 @@ func listItems(js []byte) [][]byte {
 	}
 	return out
 }
+
+// realPolicies are the namespace policies TestRealManifestsUnderPolicy puts
+// a project's manifests under: what a platform team sets on a team's
+// namespace, tight enough that a project of some size meets its limits.
+var realPolicies = []string{
+	`{"apiVersion":"v1","kind":"LimitRange","metadata":{"name":"defaults","namespace":"ns1"},"spec":{"limits":[
+	  {"type":"Container","default":{"cpu":"500m","memory":"512Mi"},"defaultRequest":{"cpu":"100m","memory":"128Mi"},"max":{"cpu":"4","memory":"8Gi"},"min":{"memory":"4Mi"},"maxLimitRequestRatio":{"cpu":"20"}},
+	  {"type":"Pod","max":{"memory":"16Gi"}},
+	  {"type":"PersistentVolumeClaim","min":{"storage":"1Gi"},"max":{"storage":"100Gi"}}]}}`,
+	`{"apiVersion":"v1","kind":"ResourceQuota","metadata":{"name":"compute","namespace":"ns1"},"spec":{"hard":{
+	  "requests.cpu":"8","requests.memory":"16Gi","limits.cpu":"24","limits.memory":"32Gi","pods":"40","requests.ephemeral-storage":"20Gi"}}}`,
+	`{"apiVersion":"v1","kind":"ResourceQuota","metadata":{"name":"objects","namespace":"ns1"},"spec":{"hard":{
+	  "services":"25","services.loadbalancers":"1","services.nodeports":"2","configmaps":"30","secrets":"30",
+	  "persistentvolumeclaims":"6","requests.storage":"200Gi","count/deployments.apps":"15","count/jobs.batch":"5",
+	  "count/cronjobs.batch":"3","count/statefulsets.apps":"3","count/daemonsets.apps":"2","count/serviceaccounts":"20"}}}`,
+	`{"apiVersion":"v1","kind":"ResourceQuota","metadata":{"name":"best-effort","namespace":"ns1"},"spec":{"hard":{"pods":"5"},"scopes":["BestEffort"]}}`,
+}
+
+// TestRealManifestsUnderPolicy creates each project's manifests in order, in
+// one namespace under realPolicies (their own namespaces dropped), on both
+// sides: defaults from the LimitRange, refusals as quotas fill, what the
+// controllers create, the 409 of a name used twice, and every quota's final
+// usage. A project is a directory directly under each -real root (the
+// default testdata/real is one project).
+func TestRealManifestsUnderPolicy(t *testing.T) {
+	var projects [][]realDoc
+	if *flagReal == "" {
+		projects = append(projects, readRealDocs(t, "testdata/real"))
+	}
+	for _, root := range strings.Split(*flagReal, ",") {
+		if root == "" {
+			continue
+		}
+		entries, err := os.ReadDir(root)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, e := range entries {
+			if e.IsDir() {
+				projects = append(projects, readRealDocs(t, filepath.Join(root, e.Name())))
+			}
+		}
+	}
+	stats := map[string]int{}
+	mismatches := 0
+	for _, docs := range projects {
+		if err := SetGates(map[string]bool{}); err != nil {
+			t.Fatal(err)
+		}
+		up, err := NewUpstream(nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		up.Controllers = ControllerOptions{Nodes: 2}
+		engine := eval.New(eval.Options{DefaultNamespace: "ns1", Gates: features.Default(), Nodes: 2})
+		var inOrder [][]byte
+		var where []string // of each of inOrder
+		for _, d := range docs {
+			if IsClassDoc(d.json) {
+				if up.AddClass(d.json) == nil && AddClass(engine, d.json) != nil {
+					t.Fatalf("%s: a class upstream takes and limitcheck does not", d.where)
+				}
+			}
+		}
+		for i, p := range realPolicies {
+			inOrder = append(inOrder, []byte(p))
+			where = append(where, fmt.Sprintf("realPolicies[%d]", i))
+		}
+		for _, d := range docs {
+			if !upstreamCreates[d.kind] || IsClassDoc(d.json) || eval.NewObject(d.apiVersion, d.kind) == nil {
+				continue
+			}
+			root, ok := decodeObj(d.json)
+			if !ok {
+				continue
+			}
+			if podDependents(root) {
+				// Upstream runs no ephemeral volume or claim controller here:
+				// TestPodDependentsParity compares what they create.
+				stats["not compared: "+d.kind+" whose Pods have generic ephemeral volumes or claims"]++
+				continue
+			}
+			delete(child(root, "metadata", true), "namespace")
+			js, err := json.Marshal(root)
+			if err != nil {
+				t.Fatal(err)
+			}
+			inOrder = append(inOrder, js)
+			where = append(where, d.where)
+		}
+		usageDiffers := false
+		for i, doc := range inOrder {
+			want, err := up.Create(doc, "ns1")
+			if err != nil {
+				stats["undecodable"]++
+				continue
+			}
+			got, err := Mine(engine, doc)
+			if err != nil {
+				t.Fatalf("limitcheck: %v\n%s", err, doc)
+			}
+			verdict := "admitted"
+			if !want.Allowed {
+				verdict = "denied " + want.Stage
+			}
+			stats[want.Kind+": "+verdict]++
+			if w := want.Workload; w != nil {
+				for _, c := range w.Created {
+					if c.Allowed {
+						stats["created "+c.Kind+": admitted"]++
+					} else {
+						stats["created "+c.Kind+": denied "+c.Stage]++
+					}
+				}
+			}
+			diff := Diff(want, got)
+			if want.Kind == "Pod" && want.Workload == nil {
+				diff = diffOne(want, got) // TestRealManifestsParity says why
+			}
+			if !usageDiffers {
+				// Where the usage first parts, whatever the verdicts: the
+				// document that made the difference, not those it affects.
+				if d := DiffQuotas(up.Quotas([]string{"ns1"}), engine.Quotas()); len(d) > 0 {
+					usageDiffers = true
+					diff = append(diff, d...)
+				}
+			}
+			if len(diff) > 0 {
+				mismatches++
+				if mismatches <= *flagShow {
+					t.Errorf("%s (document %d of its project) mismatch:\n  %s\ndocument: %s", where[i], i, strings.Join(diff, "\n  "), doc)
+				}
+			}
+		}
+		if d := DiffQuotas(up.Quotas([]string{"ns1"}), engine.Quotas()); len(d) > 0 {
+			mismatches++
+			if mismatches <= *flagShow {
+				t.Errorf("%s: final quotas mismatch:\n  %s", docs[0].where, strings.Join(d, "\n  "))
+			}
+		}
+	}
+	keys := make([]string, 0, len(stats))
+	for k := range stats {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	var b strings.Builder
+	for _, k := range keys {
+		fmt.Fprintf(&b, "\n  %-50s %d", k, stats[k])
+	}
+	t.Logf("%d projects, %d mismatches:%s", len(projects), mismatches, b.String())
+	if mismatches > 0 {
+		t.Fatalf("%d mismatches", mismatches)
+	}
+}
+
+// podDependents reports whether the Pods of a Pod or workload document make
+// the controllers create claims: a generic ephemeral volume or a resource
+// claim.
+func podDependents(root obj) bool {
+	spec, _ := podSpec(root)
+	if len(list(spec, "resourceClaims")) > 0 {
+		return true
+	}
+	for _, v := range list(spec, "volumes") {
+		if m, ok := v.(obj); ok && m["ephemeral"] != nil {
+			return true
+		}
+	}
+	return false
+}

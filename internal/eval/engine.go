@@ -955,8 +955,10 @@ func (e *Engine) beforeQuota(ns string, limitRanges []*limitranger.Policy, pod *
 			return d
 		}
 	}
-	// PrepareForCreate: status reset; pod-level resources dropped with the gate off.
-	pod.Status = corev1.PodStatus{Phase: corev1.PodPending}
+	// PrepareForCreate: status reset, but for a QoS class the body gives,
+	// which is kept (VAL-10, RQ-17); pod-level resources dropped with the
+	// gate off.
+	pod.Status = corev1.PodStatus{Phase: corev1.PodPending, QOSClass: pod.Status.QOSClass}
 	if !gates.Enabled(features.PodLevelResources) {
 		pod.Spec.Resources = nil
 	}

@@ -66,6 +66,35 @@ spec: {replicas: -1, selector: {matchLabels: {a: b}}, template: {metadata: {labe
 			message: `namespaces "Team_A" not found`,
 		},
 		{
+			name: "RQ-17 a QoS class the body gives is kept, whatever LimitRanger's defaults make of the Pod",
+			docs: []string{`
+apiVersion: v1
+kind: LimitRange
+metadata: {name: defaults}
+spec: {limits: [{type: Container, default: {cpu: 500m, memory: 512Mi}}]}`, `
+apiVersion: v1
+kind: ResourceQuota
+metadata: {name: best-effort}
+spec: {hard: {pods: "1"}, scopes: [BestEffort]}`, `
+apiVersion: v1
+kind: Pod
+metadata: {name: copied-1}
+spec: {containers: [{name: c, image: i}]}
+status: {phase: Running, qosClass: BestEffort}`, `
+apiVersion: v1
+kind: Pod
+metadata: {name: computed}
+spec: {containers: [{name: c, image: i}]}`, `
+apiVersion: v1
+kind: Pod
+metadata: {name: copied-2}
+spec: {containers: [{name: c, image: i}]}
+status: {qosClass: BestEffort}`},
+			code:    403,
+			stage:   status.StageQuota,
+			message: `pods "copied-2" is forbidden: exceeded quota: best-effort, requested: pods=1, used: pods=1, limited: pods=1`,
+		},
+		{
 			name: "NS-02 a namespace name over 63 characters",
 			docs: []string{`
 apiVersion: v1

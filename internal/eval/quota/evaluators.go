@@ -206,9 +206,14 @@ func isTerminating(pod *corev1.Pod) bool {
 	return pod.Spec.ActiveDeadlineSeconds != nil && *pod.Spec.ActiveDeadlineSeconds >= 0
 }
 
-// isBestEffort: no positive cpu or memory request or limit, looking at pod-level
-// resources when they are set and the gate is on, else at every container (RQ-17).
+// isBestEffort: the Pod's status.qosClass when it has one (the create keeps
+// one the body gives), else no positive cpu or memory request or limit,
+// looking at pod-level resources when they are set and the gate is on, else
+// at every container (RQ-17).
 func (e podEvaluator) isBestEffort(pod *corev1.Pod) bool {
+	if c := pod.Status.QOSClass; c != "" {
+		return c == corev1.PodQOSBestEffort
+	}
 	positive := func(l corev1.ResourceList) bool {
 		for _, k := range []corev1.ResourceName{corev1.ResourceCPU, corev1.ResourceMemory} {
 			if q, ok := l[k]; ok && q.Sign() == 1 {
