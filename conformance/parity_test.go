@@ -13,6 +13,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	genericapirequest "k8s.io/apiserver/pkg/endpoints/request"
 	"k8s.io/apiserver/pkg/registry/rest"
+	"k8s.io/apiserver/pkg/storage"
 	"k8s.io/kubernetes/pkg/api/legacyscheme"
 
 	"github.com/limitcheck/limitcheck/internal/eval"
@@ -91,7 +92,14 @@ func upstreamTypedCreate(doc []byte, ext, internal runtime.Object, strategy rest
 	ctx := genericapirequest.WithRequestInfo(genericapirequest.WithNamespace(context.Background(), meta.GetNamespace()), &genericapirequest.RequestInfo{
 		IsResourceRequest: true, Verb: "create", APIGroup: gv.Group, APIVersion: gv.Version, Namespace: meta.GetNamespace(), Resource: resource, Name: meta.GetName()})
 	rest.FillObjectMetaSystemFields(meta)
-	return statusOutcome(rest.BeforeCreate(strategy, ctx, internal)), nil
+	if err := rest.BeforeCreate(strategy, ctx, internal); err != nil {
+		return statusOutcome(err), nil
+	}
+	// etcd3's store.Create refuses a body with a resourceVersion (ST-03).
+	if rv, err := (storage.APIObjectVersioner{}).ObjectResourceVersion(internal); err == nil && rv != 0 {
+		return statusOutcome(storage.ErrResourceVersionSetOnCreate), nil
+	}
+	return rqOutcome{allowed: true}, nil
 }
 
 // mineTypedCreate admits doc, a document of a kind limitcheck decodes typed,

@@ -517,4 +517,15 @@ var realMistakes = []realMistake{
 		}
 		return true
 	})},
+	{"saved from a cluster", func(rng *rand.Rand, root obj) bool {
+		m := child(root, "metadata", true)
+		m["resourceVersion"] = []string{"481516", "0", "7"}[rng.IntN(3)]
+		m["uid"] = "5f1c0a6e-2b7d-4c1e-9a53-0d6f3e8b2a41"
+		m["creationTimestamp"] = "2025-03-02T09:24:46Z"
+		m["generation"] = 4
+		if root["kind"] == "Pod" {
+			root["status"] = obj{"phase": "Running", "qosClass": []string{"BestEffort", "Burstable", "Guaranteed"}[rng.IntN(3)]}
+		}
+		return true
+	}},
 }

@@ -25,6 +25,7 @@ import (
 	"fmt"
 	"reflect"
 	"slices"
+	"strconv"
 
 	"github.com/limitcheck/limitcheck/internal/eval/classes"
 	crdschema "github.com/limitcheck/limitcheck/internal/eval/crd"
@@ -624,6 +625,10 @@ func (e *Engine) admitObject(obj runtime.Object, fromInput bool) Result {
 				}
 			}
 		}
+		if fromInput && !e.live && resourceVersionSet(meta) {
+			res.Denial = status.ResourceVersionSetOnCreate() // ST-03
+			return res
+		}
 		if fromInput && written != "" {
 			// ST-01: a name the cluster or an earlier document has taken.
 			gr := resourceIn(e.catalog(), gvk)
@@ -671,6 +676,10 @@ func (e *Engine) admitObject(obj runtime.Object, fromInput bool) Result {
 	// storage after admission, when quota has charged it (the charge stays).
 	storedAs, resourceID := meta.GetName(), e.resourceID(gr)
 	dup := fromInput && storedAs != "" && ns.stored.has(resourceID, storedAs)
+	// ST-03: a resourceVersion in the body is refused by storage, before it
+	// looks for the name (a live cluster's policy has one: it is stored).
+	versioned := fromInput && !e.live && resourceVersionSet(meta)
+	refused := dup || versioned
 	charged := len(ns.Objects)
 	var commit func() // keeps what an admitted Service reserved (VAL-64)
 	switch o := obj.(type) {
@@ -688,7 +697,7 @@ func (e *Engine) admitObject(obj runtime.Object, fromInput bool) Result {
 			return res
 		}
 		res.Object = o
-		res.Denial = e.admitLimitRange(ns, o, dup)
+		res.Denial = e.admitLimitRange(ns, o, refused)
 		if res.Denial == nil && ns.governed > 0 {
 			what := "Pods or PersistentVolumeClaims were"
 			if ns.governed == 1 {
@@ -703,7 +712,7 @@ func (e *Engine) admitObject(obj runtime.Object, fromInput bool) Result {
 		}
 		res.Object = o
 		observedUsed := o.Status.Used
-		res.Denial = e.admitQuota(ns, o, dup)
+		res.Denial = e.admitQuota(ns, o, refused)
 		if res.Denial == nil && e.opts.QuotaUsage != quota.UsageObserved && !e.live && len(observedUsed) > 0 {
 			res.Warnings = append(res.Warnings, "its status.used (from a live cluster?) is ignored: usage is computed from the objects in the input; give --quota-usage=observed to start from it")
 		}
@@ -741,8 +750,12 @@ func (e *Engine) admitObject(obj runtime.Object, fromInput bool) Result {
 		res.Denial = e.quota.Check(&ns.Namespace, gr, meta.GetName(), obj)
 	}
 	res.Name = meta.GetName()
-	if res.Denial == nil && dup {
-		res.Denial = status.AlreadyExists(gr, storedAs)
+	if res.Denial == nil && refused {
+		if versioned {
+			res.Denial = status.ResourceVersionSetOnCreate()
+		} else {
+			res.Denial = status.AlreadyExists(gr, storedAs)
+		}
 		ns.Objects = ns.Objects[:charged] // not stored: the quota controller's recount misses it
 	}
 	if res.Denial == nil && commit != nil {
@@ -1016,8 +1029,9 @@ func (e *Engine) admitClaim(ns *namespaceState, pvc *corev1.PersistentVolumeClai
 
 // admitLimitRange defaults and validates a LimitRange; a valid one governs every
 // later object of its namespace.
-// A LimitRange whose name is taken (dup) is charged to quota and refused.
-func (e *Engine) admitLimitRange(ns *namespaceState, lr *corev1.LimitRange, dup bool) *status.Denial {
+// A LimitRange storage refuses (ST-01, ST-03) is charged to quota and
+// governs nothing.
+func (e *Engine) admitLimitRange(ns *namespaceState, lr *corev1.LimitRange, refused bool) *status.Denial {
 	defaults.DefaultLimitRange(lr)
 	assignName(&lr.ObjectMeta)
 	if lr.Name == "" {
@@ -1026,7 +1040,7 @@ func (e *Engine) admitLimitRange(ns *namespaceState, lr *corev1.LimitRange, dup 
 	if errs := validation.LimitRange(lr); len(errs) > 0 {
 		return status.Invalid(schema.GroupKind{Kind: "LimitRange"}, lr.Name, errs)
 	}
-	if d := e.quota.Check(&ns.Namespace, corev1.Resource("limitranges"), lr.Name, lr); d != nil || dup {
+	if d := e.quota.Check(&ns.Namespace, corev1.Resource("limitranges"), lr.Name, lr); d != nil || refused {
 		return d
 	}
 	ns.limitRanges = append(ns.limitRanges, limitranger.NewPolicy(lr))
@@ -1035,14 +1049,15 @@ func (e *Engine) admitLimitRange(ns *namespaceState, lr *corev1.LimitRange, dup 
 
 // admitQuota defaults and validates a ResourceQuota, charges it to the existing
 // quotas, and activates it with the status a quota controller would give it.
-// A quota whose name is taken (dup) is charged to the others and refused.
-func (e *Engine) admitQuota(ns *namespaceState, q *corev1.ResourceQuota, dup bool) *status.Denial {
+// A quota storage refuses (ST-01, ST-03) is charged to the others and never
+// active.
+func (e *Engine) admitQuota(ns *namespaceState, q *corev1.ResourceQuota, refused bool) *status.Denial {
 	defaults.DefaultResourceQuota(q)
 	observed := q.Status
 	if d := ResourceQuotaInvalid(q); d != nil { // clears status as create does (RQ-07)
 		return d
 	}
-	if d := e.quota.Check(&ns.Namespace, corev1.Resource("resourcequotas"), q.Name, q); d != nil || dup {
+	if d := e.quota.Check(&ns.Namespace, corev1.Resource("resourcequotas"), q.Name, q); d != nil || refused {
 		return d
 	}
 	if e.opts.QuotaUsage == quota.UsageObserved || e.live {
@@ -1184,4 +1199,15 @@ func (e *Engine) addLiveClass(obj runtime.Object) bool {
 // leaves it in place.
 func isInitialNamespace(name string) bool {
 	return slices.Contains(InitialNamespaces, name)
+}
+
+// resourceVersionSet reports whether storage refuses to create the object
+// for its resourceVersion (ST-03): one that reads as a number other than 0.
+func resourceVersionSet(meta metav1.Object) bool {
+	rv := meta.GetResourceVersion()
+	if rv == "" {
+		return false
+	}
+	v, err := strconv.ParseUint(rv, 10, 64)
+	return err == nil && v != 0
 }

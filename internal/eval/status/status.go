@@ -56,7 +56,8 @@ const (
 	StageValidation  Stage = "validation"
 	StageLimitRanger Stage = "limitranger"
 	StageQuota       Stage = "quota"
-	// StageStorage is the create in storage, after admission: a name taken.
+	// StageStorage is the create in storage, after admission: a name taken,
+	// a resourceVersion in the body.
 	StageStorage Stage = "storage"
 	// StagePriority and StageRuntimeClass are the Priority and RuntimeClass
 	// admission plugins.
@@ -86,6 +87,14 @@ func AlreadyExists(gr schema.GroupResource, name string) *Denial {
 	st := apierrors.NewAlreadyExists(gr, name).Status()
 	return &Denial{Code: st.Code, Reason: st.Reason, Stage: StageStorage, Message: st.Message, Parts: []string{st.Message}}
 }
+
+// ResourceVersionSetOnCreate is storage's refusal of a create whose body has
+// a resourceVersion (ST-03): a plain error, so HTTP 500 with no reason.
+func ResourceVersionSetOnCreate() *Denial {
+	return InternalError(StageStorage, errResourceVersionSet)
+}
+
+var errResourceVersionSet = errors.New("resourceVersion should not be set on objects to be created")
 
 // BadRequest is the 400 of a body kube-apiserver cannot decode: the message
 // unchanged.
