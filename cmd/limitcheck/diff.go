@@ -133,7 +133,7 @@ func runDiff(opts *diffOptions) error {
 	for _, r := range []*check.Report{base, head} {
 		for i := range r.Entries {
 			if e := r.Entries[i].Err; e != nil {
-				fmt.Fprintf(opts.streams.ErrOut, "Error: %s\n", render.Escape(e.Error()))
+				printError(opts.streams.ErrOut, e)
 				unreadable++
 			}
 		}

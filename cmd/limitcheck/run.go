@@ -136,8 +136,26 @@ func exitCode(err error, stderr io.Writer) int {
 		// A *load.Error or *inputError, or cobra's command-line handling
 		// (unknown command, bad args). Paths and values may come from the
 		// input: escaped for the terminal.
-		fmt.Fprintf(stderr, "Error: %s\n", render.Escape(err.Error()))
+		printError(stderr, err)
 		return exitBadInput
+	}
+}
+
+// printError writes err as "Error: …", escaped for the terminal: paths and
+// values may come from the input. An error of several lines (Lines) gets
+// each on its own line, escaped one by one.
+func printError(w io.Writer, err error) {
+	var multi interface{ Lines() []string }
+	if !errors.As(err, &multi) {
+		fmt.Fprintf(w, "Error: %s\n", render.Escape(err.Error()))
+		return
+	}
+	for i, l := range multi.Lines() {
+		if i == 0 {
+			fmt.Fprintf(w, "Error: %s\n", render.Escape(l))
+		} else {
+			fmt.Fprintln(w, render.Escape(l))
+		}
 	}
 }
 

@@ -397,12 +397,23 @@ func Run(opts Options) (*Report, error) {
 
 // noObjects is the error of an input that holds no object, with its notes.
 func noObjects(notes []load.Note) error {
-	msg := "no objects passed to check: the input holds no Kubernetes objects"
-	for _, n := range notes {
-		msg += "\n" + n.String()
-	}
-	return &load.Error{Msg: msg}
+	return &NoObjectsError{Notes: notes}
 }
+
+// NoObjectsError is an input that holds no object (bad input): the notes
+// say what was read instead.
+type NoObjectsError struct{ Notes []load.Note }
+
+// Lines are the message, then each note: one line each.
+func (e *NoObjectsError) Lines() []string {
+	lines := []string{"no objects passed to check: the input holds no Kubernetes objects"}
+	for _, n := range e.Notes {
+		lines = append(lines, n.String())
+	}
+	return lines
+}
+
+func (e *NoObjectsError) Error() string { return strings.Join(e.Lines(), "\n") }
 
 // look is what the first reading of the input gathers: what applies to the
 // whole run wherever it is in the input.
