@@ -126,16 +126,8 @@ func TestDifferential(t *testing.T) {
 	for k, v := range PodMistakeStats() {
 		stats[k] = v
 	}
-	keys := make([]string, 0, len(stats))
-	for k := range stats {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	var b strings.Builder
-	for _, k := range keys {
-		fmt.Fprintf(&b, "\n  %-45s %d", k, stats[k])
-	}
-	t.Logf("seed %d: %d cases, %d mismatches; outcomes:%s", *flagSeed, *flagCases, mismatches, b.String())
+	b := statsTable(stats, 45)
+	t.Logf("seed %d: %d cases, %d mismatches; outcomes:%s", *flagSeed, *flagCases, mismatches, b)
 	if mismatches > 0 {
 		t.Fatalf("%d mismatches", mismatches)
 	}
@@ -209,4 +201,19 @@ func classStats(stats map[string]int, o Outcome, doc []byte) {
 			stats["class: claims with storageClassName "+*obj.Spec.StorageClassName]++
 		}
 	}
+}
+
+// statsTable lists a run's tallies, one per line in key order, keys padded
+// to width.
+func statsTable(stats map[string]int, width int) string {
+	keys := make([]string, 0, len(stats))
+	for k := range stats {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	var b strings.Builder
+	for _, k := range keys {
+		fmt.Fprintf(&b, "\n  %-*s %d", width, k, stats[k])
+	}
+	return b.String()
 }

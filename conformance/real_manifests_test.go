@@ -12,7 +12,6 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
-	"sort"
 	"strings"
 	"testing"
 
@@ -133,16 +132,8 @@ func TestRealManifestsParity(t *testing.T) {
 			}
 		}
 	}
-	keys := make([]string, 0, len(stats))
-	for k := range stats {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	var b strings.Builder
-	for _, k := range keys {
-		fmt.Fprintf(&b, "\n  %-70s %d", k, stats[k])
-	}
-	t.Logf("%d documents from %v, seed %d, %d mismatches:%s", len(docs), roots, *flagRealSeed, mismatches, b.String())
+	b := statsTable(stats, 70)
+	t.Logf("%d documents from %v, seed %d, %d mismatches:%s", len(docs), roots, *flagRealSeed, mismatches, b)
 	if mismatches > 0 {
 		t.Fatalf("%d mismatches", mismatches)
 	}
@@ -435,16 +426,8 @@ func TestRealManifestsUnderPolicy(t *testing.T) {
 			}
 		}
 	}
-	keys := make([]string, 0, len(stats))
-	for k := range stats {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	var b strings.Builder
-	for _, k := range keys {
-		fmt.Fprintf(&b, "\n  %-50s %d", k, stats[k])
-	}
-	t.Logf("%d projects, %d mismatches:%s", len(projects), mismatches, b.String())
+	b := statsTable(stats, 50)
+	t.Logf("%d projects, %d mismatches:%s", len(projects), mismatches, b)
 	if mismatches > 0 {
 		t.Fatalf("%d mismatches", mismatches)
 	}
