@@ -63,6 +63,7 @@ fuzz:
 	$(GO) test ./internal/load -run '^$$' -fuzz '^FuzzReadStream$$' $(call fuzztime,10000x)
 	$(GO) test ./internal/load -run '^$$' -fuzz '^FuzzYAMLToJSON$$' $(call fuzztime,30000x)
 	$(GO) test ./internal/render -run '^$$' -fuzz '^FuzzResultEncoding$$' $(call fuzztime,20000x)
+	$(GO) test ./internal/render -run '^$$' -fuzz '^FuzzJUnitText$$' $(call fuzztime,5000x)
 	$(GO) test ./internal/eval -run '^$$' -fuzz '^FuzzWireForm$$' $(call fuzztime,20000x)
 	$(GO) test ./internal/jsonstr -run '^$$' -fuzz '^FuzzAppend$$' $(call fuzztime,20000x)
 	$(GO) test ./internal/jsondec -run '^$$' -fuzz '^FuzzDecode$$' $(call fuzztime,30000x)

@@ -199,3 +199,83 @@ func TestLintWarningRule(t *testing.T) {
 		t.Errorf("markdown:\n%s", md)
 	}
 }
+
+// refJUnit is junitSuites under its root element's name, for encoding/xml.
+type refJUnit struct {
+	XMLName xml.Name `xml:"testsuites"`
+	junitSuites
+}
+
+// refJUnitBytes is what encoding/xml's Encoder writes for doc, the reference
+// writeJUnit matches.
+func refJUnitBytes(t testing.TB, doc junitSuites) string {
+	var b strings.Builder
+	b.WriteString(xml.Header)
+	enc := xml.NewEncoder(&b)
+	enc.Indent("", "  ")
+	if err := enc.Encode(refJUnit{junitSuites: doc}); err != nil {
+		t.Fatal(err)
+	}
+	b.WriteString("\n")
+	return b.String()
+}
+
+func junitBytes(t testing.TB, doc junitSuites) string {
+	var b strings.Builder
+	if err := writeJUnit(&b, &doc); err != nil {
+		t.Fatal(err)
+	}
+	return b.String()
+}
+
+// TestJUnitWriterMatchesEncodingXML: the hand-written writer gives
+// encoding/xml's bytes for every shape a report takes (no suites, a suite,
+// cases with and without each child) and for text XML must escape.
+func TestJUnitWriterMatchesEncodingXML(t *testing.T) {
+	tricky := "a<b>&c \"q\" 'a'\t\r\n\x00\x1f\xff \uFFFD ]]> é 😀"
+	docs := map[string]junitSuites{
+		"none":  {Name: "limitcheck", Suites: []junitSuite{}},
+		"nil":   {Name: "limitcheck"},
+		"empty": {Name: "", Suites: []junitSuite{{Name: "f.yaml"}}},
+		"every child": {Name: "limitcheck", Tests: 4, Failures: 1, Errors: 1, Skipped: 1, Suites: []junitSuite{{
+			Name: "a.yaml", Tests: 4, Failures: 1, Errors: 1, Skipped: 1,
+			Cases: []junitCase{
+				{Classname: "ns", Name: "Pod p"},
+				{Classname: "ns", Name: "Pod q", Failure: &junitProblem{Message: "m", Type: "LimitRanger", Text: "m\nn"}, SystemOut: "warning: w"},
+				{Name: "document at line 3", Error: &junitProblem{Message: tricky, Type: tricky, Text: tricky}},
+				{Classname: tricky, Name: tricky, Skipped: &junitSkipped{Message: tricky}, SystemOut: tricky},
+				{Failure: &junitProblem{}, Error: &junitProblem{}, Skipped: &junitSkipped{}},
+			},
+		}, {Name: tricky, Cases: []junitCase{{}}}}},
+	}
+	for name, doc := range docs {
+		if got, want := junitBytes(t, doc), refJUnitBytes(t, doc); got != want {
+			t.Errorf("%s: writeJUnit wrote\n%s\nencoding/xml writes\n%s", name, got, want)
+		}
+	}
+	// And on a whole report.
+	var doc junitSuites
+	out := renderString(t, "junit", sampleReport(), Options{})
+	if err := xml.Unmarshal([]byte(out), &doc); err != nil {
+		t.Fatal(err)
+	}
+	if want := refJUnitBytes(t, doc); out != want {
+		t.Errorf("report: writeJUnit wrote\n%s\nencoding/xml writes\n%s", out, want)
+	}
+}
+
+// FuzzJUnitText: any text in any place is written as encoding/xml writes it.
+func FuzzJUnitText(f *testing.F) {
+	for _, s := range []string{"", "a<b>&c", "\"'\t\r\n", "\x00\xff\xfe", "\uFFFD", "é😀", "]]>"} {
+		f.Add(s, s)
+	}
+	f.Fuzz(func(t *testing.T, a, b string) {
+		doc := junitSuites{Name: a, Suites: []junitSuite{{Name: b, Cases: []junitCase{
+			{Classname: a, Name: b, Failure: &junitProblem{Message: a, Type: b, Text: a + b}, SystemOut: b},
+			{Classname: b, Skipped: &junitSkipped{Message: a}},
+		}}}}
+		if got, want := junitBytes(t, doc), refJUnitBytes(t, doc); got != want {
+			t.Errorf("writeJUnit wrote\n%q\nencoding/xml writes\n%q", got, want)
+		}
+	})
+}

@@ -1,10 +1,11 @@
 package render
 
 import (
-	"encoding/xml"
+	"bufio"
 	"io"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/limitcheck/limitcheck/internal/check"
 )
@@ -19,8 +20,9 @@ func (junitFormat) Description() string {
 	return "JUnit XML: a test suite per file, a test case per object"
 }
 
+// The report's shape; the tags name its XML elements and attributes (the
+// tests read reports back with encoding/xml; writeXML writes them).
 type junitSuites struct {
-	XMLName  xml.Name     `xml:"testsuites"`
 	Name     string       `xml:"name,attr"`
 	Tests    int          `xml:"tests,attr"`
 	Failures int          `xml:"failures,attr"`
@@ -91,16 +93,137 @@ func (junitFormat) Render(w io.Writer, r *check.Report, _ Options) error {
 		doc.Errors += s.Errors
 		doc.Skipped += s.Skipped
 	}
-	if _, err := io.WriteString(w, xml.Header); err != nil {
-		return err
+	return writeJUnit(w, &doc)
+}
+
+// writeJUnit writes doc as encoding/xml's Encoder with a two-space indent
+// would (the test checks they agree), without linking encoding/xml: its
+// package initialization costs every run of limitcheck start-up time.
+func writeJUnit(w io.Writer, doc *junitSuites) error {
+	b := bufio.NewWriter(w)
+	b.WriteString("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n")
+	b.WriteString("<testsuites")
+	xmlAttr(b, "name", doc.Name)
+	xmlCounts(b, doc.Tests, doc.Failures, doc.Errors, doc.Skipped)
+	b.WriteString(">")
+	for i := range doc.Suites {
+		s := &doc.Suites[i]
+		b.WriteString("\n  <testsuite")
+		xmlAttr(b, "name", s.Name)
+		xmlCounts(b, s.Tests, s.Failures, s.Errors, s.Skipped)
+		b.WriteString(">")
+		for j := range s.Cases {
+			c := &s.Cases[j]
+			b.WriteString("\n    <testcase")
+			xmlAttr(b, "classname", c.Classname)
+			xmlAttr(b, "name", c.Name)
+			b.WriteString(">")
+			children := false
+			for _, p := range []struct {
+				tag string
+				p   *junitProblem
+			}{{"failure", c.Failure}, {"error", c.Error}} {
+				if p.p == nil {
+					continue
+				}
+				b.WriteString("\n      <" + p.tag)
+				xmlAttr(b, "message", p.p.Message)
+				xmlAttr(b, "type", p.p.Type)
+				b.WriteString(">")
+				xmlText(b, p.p.Text)
+				b.WriteString("</" + p.tag + ">")
+				children = true
+			}
+			if c.Skipped != nil {
+				b.WriteString("\n      <skipped")
+				xmlAttr(b, "message", c.Skipped.Message)
+				b.WriteString("></skipped>")
+				children = true
+			}
+			if c.SystemOut != "" {
+				b.WriteString("\n      <system-out>")
+				xmlText(b, c.SystemOut)
+				b.WriteString("</system-out>")
+				children = true
+			}
+			if children {
+				b.WriteString("\n    ")
+			}
+			b.WriteString("</testcase>")
+		}
+		if len(s.Cases) > 0 {
+			b.WriteString("\n  ")
+		}
+		b.WriteString("</testsuite>")
 	}
-	enc := xml.NewEncoder(w)
-	enc.Indent("", "  ")
-	if err := enc.Encode(doc); err != nil {
-		return err
+	if len(doc.Suites) > 0 {
+		b.WriteString("\n")
 	}
-	_, err := io.WriteString(w, "\n")
-	return err
+	b.WriteString("</testsuites>\n")
+	return b.Flush()
+}
+
+func xmlCounts(b *bufio.Writer, tests, failures, errors, skipped int) {
+	xmlAttr(b, "tests", strconv.Itoa(tests))
+	xmlAttr(b, "failures", strconv.Itoa(failures))
+	xmlAttr(b, "errors", strconv.Itoa(errors))
+	xmlAttr(b, "skipped", strconv.Itoa(skipped))
+}
+
+func xmlAttr(b *bufio.Writer, name, value string) {
+	b.WriteString(" " + name + "=\"")
+	xmlText(b, value)
+	b.WriteString("\"")
+}
+
+// xmlText writes s escaped as encoding/xml escapes text and attribute
+// values: the five markup characters and tab, newline and carriage return as
+// references, and what XML cannot hold (control characters, invalid UTF-8)
+// as U+FFFD.
+func xmlText(b *bufio.Writer, s string) {
+	last := 0
+	for i := 0; i < len(s); {
+		r, width := utf8.DecodeRuneInString(s[i:])
+		var esc string
+		switch r {
+		case '"':
+			esc = "&#34;"
+		case '\'':
+			esc = "&#39;"
+		case '&':
+			esc = "&amp;"
+		case '<':
+			esc = "&lt;"
+		case '>':
+			esc = "&gt;"
+		case '\t':
+			esc = "&#x9;"
+		case '\n':
+			esc = "&#xA;"
+		case '\r':
+			esc = "&#xD;"
+		default:
+			if !xmlChar(r) || (r == utf8.RuneError && width == 1) {
+				esc = "\uFFFD"
+			}
+		}
+		i += width
+		if esc == "" {
+			continue
+		}
+		b.WriteString(s[last : i-width])
+		b.WriteString(esc)
+		last = i
+	}
+	b.WriteString(s[last:])
+}
+
+// xmlChar reports whether XML 1.0 allows r in a document (its Char production).
+func xmlChar(r rune) bool {
+	return r == 0x09 || r == 0x0A || r == 0x0D ||
+		r >= 0x20 && r <= 0xD7FF ||
+		r >= 0xE000 && r <= 0xFFFD ||
+		r >= 0x10000 && r <= 0x10FFFF
 }
 
 // newJUnitCase: classname is the namespace, name `KIND NAME` (`document at

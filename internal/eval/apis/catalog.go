@@ -60,13 +60,14 @@ var removedGroups = map[string]bool{
 
 // The built-in table, indexed once; never modified.
 var (
-	builtinByGVK   = map[schema.GroupVersionKind]Kind{}
-	builtinByGK    = map[schema.GroupKind][]Kind{} // every version, table order
-	builtinGroups  = map[string]bool{"": true}
 	builtinOrdered = BuiltIns()
+	builtinByGVK   = make(map[schema.GroupVersionKind]Kind, len(builtinOrdered))
+	builtinByGK    = make(map[schema.GroupKind][]Kind, len(builtinOrdered)) // every version, table order
+	builtinGroups  = make(map[string]bool, 64)
 )
 
 func init() {
+	builtinGroups[""] = true
 	for _, k := range builtinOrdered {
 		gvk := schema.GroupVersionKind{Group: k.Group, Version: k.Version, Kind: k.Kind}
 		builtinByGVK[gvk] = k

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"sync"
 	"time"
 
 	// kube-apiserver embeds the time zone database for CronJob timeZone
@@ -43,7 +44,9 @@ func parseSchedule(schedule string) (s cron.Schedule, err error) {
 
 // validTimeZoneCharacters: one component of an IANA name (with the legacy
 // digits and '+' tolerated).
-var validTimeZoneCharacters = regexp.MustCompile(`^[A-Za-z\.\-_0-9+]{1,14}$`)
+var validTimeZoneCharacters = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^[A-Za-z\.\-_0-9+]{1,14}$`)
+})
 
 // VAL-48: a CronJob's timeZone.
 
@@ -57,7 +60,7 @@ func TimeZone(tz *string, p *field.Path) field.ErrorList {
 		return field.ErrorList{field.Invalid(p, tz, "timeZone must be nil or non-empty string")}
 	}
 	for _, part := range strings.Split(*tz, "/") {
-		if part == "." || part == ".." || strings.HasPrefix(part, "-") || !validTimeZoneCharacters.MatchString(part) {
+		if part == "." || part == ".." || strings.HasPrefix(part, "-") || !validTimeZoneCharacters().MatchString(part) {
 			return field.ErrorList{field.Invalid(p, tz, "unknown time zone "+*tz)}
 		}
 	}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"sync"
 
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -67,7 +68,10 @@ func validatePodSecurityContext(spec *corev1.PodSpec, p lazyPath) field.ErrorLis
 	return errs
 }
 
-var sysctlRegexp = regexp.MustCompile("^(" + `[a-z0-9]([-_a-z0-9]*[a-z0-9])?` + "[\\./])*" + `[a-z0-9]([-_a-z0-9]*[a-z0-9])?` + "$")
+// sysctlRegexp is compiled on first use: few Pods set sysctls.
+var sysctlRegexp = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile("^(" + `[a-z0-9]([-_a-z0-9]*[a-z0-9])?` + "[\\./])*" + `[a-z0-9]([-_a-z0-9]*[a-z0-9])?` + "$")
+})
 
 func validateSysctls(spec *corev1.PodSpec, sysctls []corev1.Sysctl, p *field.Path) field.ErrorList {
 	var errs field.ErrorList
@@ -77,8 +81,8 @@ func validateSysctls(spec *corev1.PodSpec, sysctls []corev1.Sysctl, p *field.Pat
 		switch {
 		case s.Name == "":
 			errs = append(errs, field.Required(np, ""))
-		case len(s.Name) > 253 || !sysctlRegexp.MatchString(s.Name):
-			errs = append(errs, field.Invalid(np, s.Name, fmt.Sprintf("must have at most %d characters and match regex %s", 253, sysctlRegexp)))
+		case len(s.Name) > 253 || !sysctlRegexp().MatchString(s.Name):
+			errs = append(errs, field.Invalid(np, s.Name, fmt.Sprintf("must have at most %d characters and match regex %s", 253, sysctlRegexp())))
 		case names[s.Name]:
 			errs = append(errs, field.Duplicate(np, s.Name))
 		}
