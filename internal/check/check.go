@@ -6,6 +6,7 @@ import (
 	"bytes"
 	"fmt"
 	"io"
+	"os"
 	"maps"
 	"slices"
 	"strings"
@@ -258,7 +259,7 @@ func Run(opts Options) (*Report, error) {
 		return rep, err
 	}
 	if look.objects == 0 && look.unread == 0 && !opts.SkipNonObjects {
-		return rep, noObjects(rep.Notes)
+		return rep, noObjects(rep.Notes, opts.Paths, look.docFiles)
 	}
 	engineOpts := opts.Engine
 	configAt := ""
@@ -342,7 +343,7 @@ func Run(opts Options) (*Report, error) {
 		return &Report{}, err
 	}
 	if look.objects == 0 && r.objects == 0 && !opts.SkipNonObjects {
-		return &Report{Notes: rep.Notes}, noObjects(rep.Notes)
+		return &Report{Notes: rep.Notes}, noObjects(rep.Notes, opts.Paths, look.docFiles)
 	}
 	applyHPAs(rep.Entries[nLive:], hpas, opts)
 	if opts.Rollout {
@@ -395,8 +396,21 @@ func Run(opts Options) (*Report, error) {
 	return rep, nil
 }
 
-// noObjects is the error of an input that holds no object, with its notes.
-func noObjects(notes []load.Note) error {
+// noObjects is the error of an input that holds no object, with its notes,
+// and one more for each file named on the command line (or stdin) that held
+// no document at all: comments and empty documents only (IN-09).
+func noObjects(notes []load.Note, paths []string, docFiles map[string]bool) error {
+	for _, p := range paths {
+		name := p
+		if p == "-" {
+			name = load.StdinName
+		} else if info, err := os.Stat(p); err != nil || !info.Mode().IsRegular() {
+			continue
+		}
+		if !docFiles[name] {
+			notes = append(notes, load.Note{File: name, Msg: "only comments and empty documents"})
+		}
+	}
 	return &NoObjectsError{Notes: notes}
 }
 
@@ -436,6 +450,8 @@ type look struct {
 	// counts the others (load.Options.Unread), which the second reading
 	// counts again (runner.objects).
 	objects, unread int
+	// docFiles are the files that held at least one document, of any kind.
+	docFiles map[string]bool
 	// adopters are the namespaces of the input's ReplicaSets,
 	// ReplicationControllers and Deployments (eval.Outlook).
 	adopters map[string]bool
@@ -495,7 +511,7 @@ func unread(text []byte) bool {
 // firstLook reads the input once, decoding only what applies to the whole run
 // (everything, with a live cluster, whose questions depend on every object).
 func firstLook(opts Options, loadOpts load.Options) (*look, error) {
-	l := &look{policyAt: map[load.Position]int{}, errs: map[load.Position]*load.Error{}, adopters: map[string]bool{}}
+	l := &look{policyAt: map[load.Position]int{}, errs: map[load.Position]*load.Error{}, adopters: map[string]bool{}, docFiles: map[string]bool{}}
 	if opts.Live == nil {
 		loadOpts.Select = wholeRun
 		if skim {
@@ -507,6 +523,7 @@ func firstLook(opts Options, loadOpts load.Options) (*look, error) {
 		def = "default"
 	}
 	err := load.Walk(opts.Paths, opts.Stdin, loadOpts, func(d load.Document) bool {
+		l.docFiles[d.Pos.File] = true
 		if d.Unread {
 			l.unread++
 			return true
