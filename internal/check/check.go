@@ -6,8 +6,8 @@ import (
 	"bytes"
 	"fmt"
 	"io"
-	"os"
 	"maps"
+	"os"
 	"slices"
 	"strings"
 
