@@ -219,6 +219,10 @@ func newCmdRoot(name string, s streams, args []string) *cobra.Command {
 			root.AddCommand(c.make(s))
 		}
 	}
+	// Running one of ours, cobra's completion command is not reachable:
+	// not built either (its help texts cost start-up time). `completion`
+	// and the shells' `__complete` are not ours, so they get it.
+	root.CompletionOptions.DisableDefaultCmd = only >= 0
 	// Help fits 80 columns: Long texts are reflowed, flag usages wrapped.
 	root.SetUsageTemplate(strings.ReplaceAll(root.UsageTemplate(), ".FlagUsages ", fmt.Sprintf(".FlagUsagesWrapped %d ", helpWidth)))
 	// Reflowed when help is shown, not on every run.
