@@ -219,9 +219,9 @@ func newCmdRoot(name string, s streams, args []string) *cobra.Command {
 			root.AddCommand(c.make(s))
 		}
 	}
-	// Running one of ours, cobra's completion command is not reachable:
-	// not built either (its help texts cost start-up time). `completion`
-	// and the shells' `__complete` are not ours, so they get it.
+	// A run of one of our commands cannot reach cobra's completion command,
+	// so it is not built (its help texts cost start-up time); `completion`
+	// and the shells' `__complete` are not ours and still get it.
 	root.CompletionOptions.DisableDefaultCmd = only >= 0
 	// Help fits 80 columns: Long texts are reflowed, flag usages wrapped.
 	root.SetUsageTemplate(strings.ReplaceAll(root.UsageTemplate(), ".FlagUsages ", fmt.Sprintf(".FlagUsagesWrapped %d ", helpWidth)))

@@ -450,7 +450,8 @@ type look struct {
 	// counts the others (load.Options.Unread), which the second reading
 	// counts again (runner.objects).
 	objects, unread int
-	// docFiles are the files that held at least one document, of any kind.
+	// docFiles are the files that held a document, of any kind, before the
+	// first object: only an input without objects asks (noObjects).
 	docFiles map[string]bool
 	// adopters are the namespaces of the input's ReplicaSets,
 	// ReplicationControllers and Deployments (eval.Outlook).
@@ -523,7 +524,9 @@ func firstLook(opts Options, loadOpts load.Options) (*look, error) {
 		def = "default"
 	}
 	err := load.Walk(opts.Paths, opts.Stdin, loadOpts, func(d load.Document) bool {
-		l.docFiles[d.Pos.File] = true
+		if l.objects == 0 {
+			l.docFiles[d.Pos.File] = true
+		}
 		if d.Unread {
 			l.unread++
 			return true
