@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"maps"
-	"os"
 	"slices"
 	"strings"
 
@@ -259,7 +258,7 @@ func Run(opts Options) (*Report, error) {
 		return rep, err
 	}
 	if look.objects == 0 && look.unread == 0 && !opts.SkipNonObjects {
-		return rep, noObjects(rep.Notes, opts.Paths, look.docFiles)
+		return rep, noObjects(rep.Notes, look.readFiles, look.docFiles)
 	}
 	engineOpts := opts.Engine
 	configAt := ""
@@ -343,7 +342,7 @@ func Run(opts Options) (*Report, error) {
 		return &Report{}, err
 	}
 	if look.objects == 0 && r.objects == 0 && !opts.SkipNonObjects {
-		return &Report{Notes: rep.Notes}, noObjects(rep.Notes, opts.Paths, look.docFiles)
+		return &Report{Notes: rep.Notes}, noObjects(rep.Notes, look.readFiles, look.docFiles)
 	}
 	applyHPAs(rep.Entries[nLive:], hpas, opts)
 	if opts.Rollout {
@@ -397,22 +396,32 @@ func Run(opts Options) (*Report, error) {
 }
 
 // noObjects is the error of an input that holds no object, with its notes,
-// and one more for each file named on the command line (or stdin) that held
-// no document at all: comments and empty documents only (IN-09).
-func noObjects(notes []load.Note, paths []string, docFiles map[string]bool) error {
-	for _, p := range paths {
-		name := p
-		if p == "-" {
-			name = load.StdinName
-		} else if info, err := os.Stat(p); err != nil || !info.Mode().IsRegular() {
+// and one more for each file read (named on the command line, found in a
+// directory, or stdin) that held no document at all: comments and empty
+// documents only (IN-09). Past maxEmptyNotes such files, one line counts
+// the rest.
+func noObjects(notes []load.Note, read []string, docFiles map[string]bool) error {
+	empty := 0
+	for _, name := range read {
+		if docFiles[name] {
 			continue
 		}
-		if !docFiles[name] {
+		if empty++; empty <= maxEmptyNotes {
 			notes = append(notes, load.Note{File: name, Msg: "only comments and empty documents"})
 		}
 	}
+	if more := empty - maxEmptyNotes; more > 0 {
+		files := "files"
+		if more == 1 {
+			files = "file"
+		}
+		notes = append(notes, load.Note{Msg: fmt.Sprintf("and %d more %s with only comments and empty documents", more, files)})
+	}
 	return &NoObjectsError{Notes: notes}
 }
+
+// maxEmptyNotes is how many files without documents noObjects names.
+const maxEmptyNotes = 10
 
 // NoObjectsError is an input that holds no object (bad input): the notes
 // say what was read instead.
@@ -453,6 +462,8 @@ type look struct {
 	// docFiles are the files that held a document, of any kind, before the
 	// first object: only an input without objects asks (noObjects).
 	docFiles map[string]bool
+	// readFiles are the files read, in walk order, until the first object.
+	readFiles []string
 	// adopters are the namespaces of the input's ReplicaSets,
 	// ReplicationControllers and Deployments (eval.Outlook).
 	adopters map[string]bool
@@ -517,6 +528,11 @@ func firstLook(opts Options, loadOpts load.Options) (*look, error) {
 		loadOpts.Select = wholeRun
 		if skim {
 			loadOpts.Unread = unread
+		}
+	}
+	loadOpts.Reading = func(file string) {
+		if l.objects == 0 {
+			l.readFiles = append(l.readFiles, file)
 		}
 	}
 	def := opts.Engine.DefaultNamespace

@@ -172,6 +172,11 @@ type Options struct {
 	Ignore []string
 	// Note receives Notes; nil discards them.
 	Note func(Note)
+	// Reading, when set, is called with each file (StdinName for stdin) as
+	// its reading starts, in walk order, on the goroutine that called Walk
+	// (WalkAhead: its reading goroutine). A file named twice, or ignored,
+	// is not read and not passed.
+	Reading func(file string)
 	// Select, when set, says which documents are decoded (NewObject); the
 	// others are yielded with their header only (APIVersion, Kind,
 	// Namespace, Name; JSON and Object nil), and a decoding error they may

@@ -672,6 +672,29 @@ func TestWalk(t *testing.T) {
 		}
 	})
 
+	t.Run("Reading names each file read, in walk order, before its documents", func(t *testing.T) {
+		var events []string
+		rel := func(p string) string {
+			if r, err := filepath.Rel(dir, p); err == nil && p != StdinName {
+				return filepath.ToSlash(r)
+			}
+			return p
+		}
+		opts := Options{Recursive: true, Ignore: []string{"deeper"}, Reading: func(f string) { events = append(events, "read "+rel(f)) }}
+		paths := []string{filepath.Join(dir, "sub"), "-", filepath.Join(dir, "sub", "z.yaml"), filepath.Join(dir, "notes.txt")}
+		err := Walk(paths, strings.NewReader(""), opts, func(d Document) bool {
+			events = append(events, "doc "+rel(d.Pos.File))
+			return true
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := []string{"read sub/z.yaml", "doc sub/z.yaml", "read <stdin>", "read notes.txt", "doc notes.txt"}
+		if !reflect.DeepEqual(events, want) {
+			t.Errorf("got  %q\nwant %q", events, want)
+		}
+	})
+
 	t.Run("stop early", func(t *testing.T) {
 		n := 0
 		err := Walk([]string{dir}, nil, Options{Recursive: true}, func(d Document) bool {

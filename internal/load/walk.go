@@ -75,6 +75,9 @@ func Walk(paths []string, stdin io.Reader, opts Options, yield func(Document) bo
 			if stdin == nil {
 				return &Error{File: StdinName, Msg: "cannot read: no stdin reader"}
 			}
+			if opts.Reading != nil {
+				opts.Reading(StdinName)
+			}
 			r := stdin
 			if opts.Copies != nil {
 				r = opts.Copies.reader(StdinName, stdin)
@@ -384,6 +387,9 @@ func (w *walker) file(p string, info fs.FileInfo, walked bool) error {
 	if first, dup := w.seen.add(p, info); dup {
 		w.note(Note{File: p, Msg: fmt.Sprintf("already read (as %s); read once", first)})
 		return nil
+	}
+	if w.opts.Reading != nil {
+		w.opts.Reading(p)
 	}
 	size := int64(-1)
 	if info.Mode().IsRegular() {
