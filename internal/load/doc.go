@@ -183,8 +183,11 @@ func (d *docSrc) object(js []byte, o *obj, depth int) {
 	}
 	if d.dups {
 		isList := typeErr == nil && strings.HasSuffix(h.kind, "List") && JSONType(h.items) == "array"
-		warns, err := d.duplicates(o, isList)
+		warns, err, random := d.duplicates(o, isList)
 		if err != nil {
+			if random {
+				js = nil // not what kubectl would send: it cannot say
+			}
 			d.fail(o, &h, js, err)
 			return
 		}

@@ -15,11 +15,14 @@ import (
 // yamlToJSON); only then are its yaml v3 nodes, which field lines use too,
 // parsed and searched.
 
-// dupKey is a key that occurs more than once in one mapping.
+// dupKey is a key that occurs more than once in one mapping, or, with
+// written set, keys written differently that are one key once converted to
+// JSON (1 and "1", 1 and 1.0, true and yes).
 type dupKey struct {
-	parent string // path of the mapping, "" for the object itself
-	key    string
-	lines  []int // lines (relative to the node's text) of each occurrence
+	parent  string // path of the mapping, "" for the object itself
+	key     string // the key (written: its JSON member name)
+	lines   []int  // lines (relative to the node's text) of each occurrence
+	written []string
 }
 
 type dupFinder struct {
@@ -101,12 +104,14 @@ func (f *dupFinder) node(n *yaml3.Node, skipItems bool, depth int) {
 	}
 }
 
-// mapping records the duplicate keys of the mapping n.
+// mapping records the duplicate keys of the mapping n, and its keys that
+// are one once converted to JSON.
 func (f *dupFinder) mapping(n *yaml3.Node) {
 	m := len(n.Content) / 2
 	if m < 2 {
 		return
 	}
+	f.collisions(n)
 	var seen map[string]int // key ID -> index of its first occurrence
 	if m > 8 {
 		seen = make(map[string]int, m)
@@ -152,6 +157,107 @@ func (f *dupFinder) mapping(n *yaml3.Node) {
 	}
 }
 
+// collisions records the keys of the mapping n that yaml v2 decodes to
+// different Go values but that are one JSON member name (1 and "1", 1 and
+// 1.0, true and "true"): sigs.k8s.io/yaml converts a Go map of them, and
+// which value it keeps depends on the order in which it visits them, which
+// Go leaves at random. (Keys yaml v2 decodes to one value, such as 1 and
+// 0x1, or yes and true, keep the last value, as duplicates do.)
+func (f *dupFinder) collisions(n *yaml3.Node) {
+	type group struct {
+		keys  []*yaml3.Node
+		ids   map[string]bool
+		index int // in f.out, or -1
+	}
+	var groups map[string]*group
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		k := n.Content[i]
+		name, id, ok := jsonKey(k, i)
+		if !ok {
+			continue
+		}
+		if groups == nil {
+			groups = map[string]*group{}
+		}
+		g := groups[name]
+		if g == nil {
+			g = &group{ids: map[string]bool{}, index: -1}
+			groups[name] = g
+		}
+		g.keys = append(g.keys, k)
+		g.ids[id] = true
+		switch {
+		case len(g.ids) < 2:
+		case g.index < 0:
+			g.index = len(f.out)
+			d := dupKey{parent: string(f.path), key: name}
+			for _, gk := range g.keys {
+				d.lines = append(d.lines, gk.Line)
+				d.written = append(d.written, writtenKey(gk))
+			}
+			f.out = append(f.out, d)
+		default:
+			f.out[g.index].lines = append(f.out[g.index].lines, k.Line)
+			f.out[g.index].written = append(f.out[g.index].written, writtenKey(k))
+		}
+	}
+}
+
+// jsonKey is the JSON member name sigs.k8s.io/yaml makes of the scalar key
+// k, the i-th node of its mapping, and id the Go value yaml v2 decodes it
+// to: plain keys are resolved by yaml v2's rules (plainKeyString), quoted
+// ones and !!str ones are strings. Keys with other explicit tags, merge
+// keys and other nodes have none here.
+func jsonKey(k *yaml3.Node, i int) (name, id string, ok bool) {
+	if k == nil || k.Kind != yaml3.ScalarNode {
+		return "", "", false
+	}
+	if k.Style&yaml3.TaggedStyle != 0 {
+		if k.Tag == "!!str" || k.Tag == "tag:yaml.org,2002:str" {
+			return k.Value, "s" + k.Value, true
+		}
+		return "", "", false
+	}
+	if k.Style&(yaml3.DoubleQuotedStyle|yaml3.SingleQuotedStyle|yaml3.LiteralStyle|yaml3.FoldedStyle) != 0 {
+		return k.Value, "s" + k.Value, true
+	}
+	name, str, ok := plainKeyString(k.Value)
+	switch v := resolveV2(k.Value); {
+	case !ok:
+		return "", "", false
+	case str:
+		id = "s" + k.Value
+	case v.kind == v2Bool:
+		id = "b" + name
+	case v.kind == v2Int:
+		id = "i" + name
+	case v.f != v.f:
+		id = "n" + strconv.Itoa(i) // NaN: a Go map key unequal to any other
+	default:
+		id = "f" + strconv.FormatFloat(v.f, 'g', -1, 64)
+	}
+	return name, id, true
+}
+
+// writtenKey is the key k as written: quoted when it was.
+func writtenKey(k *yaml3.Node) string {
+	switch {
+	case k.Style&yaml3.DoubleQuotedStyle != 0:
+		return strconv.Quote(k.Value)
+	case k.Style&yaml3.SingleQuotedStyle != 0:
+		return "'" + strings.ReplaceAll(k.Value, "'", "''") + "'"
+	}
+	return k.Value
+}
+
+// joinWritten renders "a and b", "a, b and c".
+func joinWritten(keys []string) string {
+	if len(keys) < 2 {
+		return strings.Join(keys, "")
+	}
+	return strings.Join(keys[:len(keys)-1], ", ") + " and " + keys[len(keys)-1]
+}
+
 // dupLines renders "line 3 and line 9", "line 3, line 5 and line 9", or
 // "twice on line 3" when all are on one line.
 func dupLines(lines []int) string {
@@ -183,35 +289,43 @@ func dupLines(lines []int) string {
 
 // duplicates looks for duplicate keys in o (without a List's items when
 // isList) and returns them as warnings, or with Options.Strict as an error
-// for the first of them.
-func (d *docSrc) duplicates(o *obj, isList bool) ([]Warning, *Error) {
+// for the first of them. Keys that are one once converted to JSON are an
+// error whatever Strict says; random then says the JSON made of o holds one
+// of their values at random.
+func (d *docSrc) duplicates(o *obj, isList bool) (warns []Warning, err *Error, random bool) {
 	n := o.getNode(d)
 	if n == nil {
-		return nil, nil
+		return nil, nil, false
 	}
 	dups := findDups(n, isList)
 	if len(dups) == 0 {
-		return nil, nil
+		return nil, nil, false
 	}
-	var warns []Warning
 	for _, dk := range dups {
 		lines := make([]int, len(dk.lines))
 		for i, l := range dk.lines {
 			lines[i] = d.lineBase + l - 1
 		}
 		last := lines[len(lines)-1]
+		if dk.written != nil {
+			// Whatever Strict says: kubectl itself cannot say which value
+			// the cluster gets.
+			return nil, &Error{Line: last, Field: dk.parent, Msg: fmt.Sprintf(
+				"keys %s (%s) are one key %q once converted to JSON: kubectl sends one of their values, at random; write the key once",
+				joinWritten(dk.written), dupLines(lines), dk.key)}, true
+		}
 		what := fmt.Sprintf("duplicate key %q", dk.key)
 		tail := fmt.Sprintf(" (%s): kubectl keeps the last value", dupLines(lines))
 		if dk.parent == "" && !o.isItem && (dk.key == "apiVersion" || dk.key == "kind") {
 			tail += `; two documents were probably concatenated without a "---" separator`
 		}
 		if d.stream.opts.Strict {
-			return nil, &Error{Line: last, Field: dk.parent, Msg: what + tail}
+			return nil, &Error{Line: last, Field: dk.parent, Msg: what + tail}, false
 		}
 		if dk.parent != "" {
 			what += " in " + dk.parent
 		}
 		warns = append(warns, Warning{Line: last, Msg: what + tail})
 	}
-	return warns, nil
+	return warns, nil, false
 }

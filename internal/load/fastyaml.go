@@ -248,16 +248,28 @@ func (p *fastParser) plainKey(raw []byte) (string, bool) {
 	if !mayResolve(raw) {
 		return p.intern(raw), true
 	}
-	switch v := resolveV2(string(raw)); v.kind {
+	k, str, ok := plainKeyString(string(raw))
+	if str {
+		return p.intern(raw), ok
+	}
+	return k, ok
+}
+
+// plainKeyString is the JSON member name sigs.k8s.io/yaml makes of a plain,
+// untagged mapping key: the key itself when yaml v2 resolves it to a string
+// (str), else its number or boolean written as that library writes it. ok
+// is false for keys it has no name for (null, uint64, merge keys).
+func plainKeyString(raw string) (k string, str, ok bool) {
+	switch v := resolveV2(raw); v.kind {
 	case v2String:
-		return p.intern(raw), true
+		return raw, true, true
 	case v2Bool:
 		if v.b {
-			return "true", true
+			return "true", false, true
 		}
-		return "false", true
+		return "false", false, true
 	case v2Int:
-		return strconv.FormatInt(v.i, 10), true
+		return strconv.FormatInt(v.i, 10), false, true
 	case v2Float:
 		s := strconv.FormatFloat(v.f, 'g', -1, 32)
 		switch s {
@@ -268,9 +280,9 @@ func (p *fastParser) plainKey(raw []byte) (string, bool) {
 		case "NaN":
 			s = ".nan"
 		}
-		return s, true
+		return s, false, true
 	}
-	return "", false // null, uint64 and merge keys
+	return "", false, false
 }
 
 // entryKey writes the key of a mapping entry (with the ',' before it and

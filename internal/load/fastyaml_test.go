@@ -9,6 +9,7 @@ import (
 
 	"github.com/limitcheck/limitcheck/internal/casefiles"
 	"github.com/rogpeppe/go-internal/txtar"
+	yaml3 "go.yaml.in/yaml/v3"
 )
 
 // fastYAMLQuirks are documents where yaml v2's YAML 1.1 resolution, the
@@ -130,12 +131,22 @@ func checkFastYAML(t *testing.T, data []byte) bool {
 	switch {
 	case err != nil:
 		t.Errorf("%q: fast path gave %s, reference failed: %v", data, js, err)
-	case dups:
-		t.Errorf("%q: fast path gave %s, reference found duplicate keys", data, js)
+	case dups && len(nodeDups(data)) > 0:
+		t.Errorf("%q: fast path gave %s, reference found duplicate keys: %+v", data, js, nodeDups(data))
 	case !bytes.Equal(js, ref):
 		t.Errorf("%q:\nfast path: %s\nreference: %s", data, js, ref)
 	}
 	return true
+}
+
+// nodeDups is what the loader finds of duplicate keys, and keys that are one
+// once converted, in a document it converted with the reference.
+func nodeDups(data []byte) []dupKey {
+	var n yaml3.Node
+	if yaml3.Unmarshal(data, &n) != nil {
+		return nil
+	}
+	return findDups(&n, false)
 }
 
 func TestFastYAMLToJSON(t *testing.T) {
@@ -174,7 +185,46 @@ func FuzzYAMLToJSON(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		checkFastYAML(t, data)
+		checkMayCollide(t, data)
 	})
+}
+
+// checkMayCollide holds mayCollide to what it promises: true for every
+// text in which the nodes have keys that are one once converted.
+func checkMayCollide(t *testing.T, data []byte) {
+	t.Helper()
+	if mayCollide(data) {
+		return
+	}
+	for _, dk := range nodeDups(data) {
+		if dk.written != nil {
+			t.Errorf("%q: mayCollide is false, but keys %q are one (%q)", data, dk.written, dk.key)
+		}
+	}
+}
+
+func TestMayCollide(t *testing.T) {
+	for _, tc := range []struct {
+		in   string
+		want bool
+	}{
+		{"a: 1\nname: x\nimage: nginx:1.2\nurl: http://x\n", false},
+		{"labels: {no_such: x, 'yes': y}\n", false},
+		{"data:\n  1: a\n", true},
+		{"data: {a: b, 0x10: c}\n", true},
+		{"- on: x\n", true},
+		{"? complex\n: value\n", true},
+		{"k:\n  1.5 : v\n", true},
+		{"note: at 5: go\n", true}, // not a key: the nodes decide
+		{"x: \"y\"\n", false},
+	} {
+		if got := mayCollide([]byte(tc.in)); got != tc.want {
+			t.Errorf("mayCollide(%q) = %v, want %v", tc.in, got, tc.want)
+		}
+	}
+	for _, s := range fastYAMLSeeds(t) {
+		checkMayCollide(t, s)
+	}
 }
 
 // BenchmarkYAMLToJSON compares the fast conversion with the reference on the

@@ -642,6 +642,36 @@ func TestDuplicateKeys(t *testing.T) {
 			want: []string{"doc f.yaml:1: ConfigMap m"},
 		},
 		{
+			// sigs.k8s.io/yaml keeps one of their values at random: an error
+			// whatever --strict says, and no JSON.
+			name: "keys that are one once converted",
+			in:   "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c\n  labels: {yes: a, 'true': b}\ndata:\n  1: a\n  \"1\": b\n  1.0: c\n",
+			want: []string{`error f.yaml:5: metadata.labels: keys yes and 'true' (twice on line 5) are one key "true" once converted to JSON: kubectl sends one of their values, at random; write the key once`},
+		},
+		{
+			name: "keys that are one once converted, after a duplicate",
+			in:   "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c}\ndata:\n  a: x\n  a: y\n  0x1: a\n  1: b\n  \"1\": c\n",
+			want: []string{`error f.yaml:9: data: keys 0x1, 1 and "1" (line 7, line 8 and line 9) are one key "1" once converted to JSON: kubectl sends one of their values, at random; write the key once`},
+		},
+		{
+			name: "a number key alone, and keys that only look alike",
+			in:   "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c}\ndata:\n  1: a\n  \"01\": b\n  \"true\": c\n  yes_no: d\n  .nan: e\n",
+			want: []string{"doc f.yaml:1: ConfigMap c"},
+		},
+		{
+			// yaml v2 decodes each pair to one Go value: the last is kept,
+			// as for a duplicate (not reported: IN-04).
+			name: "keys that are one value to yaml v2",
+			in:   "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c\n  labels: {yes: a, true: b, 1.0: c, 1e0: d}\ndata: {1: a, 0x1: b}\n",
+			want: []string{"doc f.yaml:1: ConfigMap c"},
+		},
+		{
+			name:   "NaN keys are never one",
+			in:     "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c}\ndata:\n  .nan: a\n  .NaN: b\n",
+			strict: true,
+			want:   []string{`error f.yaml:6: data: keys .nan and .NaN (line 5 and line 6) are one key ".nan" once converted to JSON: kubectl sends one of their values, at random; write the key once`},
+		},
+		{
 			name: "a large mapping",
 			in:   "---\n# Source: x\n" + many,
 			want: []string{"doc f.yaml:3: ConfigMap many", `warning f.yaml:27: duplicate key "k3" in data (line 10 and line 27): kubectl keeps the last value`},

@@ -542,13 +542,54 @@ func yamlToJSONRef(text []byte) (js []byte, dups bool, err error) {
 	}()
 	js, err = yaml.YAMLToJSONStrict(text)
 	if err == nil {
-		return js, false, nil
+		// Keys written differently may still be one once converted (1 and
+		// "1"): the strict conversion sees no duplicate, and the JSON holds
+		// one of their values at random. The caller checks the nodes when
+		// the text has a key that may be one.
+		return js, mayCollide(text), nil
 	}
 	// The strict conversion also fails for keys that override keys merged
 	// with "<<", which are not duplicates: the caller checks the nodes.
 	dups = strings.Contains(err.Error(), " already set in map")
 	js, err = yaml.YAMLToJSON(text)
 	return js, dups && err == nil, err
+}
+
+// mayCollide reports whether a YAML document's text may hold a mapping key
+// that yaml v2 resolves to a number or a boolean (plainKeyString), which is what
+// two keys need to be one once converted to JSON without being duplicates:
+// a plain scalar ending in ':' and a space, a line break, ',', '}' or the
+// end of the text, or a complex key ("? "). It errs towards true: the nodes
+// decide (dupFinder.collisions).
+func mayCollide(text []byte) bool {
+	for i, c := range text {
+		next := byte('\n')
+		if i+1 < len(text) {
+			next = text[i+1]
+		}
+		switch {
+		case c == '?' && (next == ' ' || next == '\n' || next == '\r' || next == '\t'):
+			return true
+		case c != ':':
+			continue
+		case next != ' ' && next != '\n' && next != '\r' && next != '\t' && next != ',' && next != '}':
+			continue
+		}
+		end := i
+		for end > 0 && (text[end-1] == ' ' || text[end-1] == '\t') {
+			end--
+		}
+		start := end
+		for start > 0 && !bytes.ContainsRune([]byte(" \t\r\n{[,"), rune(text[start-1])) {
+			start--
+		}
+		if start < end && mayResolve(text[start:end]) {
+			if _, str, _ := plainKeyString(string(text[start:end])); !str {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 func isJSONNull(js []byte) bool {
