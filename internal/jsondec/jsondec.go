@@ -32,6 +32,9 @@ import (
 	"unicode/utf16"
 	"unicode/utf8"
 	"unsafe"
+
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/resource"
 )
 
 // maxDepth bounds nesting; deeper documents go to the reference (which has
@@ -520,6 +523,26 @@ func (d *decoder) mapValue(p *plan, ptr unsafe.Pointer, depth int) bool {
 			return len(m) > n // else a duplicate key
 		})
 	}
+	if p.typ == resourceListType { // requests, limits, quotas' hard and used
+		m := corev1.ResourceList{}
+		*(*corev1.ResourceList)(ptr) = m
+		return d.members(func(key []byte) bool {
+			k := corev1.ResourceName(key) // before the value is read: key may be scratch
+			// As value does for a type that decodes itself: null, handed to
+			// it by the reference, is declined.
+			start := d.off
+			if d.off < len(d.data) && d.data[d.off] == 'n' || !d.skip(depth+1) {
+				return false
+			}
+			var q resource.Quantity
+			if q.UnmarshalJSON(d.data[start:d.off]) != nil {
+				return false
+			}
+			n := len(m)
+			m[k] = q
+			return len(m) > n // else a duplicate key
+		})
+	}
 	m := reflect.NewAt(p.typ, ptr).Elem()
 	m.Set(reflect.MakeMap(p.typ))
 	// One key and one value, reused: the map keeps copies.
@@ -537,7 +560,10 @@ func (d *decoder) mapValue(p *plan, ptr unsafe.Pointer, depth int) bool {
 	})
 }
 
-var stringMapType = reflect.TypeFor[map[string]string]()
+var (
+	stringMapType    = reflect.TypeFor[map[string]string]()
+	resourceListType = reflect.TypeFor[corev1.ResourceList]()
+)
 
 func (d *decoder) array(p *plan, ptr unsafe.Pointer, depth int) bool {
 	elem := p.elem.get()

@@ -122,6 +122,9 @@ func TestDecodeCases(t *testing.T) {
 		{"truncated", "v1/ConfigMap", `{"data":{"a":"1"}`, false},
 		{"leading zero", "apps/v1/Deployment", `{"spec":{"replicas":01}}`, false},
 		{"null quantity value in a map", "v1/ResourceQuota", `{"spec":{"hard":{"cpu":null}}}`, false},
+		{"escaped resource name", "v1/ResourceQuota", `{"spec":{"hard":{"c\u0070u":"1","requests.\u006demory":"1Gi"}}}`, true},
+		{"escaped quantity", "v1/ResourceQuota", `{"spec":{"hard":{"cpu":"\u0031"}}}`, false},
+		{"resource list of a container", "v1/Pod", `{"spec":{"containers":[{"name":"c","resources":{"requests":{"cpu":0.5,"memory":"1Gi","nvidia.com/gpu":1},"limits":{}}}]}}`, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			slash := strings.LastIndexByte(tc.kind, '/')

@@ -49,9 +49,12 @@ func one() resource.Quantity { return *resource.NewQuantity(1, resource.DecimalS
 
 func intersect(names, tracked []corev1.ResourceName) []corev1.ResourceName {
 	var out []corev1.ResourceName
-	for _, n := range names {
+	for i, n := range names {
 		for _, t := range tracked {
 			if n == t {
+				if out == nil {
+					out = make([]corev1.ResourceName, 0, min(len(names)-i, len(tracked)))
+				}
 				out = append(out, n)
 				break
 			}
