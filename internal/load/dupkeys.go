@@ -213,20 +213,50 @@ func jsonKey(k *yaml3.Node, i int) (name, id string, ok bool) {
 		return "", "", false
 	}
 	if k.Style&yaml3.TaggedStyle != 0 {
-		if k.Tag == "!!str" || k.Tag == "tag:yaml.org,2002:str" {
+		// yaml v2 keeps the text of a key with a tag it does not resolve
+		// (a local "!x", "!", a URI), and resolves !!int, !!float and
+		// !!bool as a plain key, failing (no JSON) when the value is not
+		// one; !!null, !!timestamp and !!binary keys have no name here.
+		switch tag := strings.TrimPrefix(k.Tag, "tag:yaml.org,2002:"); {
+		case tag == "!!str" || tag == "str":
+			return k.Value, "s" + k.Value, true
+		case tag == "!!int" || tag == "int", tag == "!!float" || tag == "float", tag == "!!bool" || tag == "bool":
+			v := resolveV2(k.Value)
+			want := map[string]v2Kind{"int": v2Int, "float": v2Float, "bool": v2Bool}[strings.TrimPrefix(tag, "!!")]
+			if v.kind != want && !(want == v2Float && v.kind == v2Int) {
+				return "", "", false
+			}
+			if want == v2Float && v.kind == v2Int {
+				v = v2Value{kind: v2Float, f: float64(v.i)}
+			}
+			return v2KeyName(v, k.Value, i)
+		case strings.HasPrefix(tag, "!!") || k.Tag != tag:
+			return "", "", false
+		default:
 			return k.Value, "s" + k.Value, true
 		}
-		return "", "", false
 	}
 	if k.Style&(yaml3.DoubleQuotedStyle|yaml3.SingleQuotedStyle|yaml3.LiteralStyle|yaml3.FoldedStyle) != 0 {
 		return k.Value, "s" + k.Value, true
 	}
-	name, str, ok := plainKeyString(k.Value)
-	switch v := resolveV2(k.Value); {
+	return v2KeyName(resolveV2(k.Value), k.Value, i)
+}
+
+// v2KeyName is the JSON member name and Go value (see jsonKey) of a key
+// yaml v2 resolved to v from raw.
+func v2KeyName(v v2Value, raw string, i int) (name, id string, ok bool) {
+	var str bool
+	switch v.kind {
+	case v2String:
+		name, str, ok = raw, true, true
+	case v2Bool, v2Int, v2Float:
+		name, str, ok = v2Name(v), false, true
+	}
+	switch {
 	case !ok:
 		return "", "", false
 	case str:
-		id = "s" + k.Value
+		id = "s" + raw
 	case v.kind == v2Bool:
 		id = "b" + name
 	case v.kind == v2Int:
@@ -239,15 +269,19 @@ func jsonKey(k *yaml3.Node, i int) (name, id string, ok bool) {
 	return name, id, true
 }
 
-// writtenKey is the key k as written: quoted when it was.
+// writtenKey is the key k as written: with its tag, quoted when it was.
 func writtenKey(k *yaml3.Node) string {
+	v := k.Value
 	switch {
 	case k.Style&yaml3.DoubleQuotedStyle != 0:
-		return strconv.Quote(k.Value)
+		v = strconv.Quote(k.Value)
 	case k.Style&yaml3.SingleQuotedStyle != 0:
-		return "'" + strings.ReplaceAll(k.Value, "'", "''") + "'"
+		v = "'" + strings.ReplaceAll(k.Value, "'", "''") + "'"
 	}
-	return k.Value
+	if k.Style&yaml3.TaggedStyle != 0 {
+		v = k.Tag + " " + v
+	}
+	return v
 }
 
 // joinWritten renders "a and b", "a, b and c".

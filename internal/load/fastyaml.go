@@ -263,26 +263,33 @@ func plainKeyString(raw string) (k string, str, ok bool) {
 	switch v := resolveV2(raw); v.kind {
 	case v2String:
 		return raw, true, true
-	case v2Bool:
-		if v.b {
-			return "true", false, true
-		}
-		return "false", false, true
-	case v2Int:
-		return strconv.FormatInt(v.i, 10), false, true
-	case v2Float:
-		s := strconv.FormatFloat(v.f, 'g', -1, 32)
-		switch s {
-		case "+Inf":
-			s = ".inf"
-		case "-Inf":
-			s = "-.inf"
-		case "NaN":
-			s = ".nan"
-		}
-		return s, false, true
+	case v2Bool, v2Int, v2Float:
+		return v2Name(v), false, true
 	}
 	return "", false, false
+}
+
+// v2Name is how sigs.k8s.io/yaml writes a boolean, integer or float key.
+func v2Name(v v2Value) string {
+	switch v.kind {
+	case v2Bool:
+		if v.b {
+			return "true"
+		}
+		return "false"
+	case v2Int:
+		return strconv.FormatInt(v.i, 10)
+	}
+	s := strconv.FormatFloat(v.f, 'g', -1, 32)
+	switch s {
+	case "+Inf":
+		s = ".inf"
+	case "-Inf":
+		s = "-.inf"
+	case "NaN":
+		s = ".nan"
+	}
+	return s
 }
 
 // entryKey writes the key of a mapping entry (with the ',' before it and

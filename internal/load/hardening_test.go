@@ -666,6 +666,18 @@ func TestDuplicateKeys(t *testing.T) {
 			want: []string{"doc f.yaml:1: ConfigMap c"},
 		},
 		{
+			// yaml v2 keeps the text of a key with a tag it does not
+			// resolve, and resolves !!int, !!float and !!bool.
+			name: "tagged keys",
+			in:   "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c\n  labels: {!local 0: a, 0b00: b}\ndata: {!!float 1: a, 1.0: b, !!int \"2\": c, \"2\": d}\n",
+			want: []string{`error f.yaml:5: metadata.labels: keys !local 0 and 0b00 (twice on line 5) are one key "0" once converted to JSON: kubectl sends one of their values, at random; write the key once`},
+		},
+		{
+			name: "explicitly tagged keys",
+			in:   "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c}\ndata: {!!float 1: a, 1.0: b, !!int \"2\": c, \"2\": d}\n",
+			want: []string{`error f.yaml:4: data: keys !!int "2" and "2" (twice on line 4) are one key "2" once converted to JSON: kubectl sends one of their values, at random; write the key once`},
+		},
+		{
 			name:   "NaN keys are never one",
 			in:     "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c}\ndata:\n  .nan: a\n  .NaN: b\n",
 			strict: true,

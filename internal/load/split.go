@@ -559,9 +559,13 @@ func yamlToJSONRef(text []byte) (js []byte, dups bool, err error) {
 // that yaml v2 resolves to a number or a boolean (plainKeyString), which is what
 // two keys need to be one once converted to JSON without being duplicates:
 // a plain scalar ending in ':' and a space, a line break, ',', '}' or the
-// end of the text, or a complex key ("? "). It errs towards true: the nodes
+// end of the text, a complex key ("? "), or an explicit tag ("!!"). It errs
+// towards true: the nodes
 // decide (dupFinder.collisions).
 func mayCollide(text []byte) bool {
+	if bytes.Contains(text, []byte("!!")) {
+		return true // an explicit !!int, !!float or !!bool key, perhaps
+	}
 	for i, c := range text {
 		next := byte('\n')
 		if i+1 < len(text) {
