@@ -678,6 +678,11 @@ func TestDuplicateKeys(t *testing.T) {
 			want: []string{`error f.yaml:4: data: keys !!int "2" and "2" (twice on line 4) are one key "2" once converted to JSON: kubectl sends one of their values, at random; write the key once`},
 		},
 		{
+			name: "an integer and a float",
+			in:   "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c}\ndata:\n  1: a\n  1.0: b\n",
+			want: []string{`error f.yaml:6: data: keys 1 and 1.0 (line 5 and line 6) are one key "1" once converted to JSON: kubectl sends one of their values, at random; write the key once`},
+		},
+		{
 			name:   "NaN keys are never one",
 			in:     "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c}\ndata:\n  .nan: a\n  .NaN: b\n",
 			strict: true,
