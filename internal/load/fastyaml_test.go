@@ -294,7 +294,13 @@ func TestMayCollide(t *testing.T) {
 		{"- on: x\n", true},
 		{"? complex\n: value\n", true},
 		{"k:\n  1.5 : v\n", true},
-		{"note: at 5: go\n", true}, // not a key: the nodes decide
+		{"note: at 5: go\n", false}, // not where a key can be
+		{"# step 1: build\ndescription: |\n  Step 2: run\n", false},
+		{"- - 1: a\n", true},
+		{"!t 1: a\n", true},
+		{"&a 1: a\n", true},
+		{"k: [2: a]\n", true},
+		{"a-1: x\n", false},
 		{"x: \"y\"\n", false},
 	} {
 		if got := mayCollide([]byte(tc.in)); got != tc.want {

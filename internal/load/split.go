@@ -558,8 +558,8 @@ func yamlToJSONRef(text []byte) (js []byte, dups bool, err error) {
 // mayCollide reports whether a YAML document's text may hold a mapping key
 // that yaml v2 resolves to a number or a boolean (plainKeyString), which is what
 // two keys need to be one once converted to JSON without being duplicates:
-// a plain scalar ending in ':' and a space, a line break, ',', '}' or the
-// end of the text, a complex key ("? "), or an explicit tag ("!!"). It errs
+// a plain scalar where a key can be (keyPosition), ending in ':' and a
+// space, a line break, ',', '}' or the end of the text, a complex key ("? "), or an explicit tag ("!!"). It errs
 // towards true: the nodes
 // decide (dupFinder.collisions).
 func mayCollide(text []byte) bool {
@@ -584,16 +584,52 @@ func mayCollide(text []byte) bool {
 			end--
 		}
 		start := end
-		for start > 0 && !bytes.ContainsRune([]byte(" \t\r\n{[,"), rune(text[start-1])) {
+		for start > 0 && !scalarBoundary(text[start-1]) {
 			start--
 		}
-		if start < end && mayResolve(text[start:end]) {
+		if start < end && mayResolve(text[start:end]) && keyPosition(text, start) {
 			if _, str, _ := plainKeyString(string(text[start:end])); !str {
 				return true
 			}
 		}
 	}
 	return false
+}
+
+func scalarBoundary(c byte) bool {
+	return c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '{' || c == '[' || c == ','
+}
+
+// keyPosition reports whether a scalar starting at start is where a mapping
+// key can be: first on its line but for indentation, sequence indicators
+// ("- "), a tag or an anchor, or after '{', '[', ',' or '?'. Text such as
+// "step 1: do this" in a description or a comment is not.
+func keyPosition(text []byte, start int) bool {
+	for {
+		j := start
+		for j > 0 && (text[j-1] == ' ' || text[j-1] == '\t') {
+			j--
+		}
+		if j == 0 {
+			return true
+		}
+		switch c := text[j-1]; {
+		case c == '\n' || c == '\r' || c == '{' || c == '[' || c == ',' || c == '?':
+			return true
+		case c == '-':
+			start = j - 1 // a sequence indicator (or "---"): what comes before it decides
+			continue
+		}
+		// A tag or an anchor before the key ("!t 1:", "&a 1:").
+		k := j
+		for k > 0 && !scalarBoundary(text[k-1]) {
+			k--
+		}
+		if k == j || (text[k] != '!' && text[k] != '&') {
+			return false
+		}
+		start = k
+	}
 }
 
 func isJSONNull(js []byte) bool {
