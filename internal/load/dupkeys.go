@@ -205,36 +205,44 @@ func (f *dupFinder) collisions(n *yaml3.Node) {
 
 // jsonKey is the JSON member name sigs.k8s.io/yaml makes of the scalar key
 // k, the i-th node of its mapping, and id the Go value yaml v2 decodes it
-// to: plain keys are resolved by yaml v2's rules (plainKeyString), quoted
-// ones and !!str ones are strings. Keys with other explicit tags, merge
-// keys and other nodes have none here.
+// to. Plain keys are resolved by yaml v2's rules (resolveV2); quoted keys,
+// !!str keys and keys with a tag yaml v2 does not resolve (a local "!x",
+// "!", a URI) are their text; !!int, !!float and !!bool keys are resolved
+// as plain ones, and have no name when the value is not one (yaml v2 then
+// fails, and there is no JSON). Other keys (!!null, !!timestamp, !!binary,
+// merge keys, collections) have none either.
 func jsonKey(k *yaml3.Node, i int) (name, id string, ok bool) {
 	if k == nil || k.Kind != yaml3.ScalarNode {
 		return "", "", false
 	}
 	if k.Style&yaml3.TaggedStyle != 0 {
-		// yaml v2 keeps the text of a key with a tag it does not resolve
-		// (a local "!x", "!", a URI), and resolves !!int, !!float and
-		// !!bool as a plain key, failing (no JSON) when the value is not
-		// one; !!null, !!timestamp and !!binary keys have no name here.
-		switch tag := strings.TrimPrefix(k.Tag, "tag:yaml.org,2002:"); {
-		case tag == "!!str" || tag == "str":
+		tag := strings.TrimPrefix(k.Tag, "tag:yaml.org,2002:")
+		if tag != k.Tag {
+			tag = "!!" + tag
+		}
+		var want v2Kind
+		switch {
+		case tag == "!!str":
 			return k.Value, "s" + k.Value, true
-		case tag == "!!int" || tag == "int", tag == "!!float" || tag == "float", tag == "!!bool" || tag == "bool":
-			v := resolveV2(k.Value)
-			want := map[string]v2Kind{"int": v2Int, "float": v2Float, "bool": v2Bool}[strings.TrimPrefix(tag, "!!")]
-			if v.kind != want && !(want == v2Float && v.kind == v2Int) {
-				return "", "", false
-			}
-			if want == v2Float && v.kind == v2Int {
-				v = v2Value{kind: v2Float, f: float64(v.i)}
-			}
-			return v2KeyName(v, k.Value, i)
-		case strings.HasPrefix(tag, "!!") || k.Tag != tag:
+		case tag == "!!int":
+			want = v2Int
+		case tag == "!!float":
+			want = v2Float
+		case tag == "!!bool":
+			want = v2Bool
+		case strings.HasPrefix(tag, "!!"):
 			return "", "", false
 		default:
 			return k.Value, "s" + k.Value, true
 		}
+		v := resolveV2(k.Value)
+		if want == v2Float && v.kind == v2Int {
+			v = v2Value{kind: v2Float, f: float64(v.i)}
+		}
+		if v.kind != want {
+			return "", "", false
+		}
+		return v2KeyName(v, k.Value, i)
 	}
 	if k.Style&(yaml3.DoubleQuotedStyle|yaml3.SingleQuotedStyle|yaml3.LiteralStyle|yaml3.FoldedStyle) != 0 {
 		return k.Value, "s" + k.Value, true
@@ -245,28 +253,20 @@ func jsonKey(k *yaml3.Node, i int) (name, id string, ok bool) {
 // v2KeyName is the JSON member name and Go value (see jsonKey) of a key
 // yaml v2 resolved to v from raw.
 func v2KeyName(v v2Value, raw string, i int) (name, id string, ok bool) {
-	var str bool
 	switch v.kind {
 	case v2String:
-		name, str, ok = raw, true, true
-	case v2Bool, v2Int, v2Float:
-		name, str, ok = v2Name(v), false, true
+		return raw, "s" + raw, true
+	case v2Bool:
+		return v2Name(v), "b" + v2Name(v), true
+	case v2Int:
+		return v2Name(v), "i" + v2Name(v), true
+	case v2Float:
+		if v.f != v.f {
+			return v2Name(v), "n" + strconv.Itoa(i), true // NaN: a Go map key unequal to any other
+		}
+		return v2Name(v), "f" + strconv.FormatFloat(v.f, 'g', -1, 64), true
 	}
-	switch {
-	case !ok:
-		return "", "", false
-	case str:
-		id = "s" + raw
-	case v.kind == v2Bool:
-		id = "b" + name
-	case v.kind == v2Int:
-		id = "i" + name
-	case v.f != v.f:
-		id = "n" + strconv.Itoa(i) // NaN: a Go map key unequal to any other
-	default:
-		id = "f" + strconv.FormatFloat(v.f, 'g', -1, 64)
-	}
-	return name, id, true
+	return "", "", false
 }
 
 // writtenKey is the key k as written: with its tag, quoted when it was.

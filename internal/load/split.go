@@ -556,12 +556,12 @@ func yamlToJSONRef(text []byte) (js []byte, dups bool, err error) {
 }
 
 // mayCollide reports whether a YAML document's text may hold a mapping key
-// that yaml v2 resolves to a number or a boolean (plainKeyString), which is what
-// two keys need to be one once converted to JSON without being duplicates:
-// a plain scalar where a key can be (keyPosition), ending in ':' and a
-// space, a line break, ',', '}' or the end of the text, a complex key ("? "), or an explicit tag ("!!"). It errs
-// towards true: the nodes
-// decide (dupFinder.collisions).
+// that yaml v2 resolves to a number or a boolean (plainKeyString): two keys
+// need one to be one once converted to JSON without being duplicates. It
+// looks for a plain scalar where a key can be (keyPosition) followed by ':'
+// and a space, a line break, ',', '}' or the end of the text; a complex key
+// ("? "); an explicit tag ("!!"). It errs towards true: the nodes decide
+// (dupFinder.collisions).
 func mayCollide(text []byte) bool {
 	if bytes.Contains(text, []byte("!!")) {
 		return true // an explicit !!int, !!float or !!bool key, perhaps
