@@ -107,9 +107,10 @@ func DiffWorkload(up Outcome, mine eval.Result) []string {
 		return []string{fmt.Sprintf("workload simulated: upstream %v, limitcheck %v", u != nil, m != nil)}
 	}
 	var d []string
-	if u.Replicas != m.Replicas || u.Adopted != m.Adopted || u.Admitted != m.Admitted || u.NotCreated != m.NotCreated || len(u.Created) != len(m.Created) {
+	created, folded := unfold(m.Created)
+	if u.Replicas != m.Replicas || u.Adopted != m.Adopted || u.Admitted != m.Admitted || u.NotCreated != m.NotCreated || len(u.Created) != len(created) {
 		d = append(d, fmt.Sprintf("workload: upstream replicas=%d adopted=%d admitted=%d notCreated=%d created=%d, limitcheck replicas=%d adopted=%d admitted=%d notCreated=%d created=%d",
-			u.Replicas, u.Adopted, u.Admitted, u.NotCreated, len(u.Created), m.Replicas, m.Adopted, m.Admitted, m.NotCreated, len(m.Created)))
+			u.Replicas, u.Adopted, u.Admitted, u.NotCreated, len(u.Created), m.Replicas, m.Adopted, m.Admitted, m.NotCreated, len(created)))
 	}
 	all := mine.Denial == nil
 	for _, c := range m.Created {
@@ -118,8 +119,16 @@ func DiffWorkload(up Outcome, mine eval.Result) []string {
 	if mine.Allowed != all {
 		d = append(d, fmt.Sprintf("limitcheck workload allowed=%v, but its own verdict and the created objects' make %v", mine.Allowed, all))
 	}
-	for i := range min(len(u.Created), len(m.Created)) {
-		a, b := u.Created[i], m.Created[i]
+	for i := range min(len(u.Created), len(created)) {
+		a, b := u.Created[i], created[i]
+		if folded[i] {
+			// A replica folded into the one it repeats (WL-03): the same
+			// kind and verdict, under another name.
+			if a.Kind != b.Kind || a.Allowed != b.Allowed {
+				d = append(d, fmt.Sprintf("created[%d]: upstream %s %q allowed=%v, limitcheck (folded) %s allowed=%v", i, a.Kind, a.Name, a.Allowed, b.Kind, b.Allowed))
+			}
+			continue
+		}
 		if a.Kind != b.Kind || a.Name != b.Name || a.Replica != b.Replica {
 			d = append(d, fmt.Sprintf("created[%d]: upstream %s %q replica %d, limitcheck %s %q replica %d", i, a.Kind, a.Name, a.Replica, b.Kind, b.Name, b.Replica))
 			continue
@@ -129,6 +138,33 @@ func DiffWorkload(up Outcome, mine eval.Result) []string {
 		}
 	}
 	return d
+}
+
+// unfold expands a created list whose long runs of identical replicas are
+// folded (Result.Repeat, WL-03) into one entry per created object, marking
+// the entries that stand for folded replicas. The objects of one replica
+// are consecutive and carry the same Repeat.
+func unfold(created []eval.Result) ([]eval.Result, []bool) {
+	var out []eval.Result
+	var folded []bool
+	for i := 0; i < len(created); {
+		k := created[i].Repeat
+		j := i + 1
+		for k > 0 && j < len(created) && created[j].Repeat == k {
+			j++
+		}
+		step := created[i:j]
+		out = append(out, step...)
+		folded = append(folded, make([]bool, len(step))...)
+		for range k {
+			out = append(out, step...)
+			for range step {
+				folded = append(folded, true)
+			}
+		}
+		i = j
+	}
+	return out, folded
 }
 
 // samePermutation: identical, or the same prefix and the same distinct parts in

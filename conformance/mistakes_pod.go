@@ -389,6 +389,15 @@ var podMistakeList = []podMistake{
 	{name: "hostPath invalid", apply: func(g *Generator, s obj) {
 		addVolume(s, obj{"name": "hp", "hostPath": obj{"path": g.pick([]any{"", "/var/../etc", "/var/log"}), "type": g.pick([]any{"Dir", "Directory"})}})
 	}},
+	{name: "in-tree volume source incomplete", apply: func(g *Generator, s obj) {
+		src := intreeSources[g.r.IntN(len(intreeSources))]
+		name := g.pick([]any{"disk", "data-volume-with-a-rather-long-name-for-iscsi"}).(string)
+		addVolume(s, obj{"name": name, src: intreeSource(g.r, src, false, 0.5)})
+		if g.chance(0.5) {
+			cs := s["containers"].([]any)
+			appendTo(cs[0].(obj), "volumeMounts", obj{"name": name, "mountPath": "/mnt/disk"})
+		}
+	}},
 	{name: "persistentVolumeClaim claimName missing", apply: func(g *Generator, s obj) {
 		addVolume(s, obj{"name": "pvc", "persistentVolumeClaim": obj{}})
 	}},

@@ -68,23 +68,11 @@ func (g *pvGen) source(name string) any {
 			}
 		}
 		return s
-	case "gcePersistentDisk":
-		return map[string]any{"pdName": "disk-1"}
-	case "awsElasticBlockStore":
-		return map[string]any{"volumeID": "vol-1"}
-	case "flexVolume":
-		return map[string]any{"driver": "example/flex"}
-	case "cephfs":
-		return map[string]any{"monitors": []any{"10.0.0.1:6789"}}
-	case "fc":
-		return map[string]any{"targetWWNs": []any{"500a0982991b8dc5"}, "lun": 2}
-	case "azureFile":
-		return map[string]any{"secretName": "s", "shareName": "share"}
 	}
-	return nil
+	return intreeSource(g.r, name, true, 0.5)
 }
 
-var pvSources = []string{"hostPath", "nfs", "local", "csi", "gcePersistentDisk", "awsElasticBlockStore", "flexVolume", "cephfs", "fc", "azureFile"}
+var pvSources = append([]string{"hostPath", "nfs", "local", "csi"}, intreeSources...)
 
 func (g *pvGen) nodeAffinity() any {
 	switch g.r.IntN(6) {
@@ -228,6 +216,55 @@ var pvRules = []string{
 	"spec.volumeAttributesClassName: Required value: an empty string is disallowed",
 	"spec.csi: Required value: has to be specified when using volumeAttributesClassName",
 	"metadata.annotations.volume.beta.kubernetes.io/mount-options: Forbidden: may not specify mount options for this volume type",
+	// The in-tree sources (intree_gen.go).
+	"spec.persistentDisk.pdName: Required value",
+	"spec.persistentDisk.partition: Invalid value: 256: must be between 1 and 255, inclusive",
+	"spec.awsElasticBlockStore.volumeID: Required value",
+	"spec.iscsi.targetPortal: Required value",
+	`spec.iscsi.iqn: Invalid value: "foo.bar": must be valid format`,
+	`spec.iscsi.iqn: Invalid value: "iqn.2001-04.com.example": must be valid format`,
+	"spec.iscsi.lun: Invalid value: 256: must be between 0 and 255, inclusive",
+	"spec.iscsi.secretRef: Required value",
+	"spec.iscsi.secretRef.name: Required value",
+	`spec.iscsi.initiatorname: Invalid value: "client1": must be valid format`,
+	"must be under 64 characters if iscsi.initiatorName is specified",
+	"spec.glusterfs.endpoints: Required value",
+	`spec.glusterfs.endpointsNamespace: Invalid value: "": if the endpointnamespace is set`,
+	`spec.glusterfs.endpointsNamespace: Invalid value: "Bad_NS"`,
+	"spec.flocker: Required value: one of datasetName and datasetUUID is required",
+	`spec.flocker: Invalid value: "resource": datasetName and datasetUUID can not be specified simultaneously`,
+	`spec.flocker.datasetName: Invalid value: "team/dataset": must not contain '/'`,
+	"spec.rbd.monitors: Required value",
+	"spec.rbd.image: Required value",
+	"spec.quobyte.registry: Required value: must be a host:port pair",
+	`spec.quobyte.registry: Invalid value: "a:1,b": must be a host:port pair`,
+	"spec.quobyte.tenant: Required value: must be a UUID",
+	"spec.quobyte.volume: Required value",
+	"spec.cephfs.monitors: Required value",
+	"spec.cinder.volumeID: Required value",
+	"spec.cinder.secretRef.namespace: Required value",
+	"spec.fc.targetWWNs: Required value: must specify either targetWWNs or wwids, but not both",
+	"targetWWNs and wwids can not be specified simultaneously",
+	"spec.fc.lun: Required value: lun is required if targetWWNs is specified",
+	"spec.fc.lun: Invalid value: 256: must be between 0 and 255, inclusive",
+	"spec.flexVolume.driver: Required value",
+	"kubernetes.io and k8s.io namespaces are reserved",
+	"spec.azureFile.shareName: Required value",
+	"spec.azureFile.secretNamespace: Required value",
+	"spec.vsphereVolume.volumePath: Required value",
+	"spec.photonPersistentDisk.pdID: Required value",
+	"spec.portworxVolume.volumeID: Required value",
+	"spec.azureDisk.diskName: Required value",
+	`spec.azureDisk.kind: Unsupported value: "Bogus": supported values: "Dedicated", "Managed", "Shared"`,
+	`spec.azureDisk.cachingMode: Unsupported value: "Write": supported values: "None", "ReadOnly", "ReadWrite"`,
+	`spec.azureDisk.diskURI: Unsupported value: "http://x": supported values: "https://{account-name}.blob.core.windows.net/{container-name}/{disk-name}.vhd"`,
+	`spec.azureDisk.diskURI: Unsupported value: "https://someaccount.blob.core.windows.net/vhds/test.vhd": supported values: "/subscriptions/`,
+	"spec.scaleIO.gateway: Required value",
+	"spec.scaleIO.volumeName: Required value",
+	"spec.storageos.volumeName: Required value",
+	`spec.storageos.volumeName: Invalid value: "Redis_Vol"`,
+	`spec.storageos.volumeNamespace: Invalid value: "Team A"`,
+	"spec.storageos.secretRef.namespace: Required value",
 	`metadata.name: Invalid value: "PV_1"`,
 	`metadata.generateName: Invalid value: "PV-"`,
 	"metadata.name: Required value: name or generateName is required",

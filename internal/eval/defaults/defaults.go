@@ -186,9 +186,8 @@ func DefaultPersistentVolumeClaim(pvc *corev1.PersistentVolumeClaim) {
 
 // DefaultPersistentVolume is the v1 defaulting of a PersistentVolume (VAL-91):
 // phase Pending, reclaim policy Retain, volume mode Filesystem, the capacity
-// rounded (PL-01), a hostPath's type "". The defaults of in-tree cloud and
-// network sources (RBD pool, iSCSI interface, ...) are not applied: nothing
-// limitcheck reports reads them.
+// rounded (PL-01), a hostPath's type "", and the in-tree sources' defaults
+// (RBD pool, iSCSI interface, Azure disk kind, ...).
 func DefaultPersistentVolume(pv *corev1.PersistentVolume) {
 	if pv.Status.Phase == "" {
 		pv.Status.Phase = corev1.VolumePending
@@ -210,6 +209,18 @@ func defaultVolumeSpec(s *corev1.PersistentVolumeSpec) {
 	resources.RoundResourceList(s.Capacity)
 	if hp := s.HostPath; hp != nil {
 		defaultPtr(&hp.Type, corev1.HostPathUnset)
+	}
+	if r := s.RBD; r != nil {
+		defaultRBD(&r.RBDPool, &r.RadosUser, &r.Keyring)
+	}
+	if s.ISCSI != nil {
+		defaultEmpty(&s.ISCSI.ISCSIInterface, "default")
+	}
+	if s.AzureDisk != nil {
+		defaultAzureDisk(s.AzureDisk)
+	}
+	if sc := s.ScaleIO; sc != nil {
+		defaultScaleIO(&sc.StorageMode, &sc.FSType)
 	}
 }
 

@@ -85,6 +85,12 @@ func defaultVolume(v *corev1.Volume) {
 	if s.Secret != nil {
 		mode(&s.Secret.DefaultMode, corev1.SecretVolumeSourceDefaultMode)
 	}
+	if s.ISCSI != nil {
+		defaultEmpty(&s.ISCSI.ISCSIInterface, "default")
+	}
+	if r := s.RBD; r != nil {
+		defaultRBD(&r.RBDPool, &r.RadosUser, &r.Keyring)
+	}
 	if s.DownwardAPI != nil {
 		mode(&s.DownwardAPI.DefaultMode, corev1.DownwardAPIVolumeSourceDefaultMode)
 		for j := range s.DownwardAPI.Items {
@@ -93,6 +99,9 @@ func defaultVolume(v *corev1.Volume) {
 	}
 	if s.ConfigMap != nil {
 		mode(&s.ConfigMap.DefaultMode, corev1.ConfigMapVolumeSourceDefaultMode)
+	}
+	if s.AzureDisk != nil {
+		defaultAzureDisk(s.AzureDisk)
 	}
 	if s.Projected != nil {
 		mode(&s.Projected.DefaultMode, corev1.ProjectedVolumeSourceDefaultMode)
@@ -108,6 +117,9 @@ func defaultVolume(v *corev1.Volume) {
 				t.ExpirationSeconds = &hour
 			}
 		}
+	}
+	if sc := s.ScaleIO; sc != nil {
+		defaultScaleIO(&sc.StorageMode, &sc.FSType)
 	}
 	if e := s.Ephemeral; e != nil && e.VolumeClaimTemplate != nil && e.VolumeClaimTemplate.Spec.VolumeMode == nil {
 		fs := corev1.PersistentVolumeFilesystem
@@ -227,4 +239,34 @@ func imageTag(image string) string {
 		return "latest"
 	}
 	return tag
+}
+
+// The in-tree sources' defaults, for a Pod's volume and a PersistentVolume
+// alike (their +default markers): the RBD pool, user and keyring, the iSCSI
+// interface, an Azure disk's caching mode, fsType, readOnly and kind, a
+// ScaleIO volume's storage mode and fsType.
+
+func defaultRBD(pool, user, keyring *string) {
+	defaultEmpty(pool, "rbd")
+	defaultEmpty(user, "admin")
+	defaultEmpty(keyring, "/etc/ceph/keyring")
+}
+
+func defaultAzureDisk(d *corev1.AzureDiskVolumeSource) {
+	defaultPtr(&d.CachingMode, corev1.AzureDataDiskCachingReadWrite)
+	defaultPtr(&d.FSType, "ext4")
+	defaultPtr(&d.ReadOnly, false)
+	defaultPtr(&d.Kind, corev1.AzureSharedBlobDisk)
+}
+
+func defaultScaleIO(mode, fsType *string) {
+	defaultEmpty(mode, "ThinProvisioned")
+	defaultEmpty(fsType, "xfs")
+}
+
+// defaultEmpty sets *s to v when it is empty.
+func defaultEmpty(s *string, v string) {
+	if *s == "" {
+		*s = v
+	}
 }

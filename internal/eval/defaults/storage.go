@@ -27,10 +27,8 @@ func CSIDriver(d *storagev1.CSIDriver) {
 	defaultPtr(&s.SELinuxMount, false)
 }
 
-// VolumeAttachment is SetObjectDefaults_VolumeAttachment (VAL-100) as far as
-// validation reads it: an inline volume spec's capacity rounded (PL-01) and
-// its hostPath's type "". The in-tree sources' defaults (RBD pool, iSCSI
-// interface, ...) are left out, as for a PersistentVolume (VAL-91).
+// VolumeAttachment is SetObjectDefaults_VolumeAttachment (VAL-100): an inline
+// volume spec is defaulted as a PersistentVolume's spec (VAL-91).
 func VolumeAttachment(va *storagev1.VolumeAttachment) {
 	if s := va.Spec.Source.InlineVolumeSpec; s != nil {
 		defaultVolumeSpec(s)

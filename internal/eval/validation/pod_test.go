@@ -87,6 +87,28 @@ func TestPodValidation(t *testing.T) {
 			`spec.volumes[0].configMap: Forbidden: may not specify more than 1 volume type`,
 			// volume 1 has errors, so its name is not taken: no duplicate for volume 2.
 			`spec.volumes[1].configMap.items[0].path: Invalid value: "../x": must not contain '..'`}},
+		{"in-tree sources", func(p *corev1.Pod) {
+			client, shared := "client", corev1.AzureSharedBlobDisk
+			p.Spec.Volumes = []corev1.Volume{
+				{Name: "a", VolumeSource: corev1.VolumeSource{GCEPersistentDisk: &corev1.GCEPersistentDiskVolumeSource{Partition: 256}}},
+				{Name: "b", VolumeSource: corev1.VolumeSource{ISCSI: &corev1.ISCSIVolumeSource{TargetPortal: strings.Repeat("10.0.0.1", 8), IQN: "iqn.bad", Lun: 300, InitiatorName: &client}}},
+				{Name: "c", VolumeSource: corev1.VolumeSource{AzureDisk: &corev1.AzureDiskVolumeSource{DiskName: "d", DataDiskURI: "/subscriptions/x", Kind: &shared}}},
+				{Name: "d", VolumeSource: corev1.VolumeSource{FlexVolume: &corev1.FlexVolumeSource{Options: map[string]string{"kubernetes.io/x": "1", "size": "2"}}}},
+				{Name: "e", VolumeSource: corev1.VolumeSource{CephFS: &corev1.CephFSVolumeSource{}, RBD: &corev1.RBDVolumeSource{}}},
+			}
+		}, []string{`spec.volumes[0].persistentDisk.pdName: Required value`,
+			`spec.volumes[0].persistentDisk.partition: Invalid value: 256: must be between 1 and 255, inclusive`,
+			`spec.volumes[1].iscsi.iqn: Invalid value: "iqn.bad": must be valid format`,
+			`spec.volumes[1].iscsi.lun: Invalid value: 300: must be between 0 and 255, inclusive`,
+			`spec.volumes[1].iscsi.initiatorname: Invalid value: "client": must be valid format starting with iqn, eui, or naa`,
+			`spec.volumes[1].name: Invalid value: "b": Total length of <volume name>:<iscsi.targetPortal> must be under 64 characters if iscsi.initiatorName is specified.`,
+			`spec.volumes[2].azureDisk.diskURI: Unsupported value: "/subscriptions/x": supported values: "https://{account-name}.blob.core.windows.net/{container-name}/{disk-name}.vhd"`,
+			`spec.volumes[3].flexVolume.driver: Required value`,
+			`spec.volumes[3].flexVolume.options[kubernetes.io/x]: Invalid value: "kubernetes.io/x": kubernetes.io and k8s.io namespaces are reserved`,
+			// rbd comes before cephfs in upstream's order; cephFS is the second source.
+			`spec.volumes[4].rbd.monitors: Required value`,
+			`spec.volumes[4].rbd.image: Required value`,
+			`spec.volumes[4].cephFS: Forbidden: may not specify more than 1 volume type`}},
 		{"pod fields", func(p *corev1.Pod) {
 			p.Spec.RestartPolicy = "Sometimes"
 			p.Spec.DNSPolicy = corev1.DNSNone

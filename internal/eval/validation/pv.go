@@ -39,7 +39,7 @@ func PreparePersistentVolumeForCreate(pv *corev1.PersistentVolume) {
 // create does, in upstream's order.
 func PersistentVolume(pv *corev1.PersistentVolume) field.ErrorList {
 	errs := ObjectMeta(&pv.ObjectMeta, pvMeta, field.NewPath("metadata"))
-	errs = append(errs, persistentVolumeSpec(&pv.Spec, lazy(field.NewPath("spec")), false)...)
+	errs = append(errs, persistentVolumeSpec(&pv.Spec, pv.Name, lazy(field.NewPath("spec")), false)...)
 	if _, ok := pv.Annotations[mountOptionsAnnotation]; ok && !mountOptionsSupported(&pv.Spec) {
 		errs = append(errs, field.Forbidden(field.NewPath("metadata", "annotations", mountOptionsAnnotation), "may not specify mount options for this volume type"))
 	}
@@ -61,7 +61,7 @@ func mountOptionsSupported(s *corev1.PersistentVolumeSpec) bool {
 // a node affinity and a storage class are forbidden, csi is required, the
 // reclaim policy may only be Retain, the volume mode only Filesystem, and
 // volumeAttributesClassName is not checked.
-func persistentVolumeSpec(s *corev1.PersistentVolumeSpec, p lazyPath, inline bool) field.ErrorList {
+func persistentVolumeSpec(s *corev1.PersistentVolumeSpec, pvName string, p lazyPath, inline bool) field.ErrorList {
 	var errs field.ErrorList
 	if inline {
 		if s.ClaimRef != nil {
@@ -121,7 +121,7 @@ func persistentVolumeSpec(s *corev1.PersistentVolumeSpec, p lazyPath, inline boo
 		}
 	}
 
-	errs = append(errs, persistentVolumeSource(s, p, affinity)...)
+	errs = append(errs, persistentVolumeSource(s, pvName, p, affinity)...)
 
 	if hp := s.HostPath; hp != nil && path.Clean(hp.Path) == "/" && s.PersistentVolumeReclaimPolicy == corev1.PersistentVolumeReclaimRecycle {
 		errs = append(errs, field.Forbidden(p.Child("persistentVolumeReclaimPolicy").Path(), "may not be 'recycle' for a hostPath mount of '/'"))
@@ -196,37 +196,83 @@ func persistentVolumeCapacity(capacity corev1.ResourceList, capPath lazyPath) fi
 
 // persistentVolumeSource: exactly one volume source, in upstream's order; a
 // second or later one is forbidden (but flexVolume, which upstream counts
-// without checking for an earlier one). hostPath, nfs, local and csi have
-// their fields checked; the in-tree cloud and network sources do not
-// (VAL-91).
-func persistentVolumeSource(s *corev1.PersistentVolumeSpec, p lazyPath, affinity bool) field.ErrorList {
+// and checks without looking for an earlier one). Each source's fields are
+// checked (VAL-91; the in-tree ones in intree.go).
+func persistentVolumeSource(s *corev1.PersistentVolumeSpec, pvName string, p lazyPath, affinity bool) field.ErrorList {
 	c := sources{p: p}
 	one := c.one
 	one(s.HostPath != nil, "hostPath", func() field.ErrorList {
 		return validateHostPathSource(s.HostPath, p.Child("hostPath"))
 	})
-	one(s.GCEPersistentDisk != nil, "gcePersistentDisk", nil)
-	one(s.AWSElasticBlockStore != nil, "awsElasticBlockStore", nil)
-	one(s.Glusterfs != nil, "glusterfs", nil)
-	one(s.Flocker != nil, "flocker", nil)
+	c.gcePD(s.GCEPersistentDisk)
+	c.awsEBS(s.AWSElasticBlockStore)
+	one(s.Glusterfs != nil, "glusterfs", func() field.ErrorList {
+		g, gp := s.Glusterfs, p.Child("glusterfs")
+		es := requireFields(gp, "endpoints", g.EndpointsName, "path", g.Path)
+		if ns := g.EndpointsNamespace; ns != nil {
+			if *ns == "" {
+				es = append(es, field.Invalid(gp.Child("endpointsNamespace").Path(), *ns, "if the endpointnamespace is set, it must be a valid namespace name"))
+			} else {
+				es = append(es, dns1123Label(*ns, gp.Child("endpointsNamespace"))...)
+			}
+		}
+		return es
+	})
+	c.flocker(s.Flocker)
 	one(s.NFS != nil, "nfs", func() field.ErrorList {
 		return validateNFSSource(s.NFS, p.Child("nfs"))
 	})
-	one(s.RBD != nil, "rbd", nil)
-	one(s.Quobyte != nil, "quobyte", nil)
-	one(s.CephFS != nil, "cephFS", nil)
-	one(s.ISCSI != nil, "iscsi", nil)
-	one(s.Cinder != nil, "cinder", nil)
-	one(s.FC != nil, "fc", nil)
-	if s.FlexVolume != nil {
-		c.n++
+	if r := s.RBD; r != nil {
+		c.ceph(true, "rbd", "rbd", r.CephMonitors, "image", r.RBDImage)
 	}
-	one(s.AzureFile != nil, "azureFile", nil)
-	one(s.VsphereVolume != nil, "vsphereVolume", nil)
-	one(s.PhotonPersistentDisk != nil, "photonPersistentDisk", nil)
-	one(s.PortworxVolume != nil, "portworxVolume", nil)
-	one(s.AzureDisk != nil, "azureDisk", nil)
-	one(s.ScaleIO != nil, "scaleIO", nil)
+	c.quobyte(s.Quobyte)
+	if cf := s.CephFS; cf != nil {
+		c.ceph(true, "cephFS", "cephfs", cf.Monitors)
+	}
+	one(s.ISCSI != nil, "iscsi", func() field.ErrorList {
+		is := s.ISCSI
+		var secretName *string
+		if is.SecretRef != nil {
+			secretName = &is.SecretRef.Name
+		}
+		return validateISCSI(iscsiSource{is.TargetPortal, is.IQN, is.Lun, is.DiscoveryCHAPAuth || is.SessionCHAPAuth, is.SecretRef != nil, is.InitiatorName},
+			p.Child("iscsi"), true, pvName, secretName)
+	})
+	one(s.Cinder != nil, "cinder", func() field.ErrorList {
+		cp := p.Child("cinder")
+		es := requireFields(cp, "volumeID", s.Cinder.VolumeID)
+		if ref := s.Cinder.SecretRef; ref != nil {
+			es = append(es, requireFields(cp.Child("secretRef"), "name", ref.Name, "namespace", ref.Namespace)...)
+		}
+		return es
+	})
+	c.fc(s.FC)
+	if fv := s.FlexVolume; fv != nil {
+		// Counted and checked, but never refused as a second source.
+		c.n++
+		c.errs = append(c.errs, validateFlex(fv.Driver, fv.Options, p.Child("flexVolume"))...)
+	}
+	one(s.AzureFile != nil, "azureFile", func() field.ErrorList {
+		a, ap := s.AzureFile, p.Child("azureFile")
+		es := requireFields(ap, "secretName", a.SecretName, "shareName", a.ShareName)
+		if a.SecretNamespace != nil && *a.SecretNamespace == "" {
+			es = append(es, field.Required(ap.Child("secretNamespace").Path(), ""))
+		}
+		return es
+	})
+	if v := s.VsphereVolume; v != nil {
+		c.required(true, "vsphereVolume", "volumePath", v.VolumePath)
+	}
+	if ph := s.PhotonPersistentDisk; ph != nil {
+		c.required(true, "photonPersistentDisk", "pdID", ph.PdID)
+	}
+	if px := s.PortworxVolume; px != nil {
+		c.required(true, "portworxVolume", "volumeID", px.VolumeID)
+	}
+	c.azureDisk(s.AzureDisk)
+	if sc := s.ScaleIO; sc != nil {
+		c.required(true, "scaleIO", "gateway", sc.Gateway, "system", sc.System, "volumeName", sc.VolumeName)
+	}
 	one(s.Local != nil, "local", func() field.ErrorList {
 		var es field.ErrorList
 		lp := p.Child("local")
@@ -240,7 +286,10 @@ func persistentVolumeSource(s *corev1.PersistentVolumeSpec, p lazyPath, affinity
 		}
 		return es
 	})
-	one(s.StorageOS != nil, "storageos", nil)
+	one(s.StorageOS != nil, "storageos", func() field.ErrorList {
+		so := s.StorageOS
+		return validateStorageOS(so.VolumeName, so.VolumeNamespace, nil, so.SecretRef, p.Child("storageos"))
+	})
 	one(s.CSI != nil, "csi", func() field.ErrorList {
 		return csiPersistentVolumeSource(s.CSI, p.Child("csi"))
 	})

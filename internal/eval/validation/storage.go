@@ -136,7 +136,7 @@ func VolumeAttachment(va *storagev1.VolumeAttachment) field.ErrorList {
 			errs = append(errs, field.Required(srcp.Child("persistentVolumeName"), "must specify non empty persistentVolumeName"))
 		}
 	default:
-		errs = append(errs, persistentVolumeSpec(src.InlineVolumeSpec, lazy(srcp.Child("inlineVolumeSpec")), true)...)
+		errs = append(errs, persistentVolumeSpec(src.InlineVolumeSpec, "", lazy(srcp.Child("inlineVolumeSpec")), true)...)
 	}
 	for _, msg := range namecheck.NameIsDNSSubdomain(va.Spec.NodeName, false) {
 		errs = append(errs, field.Invalid(sp.Child("nodeName"), va.Spec.NodeName, msg))

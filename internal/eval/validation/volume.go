@@ -16,9 +16,8 @@ import (
 	"github.com/limitcheck/limitcheck/internal/namecheck"
 )
 
-// Volume validation (VAL-20..VAL-24): ValidateVolumes and validateVolumeSource
-// for the sources Pods commonly use; the legacy in-tree network sources are
-// counted (one source per volume) but their fields are not checked.
+// Volume validation (VAL-20..VAL-24): ValidateVolumes and validateVolumeSource;
+// the in-tree cloud and network sources' own rules are in intree.go.
 
 const fileModeErrorMsg = "must be a number between 0 and 0777 (octal), both inclusive"
 
@@ -87,27 +86,50 @@ func validateVolumeSource(s *corev1.VolumeSource, p lazyPath, volName string, me
 		}
 		return append(es, validateLocalDescendingPath(s.GitRepo.Directory, gp.Child("directory"))...)
 	})
-	one(s.GCEPersistentDisk != nil, "gcePersistentDisk", nil)
-	one(s.AWSElasticBlockStore != nil, "awsElasticBlockStore", nil)
+	c.gcePD(s.GCEPersistentDisk)
+	c.awsEBS(s.AWSElasticBlockStore)
 	one(s.Secret != nil, "secret", func() field.ErrorList {
 		return keyedVolume(p.Child("secret"), "secretName", s.Secret.SecretName, s.Secret.DefaultMode, s.Secret.Items)
 	})
 	one(s.NFS != nil, "nfs", func() field.ErrorList {
 		return validateNFSSource(s.NFS, p.Child("nfs"))
 	})
-	one(s.ISCSI != nil, "iscsi", nil)
-	one(s.Glusterfs != nil, "glusterfs", nil)
-	one(s.Flocker != nil, "flocker", nil)
+	if is := s.ISCSI; is != nil {
+		one(true, "iscsi", func() field.ErrorList {
+			return validateISCSI(iscsiSource{is.TargetPortal, is.IQN, is.Lun, is.DiscoveryCHAPAuth || is.SessionCHAPAuth, is.SecretRef != nil, is.InitiatorName},
+				p.Child("iscsi"), false, "", nil)
+		})
+		// Checked whether or not the source was the first.
+		if is.InitiatorName != nil && len(volName+":"+is.TargetPortal) > 64 {
+			c.errs = append(c.errs, field.Invalid(p.Child("name").Path(), volName, iscsiTooLongMsg))
+		}
+	}
+	if g := s.Glusterfs; g != nil {
+		c.required(true, "glusterfs", "endpoints", g.EndpointsName, "path", g.Path)
+	}
+	c.flocker(s.Flocker)
 	one(s.PersistentVolumeClaim != nil, "persistentVolumeClaim", func() field.ErrorList {
 		if s.PersistentVolumeClaim.ClaimName == "" {
 			return field.ErrorList{field.Required(p.Child("persistentVolumeClaim").Child("claimName").Path(), "")}
 		}
 		return nil
 	})
-	one(s.RBD != nil, "rbd", nil)
-	one(s.Cinder != nil, "cinder", nil)
-	one(s.CephFS != nil, "cephFS", nil)
-	one(s.Quobyte != nil, "quobyte", nil)
+	if r := s.RBD; r != nil {
+		c.ceph(true, "rbd", "rbd", r.CephMonitors, "image", r.RBDImage)
+	}
+	one(s.Cinder != nil, "cinder", func() field.ErrorList {
+		cp := p.Child("cinder")
+		es := requireFields(cp, "volumeID", s.Cinder.VolumeID)
+		if ref := s.Cinder.SecretRef; ref != nil {
+			es = append(es, requireFields(cp.Child("secretRef"), "name", ref.Name)...)
+		}
+		return es
+	})
+	if cf := s.CephFS; cf != nil {
+		// Upstream's path for the fields is "cephfs", for a second source "cephFS".
+		c.ceph(true, "cephFS", "cephfs", cf.Monitors)
+	}
+	c.quobyte(s.Quobyte)
 	// Upstream's own spelling of the path of a second downward API source.
 	one(s.DownwardAPI != nil, "downwarAPI", func() field.ErrorList {
 		dp := p.Child("downwardAPI")
@@ -117,23 +139,38 @@ func validateVolumeSource(s *corev1.VolumeSource, p lazyPath, volName string, me
 		}
 		return es
 	})
-	one(s.FC != nil, "fc", nil)
-	one(s.FlexVolume != nil, "flexVolume", nil)
+	c.fc(s.FC)
+	one(s.FlexVolume != nil, "flexVolume", func() field.ErrorList {
+		return validateFlex(s.FlexVolume.Driver, s.FlexVolume.Options, p.Child("flexVolume"))
+	})
 	one(s.ConfigMap != nil, "configMap", func() field.ErrorList {
 		return keyedVolume(p.Child("configMap"), "name", s.ConfigMap.Name, s.ConfigMap.DefaultMode, s.ConfigMap.Items)
 	})
-	one(s.AzureFile != nil, "azureFile", nil)
-	one(s.VsphereVolume != nil, "vsphereVolume", nil)
-	one(s.PhotonPersistentDisk != nil, "photonPersistentDisk", nil)
-	one(s.PortworxVolume != nil, "portworxVolume", nil)
-	one(s.AzureDisk != nil, "azureDisk", nil)
-	one(s.StorageOS != nil, "storageos", nil)
+	if a := s.AzureFile; a != nil {
+		c.required(true, "azureFile", "secretName", a.SecretName, "shareName", a.ShareName)
+	}
+	if v := s.VsphereVolume; v != nil {
+		c.required(true, "vsphereVolume", "volumePath", v.VolumePath)
+	}
+	if ph := s.PhotonPersistentDisk; ph != nil {
+		c.required(true, "photonPersistentDisk", "pdID", ph.PdID)
+	}
+	if px := s.PortworxVolume; px != nil {
+		c.required(true, "portworxVolume", "volumeID", px.VolumeID)
+	}
+	c.azureDisk(s.AzureDisk)
+	one(s.StorageOS != nil, "storageos", func() field.ErrorList {
+		so := s.StorageOS
+		return validateStorageOS(so.VolumeName, so.VolumeNamespace, so.SecretRef, nil, p.Child("storageos"))
+	})
 	one(s.Projected != nil, "projected", func() field.ErrorList {
 		pp := p.Child("projected")
 		es := validateFileMode(s.Projected.DefaultMode, pp.Child("defaultMode"))
 		return append(es, validateProjectionSources(s.Projected, pp)...)
 	})
-	one(s.ScaleIO != nil, "scaleIO", nil)
+	if sc := s.ScaleIO; sc != nil {
+		c.required(true, "scaleIO", "gateway", sc.Gateway, "system", sc.System, "volumeName", sc.VolumeName)
+	}
 	one(s.CSI != nil, "csi", func() field.ErrorList {
 		// validateCSIVolumeSource: the driver name, and a secret reference's
 		// name (an invalid one reported at csi.name, as upstream does).
