@@ -389,6 +389,28 @@ var podMistakeList = []podMistake{
 	{name: "hostPath invalid", apply: func(g *Generator, s obj) {
 		addVolume(s, obj{"name": "hp", "hostPath": obj{"path": g.pick([]any{"", "/var/../etc", "/var/log"}), "type": g.pick([]any{"Dir", "Directory"})}})
 	}},
+	{name: "ephemeral container copied from a live Pod", apply: func(g *Generator, s obj) {
+		cs := s["containers"].([]any)
+		first := cs[0].(obj)["name"]
+		ec := obj{"name": g.pick([]any{"debugger", first, "Debug_1"}), "image": g.pick([]any{"busybox:1.36", " busybox ", ""}),
+			"targetContainerName": g.pick([]any{first, "gone", "", "debugger"})}
+		if g.chance(0.5) {
+			// A field only regular containers may have.
+			set := []obj{{"resources": obj{"limits": obj{"cpu": "100m"}}}, {"ports": []any{obj{"containerPort": 8080}}},
+				{"livenessProbe": obj{"exec": obj{"command": []any{"true"}}}}, {"lifecycle": obj{"preStop": obj{"exec": obj{"command": []any{"true"}}}}},
+				{"resizePolicy": []any{obj{"resourceName": "cpu", "restartPolicy": "NotRequired"}}}, {"restartPolicy": "Always"}}
+			for k, v := range set[g.r.IntN(len(set))] {
+				ec[k] = v
+			}
+		}
+		if g.chance(0.3) {
+			ec["volumeMounts"] = []any{obj{"name": "gone", "mountPath": "/d", g.pick([]any{"subPath", "subPathExpr"}).(string): "x"}}
+		}
+		if g.chance(0.3) {
+			ec["stdin"], ec["tty"] = true, true
+		}
+		appendTo(s, "ephemeralContainers", ec)
+	}},
 	{name: "in-tree volume source incomplete", apply: func(g *Generator, s obj) {
 		src := intreeSources[g.r.IntN(len(intreeSources))]
 		name := g.pick([]any{"disk", "data-volume-with-a-rather-long-name-for-iscsi"}).(string)

@@ -15,9 +15,13 @@ import (
 	"strings"
 	"testing"
 
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	utilvalidation "k8s.io/apimachinery/pkg/util/validation"
 	yamlutil "k8s.io/apimachinery/pkg/util/yaml"
 	"sigs.k8s.io/yaml"
+
+	api "k8s.io/kubernetes/pkg/apis/core"
 
 	"github.com/limitcheck/limitcheck/internal/eval"
 	"github.com/limitcheck/limitcheck/internal/eval/features"
@@ -177,11 +181,23 @@ func createBoth(doc []byte, classes [][]byte) (Outcome, eval.Result, error) {
 // of apiVersion and kind on both sides (nil: they do not): upstream's
 // outcome, limitcheck's and the parts of limitcheck's denial.
 func typedCreateFor(apiVersion, kind string) func(doc []byte) (want, got rqOutcome, parts []string, err error) {
+	_, clusterScoped := clusterKinds[kind]
 	typed := func(up func(doc []byte) (rqOutcome, error)) func(doc []byte) (rqOutcome, rqOutcome, []string, error) {
 		return func(doc []byte) (rqOutcome, rqOutcome, []string, error) {
 			want, err := up(doc)
 			if err != nil {
 				return want, rqOutcome{}, nil, err
+			}
+			var meta struct {
+				Metadata struct{ Namespace string } `json:"metadata"`
+			}
+			_ = json.Unmarshal(doc, &meta) // it decoded above
+			if ns := meta.Metadata.Namespace; !clusterScoped && ns != "" && len(utilvalidation.IsDNS1123Label(ns)) > 0 {
+				// No cluster has a namespace whose name is no DNS label:
+				// NamespaceLifecycle refuses the create before validation
+				// runs (NS-02; Upstream.Create does the same).
+				st := apierrors.NewNotFound(api.Resource("namespaces"), ns).Status()
+				want = rqOutcome{code: st.Code, reason: string(st.Reason), message: st.Message}
 			}
 			got, d, err := mineTypedCreate(doc, apiVersion, kind, "ns1", features.Default())
 			var parts []string

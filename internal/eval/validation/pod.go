@@ -129,12 +129,14 @@ func DropDisabledFields(spec *corev1.PodSpec) {
 	}
 }
 
+const msgImageSpaces = "must not have leading or trailing whitespace"
+
 // validateImagesTrimmed: a Pod's image may not have surrounding whitespace (VAL-11).
 func validateImagesTrimmed(cs []corev1.Container, p lazyPath) field.ErrorList {
 	var errs field.ErrorList
 	for i := range cs {
 		if len(cs[i].Image) != len(strings.TrimSpace(cs[i].Image)) {
-			errs = append(errs, field.Invalid(p.Index(i).Child("image").Path(), cs[i].Image, "must not have leading or trailing whitespace"))
+			errs = append(errs, field.Invalid(p.Index(i).Child("image").Path(), cs[i].Image, msgImageSpaces))
 		}
 	}
 	return errs
@@ -248,8 +250,7 @@ func validatePodSpec(spec *corev1.PodSpec, meta *metav1.ObjectMeta, p lazyPath, 
 	errs = append(errs, validatePodResourceClaims(meta, spec.ResourceClaims, p.Child("resourceClaims"))...)
 	errs = append(errs, validateContainers(spec, vols, claimNames, grace, p.Child("containers"), opts, hostUsers)...)
 	errs = append(errs, validateInitContainers(spec, vols, claimNames, grace, p.Child("initContainers"), opts, hostUsers)...)
-	// Ephemeral containers are refused on create (Pod) and in templates; their
-	// own field checks are not simulated.
+	errs = append(errs, validateEphemeralContainers(spec, vols, claimNames, p.Child("ephemeralContainers"), opts, hostUsers)...)
 
 	if opts.podLevelResources && spec.Resources != nil {
 		errs = append(errs, validatePodLevelResources(spec, claimNames, p.Child("resources").Path())...)

@@ -87,6 +87,26 @@ func TestPodValidation(t *testing.T) {
 			`spec.volumes[0].configMap: Forbidden: may not specify more than 1 volume type`,
 			// volume 1 has errors, so its name is not taken: no duplicate for volume 2.
 			`spec.volumes[1].configMap.items[0].path: Invalid value: "../x": must not contain '..'`}},
+		{"ephemeral containers", func(p *corev1.Pod) {
+			p.Spec.Volumes = []corev1.Volume{{Name: "v", VolumeSource: corev1.VolumeSource{EmptyDir: &corev1.EmptyDirVolumeSource{}}}}
+			debug := corev1.EphemeralContainerCommon{Name: "app", Image: " busybox", ImagePullPolicy: corev1.PullIfNotPresent,
+				TerminationMessagePolicy: corev1.TerminationMessageReadFile, Stdin: true, TTY: true,
+				Ports:        []corev1.ContainerPort{{ContainerPort: 80, Protocol: corev1.ProtocolTCP}},
+				Resources:    corev1.ResourceRequirements{Limits: corev1.ResourceList{corev1.ResourceCPU: resource.MustParse("1")}},
+				VolumeMounts: []corev1.VolumeMount{{Name: "v", MountPath: "/v", SubPath: "x"}}}
+			p.Spec.EphemeralContainers = []corev1.EphemeralContainer{
+				{EphemeralContainerCommon: debug, TargetContainerName: "app"},
+				{EphemeralContainerCommon: corev1.EphemeralContainerCommon{Name: "dbg", Image: "busybox", ImagePullPolicy: corev1.PullIfNotPresent,
+					TerminationMessagePolicy: corev1.TerminationMessageReadFile}, TargetContainerName: "dbg"},
+			}
+		}, []string{`spec.ephemeralContainers[0].image: Invalid value: " busybox": must not have leading or trailing whitespace`,
+			`spec.ephemeralContainers[0].name: Duplicate value: "app"`,
+			`spec.ephemeralContainers[0].ports: Forbidden: cannot be set for an Ephemeral Container`,
+			`spec.ephemeralContainers[0].resources: Forbidden: cannot be set for an Ephemeral Container`,
+			`spec.ephemeralContainers[0].volumeMounts[0].subPath: Forbidden: cannot be set for an Ephemeral Container`,
+			// A target must be a regular or init container, not itself.
+			`spec.ephemeralContainers[1].targetContainerName: Not found: "dbg"`,
+			`spec.ephemeralContainers: Forbidden: cannot be set on create`}},
 		{"in-tree sources", func(p *corev1.Pod) {
 			client, shared := "client", corev1.AzureSharedBlobDisk
 			p.Spec.Volumes = []corev1.Volume{
