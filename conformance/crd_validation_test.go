@@ -26,6 +26,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	genericapirequest "k8s.io/apiserver/pkg/endpoints/request"
 	"k8s.io/apiserver/pkg/registry/rest"
+	"k8s.io/apiserver/pkg/storage"
 
 	"github.com/limitcheck/limitcheck/internal/eval"
 	"github.com/limitcheck/limitcheck/internal/eval/apis"
@@ -154,6 +155,11 @@ func (c *upstreamCRD) create(doc []byte, namespace string) (rqOutcome, error) {
 	rest.FillObjectMetaSystemFields(u)
 	err = rest.BeforeCreate(c.strategy, ctx, u)
 	if err == nil {
+		// Storage: etcd3's store refuses a body with a resourceVersion
+		// (ST-03); the error is not an API status.
+		if rv, err := (storage.APIObjectVersioner{}).ObjectResourceVersion(u); err == nil && rv != 0 {
+			return rqOutcome{code: 500, message: storage.ErrResourceVersionSetOnCreate.Error()}, nil
+		}
 		return rqOutcome{allowed: true}, nil
 	}
 	st, ok := err.(apierrors.APIStatus)
@@ -221,7 +227,8 @@ func (g *crdGen) scalar() node {
 			s = node{"type": "string", "enum": []any{"Always", "Never", "IfNotPresent"}}
 		}
 		if g.chance(0.1) {
-			s["format"] = g.pick("date", "int32", "k8s-short-name", "k8s-long-name", "byte", "password", "uuid", "uuid4").(string)
+			s["format"] = g.pick("date", "int32", "k8s-short-name", "k8s-long-name", "byte", "password", "uuid", "uuid4",
+				"duration", "date-time", "datetime", "ipv4", "ipv6", "cidr", "mac", "hostname", "uri", "email").(string)
 		}
 		return s
 	case 2:
@@ -398,6 +405,24 @@ func (g *crdGen) value(s node, depth int) any {
 				return "123e4567-e89b-42d3-a456-426614174000"
 			case "byte":
 				return "YWJj"
+			case "duration":
+				return g.pick("1h30m", "30s", "2 days", "1w", "15min").(string)
+			case "date-time", "datetime":
+				return g.pick("2024-01-02T03:04:05Z", "2024-01-02t03:04:05.123+02:00").(string)
+			case "ipv4":
+				return g.pick("10.0.0.1", "010.000.000.001").(string)
+			case "ipv6":
+				return g.pick("fd00::1", "::ffff:10.0.0.1").(string)
+			case "cidr":
+				return g.pick("10.0.0.0/8", "fd00::/64").(string)
+			case "mac":
+				return "00:1a:2b:3c:4d:5e"
+			case "hostname":
+				return g.pick("example.com", "web-1", "api.example.co").(string)
+			case "uri":
+				return g.pick("https://example.com/x", "/healthz").(string)
+			case "email":
+				return g.pick("ops@example.com", "Ops <ops@example.com>").(string)
 			}
 		}
 		return g.pick("abc", "web", "a-b").(string)
@@ -547,7 +572,9 @@ func (g *crdGen) mutate(s node, v map[string]any) string {
 	case "enum":
 		v[name] = g.pick("Sometimes", "always", 4, 0).(any)
 	case "length":
-		v[name] = g.pick("", "a", "abcdefghijkl", "日本語日本語日本", "2024-13-01", "not-a-uuid", "YWJj=", "Upper.Case").(string)
+		v[name] = g.pick("", "a", "abcdefghijkl", "日本語日本語日本", "2024-13-01", "not-a-uuid", "YWJj=", "Upper.Case",
+			"1h 30", "10 sec", "5x", "2024-01-02T24:00:00Z", "2024-01-02 03:04:05", "10.0.0", "10.0.0.1/33", "fd00::1", "10.0.0.1",
+			"00:1a:2b", "-web", "a..b", "example.c", "http//x", "ops@", "ops@example.com").(string)
 	case "pattern":
 		v[name] = g.pick("ABC", "v", "x_y", "V1").(string)
 	case "items":
@@ -573,7 +600,17 @@ func (g *crdGen) mutate(s node, v map[string]any) string {
 		case 3:
 			m["apiVersion"] = g.pick("a/b/c", "", "/v1", "apps/").(string)
 		case 4:
-			m[g.pick("apiVersion", "kind").(string)] = g.pick(5, true).(any)
+			key, other := "apiVersion", "kind"
+			if g.chance(0.5) {
+				key, other = other, key
+			}
+			if v, ok := m[other]; ok {
+				if _, str := v.(string); !str {
+					// Upstream reports one of two non-strings, in map order.
+					return ""
+				}
+			}
+			m[key] = g.pick(5, true).(any)
 		case 5:
 			m["metadata"] = map[string]any{"name": g.pick("a/b", "..", "Bad_Name", "x%y").(string)}
 		case 6:

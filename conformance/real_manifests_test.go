@@ -181,7 +181,7 @@ func createBoth(doc []byte, classes [][]byte) (Outcome, eval.Result, error) {
 // of apiVersion and kind on both sides (nil: they do not): upstream's
 // outcome, limitcheck's and the parts of limitcheck's denial.
 func typedCreateFor(apiVersion, kind string) func(doc []byte) (want, got rqOutcome, parts []string, err error) {
-	_, clusterScoped := clusterKinds[kind]
+	clusterScoped := eval.ClusterScoped(apiVersion, kind)
 	typed := func(up func(doc []byte) (rqOutcome, error)) func(doc []byte) (rqOutcome, rqOutcome, []string, error) {
 		return func(doc []byte) (rqOutcome, rqOutcome, []string, error) {
 			want, err := up(doc)

@@ -62,7 +62,8 @@ func metadataUnknown(obj map[string]any) []string {
 // validateCustom is the custom resource strategy's validation on create
 // (VAL-78): a status the status subresource owns is dropped first; then the
 // metadata (a DNS-subdomain name; no namespace for a cluster-scoped
-// resource), the schema, and the list types.
+// resource), the schema, the list types, and, when an error blocks the
+// schema's x-kubernetes-validations rules, that they were not checked.
 func validateCustom(u *unstructured.Unstructured, s *crdschema.Schema, statusSubresource, clusterScoped bool) field.ErrorList {
 	if statusSubresource {
 		delete(u.Object, "status")
@@ -73,7 +74,11 @@ func validateCustom(u *unstructured.Unstructured, s *crdschema.Schema, statusSub
 	errs := validation.ObjectMeta(u, rules, field.NewPath("metadata"))
 	errs = append(errs, s.Validate(u.Object)...)
 	errs = append(errs, s.Embedded(u.Object, embeddedMeta)...)
-	return append(errs, s.ListTypes(u.Object)...)
+	errs = append(errs, s.ListTypes(u.Object)...)
+	if e := s.SkippedRules(errs); e != nil {
+		errs = append(errs, e)
+	}
+	return errs
 }
 
 // embeddedMeta validates the metadata of an embedded resource as

@@ -2,10 +2,16 @@ package crd
 
 import (
 	"encoding/base64"
+	"net"
+	"net/mail"
+	"net/url"
 	"regexp"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
+
+	netutils "k8s.io/utils/net"
 
 	"github.com/limitcheck/limitcheck/internal/namecheck"
 )
@@ -22,12 +28,35 @@ var uuidForms = sync.OnceValue(func() map[string]*regexp.Regexp {
 	}
 })
 
-// formatChecked says whether a string is of the format: ok is false for the
-// formats limitcheck does not check (uri, email, hostname, ipv4, ipv6, cidr,
-// mac, isbn, isbn10, isbn13, creditcard, ssn, hexcolor, rgbcolor, duration,
-// datetime, bsonobjectid), which pass.
+// formatChecked says whether a string is of the format, as kube-openapi's
+// format registry decides: ok is false for the formats limitcheck does not
+// check (isbn, isbn10, isbn13, creditcard, ssn, hexcolor, rgbcolor,
+// bsonobjectid), which pass.
 func formatChecked(format, s string) (valid, ok bool) {
 	switch strings.ReplaceAll(format, "-", "") {
+	case "duration":
+		return isDuration(s), true
+	case "datetime":
+		return isDateTime(s), true
+	case "ipv4":
+		// leading zeros allowed, as Kubernetes parses addresses
+		return netutils.ParseIPSloppy(s) != nil && strings.Contains(s, "."), true
+	case "ipv6":
+		return net.ParseIP(s) != nil && strings.Contains(s, ":"), true
+	case "cidr":
+		_, _, err := netutils.ParseCIDRSloppy(s)
+		return err == nil, true
+	case "mac":
+		_, err := net.ParseMAC(s)
+		return err == nil, true
+	case "hostname":
+		return isHostname(s), true
+	case "uri":
+		_, err := url.ParseRequestURI(s)
+		return err == nil, true
+	case "email":
+		_, err := mail.ParseAddress(s)
+		return err == nil, true
 	case "date":
 		_, err := time.Parse("2006-01-02", s)
 		return err == nil, true
@@ -48,4 +77,76 @@ func formatChecked(format, s string) (valid, ok bool) {
 		return uuidForms()[format].MatchString(s), true
 	}
 	return true, false
+}
+
+// Duration: Go's syntax (1h30m), or any run of <digits><unit> pieces with
+// spaces allowed between number and unit, where a unit is a name of ns, us
+// (µs), ms, s, m, h, d or w, or begins with the last, longest one of them
+// (nano..., micro..., milli..., sec..., min..., hour..., day..., week...).
+var (
+	durationPiece = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`((\d+)\s*([A-Za-zµ]+))`) })
+	durationUnits = [][]string{{"ns", "nano"}, {"us", "µs", "micro"}, {"ms", "milli"}, {"s", "sec"}, {"m", "min"}, {"h", "hr", "hour"}, {"d", "day"}, {"w", "wk", "week"}}
+)
+
+func isDuration(s string) bool {
+	if _, err := time.ParseDuration(s); err == nil {
+		return true
+	}
+	ok := false
+	for _, m := range durationPiece().FindAllStringSubmatch(s, -1) {
+		if _, err := strconv.Atoi(m[2]); err != nil {
+			return false // a number too large
+		}
+		unit := strings.ToLower(strings.TrimSpace(m[3]))
+		for _, names := range durationUnits {
+			last := len(names) - 1
+			for i, name := range names {
+				if (i == last && strings.HasPrefix(unit, name)) || strings.EqualFold(name, unit) {
+					ok = true
+				}
+			}
+		}
+	}
+	return ok
+}
+
+// isDateTime: a date, "T" (either case), and hh:mm:ss with optional
+// fraction and a zone (Z or ±hh:mm), hours at most 23, minutes and seconds
+// at most 59 (compared as text).
+var dateTimeClock = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^([0-9]{2}):([0-9]{2}):([0-9]{2})(.[0-9]+)?(z|([+-][0-9]{2}:[0-9]{2}))$`)
+})
+
+func isDateTime(s string) bool {
+	if len(s) < 4 {
+		return false
+	}
+	parts := strings.Split(strings.ToLower(s), "t")
+	if len(parts) < 2 {
+		return false
+	}
+	if _, err := time.Parse("2006-01-02", parts[0]); err != nil {
+		return false
+	}
+	m := dateTimeClock().FindStringSubmatch(parts[1])
+	return m != nil && m[1] <= "23" && m[2] <= "59" && m[3] <= "59"
+}
+
+// isHostname: labels of letters, digits, symbols and hyphens, a top-level
+// label of at least two letters when there are dots, at most 255 bytes in
+// all and 63 per label.
+var hostnameForm = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^([a-zA-Z0-9\p{S}\p{L}]((-?[a-zA-Z0-9\p{S}\p{L}]{0,62})?)|([a-zA-Z0-9\p{S}\p{L}](([a-zA-Z0-9-\p{S}\p{L}]{0,61}[a-zA-Z0-9\p{S}\p{L}])?)(\.)){1,}([a-zA-Z\p{L}]){2,63})$`)
+})
+
+func isHostname(s string) bool {
+	if !hostnameForm().MatchString(s) || len(s) > 255 {
+		return false
+	}
+	for _, label := range strings.Split(s, ".") {
+		if len(label) > 63 {
+			return false
+		}
+	}
+	return true
 }

@@ -8,10 +8,11 @@
 // It is written for limitcheck rather than taken from
 // k8s.io/apiextensions-apiserver: that module's validation links CEL,
 // protobuf and metrics packages whose start-up cost every run would pay. Not
-// done here: x-kubernetes-validations (CEL) rules, the check of most string
-// formats (email, uri, hostname, IPs, …: see formatChecked; a format still
-// changes the type check as upstream), allOf/anyOf/oneOf/not, and the scale
-// subresource's replica checks.
+// done here: x-kubernetes-validations (CEL) rules (only whether a schema has
+// any: SkippedRules), the rare string formats (isbn, creditcard, ssn, colors,
+// bsonobjectid: see formatChecked; a format still changes the type check as
+// upstream), allOf/anyOf/oneOf/not, and the scale subresource's replica
+// checks.
 package crd
 
 import (
@@ -58,6 +59,12 @@ type Schema struct {
 	MinLength, MaxLength               *int64
 	MinItems, MaxItems                 *int64
 	MinProperties, MaxProperties       *int64
+
+	// HasRules: the node or one below it (a property, the items, the
+	// additional properties) has x-kubernetes-validations rules. limitcheck
+	// does not evaluate them, but their presence changes what kube-apiserver
+	// reports for an invalid object (SkippedRules).
+	HasRules bool
 }
 
 // props is the JSON form of a JSONSchemaProps node, as far as it is read.
@@ -88,6 +95,7 @@ type props struct {
 	MaxItems             *int64            `json:"maxItems"`
 	MinProperties        *int64            `json:"minProperties"`
 	MaxProperties        *int64            `json:"maxProperties"`
+	Rules                []json.RawMessage `json:"x-kubernetes-validations"`
 }
 
 // stringFormats are the formats a CRD schema may give a string, their
@@ -145,6 +153,7 @@ func (p *props) schema(path string) (*Schema, error) {
 		ExclusiveMinimum: p.ExclusiveMinimum, ExclusiveMaximum: p.ExclusiveMaximum,
 		MinLength: p.MinLength, MaxLength: p.MaxLength, MinItems: p.MinItems, MaxItems: p.MaxItems,
 		MinProperties: p.MinProperties, MaxProperties: p.MaxProperties,
+		HasRules: len(p.Rules) > 0,
 	}
 	if p.Type != "" {
 		s.Types = []string{p.Type}
@@ -192,6 +201,7 @@ func (p *props) schema(path string) (*Schema, error) {
 			}
 			s.Properties[name] = cs
 			s.propertyNames = append(s.propertyNames, name)
+			s.HasRules = s.HasRules || cs.HasRules
 		}
 		slices.Sort(s.propertyNames)
 	}
@@ -201,6 +211,7 @@ func (p *props) schema(path string) (*Schema, error) {
 			return nil, err
 		}
 		s.Items = is
+		s.HasRules = s.HasRules || is.HasRules
 	}
 	if raw := strings.TrimSpace(string(p.AdditionalProperties)); raw != "" && raw != "null" && raw != "false" {
 		if raw == "true" {
@@ -215,6 +226,7 @@ func (p *props) schema(path string) (*Schema, error) {
 				return nil, err
 			}
 			s.AdditionalProperties = as
+			s.HasRules = s.HasRules || as.HasRules
 		}
 	}
 	return s, nil

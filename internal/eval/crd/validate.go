@@ -370,3 +370,23 @@ func (v *validator) object(path string, s *Schema, x map[string]any) {
 		}
 	}
 }
+
+// SkippedRules is what kube-apiserver adds to the errors of an object whose
+// schema has x-kubernetes-validations rules when an error blocks them (a
+// wrong type, a required field missing, a value not in the enum, too long,
+// too many: the rules could not be run on such a value): one error saying
+// the rules were not checked. Nil when the schema has no rules or no error
+// blocks them. limitcheck never runs the rules, so with no blocking error a
+// rule that would fail goes unreported.
+func (s *Schema) SkippedRules(errs field.ErrorList) *field.Error {
+	if !s.HasRules {
+		return nil
+	}
+	for _, e := range errs {
+		switch e.Type {
+		case field.ErrorTypeNotSupported, field.ErrorTypeRequired, field.ErrorTypeTooLong, field.ErrorTypeTooMany, field.ErrorTypeTypeInvalid:
+			return field.Invalid(nil, nil, "some validation rules were not checked because the object was invalid; correct the existing errors to complete validation")
+		}
+	}
+	return nil
+}
