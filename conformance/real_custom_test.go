@@ -112,17 +112,8 @@ func TestRealCustomResourcesParity(t *testing.T) {
 			stats[s.err+": "+d.kind]++
 			continue
 		}
-		variants := []realVariant{{doc: d.json}}
-		for range *flagRealMutations {
-			if v, ok := crMistakeIn(rng, d.json); ok {
-				variants = append(variants, v)
-			}
-		}
-		for _, v := range variants {
-			label := "as written"
-			if v.mistake != "" {
-				label = "mistake " + v.mistake
-			}
+		for _, v := range variantsOf(d.json, func() (realVariant, bool) { return crMistakeIn(rng, d.json) }) {
+			label := v.label()
 			want, err := s.up.create(v.doc, "ns1")
 			if err != nil {
 				stats["undecodable: "+d.kind]++

@@ -72,17 +72,8 @@ func TestRealManifestsParity(t *testing.T) {
 			stats["not served: "+d.apiVersion+" "+d.kind]++
 			continue
 		}
-		variants := []realVariant{{doc: d.json}}
-		for range *flagRealMutations {
-			if v, ok := realMistakeIn(rng, d.json); ok {
-				variants = append(variants, v)
-			}
-		}
-		for _, v := range variants {
-			label := "as written"
-			if v.mistake != "" {
-				label = "mistake " + v.mistake
-			}
+		for _, v := range variantsOf(d.json, func() (realVariant, bool) { return realMistakeIn(rng, d.json) }) {
+			label := v.label()
 			if typed != nil {
 				want, got, parts, err := typed(v.doc)
 				if err != nil {
@@ -232,6 +223,26 @@ type realDoc struct {
 type realVariant struct {
 	mistake string
 	doc     []byte
+}
+
+// label names the variant in the statistics.
+func (v realVariant) label() string {
+	if v.mistake == "" {
+		return "as written"
+	}
+	return "mistake " + v.mistake
+}
+
+// variantsOf is the document as written, then -real-mutations variants of
+// it, each made by mistake (which may fail to find a place for one).
+func variantsOf(doc []byte, mistake func() (realVariant, bool)) []realVariant {
+	variants := []realVariant{{doc: doc}}
+	for range *flagRealMutations {
+		if v, ok := mistake(); ok {
+			variants = append(variants, v)
+		}
+	}
+	return variants
 }
 
 // readRealDocs reads every YAML or JSON document under root as JSON; a List

@@ -291,20 +291,32 @@ func (c *sources) flocker(s *corev1.FlockerVolumeSource) {
 	c.one(s != nil, "flocker", func() field.ErrorList { return validateFlocker(s, c.p.Child("flocker")) })
 }
 
-func (c *sources) azureDisk(s *corev1.AzureDiskVolumeSource) {
-	c.one(s != nil, "azureDisk", func() field.ErrorList { return validateAzureDisk(s, c.p.Child("azureDisk")) })
+// disks checks the vSphere, Photon, Portworx and Azure disks, which come
+// one after another in both upstream orders.
+func (c *sources) disks(v *corev1.VsphereVirtualDiskVolumeSource, ph *corev1.PhotonPersistentDiskVolumeSource,
+	px *corev1.PortworxVolumeSource, ad *corev1.AzureDiskVolumeSource) {
+	if v != nil {
+		c.required("vsphereVolume", "volumePath", v.VolumePath)
+	}
+	if ph != nil {
+		c.required("photonPersistentDisk", "pdID", ph.PdID)
+	}
+	if px != nil {
+		c.required("portworxVolume", "volumeID", px.VolumeID)
+	}
+	c.one(ad != nil, "azureDisk", func() field.ErrorList { return validateAzureDisk(ad, c.p.Child("azureDisk")) })
 }
 
-// required checks a source whose only rule is that the named string fields
-// are set (pairs of field name and value).
-func (c *sources) required(set bool, name string, fields ...string) {
-	c.one(set, name, func() field.ErrorList { return requireFields(c.p.Child(name), fields...) })
+// required checks a source, present, whose only rule is that the named
+// string fields are set (pairs of field name and value).
+func (c *sources) required(name string, fields ...string) {
+	c.one(true, name, func() field.ErrorList { return requireFields(c.p.Child(name), fields...) })
 }
 
-// monitors checks a Ceph source (rbd, cephfs): its monitors, and the
-// named string fields.
-func (c *sources) ceph(set bool, name, path string, monitors []string, fields ...string) {
-	c.one(set, name, func() field.ErrorList {
+// ceph checks a Ceph source (rbd, cephfs), named name and with its fields
+// under path: its monitors, and the named string fields.
+func (c *sources) ceph(name, path string, monitors []string, fields ...string) {
+	c.one(true, name, func() field.ErrorList {
 		var errs field.ErrorList
 		if len(monitors) == 0 {
 			errs = append(errs, field.Required(c.p.Child(path).Child("monitors").Path(), ""))

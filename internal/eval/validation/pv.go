@@ -223,11 +223,11 @@ func persistentVolumeSource(s *corev1.PersistentVolumeSpec, pvName string, p laz
 		return validateNFSSource(s.NFS, p.Child("nfs"))
 	})
 	if r := s.RBD; r != nil {
-		c.ceph(true, "rbd", "rbd", r.CephMonitors, "image", r.RBDImage)
+		c.ceph("rbd", "rbd", r.CephMonitors, "image", r.RBDImage)
 	}
 	c.quobyte(s.Quobyte)
 	if cf := s.CephFS; cf != nil {
-		c.ceph(true, "cephFS", "cephfs", cf.Monitors)
+		c.ceph("cephFS", "cephfs", cf.Monitors)
 	}
 	one(s.ISCSI != nil, "iscsi", func() field.ErrorList {
 		is := s.ISCSI
@@ -260,18 +260,9 @@ func persistentVolumeSource(s *corev1.PersistentVolumeSpec, pvName string, p laz
 		}
 		return es
 	})
-	if v := s.VsphereVolume; v != nil {
-		c.required(true, "vsphereVolume", "volumePath", v.VolumePath)
-	}
-	if ph := s.PhotonPersistentDisk; ph != nil {
-		c.required(true, "photonPersistentDisk", "pdID", ph.PdID)
-	}
-	if px := s.PortworxVolume; px != nil {
-		c.required(true, "portworxVolume", "volumeID", px.VolumeID)
-	}
-	c.azureDisk(s.AzureDisk)
+	c.disks(s.VsphereVolume, s.PhotonPersistentDisk, s.PortworxVolume, s.AzureDisk)
 	if sc := s.ScaleIO; sc != nil {
-		c.required(true, "scaleIO", "gateway", sc.Gateway, "system", sc.System, "volumeName", sc.VolumeName)
+		c.required("scaleIO", "gateway", sc.Gateway, "system", sc.System, "volumeName", sc.VolumeName)
 	}
 	one(s.Local != nil, "local", func() field.ErrorList {
 		var es field.ErrorList

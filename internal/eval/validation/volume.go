@@ -105,7 +105,7 @@ func validateVolumeSource(s *corev1.VolumeSource, p lazyPath, volName string, me
 		}
 	}
 	if g := s.Glusterfs; g != nil {
-		c.required(true, "glusterfs", "endpoints", g.EndpointsName, "path", g.Path)
+		c.required("glusterfs", "endpoints", g.EndpointsName, "path", g.Path)
 	}
 	c.flocker(s.Flocker)
 	one(s.PersistentVolumeClaim != nil, "persistentVolumeClaim", func() field.ErrorList {
@@ -115,7 +115,7 @@ func validateVolumeSource(s *corev1.VolumeSource, p lazyPath, volName string, me
 		return nil
 	})
 	if r := s.RBD; r != nil {
-		c.ceph(true, "rbd", "rbd", r.CephMonitors, "image", r.RBDImage)
+		c.ceph("rbd", "rbd", r.CephMonitors, "image", r.RBDImage)
 	}
 	one(s.Cinder != nil, "cinder", func() field.ErrorList {
 		cp := p.Child("cinder")
@@ -127,7 +127,7 @@ func validateVolumeSource(s *corev1.VolumeSource, p lazyPath, volName string, me
 	})
 	if cf := s.CephFS; cf != nil {
 		// Upstream's path for the fields is "cephfs", for a second source "cephFS".
-		c.ceph(true, "cephFS", "cephfs", cf.Monitors)
+		c.ceph("cephFS", "cephfs", cf.Monitors)
 	}
 	c.quobyte(s.Quobyte)
 	// Upstream's own spelling of the path of a second downward API source.
@@ -147,18 +147,9 @@ func validateVolumeSource(s *corev1.VolumeSource, p lazyPath, volName string, me
 		return keyedVolume(p.Child("configMap"), "name", s.ConfigMap.Name, s.ConfigMap.DefaultMode, s.ConfigMap.Items)
 	})
 	if a := s.AzureFile; a != nil {
-		c.required(true, "azureFile", "secretName", a.SecretName, "shareName", a.ShareName)
+		c.required("azureFile", "secretName", a.SecretName, "shareName", a.ShareName)
 	}
-	if v := s.VsphereVolume; v != nil {
-		c.required(true, "vsphereVolume", "volumePath", v.VolumePath)
-	}
-	if ph := s.PhotonPersistentDisk; ph != nil {
-		c.required(true, "photonPersistentDisk", "pdID", ph.PdID)
-	}
-	if px := s.PortworxVolume; px != nil {
-		c.required(true, "portworxVolume", "volumeID", px.VolumeID)
-	}
-	c.azureDisk(s.AzureDisk)
+	c.disks(s.VsphereVolume, s.PhotonPersistentDisk, s.PortworxVolume, s.AzureDisk)
 	one(s.StorageOS != nil, "storageos", func() field.ErrorList {
 		so := s.StorageOS
 		return validateStorageOS(so.VolumeName, so.VolumeNamespace, so.SecretRef, nil, p.Child("storageos"))
@@ -169,7 +160,7 @@ func validateVolumeSource(s *corev1.VolumeSource, p lazyPath, volName string, me
 		return append(es, validateProjectionSources(s.Projected, pp)...)
 	})
 	if sc := s.ScaleIO; sc != nil {
-		c.required(true, "scaleIO", "gateway", sc.Gateway, "system", sc.System, "volumeName", sc.VolumeName)
+		c.required("scaleIO", "gateway", sc.Gateway, "system", sc.System, "volumeName", sc.VolumeName)
 	}
 	one(s.CSI != nil, "csi", func() field.ErrorList {
 		// validateCSIVolumeSource: the driver name, and a secret reference's
