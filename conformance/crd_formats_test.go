@@ -13,7 +13,8 @@ import (
 // crdFormats are the string formats a CRD schema may give that limitcheck
 // checks (VAL-78).
 var crdFormats = []string{"date", "byte", "password", "uuid", "uuid3", "uuid4", "uuid5", "k8s-short-name", "k8s-long-name",
-	"duration", "date-time", "datetime", "ipv4", "ipv6", "cidr", "mac", "hostname", "uri", "email"}
+	"duration", "date-time", "datetime", "ipv4", "ipv6", "cidr", "mac", "hostname", "uri", "email",
+	"bsonobjectid", "hexcolor", "rgbcolor", "ssn", "isbn", "isbn10", "isbn13", "creditcard"}
 
 // formatValues are strings near each format's edges.
 var formatValues = []string{
@@ -31,6 +32,13 @@ var formatValues = []string{
 	"https://example.com/x", "/healthz", "http//x", "example.com", "mailto:ops@example.com", "https://exa mple.com", "*",
 	"ops@example.com", "Ops <ops@example.com>", "ops@", "@example.com", "ops@example", "a b@example.com",
 	"Web", "web.v2", strings.Repeat("s", 64), "my_app",
+	"507f1f77bcf86cd799439011", "507F1F77BCF86CD799439011", "507f1f77bcf86cd79943901", "507f1f77bcf86cd79943901g", "507f1f77bcf86cd7994390", "507f1f77bcf86cd799439011aa",
+	"#fff", "fff", "#ffff", "#A0b1C2", "rgb(0, 128,255)", "rgb(256,0,0)", "rgb( 1 , 2 , 3 )", "rgb(01,2,3)",
+	"123-45-6789", "123 45 6789", "123456789", "123-456-789", "123-45-67890",
+	"0306406152", "0-306-40615-2", "030640615X", "080442957X", "0306406153", "9780306406157", "978-0-306-40615-7",
+	"978 0 306 40615 7", "9780306406158", "9781861972712", "9780262033848", "9783161484100", "9781234567897", "978\v0306406157", "978\t0306406157", "978\u00a00306406157",
+	"4111111111111111", "4111 1111 1111 1111", "4111-1111-1111-1112", "5500005555555559", "378282246310005",
+	"6011111111111117", "30569309025904", "3530111333300000", "411111111111111", "abc4111111111111111",
 }
 
 // TestCRDFormatsMatchUpstream checks each string format a CRD schema may

@@ -2,6 +2,7 @@ package crd
 
 import (
 	"encoding/base64"
+	"encoding/hex"
 	"net"
 	"net/mail"
 	"net/url"
@@ -29,11 +30,25 @@ var uuidForms = sync.OnceValue(func() map[string]*regexp.Regexp {
 })
 
 // formatChecked says whether a string is of the format, as kube-openapi's
-// format registry decides: ok is false for the formats limitcheck does not
-// check (isbn, isbn10, isbn13, creditcard, ssn, hexcolor, rgbcolor,
-// bsonobjectid), which pass.
+// format registry decides; ok is false for a format it does not know.
 func formatChecked(format, s string) (valid, ok bool) {
 	switch strings.ReplaceAll(format, "-", "") {
+	case "bsonobjectid":
+		b, err := hex.DecodeString(s)
+		return err == nil && len(b) == 12, true
+	case "hexcolor", "rgbcolor":
+		return rareForms()[format].MatchString(s), true
+	case "ssn":
+		// eleven characters: the separators are both there
+		return len(s) == 11 && rareForms()[format].MatchString(s), true
+	case "isbn":
+		return isISBN10(s) || isISBN13(s), true
+	case "isbn10":
+		return isISBN10(s), true
+	case "isbn13":
+		return isISBN13(s), true
+	case "creditcard":
+		return isCardNumber(s), true
 	case "duration":
 		return isDuration(s), true
 	case "datetime":
@@ -149,4 +164,97 @@ func isHostname(s string) bool {
 		}
 	}
 	return true
+}
+
+// rareForms are the formats a pattern alone decides: #rgb or #rrggbb,
+// rgb(r, g, b) with each 0-255, and a US social security number.
+var rareForms = sync.OnceValue(func() map[string]*regexp.Regexp {
+	const c = `\s*(0|[1-9]\d?|1\d\d?|2[0-4]\d|25[0-5])\s*`
+	return map[string]*regexp.Regexp{
+		"hexcolor": regexp.MustCompile(`^#?([0-9a-fA-F]{3}|[0-9a-fA-F]{6})$`),
+		"rgbcolor": regexp.MustCompile(`^rgb\(` + c + `,` + c + `,` + c + `\)$`),
+		"ssn":      regexp.MustCompile(`^\d{3}[- ]?\d{2}[- ]?\d{4}$`),
+	}
+})
+
+// isbnDigits is s without its hyphens and ASCII whitespace (tab, newline,
+// form feed, carriage return, space).
+func isbnDigits(s string) string {
+	return strings.Map(func(r rune) rune {
+		if strings.ContainsRune("-\t\n\f\r ", r) {
+			return -1
+		}
+		return r
+	}, s)
+}
+
+// isISBN10: nine digits and a digit or X, whose weighted sum (1..10) is a
+// multiple of 11.
+func isISBN10(s string) bool {
+	d := isbnDigits(s)
+	if len(d) != 10 {
+		return false
+	}
+	sum := 0
+	for i := 0; i < 10; i++ {
+		switch {
+		case d[i] >= '0' && d[i] <= '9':
+			sum += (i + 1) * int(d[i]-'0')
+		case i == 9 && d[i] == 'X':
+			sum += 100
+		default:
+			return false
+		}
+	}
+	return sum%11 == 0
+}
+
+// isISBN13: thirteen digits whose last is the check digit of the first
+// twelve weighted 1, 3, 1, 3, ...
+func isISBN13(s string) bool {
+	d := isbnDigits(s)
+	if len(d) != 13 {
+		return false
+	}
+	sum := 0
+	for i := 0; i < 13; i++ {
+		if d[i] < '0' || d[i] > '9' {
+			return false
+		}
+		if i < 12 {
+			sum += (1 + 2*(i%2)) * int(d[i]-'0')
+		}
+	}
+	return int(d[12]-'0') == (10-sum%10)%10
+}
+
+// isCardNumber: the digits of s (anything else is ignored) are a number of
+// a known card scheme's length and prefix, with a valid Luhn check digit.
+var cardSchemes = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^(?:4[0-9]{12}(?:[0-9]{3})?|5[1-5][0-9]{14}|6(?:011|5[0-9][0-9])[0-9]{12}|3[47][0-9]{13}|3(?:0[0-5]|[68][0-9])[0-9]{11}|(?:2131|1800|35\d{3})\d{11})$`)
+})
+
+func isCardNumber(s string) bool {
+	d := strings.Map(func(r rune) rune {
+		if r >= '0' && r <= '9' {
+			return r
+		}
+		return -1
+	}, s)
+	if !cardSchemes().MatchString(d) {
+		return false
+	}
+	sum, double := 0, false
+	for i := len(d) - 1; i >= 0; i-- {
+		n := int(d[i] - '0')
+		if double {
+			n *= 2
+			if n >= 10 {
+				n = n%10 + 1
+			}
+		}
+		sum += n
+		double = !double
+	}
+	return sum%10 == 0
 }

@@ -9,10 +9,8 @@
 // k8s.io/apiextensions-apiserver: that module's validation links CEL,
 // protobuf and metrics packages whose start-up cost every run would pay. Not
 // done here: x-kubernetes-validations (CEL) rules (only whether a schema has
-// any: SkippedRules), the rare string formats (isbn, creditcard, ssn, colors,
-// bsonobjectid: see formatChecked; a format still changes the type check as
-// upstream), allOf/anyOf/oneOf/not, and the scale subresource's replica
-// checks.
+// any: SkippedRules), allOf/anyOf/oneOf/not, and the scale subresource's
+// replica checks.
 package crd
 
 import (
