@@ -26,14 +26,7 @@ import (
 // answer for the CRD without allOf, anyOf, oneOf and not, which it does not
 // check either.
 func TestRealCustomResourcesParity(t *testing.T) {
-	roots := []string{"testdata/real"}
-	if *flagReal != "" {
-		roots = strings.Split(*flagReal, ",")
-	}
-	var docs []realDoc
-	for _, root := range roots {
-		docs = append(docs, readRealDocs(t, root)...)
-	}
+	roots, docs := realInput(t)
 	// The CRDs, by group and kind; the first of a name wins.
 	crds := map[string][]byte{}
 	for _, d := range docs {

@@ -42,14 +42,7 @@ var (
 // spread, volumes of every source) reach the validation this way in
 // combinations a generator does not make.
 func TestRealManifestsParity(t *testing.T) {
-	roots := []string{"testdata/real"}
-	if *flagReal != "" {
-		roots = strings.Split(*flagReal, ",")
-	}
-	var docs []realDoc
-	for _, root := range roots {
-		docs = append(docs, readRealDocs(t, root)...)
-	}
+	roots, docs := realInput(t)
 	if len(docs) == 0 {
 		t.Fatalf("no documents under %v", roots)
 	}
@@ -213,6 +206,19 @@ func typedCreateFor(apiVersion, kind string) func(doc []byte) (want, got rqOutco
 		return typed(func(doc []byte) (rqOutcome, error) { return upstreamHPACreate(doc, apiVersion, "ns1") })
 	}
 	return nil
+}
+
+// realInput reads the documents of testdata/real, or of the -real roots.
+func realInput(t *testing.T) ([]string, []realDoc) {
+	roots := []string{"testdata/real"}
+	if *flagReal != "" {
+		roots = strings.Split(*flagReal, ",")
+	}
+	var docs []realDoc
+	for _, root := range roots {
+		docs = append(docs, readRealDocs(t, root)...)
+	}
+	return roots, docs
 }
 
 type realDoc struct {
