@@ -37,15 +37,15 @@ func iscsiNameErr(name, badPrefix string) string {
 	switch {
 	case strings.HasPrefix(name, "iqn"):
 		if !iqnPattern.MatchString(name) {
-			return "must be valid format"
+			return iscsiFormMsg
 		}
 	case strings.HasPrefix(name, "eui"):
 		if !euiPattern.MatchString(name) {
-			return "must be valid format"
+			return iscsiFormMsg
 		}
 	case strings.HasPrefix(name, "naa"):
 		if !naaPattern.MatchString(name) {
-			return "must be valid format"
+			return iscsiFormMsg
 		}
 	default:
 		return badPrefix
@@ -54,6 +54,7 @@ func iscsiNameErr(name, badPrefix string) string {
 }
 
 const (
+	iscsiFormMsg     = "must be valid format"
 	iscsiPrefixMsg   = "must be valid format starting with iqn, eui, or naa"
 	iscsiTooLongMsg  = "Total length of <volume name>:<iscsi.targetPortal> must be under 64 characters if iscsi.initiatorName is specified."
 	quobyteHostPorts = "must be a host:port pair or multiple pairs separated by commas"
@@ -73,6 +74,11 @@ type iscsiSource struct {
 // reference's name.
 func validateISCSI(s iscsiSource, p lazyPath, pv bool, pvName string, secretName *string) field.ErrorList {
 	var errs field.ErrorList
+	// The message for a name of an unknown prefix.
+	badPrefix := iscsiPrefixMsg
+	if pv {
+		badPrefix = iscsiFormMsg
+	}
 	if s.portal == "" {
 		errs = append(errs, field.Required(p.Child("targetPortal").Path(), ""))
 	}
@@ -81,14 +87,8 @@ func validateISCSI(s iscsiSource, p lazyPath, pv bool, pvName string, secretName
 	}
 	if s.iqn == "" {
 		errs = append(errs, field.Required(p.Child("iqn").Path(), ""))
-	} else {
-		bad := iscsiPrefixMsg
-		if pv {
-			bad = "must be valid format"
-		}
-		if msg := iscsiNameErr(s.iqn, bad); msg != "" {
-			errs = append(errs, field.Invalid(p.Child("iqn").Path(), s.iqn, msg))
-		}
+	} else if msg := iscsiNameErr(s.iqn, badPrefix); msg != "" {
+		errs = append(errs, field.Invalid(p.Child("iqn").Path(), s.iqn, msg))
 	}
 	if s.lun < 0 || s.lun > 255 {
 		errs = append(errs, field.Invalid(p.Child("lun").Path(), s.lun, validation.InclusiveRangeError(0, 255)))
@@ -99,16 +99,9 @@ func validateISCSI(s iscsiSource, p lazyPath, pv bool, pvName string, secretName
 	if secretName != nil && *secretName == "" {
 		errs = append(errs, field.Required(p.Child("secretRef").Child("name").Path(), ""))
 	}
-	if s.initiatorName != nil {
-		in := *s.initiatorName
-		bad := iscsiPrefixMsg
-		if pv {
-			bad = "must be valid format"
-		}
-		// A name of an unknown prefix gets the prefix message only: none
-		// of the forms below applies to it.
-		if msg := iscsiNameErr(in, bad); msg != "" {
-			errs = append(errs, field.Invalid(p.Child("initiatorname").Path(), in, msg))
+	if in := s.initiatorName; in != nil {
+		if msg := iscsiNameErr(*in, badPrefix); msg != "" {
+			errs = append(errs, field.Invalid(p.Child("initiatorname").Path(), *in, msg))
 		}
 	}
 	return errs
