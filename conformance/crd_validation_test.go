@@ -24,16 +24,18 @@ import (
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured/unstructuredscheme"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
+	utiljson "k8s.io/apimachinery/pkg/util/json"
 	genericapirequest "k8s.io/apiserver/pkg/endpoints/request"
 	"k8s.io/apiserver/pkg/registry/rest"
 	"k8s.io/apiserver/pkg/storage"
 
 	"github.com/limitcheck/limitcheck/internal/eval"
 	"github.com/limitcheck/limitcheck/internal/eval/apis"
+	"github.com/limitcheck/limitcheck/internal/eval/crd"
 )
 
 var (
-	flagCRDCases = flag.Int("crd-cases", 6000, "number of random custom resources (a new random CRD every few)")
+	flagCRDCases = flag.Int("crd-cases", 10000, "number of random custom resources (a new random CRD every few)")
 	flagCRDSeed  = flag.Uint64("crd-seed", 1, "CRD and custom resource generator seed")
 )
 
@@ -46,6 +48,8 @@ type upstreamCRD struct {
 	structural *structuralschema.Structural
 	strategy   rest.RESTCreateStrategy
 	namespaced bool
+	// openapi is the schema validator the strategy runs.
+	openapi apiservervalidation.SchemaValidator
 }
 
 // newUpstreamCRD validates the CRD as kube-apiserver does on its create and,
@@ -93,7 +97,7 @@ func newUpstreamCRD(doc []byte) (*upstreamCRD, error) {
 	gvk := schema.GroupVersionKind{Group: v1crd.Spec.Group, Version: v.Name, Kind: v1crd.Spec.Names.Kind}
 	strategy := customresource.NewStrategy(unstructuredscheme.NewUnstructuredObjectTyper(), v1crd.Spec.Scope == apiextensionsv1.NamespaceScoped,
 		gvk, validator, statusValidator, s, status, nil, nil)
-	return &upstreamCRD{gvk: gvk, structural: s, strategy: strategy, namespaced: v1crd.Spec.Scope == apiextensionsv1.NamespaceScoped}, nil
+	return &upstreamCRD{gvk: gvk, structural: s, strategy: strategy, namespaced: v1crd.Spec.Scope == apiextensionsv1.NamespaceScoped, openapi: validator}, nil
 }
 
 // create runs kube-apiserver's create of one custom resource: the decoding
@@ -273,7 +277,97 @@ func (g *crdGen) scalar() node {
 	case 4:
 		return node{"type": "boolean"}
 	default:
-		return node{"x-kubernetes-int-or-string": true}
+		s := node{"x-kubernetes-int-or-string": true}
+		// the two forms a structural schema allows (VAL-78's junctors)
+		intOrString := []any{node{"type": "integer"}, node{"type": "string"}}
+		switch g.r.IntN(4) {
+		case 0, 1:
+			s["anyOf"] = intOrString
+		case 2:
+			all := []any{node{"anyOf": intOrString}}
+			if g.chance(0.5) {
+				all = append(all, node{"pattern": "^[0-9]+%?$"})
+			}
+			s["allOf"] = all
+		}
+		return s
+	}
+}
+
+// constraint is a value validation for a value of the node p, as a junctor's
+// schema may hold one (no type, no structure of its own).
+func (g *crdGen) constraint(p node) node {
+	switch p["type"] {
+	case "string":
+		return g.pick(node{"minLength": 2}, node{"maxLength": 4}, node{"pattern": "^[a-z]+$"},
+			node{"enum": []any{"abc", "web"}}, node{"format": "k8s-short-name"}, node{"format": "date"}).(node)
+	case "integer", "number":
+		return g.pick(node{"minimum": 3}, node{"maximum": 5}, node{"enum": []any{1, 2}}, node{"multipleOf": 2},
+			node{"format": "int32"}, node{"format": "date"}).(node)
+	case "array":
+		return g.pick(node{"minItems": 1}, node{"maxItems": 2}, node{"items": node{"enum": []any{"abc", 1}}}).(node)
+	case "object":
+		if props, ok := p["properties"].(node); ok && len(props) > 0 {
+			names := sortedKeys(props)
+			name := names[g.r.IntN(len(names))]
+			if g.chance(0.5) {
+				return node{"required": []any{name}}
+			}
+			return node{"properties": node{name: g.constraint(props[name].(node))}}
+		}
+		return node{"minProperties": 1}
+	case "boolean":
+		return node{"enum": []any{true}}
+	}
+	return node{"enum": []any{"abc", 80}}
+}
+
+// junctors gives an object allOf, anyOf, oneOf or not over its properties,
+// in the forms real CRDs use them: one of two fields, at least one, not
+// both, or a field's value constrained further. Branches that fail with
+// different numbers of checks applied make the choice of which branch's
+// errors are reported (the match count) visible.
+func (g *crdGen) junctors(s node) {
+	props := s["properties"].(node)
+	names := sortedKeys(props)
+	pickName := func() string { return names[g.r.IntN(len(names))] }
+	constrained := func(name string) node { return g.constraint(props[name].(node)) }
+	branch := func(name string) node {
+		switch g.r.IntN(6) {
+		case 0, 1:
+			return node{"required": []any{name}}
+		case 2:
+			return node{"properties": node{name: constrained(name)}}
+		case 3:
+			return node{"required": []any{name}, "properties": node{name: constrained(name)}}
+		case 4:
+			return node{"required": []any{pickName()}, "properties": node{name: constrained(name)}}
+		default:
+			return node{"properties": node{name: constrained(name), pickName(): g.constraint(node{})}}
+		}
+	}
+	branches := func() []any {
+		out := []any{}
+		for n := 2 + g.r.IntN(2); n > 0; n-- {
+			out = append(out, branch(pickName()))
+		}
+		return out
+	}
+	i := g.r.IntN(len(names))
+	a, b := names[i], names[(i+1)%len(names)]
+	switch g.r.IntN(6) {
+	case 0:
+		s["oneOf"] = []any{node{"required": []any{a}}, node{"required": []any{b}}}
+	case 1:
+		s["oneOf"] = branches()
+	case 2:
+		s["anyOf"] = branches()
+	case 3:
+		s["not"] = g.pick(node{"required": []any{a, b}}, branch(a)).(node)
+	case 4:
+		s["allOf"] = branches()
+	default:
+		s["allOf"] = []any{node{"anyOf": branches()}, branch(b)}
 	}
 }
 
@@ -369,6 +463,9 @@ func (g *crdGen) object(depth int) node {
 	s := node{"type": "object", "properties": props}
 	if len(required) > 0 {
 		s["required"] = required
+	}
+	if g.chance(0.2) {
+		g.junctors(s)
 	}
 	if g.chance(0.1) {
 		s["nullable"] = true
@@ -514,13 +611,53 @@ func (g *crdGen) value(s node, depth int) any {
 		if s["x-kubernetes-preserve-unknown-fields"] == true && g.chance(0.5) {
 			out["anything"] = map[string]any{"x": 1}
 		}
+		if g.chance(0.85) {
+			g.satisfyJunctors(s, out, depth)
+		}
 		return out
 	}
 	return nil
 }
 
+// satisfyJunctors makes an object value hold the fields a oneOf, anyOf or
+// not asks for, as far as their required fields go: one branch's of a oneOf
+// (and no other's), one branch's of an anyOf, not all of a not's.
+func (g *crdGen) satisfyJunctors(s node, out map[string]any, depth int) {
+	props, _ := s["properties"].(node)
+	requiredOf := func(b any) []any {
+		r, _ := b.(node)["required"].([]any)
+		return r
+	}
+	ensure := func(name string) {
+		if _, ok := out[name]; !ok && props[name] != nil {
+			out[name] = g.value(props[name].(node), depth+1)
+		}
+	}
+	if one, ok := s["oneOf"].([]any); ok {
+		keep := requiredOf(one[g.r.IntN(len(one))])
+		for _, b := range one {
+			for _, n := range requiredOf(b) {
+				delete(out, n.(string))
+			}
+		}
+		for _, n := range keep {
+			ensure(n.(string))
+		}
+	}
+	if any, ok := s["anyOf"].([]any); ok {
+		for _, n := range requiredOf(any[g.r.IntN(len(any))]) {
+			ensure(n.(string))
+		}
+	}
+	if not, ok := s["not"].(node); ok {
+		if r := requiredOf(not); len(r) > 0 {
+			delete(out, r[len(r)-1].(string))
+		}
+	}
+}
+
 // mutations are the kinds of near-misses made to a valid value.
-var crdMutations = []string{"type", "null", "unknown", "drop-required", "range", "enum", "length", "pattern", "items", "duplicate", "default-null", "fraction", "null-item", "too-many", "too-short", "embedded"}
+var crdMutations = []string{"type", "null", "unknown", "drop-required", "range", "enum", "length", "pattern", "items", "duplicate", "default-null", "fraction", "null-item", "too-many", "too-short", "embedded", "all-fields", "no-fields"}
 
 // mutate changes one value under s in v (an object), returning the changed
 // object and what it did; "" when nothing could be changed here.
@@ -568,7 +705,7 @@ func (g *crdGen) mutate(s node, v map[string]any) string {
 		}
 		delete(v, name)
 	case "range":
-		v[name] = g.pick(-10, 0, 11, 100000, 3, 1e6, -1.5, 4).(any)
+		v[name] = g.pick(-10, 0, 11, 100000, 3, 1e6, -1.5, 4, 3000000000).(any)
 	case "enum":
 		v[name] = g.pick("Sometimes", "always", 4, 0).(any)
 	case "length":
@@ -650,6 +787,18 @@ func (g *crdGen) mutate(s node, v map[string]any) string {
 		}
 	case "fraction":
 		v[name] = g.pick(1.5, 2.0, 0.25, 1e20).(any)
+	case "no-fields":
+		// an empty object: no branch of a junctor over required fields holds
+		for _, n := range names {
+			delete(v, n)
+		}
+	case "all-fields":
+		// every field present: two branches of a oneOf, all of a not
+		for _, n := range names {
+			if _, ok := v[n]; !ok {
+				v[n] = g.value(props[n].(node), 1)
+			}
+		}
 	}
 	return "changed " + name
 }
@@ -695,7 +844,9 @@ func (g *crdGen) crd(i int) (node, node) {
 // crdRules are texts every default run must see in some upstream denial.
 var crdRules = []string{`unknown field "`, `unknown field "metadata.`, "in body must be of type", "Required value", "Unsupported value", "Too long",
 	"chars long", "should match", "should be greater than", "should be less than", "should be a multiple of",
-	"items", "Too many", "Duplicate value", `: "null"`, "Checked value", "metadata.name", "kind: Required value", "may have mixed case", "must be a string", ".metadata.name: Invalid value", "int32", "must be of type date"}
+	"items", "Too many", "Duplicate value", `: "null"`, "Checked value", "metadata.name", "kind: Required value", "may have mixed case", "must be a string", ".metadata.name: Invalid value", "int32", "must be of type date",
+	"must validate at least one schema (anyOf)", "(oneOf). Found none valid", "(oneOf). Found 2 valid alternatives",
+	"must validate all the schemas (allOf)", "(allOf). None validated", "must not validate the schema (not)"}
 
 // TestCustomResourceValidationMatchesUpstream runs random custom resources of
 // random CRDs through kube-apiserver's create path and through limitcheck,
@@ -707,6 +858,7 @@ func TestCustomResourceValidationMatchesUpstream(t *testing.T) {
 	var up *upstreamCRD
 	var catalog *apis.Catalog
 	var root node
+	var ours *crd.Schema
 	var kind string
 	for i := 0; i < *flagCRDCases; i++ {
 		if i%5 == 0 || up == nil {
@@ -729,6 +881,10 @@ func TestCustomResourceValidationMatchesUpstream(t *testing.T) {
 				t.Fatalf("case %d: AddCRD: %v\n%s", i, err, raw)
 			}
 			kind = doc["spec"].(node)["names"].(node)["kind"].(string)
+			rootRaw, _ := json.Marshal(root)
+			if ours, err = crd.Parse(rootRaw); err != nil {
+				t.Fatalf("case %d: crd.Parse: %v", i, err)
+			}
 		}
 		obj := map[string]any{"apiVersion": "example.com/v1", "kind": kind, "metadata": map[string]any{"name": fmt.Sprintf("cr-%d", i)}}
 		obj["spec"] = g.value(root["properties"].(node)["spec"].(node), 0)
@@ -762,6 +918,13 @@ func TestCustomResourceValidationMatchesUpstream(t *testing.T) {
 		if err != nil {
 			t.Fatalf("case %d: upstream: %v\n%s", i, err, doc)
 		}
+		// The match count of the whole object as written, which picks the
+		// branch of an anyOf or oneOf whose errors are reported.
+		var value any
+		if err := utiljson.Unmarshal(doc, &value); err != nil {
+			t.Fatal(err)
+		}
+		wantCount, gotCount := up.openapi.Validate(value).MatchCount, ours.MatchCount(value)
 		got, parts, err := mineCRDCreate(catalog, doc, "example.com/v1", kind, "ns1")
 		if err != nil {
 			t.Fatalf("case %d: limitcheck: %v\n%s", i, err, doc)
@@ -780,6 +943,9 @@ func TestCustomResourceValidationMatchesUpstream(t *testing.T) {
 			stats[fmt.Sprintf("%d %s", want.code, want.reason)]++
 		}
 		var diffs []string
+		if wantCount != gotCount {
+			diffs = append(diffs, fmt.Sprintf("match count: upstream %d, limitcheck %d", wantCount, gotCount))
+		}
 		if want.allowed != got.allowed || want.code != got.code || want.reason != got.reason {
 			diffs = append(diffs, fmt.Sprintf("status: upstream %v %d %q, limitcheck %v %d %q", want.allowed, want.code, want.reason, got.allowed, got.code, got.reason))
 		}

@@ -9,8 +9,7 @@
 // k8s.io/apiextensions-apiserver: that module's validation links CEL,
 // protobuf and metrics packages whose start-up cost every run would pay. Not
 // done here: x-kubernetes-validations (CEL) rules (only whether a schema has
-// any: SkippedRules), allOf/anyOf/oneOf/not, and the scale subresource's
-// replica checks.
+// any: SkippedRules) and the scale subresource's replica checks.
 package crd
 
 import (
@@ -58,6 +57,11 @@ type Schema struct {
 	MinItems, MaxItems                 *int64
 	MinProperties, MaxProperties       *int64
 
+	// AllOf, AnyOf, OneOf and Not are the schema's junctors: schemas the
+	// same value is validated against as a whole (composite.go).
+	AllOf, AnyOf, OneOf []*Schema
+	Not                 *Schema
+
 	// HasRules: the node or one below it (a property, the items, the
 	// additional properties) has x-kubernetes-validations rules. limitcheck
 	// does not evaluate them, but their presence changes what kube-apiserver
@@ -94,6 +98,10 @@ type props struct {
 	MinProperties        *int64            `json:"minProperties"`
 	MaxProperties        *int64            `json:"maxProperties"`
 	Rules                []json.RawMessage `json:"x-kubernetes-validations"`
+	AllOf                []*props          `json:"allOf"`
+	AnyOf                []*props          `json:"anyOf"`
+	OneOf                []*props          `json:"oneOf"`
+	Not                  *props            `json:"not"`
 }
 
 // stringFormats are the formats a CRD schema may give a string, their
@@ -211,6 +219,21 @@ func (p *props) schema(path string) (*Schema, error) {
 		s.Items = is
 		s.HasRules = s.HasRules || is.HasRules
 	}
+	var err error
+	if s.AllOf, err = junctor(p.AllOf, path, "allOf"); err != nil {
+		return nil, err
+	}
+	if s.AnyOf, err = junctor(p.AnyOf, path, "anyOf"); err != nil {
+		return nil, err
+	}
+	if s.OneOf, err = junctor(p.OneOf, path, "oneOf"); err != nil {
+		return nil, err
+	}
+	if p.Not != nil {
+		if s.Not, err = p.Not.schema(join(path, "not")); err != nil {
+			return nil, err
+		}
+	}
 	if raw := strings.TrimSpace(string(p.AdditionalProperties)); raw != "" && raw != "null" && raw != "false" {
 		if raw == "true" {
 			s.AdditionalProperties = &Schema{}
@@ -228,6 +251,22 @@ func (p *props) schema(path string) (*Schema, error) {
 		}
 	}
 	return s, nil
+}
+
+// junctor parses the schemas of an allOf, anyOf or oneOf.
+func junctor(list []*props, path, keyword string) ([]*Schema, error) {
+	var out []*Schema
+	for i, p := range list {
+		if p == nil {
+			p = &props{}
+		}
+		s, err := p.schema(join(path, fmt.Sprintf("%s[%d]", keyword, i)))
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, s)
+	}
+	return out, nil
 }
 
 // jsonValue decodes a JSON value as kube-apiserver holds one: integers as

@@ -15,16 +15,16 @@ import (
 
 // Validate checks obj, the defaulted content of a custom resource, against
 // the schema, and returns kube-apiserver's field errors in the order it finds
-// them: at each node the type, then a string's length and pattern and its
-// format, a
-// number's multipleOf, minimum and maximum, an array's items then its size,
-// the enum, and an object's size, its additional properties, its properties
-// (by name) and its required fields. An error whose text was already
-// reported is not repeated.
+// them: at each node the type, then the junctors (allOf, anyOf, oneOf, not:
+// composite.go), a string's length and pattern and its format, a number's
+// multipleOf, minimum and maximum, an array's items then its size, the enum,
+// and an object's size, its additional properties, its properties (by name)
+// and its required fields. An error whose text was already reported is not
+// repeated.
 func (s *Schema) Validate(obj map[string]any) field.ErrorList {
 	v := &validator{seen: map[string]bool{}}
 	v.node("", s, obj)
-	return v.errs
+	return v.list()
 }
 
 // ListTypes returns the errors of x-kubernetes-list-type set and map arrays
@@ -33,9 +33,28 @@ func (s *Schema) ListTypes(obj map[string]any) field.ErrorList {
 	return listTypes(nil, s, obj)
 }
 
+// validator collects the errors of one validation: of the whole object, or
+// of one junctor's schema, whose errors are kept apart until it is known
+// whether they are reported (composite.go).
 type validator struct {
-	errs field.ErrorList
+	errs []reported
 	seen map[string]bool // the texts of the schema errors reported
+}
+
+// reported is an error with its text as the openapi validator words it, the
+// key errors are told apart by.
+type reported struct {
+	msg string
+	err *field.Error
+}
+
+// list is the errors found, in order.
+func (v *validator) list() field.ErrorList {
+	errs := make(field.ErrorList, len(v.errs))
+	for i, r := range v.errs {
+		errs[i] = r.err
+	}
+	return errs
 }
 
 // add records an error of the schema check whose own text is msg.
@@ -44,7 +63,7 @@ func (v *validator) add(msg string, err *field.Error) {
 		return
 	}
 	v.seen[msg] = true
-	v.errs = append(v.errs, err)
+	v.errs = append(v.errs, reported{msg, err})
 }
 
 // at is the field path of an error about the value at path.
@@ -69,34 +88,54 @@ func (v *validator) plain(msg string) {
 	v.add(msg, field.Invalid(nil, "", msg))
 }
 
-func (v *validator) node(path string, s *Schema, x any) {
+// node validates the value x at path against s and returns the openapi
+// validator's match count for it: one for each check that applied (a type
+// check that passed counts twice), plus those of the values below. The count
+// decides which failing branch of an anyOf or oneOf is reported
+// (composite.go), so it must be upstream's to the unit.
+func (v *validator) node(path string, s *Schema, x any) int {
 	if x == nil {
+		// only the type and the enum are checked
+		matches := 1
 		if len(s.Types) > 0 && !s.Nullable && !slices.Contains(s.Types, "null") {
 			msg := fmt.Sprintf("%s in body must be of type %s: %q", path, strings.Join(s.Types, ","), "null")
 			v.add(msg, field.TypeInvalid(at(path), "null", msg))
+			matches = 0
 		}
 		v.enum(path, s, x)
-		return
+		return matches
 	}
+	matches := 1 // the node itself
 	if len(s.Types) > 0 || s.Format != "" {
-		v.typ(path, s, x)
+		matches++
+		if v.typ(path, s, x) {
+			matches++
+		}
 	}
+	matches += 1 + v.composites(path, s, x)
 	switch x := x.(type) {
 	case string:
 		v.str(path, s, x)
-		if valid, _ := formatChecked(s.Format, x); s.Format != "" && !valid {
-			msg := fmt.Sprintf("%s in body must be of type %s: %q", path, s.Format, x)
-			v.add(msg, field.TypeInvalid(at(path), x, msg))
+		matches++
+		if valid, known := formatChecked(s.Format, x); known {
+			matches++
+			if !valid {
+				msg := fmt.Sprintf("%s in body must be of type %s: %q", path, s.Format, x)
+				v.add(msg, field.TypeInvalid(at(path), x, msg))
+			}
 		}
 	case int64, float64:
 		v.number(path, s, x)
+		matches += 2
 	case []any:
-		v.array(path, s, x)
+		matches += 2 + v.array(path, s, x)
 	}
 	v.enum(path, s, x)
+	matches++
 	if m, ok := x.(map[string]any); ok {
-		v.object(path, s, m)
+		matches += 1 + v.object(path, s, m)
 	}
+	return matches
 }
 
 // typeOf is the JSON type of a decoded value, and the format the openapi
@@ -125,7 +164,8 @@ func jsonInteger(f float64) bool {
 	return !math.IsNaN(f) && !math.IsInf(f, 0) && f >= -limit && f <= limit && f == math.Trunc(f)
 }
 
-func (v *validator) typ(path string, s *Schema, x any) {
+// typ checks the value's type; false when it does not match.
+func (v *validator) typ(path string, s *Schema, x any) bool {
 	got, gotFormat := typeOf(x)
 	f, isFloat := x.(float64)
 	floatInt := isFloat && jsonInteger(f) && slices.Contains(s.Types, "integer")
@@ -136,15 +176,17 @@ func (v *validator) typ(path string, s *Schema, x any) {
 	if !isString && !isSlice && s.Format != "" && !matches && gotFormat != s.Format {
 		msg := fmt.Sprintf("%s in body must be of type %s: %q", path, s.Format, gotFormat)
 		v.add(msg, field.TypeInvalid(at(path), gotFormat, msg))
-		return
+		return false
 	}
 	if !slices.Contains(s.Types, "number") && !slices.Contains(s.Types, "integer") && s.Format != "" && (isString || isSlice) {
-		return
+		return true
 	}
 	if !matches {
 		msg := fmt.Sprintf("%s in body must be of type %s: %q", path, strings.Join(s.Types, ","), got)
 		v.add(msg, field.TypeInvalid(at(path), got, msg))
+		return false
 	}
+	return true
 }
 
 // str checks a string's length (in runes) and pattern; the first failure
@@ -291,10 +333,12 @@ func asFloat(x any) float64 {
 	return 0
 }
 
-func (v *validator) array(path string, s *Schema, x []any) {
+// array checks the items and the size; it returns the items' match count.
+func (v *validator) array(path string, s *Schema, x []any) int {
+	matches := 0
 	if s.Items != nil {
 		for i, e := range x {
-			v.node(fmt.Sprintf("%s[%d]", path, i), s.Items, e)
+			matches += v.node(fmt.Sprintf("%s[%d]", path, i), s.Items, e)
 		}
 	}
 	n := int64(len(x))
@@ -305,6 +349,7 @@ func (v *validator) array(path string, s *Schema, x []any) {
 		msg := fmt.Sprintf("%s in body should have at most %d items", path, *s.MaxItems)
 		v.add(msg, field.TooMany(at(path), int(n), int(*s.MaxItems)))
 	}
+	return matches
 }
 
 // enum: a value matches an allowed one when it converts to its Go type and
@@ -336,7 +381,10 @@ func (v *validator) enum(path string, s *Schema, x any) {
 	v.add(msg, field.NotSupported(at(path), x, values))
 }
 
-func (v *validator) object(path string, s *Schema, x map[string]any) {
+// object checks the size, the additional and declared properties and the
+// required ones; it returns the properties' match count.
+func (v *validator) object(path string, s *Schema, x map[string]any) int {
+	matches := 0
 	n := int64(len(x))
 	if s.MinProperties != nil && n < *s.MinProperties {
 		v.invalid(path, n, fmt.Sprintf("%s in body should have at least %d properties", path, *s.MinProperties))
@@ -354,12 +402,12 @@ func (v *validator) object(path string, s *Schema, x map[string]any) {
 		}
 		slices.Sort(keys)
 		for _, k := range keys {
-			v.node(path+"."+k, a, x[k])
+			matches += v.node(path+"."+k, a, x[k])
 		}
 	}
 	for _, k := range s.propertyNames {
 		if e, ok := x[k]; ok {
-			v.node(join(path, k), s.Properties[k], e)
+			matches += v.node(join(path, k), s.Properties[k], e)
 		}
 	}
 	for _, k := range s.Required {
@@ -369,6 +417,7 @@ func (v *validator) object(path string, s *Schema, x map[string]any) {
 			v.add(msg, field.Required(at(p), ""))
 		}
 	}
+	return matches
 }
 
 // SkippedRules is what kube-apiserver adds to the errors of an object whose
@@ -389,4 +438,13 @@ func (s *Schema) SkippedRules(errs field.ErrorList) *field.Error {
 		}
 	}
 	return nil
+}
+
+// MatchCount is the openapi validator's match count for x as a value of this
+// node: the checks that applied to it and to the values below it. It decides
+// which failing schema of an anyOf or oneOf has its errors reported; it is
+// exported so that it can be compared with the validator's own.
+func (s *Schema) MatchCount(x any) int {
+	v := &validator{seen: map[string]bool{}}
+	return v.node("", s, x)
 }

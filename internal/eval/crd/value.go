@@ -27,12 +27,13 @@ func (s *Schema) ValidateValue(at *field.Path, x any) field.ErrorList {
 	v := &validator{seen: map[string]bool{}}
 	v.node("", s, x)
 	prefix := at.String()
-	for _, e := range v.errs {
+	errs := v.list()
+	for _, e := range errs {
 		if e.Field == "" || e.Field == "<nil>" {
 			e.Field = prefix
 		} else {
 			e.Field = prefix + "." + e.Field
 		}
 	}
-	return v.errs
+	return errs
 }
