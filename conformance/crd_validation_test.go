@@ -8,6 +8,7 @@ import (
 	"math/rand/v2"
 	"sort"
 	"strings"
+	"sync"
 	"testing"
 
 	"k8s.io/apiextensions-apiserver/pkg/apis/apiextensions"
@@ -32,6 +33,8 @@ import (
 	"github.com/limitcheck/limitcheck/internal/eval"
 	"github.com/limitcheck/limitcheck/internal/eval/apis"
 	"github.com/limitcheck/limitcheck/internal/eval/crd"
+	"github.com/limitcheck/limitcheck/internal/rules"
+	"github.com/limitcheck/limitcheck/internal/rules/celserver"
 )
 
 var (
@@ -176,7 +179,17 @@ func (c *upstreamCRD) create(doc []byte, namespace string) (rqOutcome, error) {
 
 // mineCRDCreate admits the custom resource on a fresh engine whose catalog
 // has the CRD.
+// celRules is limitcheck's evaluator of x-kubernetes-validations rules, its
+// helper's server run in-process behind the same pipe protocol.
+var celRules = sync.OnceValue(func() *rules.Client { return celserver.Pipe() })
+
 func mineCRDCreate(catalog *apis.Catalog, doc []byte, apiVersion, kind, namespace string) (rqOutcome, []string, error) {
+	return mineCRDCreateRules(catalog, doc, apiVersion, kind, namespace, celRules())
+}
+
+// mineCRDCreateRules is mineCRDCreate with the given rule evaluator (nil:
+// none).
+func mineCRDCreateRules(catalog *apis.Catalog, doc []byte, apiVersion, kind, namespace string, rules eval.RuleEvaluator) (rqOutcome, []string, error) {
 	u := eval.NewCustomObject(catalog, apiVersion, kind)
 	if u == nil {
 		return rqOutcome{}, nil, fmt.Errorf("no schema for %s %s", apiVersion, kind)
@@ -184,7 +197,7 @@ func mineCRDCreate(catalog *apis.Catalog, doc []byte, apiVersion, kind, namespac
 	if err := json.Unmarshal(doc, u); err != nil {
 		return rqOutcome{}, nil, err
 	}
-	e := eval.New(eval.Options{DefaultNamespace: namespace, OmitNamespaceObjects: true, DisableControllers: true, APIs: catalog})
+	e := eval.New(eval.Options{DefaultNamespace: namespace, OmitNamespaceObjects: true, DisableControllers: true, APIs: catalog, Rules: rules})
 	res := e.Admit(u)
 	if res.Internal != "" {
 		return rqOutcome{code: 500, message: res.Internal}, nil, nil

@@ -73,7 +73,8 @@ func run(m *testing.M) int {
 	}
 	defer os.RemoveAll(env.work)
 	env.limitcheck = filepath.Join(env.work, "limitcheck")
-	build := exec.Command("go", "build", "-o", env.limitcheck, "./cmd/limitcheck")
+	// limitcheck-cel beside it: the helper that evaluates CRDs' rules
+	build := exec.Command("go", "build", "-o", env.work+string(os.PathSeparator), "./cmd/limitcheck", "./cmd/limitcheck-cel")
 	build.Dir = filepath.Join(wd, "..")
 	build.Stdout, build.Stderr = os.Stderr, os.Stderr
 	if err := build.Run(); err != nil {

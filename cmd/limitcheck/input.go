@@ -22,6 +22,7 @@ import (
 	"github.com/limitcheck/limitcheck/internal/cluster"
 	"github.com/limitcheck/limitcheck/internal/eval"
 	"github.com/limitcheck/limitcheck/internal/load"
+	"github.com/limitcheck/limitcheck/internal/rules"
 )
 
 // inputOptions are the flags `check` and `describe` share: what to read and the
@@ -325,7 +326,11 @@ func (o *inputOptions) runWith(extra check.Options, s streams) (*check.Report, e
 		}
 		extra.Live = c
 	}
+	// The CEL helper starts only if a custom resource needs its rules.
+	rulesClient := rules.NewClient("")
+	extra.Engine.Rules = rulesClient
 	rep, err := check.Run(extra)
+	rulesClient.Close()
 	if err != nil {
 		var le *load.Error
 		if errors.As(err, &le) {

@@ -8,13 +8,16 @@ import (
 	"testing"
 
 	"sigs.k8s.io/yaml"
+
+	"github.com/limitcheck/limitcheck/internal/rules"
 )
 
 // TestReleaseConfig keeps .goreleaser.yaml, the krew manifest it writes and
 // the Dockerfile in step (goreleaser itself runs only in `make
 // release-check`): krew gets the kubectl-limitcheck archives, with LICENSE;
 // the image copies the binary its build produces, runs it as its entrypoint
-// and as a non-root user, from scratch.
+// and as a non-root user, from scratch. Every archive and the image hold the
+// limitcheck-cel helper beside the binary (package rules finds it there).
 func TestReleaseConfig(t *testing.T) {
 	data, err := os.ReadFile("../../.goreleaser.yaml")
 	if err != nil {
@@ -61,8 +64,8 @@ func TestReleaseConfig(t *testing.T) {
 			continue
 		}
 		krewArchives++
-		if len(a.IDs) != 1 || binary[a.IDs[0]] != "kubectl-limitcheck" {
-			t.Errorf("krew archive %s holds builds %v, want the kubectl-limitcheck binary alone", a.ID, a.IDs)
+		if len(a.IDs) != 2 || binary[a.IDs[0]] != "kubectl-limitcheck" || binary[a.IDs[1]] != rules.HelperName {
+			t.Errorf("krew archive %s holds builds %v, want the kubectl-limitcheck binary and its helper", a.ID, a.IDs)
 		}
 		if !slices.Contains(a.Files, "LICENSE") {
 			t.Errorf("krew archive %s has no LICENSE", a.ID)
@@ -72,8 +75,13 @@ func TestReleaseConfig(t *testing.T) {
 		t.Errorf("krew ids %v match %d archives, want 1", cfg.Krews[0].IDs, krewArchives)
 	}
 
-	if len(cfg.Dockers) != 1 || len(cfg.Dockers[0].IDs) != 1 {
-		t.Fatalf("want one image of one build, got %+v", cfg.Dockers)
+	for _, a := range cfg.Archives {
+		if !slices.ContainsFunc(a.IDs, func(id string) bool { return binary[id] == rules.HelperName }) {
+			t.Errorf("archive %s does not hold the %s helper", a.ID, rules.HelperName)
+		}
+	}
+	if len(cfg.Dockers) != 1 || len(cfg.Dockers[0].IDs) != 2 || binary[cfg.Dockers[0].IDs[1]] != rules.HelperName {
+		t.Fatalf("want one image of the limitcheck build and its helper's, got %+v", cfg.Dockers)
 	}
 	d := cfg.Dockers[0]
 	bin := binary[d.IDs[0]]
@@ -99,8 +107,10 @@ func TestReleaseConfig(t *testing.T) {
 			t.Errorf("Dockerfile %s: got %q, want %q", k, instr[k], v)
 		}
 	}
-	if !slices.Contains(instr["COPY"], "$TARGETPLATFORM/"+bin+" /"+bin) {
-		t.Errorf("Dockerfile does not COPY $TARGETPLATFORM/%s /%s: %q", bin, bin, instr["COPY"])
+	for _, b := range []string{bin, rules.HelperName} {
+		if !slices.Contains(instr["COPY"], "$TARGETPLATFORM/"+b+" /"+b) {
+			t.Errorf("Dockerfile does not COPY $TARGETPLATFORM/%s /%s: %q", b, b, instr["COPY"])
+		}
 	}
 	for _, f := range d.ExtraFiles {
 		if !slices.Contains(instr["COPY"], f+" /"+f) {

@@ -3,11 +3,15 @@ package main
 import (
 	"errors"
 	"flag"
+	"os"
 	"os/exec"
 	"strconv"
 	"testing"
 
 	"github.com/rogpeppe/go-internal/testscript"
+
+	"github.com/limitcheck/limitcheck/internal/rules"
+	"github.com/limitcheck/limitcheck/internal/rules/celserver"
 )
 
 var update = flag.Bool("update", false, "rewrite the expected files of the repository's testdata/script/*.txtar from the actual output")
@@ -19,6 +23,8 @@ func TestMain(m *testing.M) {
 		"limitcheck":      main,
 		kubectlPluginName: main,
 		"kubectl":         fakeKubectl,
+		// found on PATH by limitcheck when a CRD has rules (package rules)
+		rules.HelperName: func() { os.Exit(celserver.Main(os.Args[1:], os.Stdin, os.Stdout, os.Stderr)) },
 	})
 }
 

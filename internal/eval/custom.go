@@ -59,12 +59,25 @@ func metadataUnknown(obj map[string]any) []string {
 	return crdschema.MetadataUnknown("metadata", md)
 }
 
+// RuleEvaluator evaluates the x-kubernetes-validations (CEL) rules of a
+// CRD's schema on a custom resource (VAL-78), as kube-apiserver's CEL
+// validator does on create: key names the schema (its digest), schema is
+// its openAPIV3Schema as JSON, obj the defaulted object. It returns the
+// errors of the rules that fail; an error when they could not be evaluated.
+// limitcheck's own (package rules) runs them in a helper process, so that
+// runs without rules do not pay CEL's start-up.
+type RuleEvaluator interface {
+	EvaluateRules(key string, schema []byte, obj map[string]any) (field.ErrorList, error)
+}
+
 // validateCustom is the custom resource strategy's validation on create
 // (VAL-78): a status the status subresource owns is dropped first; then the
 // metadata (a DNS-subdomain name; no namespace for a cluster-scoped
-// resource), the schema, the list types, and, when an error blocks the
-// schema's x-kubernetes-validations rules, that they were not checked.
-func validateCustom(u *unstructured.Unstructured, s *crdschema.Schema, statusSubresource, clusterScoped bool) field.ErrorList {
+// resource), the schema, the embedded resources and the list types; then
+// the schema's x-kubernetes-validations rules, or, when an error blocks
+// them, that they were not checked. The warnings say when the rules could
+// not be evaluated.
+func (e *Engine) validateCustom(u *unstructured.Unstructured, s *crdschema.Schema, statusSubresource, clusterScoped bool) (field.ErrorList, []string) {
 	if statusSubresource {
 		delete(u.Object, "status")
 	}
@@ -75,11 +88,25 @@ func validateCustom(u *unstructured.Unstructured, s *crdschema.Schema, statusSub
 	errs = append(errs, s.Validate(u.Object)...)
 	errs = append(errs, s.Embedded(u.Object, embeddedMeta)...)
 	errs = append(errs, s.ListTypes(u.Object)...)
-	if e := s.SkippedRules(errs); e != nil {
-		errs = append(errs, e)
+	if !s.HasRules {
+		return errs, nil
 	}
-	return errs
+	if skipped := s.SkippedRules(errs); skipped != nil {
+		return append(errs, skipped), nil
+	}
+	if e.opts.Rules == nil {
+		return errs, []string{rulesNotEvaluated + "limitcheck was run without a rule evaluator"}
+	}
+	ruleErrs, err := e.opts.Rules.EvaluateRules(s.Digest, s.Source, u.Object)
+	if err != nil {
+		return errs, []string{rulesNotEvaluated + err.Error()}
+	}
+	return append(errs, ruleErrs...), nil
 }
+
+// rulesNotEvaluated begins the warning on a custom resource whose CRD's
+// rules could not be evaluated.
+const rulesNotEvaluated = "its CRD's x-kubernetes-validations rules were not evaluated: "
 
 // embeddedMeta validates the metadata of an embedded resource as
 // apimachinery's ValidateObjectMeta does with a path-segment name: its

@@ -9,6 +9,7 @@ import (
 
 	"github.com/limitcheck/limitcheck/internal/eval/apis"
 	"github.com/limitcheck/limitcheck/internal/eval/status"
+	"github.com/limitcheck/limitcheck/internal/rules/celserver"
 )
 
 // TestCustomResourceExamples admits the custom resources of
@@ -51,6 +52,8 @@ func TestCustomResourceExamples(t *testing.T) {
 	if err := catalog.AddCRD(crdDoc); err != nil {
 		t.Fatal(err)
 	}
+	rules := celserver.Pipe() // the limitcheck-cel helper's server, in-process
+	defer rules.Close()
 	for i, c := range cases {
 		want := wants[i]
 		t.Run(c.Name, func(t *testing.T) {
@@ -69,10 +72,13 @@ func TestCustomResourceExamples(t *testing.T) {
 			if err := json.Unmarshal(doc, u); err != nil {
 				t.Fatal(err)
 			}
-			e := New(Options{DefaultNamespace: "ns1", OmitNamespaceObjects: true, DisableControllers: true, APIs: catalog})
+			e := New(Options{DefaultNamespace: "ns1", OmitNamespaceObjects: true, DisableControllers: true, APIs: catalog, Rules: rules})
 			res := e.Admit(u)
 			if res.Internal != "" {
 				t.Fatal(res.Internal)
+			}
+			if len(res.Warnings) > 0 {
+				t.Errorf("warnings: %q", res.Warnings)
 			}
 			if want.Allowed {
 				if res.Denial != nil {

@@ -76,6 +76,10 @@ const (
 
 // Options configure an Engine.
 type Options struct {
+	// Rules evaluates the x-kubernetes-validations (CEL) rules of custom
+	// resources (VAL-78); without it they are not evaluated and a warning
+	// says so on each custom resource they would have run on.
+	Rules RuleEvaluator
 	// DefaultNamespace is given to namespaced objects without metadata.namespace
 	// (kubectl's -n; "default" when empty).
 	DefaultNamespace string
@@ -619,7 +623,9 @@ func (e *Engine) admitObject(obj runtime.Object, fromInput bool) Result {
 					return res
 				}
 				assignName(meta)
-				if errs := validateCustom(u, custom, customStatus, true); len(errs) > 0 {
+				errs, warnings := e.validateCustom(u, custom, customStatus, true)
+				res.Warnings = append(res.Warnings, warnings...)
+				if len(errs) > 0 {
 					res.Denial = status.Invalid(gvk.GroupKind(), meta.GetName(), errs)
 					return res
 				}
@@ -738,7 +744,9 @@ func (e *Engine) admitObject(obj runtime.Object, fromInput bool) Result {
 		stored, gk, errs := obj, gvk.GroupKind(), field.ErrorList(nil)
 		if custom != nil {
 			// VAL-78: a custom resource against its CRD's schema.
-			errs = validateCustom(obj.(*unstructured.Unstructured), custom, customStatus, false)
+			var warnings []string
+			errs, warnings = e.validateCustom(obj.(*unstructured.Unstructured), custom, customStatus, false)
+			res.Warnings = append(res.Warnings, warnings...)
 		} else {
 			stored, gk, errs = e.validateCounted(obj, gvk, ns.name)
 		}

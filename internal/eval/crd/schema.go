@@ -8,11 +8,14 @@
 // It is written for limitcheck rather than taken from
 // k8s.io/apiextensions-apiserver: that module's validation links CEL,
 // protobuf and metrics packages whose start-up cost every run would pay. Not
-// done here: x-kubernetes-validations (CEL) rules (only whether a schema has
-// any: SkippedRules) and the scale subresource's replica checks.
+// done here: x-kubernetes-validations (CEL) rules (whether a schema has any:
+// SkippedRules; they run through eval.RuleEvaluator) and the scale
+// subresource's replica checks.
 package crd
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"regexp"
@@ -67,6 +70,11 @@ type Schema struct {
 	// does not evaluate them, but their presence changes what kube-apiserver
 	// reports for an invalid object (SkippedRules).
 	HasRules bool
+	// Source and Digest are the JSON of the whole openAPIV3Schema and its
+	// SHA-256, set on the root of a schema with rules: what a
+	// RuleEvaluator compiles the rules from, and the key it caches them by.
+	Source []byte
+	Digest string
 }
 
 // props is the JSON form of a JSONSchemaProps node, as far as it is read.
@@ -148,7 +156,12 @@ func Parse(data []byte) (*Schema, error) {
 	if err := json.Unmarshal(data, &p); err != nil {
 		return nil, fmt.Errorf("reading openAPIV3Schema: %w", err)
 	}
-	return p.schema("")
+	s, err := p.schema("")
+	if err == nil && s.HasRules {
+		sum := sha256.Sum256(data)
+		s.Source, s.Digest = slices.Clone(data), hex.EncodeToString(sum[:])
+	}
+	return s, err
 }
 
 func (p *props) schema(path string) (*Schema, error) {

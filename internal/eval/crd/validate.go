@@ -425,8 +425,7 @@ func (v *validator) object(path string, s *Schema, x map[string]any) int {
 // wrong type, a required field missing, a value not in the enum, too long,
 // too many: the rules could not be run on such a value): one error saying
 // the rules were not checked. Nil when the schema has no rules or no error
-// blocks them. limitcheck never runs the rules, so with no blocking error a
-// rule that would fail goes unreported.
+// blocks them: the rules are then evaluated (eval.RuleEvaluator).
 func (s *Schema) SkippedRules(errs field.ErrorList) *field.Error {
 	if !s.HasRules {
 		return nil

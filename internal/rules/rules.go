@@ -1,0 +1,246 @@
+// Package rules lets limitcheck evaluate the x-kubernetes-validations (CEL)
+// rules of custom resources (VAL-78) without linking CEL: a Client starts
+// the limitcheck-cel helper (package celserver) the first time an object
+// needs its rules evaluated and talks to it over a pipe, one JSON line per
+// request and per answer. A run with no such object never starts it.
+package rules
+
+import (
+	"bufio"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strconv"
+	"sync"
+
+	utiljson "k8s.io/apimachinery/pkg/util/json"
+	"k8s.io/apimachinery/pkg/util/validation/field"
+)
+
+// HelperName is the helper's executable name (without .exe).
+const HelperName = "limitcheck-cel"
+
+// Request asks for the rules of the schema Key to be evaluated on Object.
+// The schema (an openAPIV3Schema, v1 JSON) is sent with the first request
+// for its key only.
+type Request struct {
+	Key    string          `json:"key"`
+	Schema json.RawMessage `json:"schema,omitempty"`
+	Object json.RawMessage `json:"object"`
+}
+
+// Response is the field errors of the rules that failed, or why the rules
+// could not be evaluated.
+type Response struct {
+	Errors  []Error `json:"errors,omitempty"`
+	Failure string  `json:"failure,omitempty"`
+}
+
+// Error is a field error as it crosses the pipe; Text is how the helper
+// renders it, which the decoded error must render the same.
+type Error struct {
+	Type   field.ErrorType `json:"type"`
+	Field  string          `json:"field"`
+	Value  json.RawMessage `json:"value,omitempty"` // absent for a nil bad value
+	Omit   bool            `json:"omit,omitempty"`  // the value is left out of the text
+	Detail string          `json:"detail"`
+	Text   string          `json:"text"`
+}
+
+// Encode is the wire form of errs.
+func Encode(errs field.ErrorList) []Error {
+	out := make([]Error, 0, len(errs))
+	for _, e := range errs {
+		w := Error{Type: e.Type, Field: e.Field, Detail: e.Detail, Text: e.Error()}
+		if _, omit := e.BadValue.(field.OmitValueType); omit {
+			w.Omit = true
+		} else if e.BadValue != nil {
+			raw, err := json.Marshal(wireValue(e.BadValue))
+			if err != nil {
+				raw, _ = json.Marshal(fmt.Sprint(e.BadValue))
+			}
+			w.Value = raw
+		}
+		out = append(out, w)
+	}
+	return out
+}
+
+// Decode turns wire errors back into field errors.
+func Decode(in []Error) (field.ErrorList, error) {
+	out := make(field.ErrorList, 0, len(in))
+	for _, w := range in {
+		e := &field.Error{Type: w.Type, Field: w.Field, Detail: w.Detail}
+		if w.Omit {
+			e.BadValue = field.OmitValueType{}
+		} else if len(w.Value) > 0 {
+			if err := utiljson.Unmarshal(w.Value, &e.BadValue); err != nil {
+				return nil, fmt.Errorf("reading an error's value: %w", err)
+			}
+		}
+		if got := e.Error(); got != w.Text {
+			return nil, fmt.Errorf("an error does not survive the pipe: %q became %q", w.Text, got)
+		}
+		out = append(out, e)
+	}
+	return out, nil
+}
+
+// wireValue is x with every integral float64 written with a fraction, so
+// that the other side decodes it as a float again, as kube-apiserver
+// decoded the request (json 2.0 is a float, 2 an integer).
+func wireValue(x any) any {
+	switch x := x.(type) {
+	case float64:
+		if x == math.Trunc(x) && !math.IsInf(x, 0) && math.Abs(x) < 1e21 {
+			return json.Number(strconv.FormatFloat(x, 'f', -1, 64) + ".0")
+		}
+		return x
+	case map[string]any:
+		out := make(map[string]any, len(x))
+		for k, v := range x {
+			out[k] = wireValue(v)
+		}
+		return out
+	case []any:
+		out := make([]any, len(x))
+		for i, v := range x {
+			out[i] = wireValue(v)
+		}
+		return out
+	}
+	return x
+}
+
+// Find returns the helper's path: next to the running executable, else on
+// PATH.
+func Find() (string, error) {
+	name := HelperName
+	if runtime.GOOS == "windows" {
+		name += ".exe"
+	}
+	if self, err := os.Executable(); err == nil {
+		p := filepath.Join(filepath.Dir(self), name)
+		if st, err := os.Stat(p); err == nil && !st.IsDir() {
+			return p, nil
+		}
+	}
+	if p, err := exec.LookPath(name); err == nil {
+		return p, nil
+	}
+	return "", fmt.Errorf("the %s helper was not found next to limitcheck or on PATH (go install github.com/limitcheck/limitcheck/cmd/%s@latest)", HelperName, HelperName)
+}
+
+// Client evaluates rules through the helper, started on first use. It is
+// safe for concurrent use; Close stops the helper.
+type Client struct {
+	mu      sync.Mutex
+	connect func() (io.WriteCloser, io.Reader, func() error, error)
+	started bool
+	stdin   io.WriteCloser
+	out     *bufio.Reader
+	wait    func() error    // ends the helper once its input is closed
+	sent    map[string]bool // keys whose schema the helper has
+	broken  error           // why the helper cannot be used, once known
+}
+
+// NewClient returns a client of the helper at path, or of the one Find
+// finds when path is "".
+func NewClient(path string) *Client {
+	return &Client{sent: map[string]bool{}, connect: func() (io.WriteCloser, io.Reader, func() error, error) {
+		if path == "" {
+			p, err := Find()
+			if err != nil {
+				return nil, nil, nil, err
+			}
+			path = p
+		}
+		cmd := exec.Command(path)
+		stdin, err := cmd.StdinPipe()
+		if err != nil {
+			return nil, nil, nil, err
+		}
+		stdout, err := cmd.StdoutPipe()
+		if err != nil {
+			return nil, nil, nil, err
+		}
+		cmd.Stderr = os.Stderr
+		if err := cmd.Start(); err != nil {
+			return nil, nil, nil, fmt.Errorf("starting %s: %w", path, err)
+		}
+		return stdin, stdout, cmd.Wait, nil
+	}}
+}
+
+// NewClientOver returns a client that talks to a server already connected:
+// requests go to in, answers come from out; Close closes in and calls wait.
+// Tests run the helper's server in-process this way.
+func NewClientOver(in io.WriteCloser, out io.Reader, wait func() error) *Client {
+	return &Client{sent: map[string]bool{}, connect: func() (io.WriteCloser, io.Reader, func() error, error) {
+		return in, out, wait, nil
+	}}
+}
+
+// EvaluateRules evaluates the rules of schema, named by key (the same key
+// always names the same schema), on obj.
+func (c *Client) EvaluateRules(key string, schema []byte, obj map[string]any) (field.ErrorList, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.broken != nil {
+		return nil, c.broken
+	}
+	if !c.started {
+		in, out, wait, err := c.connect()
+		if err != nil {
+			c.broken = err
+			return nil, err
+		}
+		c.started, c.stdin, c.out, c.wait = true, in, bufio.NewReaderSize(out, 64<<10), wait
+	}
+	object, err := json.Marshal(wireValue(obj))
+	if err != nil {
+		return nil, err
+	}
+	req := Request{Key: key, Object: object}
+	if !c.sent[key] {
+		req.Schema = schema
+	}
+	line, err := json.Marshal(&req)
+	if err != nil {
+		return nil, err
+	}
+	var resp Response
+	if _, err = c.stdin.Write(append(line, '\n')); err == nil {
+		var answer []byte
+		if answer, err = c.out.ReadBytes('\n'); err == nil {
+			err = json.Unmarshal(answer, &resp)
+		}
+	}
+	if err != nil {
+		c.broken = fmt.Errorf("the %s helper failed: %w", HelperName, err)
+		return nil, c.broken
+	}
+	c.sent[key] = true
+	if resp.Failure != "" {
+		return nil, errors.New(resp.Failure)
+	}
+	return Decode(resp.Errors)
+}
+
+// Close stops the helper, if it was started.
+func (c *Client) Close() error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if !c.started {
+		return nil
+	}
+	c.started = false
+	c.stdin.Close()
+	return c.wait()
+}
