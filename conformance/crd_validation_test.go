@@ -335,6 +335,54 @@ func (g *crdGen) constraint(p node) node {
 	return node{"enum": []any{"abc", 80}}
 }
 
+// rules gives an object x-kubernetes-validations rules over its integer and
+// string properties, in the forms real CRDs use: an order between two
+// fields, a field's length, one field needing another, with or without a
+// message, a fieldPath and a reason.
+func (g *crdGen) rules(s node) {
+	props := s["properties"].(node)
+	var ints, strs []string
+	for _, name := range sortedKeys(props) {
+		switch props[name].(node)["type"] {
+		case "integer":
+			ints = append(ints, name)
+		case "string":
+			if props[name].(node)["format"] == nil { // a date-time is a CEL timestamp
+				strs = append(strs, name)
+			}
+		}
+	}
+	var rules []any
+	if len(ints) >= 2 {
+		a, b := ints[0], ints[1]
+		r := node{"rule": fmt.Sprintf("!has(self.%s) || !has(self.%s) || self.%s <= self.%s", a, b, a, b)}
+		if g.chance(0.6) {
+			r["message"] = a + " must not exceed " + b
+		}
+		rules = append(rules, r)
+	}
+	if len(strs) > 0 {
+		a := strs[g.r.IntN(len(strs))]
+		r := node{"rule": fmt.Sprintf("!has(self.%s) || self.%s.size() >= %d", a, a, 3+g.r.IntN(2))}
+		if g.chance(0.5) {
+			r["fieldPath"] = "." + a
+			r["reason"] = g.pick("FieldValueInvalid", "FieldValueForbidden", "FieldValueRequired", "FieldValueDuplicate").(string)
+		}
+		if g.chance(0.5) {
+			r["message"] = a + " is too short"
+		}
+		rules = append(rules, r)
+	}
+	names := sortedKeys(props)
+	a, b := names[0], names[len(names)-1]
+	if a != b && g.chance(0.5) {
+		rules = append(rules, node{"rule": fmt.Sprintf("!has(self.%s) || has(self.%s)", a, b), "message": a + " needs " + b})
+	}
+	if len(rules) > 0 {
+		s["x-kubernetes-validations"] = rules
+	}
+}
+
 // junctors gives an object allOf, anyOf, oneOf or not over its properties,
 // in the forms real CRDs use them: one of two fields, at least one, not
 // both, or a field's value constrained further. Branches that fail with
@@ -479,6 +527,9 @@ func (g *crdGen) object(depth int) node {
 	}
 	if g.chance(0.2) {
 		g.junctors(s)
+	}
+	if g.chance(0.2) {
+		g.rules(s)
 	}
 	if g.chance(0.1) {
 		s["nullable"] = true
@@ -670,7 +721,7 @@ func (g *crdGen) satisfyJunctors(s node, out map[string]any, depth int) {
 }
 
 // mutations are the kinds of near-misses made to a valid value.
-var crdMutations = []string{"type", "null", "unknown", "drop-required", "range", "enum", "length", "pattern", "items", "duplicate", "default-null", "fraction", "null-item", "too-many", "too-short", "embedded", "all-fields", "no-fields"}
+var crdMutations = []string{"type", "null", "unknown", "drop-required", "range", "enum", "length", "pattern", "items", "duplicate", "default-null", "fraction", "null-item", "too-many", "too-short", "embedded", "all-fields", "no-fields", "overflow"}
 
 // mutate changes one value under s in v (an object), returning the changed
 // object and what it did; "" when nothing could be changed here.
@@ -800,6 +851,12 @@ func (g *crdGen) mutate(s node, v map[string]any) string {
 		}
 	case "fraction":
 		v[name] = g.pick(1.5, 2.0, 0.25, 1e20).(any)
+	case "overflow":
+		// a number beyond what the field's format holds
+		if p["type"] != "integer" || p["format"] != "int32" {
+			return ""
+		}
+		v[name] = 3000000000
 	case "no-fields":
 		// an empty object: no branch of a junctor over required fields holds
 		for _, n := range names {
@@ -859,7 +916,8 @@ var crdRules = []string{`unknown field "`, `unknown field "metadata.`, "in body 
 	"chars long", "should match", "should be greater than", "should be less than", "should be a multiple of",
 	"items", "Too many", "Duplicate value", `: "null"`, "Checked value", "metadata.name", "kind: Required value", "may have mixed case", "must be a string", ".metadata.name: Invalid value", "int32", "must be of type date",
 	"must validate at least one schema (anyOf)", "(oneOf). Found none valid", "(oneOf). Found 2 valid alternatives",
-	"must validate all the schemas (allOf)", "(allOf). None validated", "must not validate the schema (not)"}
+	"must validate all the schemas (allOf)", "(allOf). None validated", "failed rule: ", " must not exceed ", " is too short",
+	"some validation rules were not checked", "must not validate the schema (not)"}
 
 // TestCustomResourceValidationMatchesUpstream runs random custom resources of
 // random CRDs through kube-apiserver's create path and through limitcheck,
