@@ -7,6 +7,7 @@ package rules
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -61,7 +62,7 @@ func Encode(errs field.ErrorList) []Error {
 		if _, omit := e.BadValue.(field.OmitValueType); omit {
 			w.Omit = true
 		} else if e.BadValue != nil {
-			raw, err := json.Marshal(wireValue(e.BadValue))
+			raw, err := json.Marshal(e.BadValue)
 			if err != nil {
 				raw, _ = json.Marshal(fmt.Sprint(e.BadValue))
 			}
@@ -79,8 +80,12 @@ func Decode(in []Error) (field.ErrorList, error) {
 		e := &field.Error{Type: w.Type, Field: w.Field, Detail: w.Detail}
 		if w.Omit {
 			e.BadValue = field.OmitValueType{}
-		} else if len(w.Value) > 0 {
-			if err := utiljson.Unmarshal(w.Value, &e.BadValue); err != nil {
+		} else if v := bytes.TrimSpace(w.Value); len(v) > 0 && (v[0] == '{' || v[0] == '[') {
+			// an object or a list (a rule, a map key) renders as its JSON:
+			// kept as sent, its keys in their order
+			e.BadValue = json.RawMessage(v)
+		} else if len(v) > 0 {
+			if err := utiljson.Unmarshal(v, &e.BadValue); err != nil {
 				return nil, fmt.Errorf("reading an error's value: %w", err)
 			}
 		}
@@ -190,8 +195,26 @@ func NewClientOver(in io.WriteCloser, out io.Reader, wait func() error) *Client 
 // EvaluateRules evaluates the rules of schema, named by key (the same key
 // always names the same schema), on obj.
 func (c *Client) EvaluateRules(key string, schema []byte, obj map[string]any) (field.ErrorList, error) {
+	object, err := json.Marshal(wireValue(obj))
+	if err != nil {
+		return nil, err
+	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	req := Request{Key: key, Object: object}
+	if !c.sent[key] {
+		req.Schema = schema
+	}
+	errs, err := c.call(&req)
+	if err == nil {
+		c.sent[key] = true
+	}
+	return errs, err
+}
+
+// call sends one request and reads its answer, starting the helper first
+// if need be; c.mu is held.
+func (c *Client) call(req *Request) (field.ErrorList, error) {
 	if c.broken != nil {
 		return nil, c.broken
 	}
@@ -203,15 +226,7 @@ func (c *Client) EvaluateRules(key string, schema []byte, obj map[string]any) (f
 		}
 		c.started, c.stdin, c.out, c.wait = true, in, bufio.NewReaderSize(out, 64<<10), wait
 	}
-	object, err := json.Marshal(wireValue(obj))
-	if err != nil {
-		return nil, err
-	}
-	req := Request{Key: key, Object: object}
-	if !c.sent[key] {
-		req.Schema = schema
-	}
-	line, err := json.Marshal(&req)
+	line, err := json.Marshal(req)
 	if err != nil {
 		return nil, err
 	}
@@ -226,7 +241,6 @@ func (c *Client) EvaluateRules(key string, schema []byte, obj map[string]any) (f
 		c.broken = fmt.Errorf("the %s helper failed: %w", HelperName, err)
 		return nil, c.broken
 	}
-	c.sent[key] = true
 	if resp.Failure != "" {
 		return nil, errors.New(resp.Failure)
 	}

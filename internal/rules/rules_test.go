@@ -20,6 +20,9 @@ func TestWireKeepsErrors(t *testing.T) {
 		field.Forbidden(p, "a ref needs a git repository"),
 		field.Required(p, "set it"),
 		field.Duplicate(p, map[string]any{"name": "http", "port": int64(80)}),
+		// a struct renders as its JSON, fields in their order, not sorted
+		field.Invalid(p, struct{ Rule, Message string }{"self.a <= self.b", "a too big"}, "compilation failed"),
+		field.Invalid(p, []any{"a", int64(1)}, "a list"),
 		field.Invalid(p, 2.0, "a float stays a float"),
 		field.Invalid(nil, nil, "some validation rules were not checked because the object was invalid; correct the existing errors to complete validation"),
 		field.Invalid(p, "", "validation failed due to running out of cost budget, no further validation rules will be run"),
