@@ -2,10 +2,13 @@ package eval
 
 import (
 	"encoding/json"
+	"errors"
 	"os"
+	"slices"
 	"testing"
 
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/util/validation/field"
 
 	"github.com/limitcheck/limitcheck/internal/eval/apis"
 	"github.com/limitcheck/limitcheck/internal/eval/status"
@@ -143,4 +146,59 @@ func TestCustomResourceDefaults(t *testing.T) {
 	if NewCustomObject(apis.New(), "example.com/v1", "Widget") != nil {
 		t.Error("NewCustomObject without the CRD: want nil")
 	}
+}
+
+// TestCustomResourceRulesUnevaluated: without a rule evaluator, or when it
+// fails, a custom resource whose rules would run is judged on the rest and
+// warned about; when an error blocks the rules, no warning (VAL-78).
+func TestCustomResourceRulesUnevaluated(t *testing.T) {
+	crdDoc, err := os.ReadFile("testdata/crd/crd.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	catalog := apis.New()
+	if err := catalog.AddCRD(crdDoc); err != nil {
+		t.Fatal(err)
+	}
+	admit := func(rules RuleEvaluator, spec string) Result {
+		u := NewCustomObject(catalog, "example.com/v1", "Widget")
+		doc := `{"apiVersion":"example.com/v1","kind":"Widget","metadata":{"name":"w"},"spec":` + spec + `}`
+		if err := json.Unmarshal([]byte(doc), u); err != nil {
+			t.Fatal(err)
+		}
+		return New(Options{DefaultNamespace: "ns1", OmitNamespaceObjects: true, DisableControllers: true, APIs: catalog, Rules: rules}).Admit(u)
+	}
+	for _, tc := range []struct {
+		name    string
+		rules   RuleEvaluator
+		spec    string
+		allowed bool
+		warning string
+	}{
+		{"no evaluator: admitted, warned", nil, `{"size":2,"ratio":2.5}`, true,
+			"its CRD's x-kubernetes-validations rules were not evaluated: limitcheck was run without a rule evaluator"},
+		{"the evaluator fails: admitted, warned", failingRules{}, `{"size":2,"ratio":2.5}`, true,
+			"its CRD's x-kubernetes-validations rules were not evaluated: the limitcheck-cel helper was not found"},
+		{"a blocking error: refused, no warning", nil, `{"size":"two"}`, false, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			res := admit(tc.rules, tc.spec)
+			if res.Allowed != tc.allowed {
+				t.Errorf("allowed %v, want %v (%+v)", res.Allowed, tc.allowed, res.Denial)
+			}
+			var want []string
+			if tc.warning != "" {
+				want = []string{tc.warning}
+			}
+			if !slices.Equal(res.Warnings, want) {
+				t.Errorf("warnings %q, want %q", res.Warnings, want)
+			}
+		})
+	}
+}
+
+type failingRules struct{}
+
+func (failingRules) EvaluateRules(string, []byte, map[string]any) (field.ErrorList, error) {
+	return nil, errors.New("the limitcheck-cel helper was not found")
 }
