@@ -31,10 +31,6 @@ func TestCustomResourceExamples(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	crdDoc, err := os.ReadFile("testdata/crd/crd.json")
-	if err != nil {
-		t.Fatal(err)
-	}
 	var cases []struct {
 		Name   string         `json:"name"`
 		Object map[string]any `json:"object"`
@@ -51,10 +47,7 @@ func TestCustomResourceExamples(t *testing.T) {
 	if len(cases) != len(wants) {
 		t.Fatalf("%d cases, %d answers: regenerate want.json", len(cases), len(wants))
 	}
-	catalog := apis.New()
-	if err := catalog.AddCRD(crdDoc); err != nil {
-		t.Fatal(err)
-	}
+	catalog := exampleCatalog(t)
 	rules := celserver.Pipe() // the limitcheck-cel helper's server, in-process
 	defer rules.Close()
 	for i, c := range cases {
@@ -107,10 +100,9 @@ func TestCustomResourceExamples(t *testing.T) {
 	}
 }
 
-// TestCustomResourceDefaults checks what VAL-77 leaves in the admitted
-// object: the schema's default set, a nullable null kept, a status the
-// status subresource owns dropped, preserved unknown fields kept.
-func TestCustomResourceDefaults(t *testing.T) {
+// exampleCatalog knows the example CRD of testdata/crd/crd.json.
+func exampleCatalog(t *testing.T) *apis.Catalog {
+	t.Helper()
 	crdDoc, err := os.ReadFile("testdata/crd/crd.json")
 	if err != nil {
 		t.Fatal(err)
@@ -119,6 +111,14 @@ func TestCustomResourceDefaults(t *testing.T) {
 	if err := catalog.AddCRD(crdDoc); err != nil {
 		t.Fatal(err)
 	}
+	return catalog
+}
+
+// TestCustomResourceDefaults checks what VAL-77 leaves in the admitted
+// object: the schema's default set, a nullable null kept, a status the
+// status subresource owns dropped, preserved unknown fields kept.
+func TestCustomResourceDefaults(t *testing.T) {
+	catalog := exampleCatalog(t)
 	u := NewCustomObject(catalog, "example.com/v1", "Widget")
 	doc := `{"apiVersion":"example.com/v1","kind":"Widget","metadata":{"name":"w"},"spec":{"size":2,"note":null,"extra":{"kept":{"a":1}}},"status":{"ready":true}}`
 	if err := json.Unmarshal([]byte(doc), u); err != nil {
@@ -152,14 +152,7 @@ func TestCustomResourceDefaults(t *testing.T) {
 // fails, a custom resource whose rules would run is judged on the rest and
 // warned about; when an error blocks the rules, no warning (VAL-78).
 func TestCustomResourceRulesUnevaluated(t *testing.T) {
-	crdDoc, err := os.ReadFile("testdata/crd/crd.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	catalog := apis.New()
-	if err := catalog.AddCRD(crdDoc); err != nil {
-		t.Fatal(err)
-	}
+	catalog := exampleCatalog(t)
 	admit := func(rules RuleEvaluator, spec string) Result {
 		u := NewCustomObject(catalog, "example.com/v1", "Widget")
 		doc := `{"apiVersion":"example.com/v1","kind":"Widget","metadata":{"name":"w"},"spec":` + spec + `}`
