@@ -27,6 +27,17 @@ import (
 // HelperName is the helper's executable name (without .exe).
 const HelperName = "limitcheck-cel"
 
+// Protocol is the version of the requests and answers below. The helper's
+// first line says which it speaks (Hello), so that a helper from another
+// install is refused with a clear error rather than misunderstood.
+const Protocol = 1
+
+// Hello is the helper's first line.
+type Hello struct {
+	Helper   string `json:"helper"`
+	Protocol int    `json:"protocol"`
+}
+
 // Request asks for the rules of the schema Key to be evaluated on Object.
 // The schema (an openAPIV3Schema, v1 JSON) is sent with the first request
 // for its key only.
@@ -225,6 +236,10 @@ func (c *Client) call(req *Request) (field.ErrorList, error) {
 			return nil, err
 		}
 		c.started, c.stdin, c.out, c.wait = true, in, bufio.NewReaderSize(out, 64<<10), wait
+		if err := c.hello(); err != nil {
+			c.broken = err
+			return nil, err
+		}
 	}
 	line, err := json.Marshal(req)
 	if err != nil {
@@ -245,6 +260,22 @@ func (c *Client) call(req *Request) (field.ErrorList, error) {
 		return nil, errors.New(resp.Failure)
 	}
 	return Decode(resp.Errors)
+}
+
+// hello reads the helper's first line and checks its protocol.
+func (c *Client) hello() error {
+	line, err := c.out.ReadBytes('\n')
+	if err != nil {
+		return fmt.Errorf("the %s helper failed: %w", HelperName, err)
+	}
+	var h Hello
+	if json.Unmarshal(line, &h) != nil || h.Helper != HelperName {
+		return fmt.Errorf("the %s helper does not answer as one: %.80q", HelperName, line)
+	}
+	if h.Protocol != Protocol {
+		return fmt.Errorf("the %s helper speaks protocol %d, this limitcheck needs %d: install both from the same version (go install github.com/limitcheck/limitcheck/cmd/...)", HelperName, h.Protocol, Protocol)
+	}
+	return nil
 }
 
 // Close stops the helper, if it was started.

@@ -66,6 +66,8 @@ func TestClientProtocol(t *testing.T) {
 	var requests []Request
 	done := make(chan error, 1)
 	go func() {
+		hello, _ := json.Marshal(Hello{Helper: HelperName, Protocol: Protocol})
+		respW.Write(append(hello, '\n'))
 		in := bufio.NewScanner(reqR)
 		n := 0
 		for in.Scan() {
@@ -126,5 +128,23 @@ func TestHelperNotFound(t *testing.T) {
 	}
 	if err := c.Close(); err != nil {
 		t.Errorf("Close of a client that never started: %v", err)
+	}
+}
+
+// TestHelperProtocol: a helper of another protocol, or a program that is no
+// helper, is refused with a clear error before any request.
+func TestHelperProtocol(t *testing.T) {
+	for _, tc := range []struct{ first, want string }{
+		{`{"helper":"limitcheck-cel","protocol":2}`, "the limitcheck-cel helper speaks protocol 2, this limitcheck needs 1: install both from the same version (go install github.com/limitcheck/limitcheck/cmd/...)"},
+		{`usage: something else`, `the limitcheck-cel helper does not answer as one: "usage: something else\n"`},
+	} {
+		reqR, reqW := io.Pipe()
+		go io.Copy(io.Discard, reqR)
+		c := NewClientOver(reqW, strings.NewReader(tc.first+"\n"), func() error { return nil })
+		_, err := c.EvaluateRules("k", []byte(`{}`), map[string]any{})
+		if err == nil || err.Error() != tc.want {
+			t.Errorf("got %v\nwant %s", err, tc.want)
+		}
+		c.Close()
 	}
 }

@@ -92,6 +92,12 @@ func Serve(r io.Reader, w io.Writer) error {
 	out := bufio.NewWriter(w)
 	dec := json.NewDecoder(in)
 	enc := json.NewEncoder(out)
+	if err := enc.Encode(rules.Hello{Helper: rules.HelperName, Protocol: rules.Protocol}); err != nil {
+		return err
+	}
+	if err := out.Flush(); err != nil {
+		return err
+	}
 	schemas := map[string][]byte{}
 	for {
 		var req rules.Request
