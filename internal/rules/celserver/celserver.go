@@ -12,6 +12,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
+	"slices"
 	"sync"
 
 	"k8s.io/apiextensions-apiserver/pkg/apis/apiextensions"
@@ -80,8 +82,62 @@ func (e *Evaluator) EvaluateRules(key string, schema []byte, obj map[string]any)
 	if c.validator == nil {
 		return nil, nil
 	}
-	errs, _ := c.validator.Validate(context.Background(), nil, c.structural, obj, nil, celconfig.RuntimeCELCostBudget)
+	errs, _ := inOrder(context.Background(), c.validator, nil, obj, celconfig.RuntimeCELCostBudget)
 	return errs, nil
+}
+
+// inOrder is kube-apiserver's CEL validation of obj at path, node by node as
+// it goes (a node's own rules, its allOf's, then the values below it), but
+// with a map's keys in sorted order: kube-apiserver visits them in Go map
+// order, so that its errors of two keys come in either order from one request
+// to the next; limitcheck gives one of those orders, always the same. The
+// cost budget is spent in the same sequence.
+func inOrder(ctx context.Context, v *cel.Validator, path *field.Path, obj any, budget int64) (field.ErrorList, int64) {
+	if v == nil || obj == nil {
+		return nil, budget
+	}
+	own := *v // the node's rules alone
+	own.Items, own.Properties, own.AdditionalProperties, own.AllOfValidators = nil, nil, nil, nil
+	errs, budget := own.Validate(ctx, path, nil, obj, nil, budget)
+	more := func(v *cel.Validator, path *field.Path, obj any) bool {
+		var e field.ErrorList
+		e, budget = inOrder(ctx, v, path, obj, budget)
+		errs = append(errs, e...)
+		return budget >= 0
+	}
+	if budget < 0 {
+		return errs, budget
+	}
+	for _, a := range v.AllOfValidators {
+		if !more(a, path, obj) {
+			return errs, budget
+		}
+	}
+	switch x := obj.(type) {
+	case []any:
+		if v.Items != nil {
+			for i := range x {
+				if !more(v.Items, path.Index(i), x[i]) {
+					return errs, budget
+				}
+			}
+		}
+	case map[string]any:
+		keys := slices.Sorted(maps.Keys(x))
+		if v.AdditionalProperties != nil {
+			for _, k := range keys {
+				if !more(v.AdditionalProperties, path.Key(k), x[k]) {
+					return errs, budget
+				}
+			}
+		}
+		for _, k := range keys {
+			if sub, ok := v.Properties[k]; ok && !more(&sub, path.Child(k), x[k]) {
+				return errs, budget
+			}
+		}
+	}
+	return errs, budget
 }
 
 // Serve answers the requests of package rules' client read from r, one JSON
