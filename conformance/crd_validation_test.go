@@ -97,9 +97,16 @@ func newUpstreamCRD(doc []byte) (*upstreamCRD, error) {
 			}
 		}
 	}
+	var scale *apiextensions.CustomResourceSubresourceScale
+	if v.Subresources != nil && v.Subresources.Scale != nil {
+		scale = &apiextensions.CustomResourceSubresourceScale{}
+		if err := apiextensionsv1.Convert_v1_CustomResourceSubresourceScale_To_apiextensions_CustomResourceSubresourceScale(v.Subresources.Scale, scale, nil); err != nil {
+			return nil, err
+		}
+	}
 	gvk := schema.GroupVersionKind{Group: v1crd.Spec.Group, Version: v.Name, Kind: v1crd.Spec.Names.Kind}
 	strategy := customresource.NewStrategy(unstructuredscheme.NewUnstructuredObjectTyper(), v1crd.Spec.Scope == apiextensionsv1.NamespaceScoped,
-		gvk, validator, statusValidator, s, status, nil, nil)
+		gvk, validator, statusValidator, s, status, scale, nil)
 	return &upstreamCRD{gvk: gvk, structural: s, strategy: strategy, namespaced: v1crd.Spec.Scope == apiextensionsv1.NamespaceScoped, openapi: validator}, nil
 }
 
@@ -897,6 +904,25 @@ func (g *crdGen) crd(i int) (node, node) {
 	if g.chance(0.3) {
 		version["subresources"] = node{"status": node{}}
 	}
+	// the scale subresource over an integer field of spec (VAL-78)
+	specProps := spec["properties"].(node)
+	for _, name := range sortedKeys(specProps) {
+		if specProps[name].(node)["type"] != "integer" || !g.chance(0.5) {
+			continue
+		}
+		props := root["properties"].(node)
+		if props["status"] == nil {
+			props["status"] = node{"type": "object", "properties": node{}}
+		}
+		props["status"].(node)["properties"].(node)["replicas"] = node{"type": "integer"}
+		sub, _ := version["subresources"].(node)
+		if sub == nil {
+			sub = node{}
+			version["subresources"] = sub
+		}
+		sub["scale"] = node{"specReplicasPath": ".spec." + name, "statusReplicasPath": ".status.replicas"}
+		break
+	}
 	kind := fmt.Sprintf("Widget%d", i)
 	plural := strings.ToLower(kind) + "s"
 	scope := "Namespaced"
@@ -917,7 +943,7 @@ var crdRules = []string{`unknown field "`, `unknown field "metadata.`, "in body 
 	"items", "Too many", "Duplicate value", `: "null"`, "Checked value", "metadata.name", "kind: Required value", "may have mixed case", "must be a string", ".metadata.name: Invalid value", "int32", "must be of type date",
 	"must validate at least one schema (anyOf)", "(oneOf). Found none valid", "(oneOf). Found 2 valid alternatives",
 	"must validate all the schemas (allOf)", "(allOf). None validated", "failed rule: ", " must not exceed ", " is too short",
-	"some validation rules were not checked", "must not validate the schema (not)"}
+	"some validation rules were not checked", "should be a non-negative integer", "expected int64", "must not validate the schema (not)"}
 
 // TestCustomResourceValidationMatchesUpstream runs random custom resources of
 // random CRDs through kube-apiserver's create path and through limitcheck,

@@ -2,12 +2,14 @@ package eval
 
 import (
 	"fmt"
+	"math"
 	"strings"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
+	"github.com/limitcheck/limitcheck/internal/eval/apis"
 	crdschema "github.com/limitcheck/limitcheck/internal/eval/crd"
 	"github.com/limitcheck/limitcheck/internal/eval/status"
 	"github.com/limitcheck/limitcheck/internal/eval/validation"
@@ -86,6 +88,9 @@ func (e *Engine) validateCustom(u *unstructured.Unstructured, s *crdschema.Schem
 	rules.ClusterScoped = clusterScoped
 	errs := validation.ObjectMeta(u, rules, field.NewPath("metadata"))
 	errs = append(errs, s.Validate(u.Object)...)
+	if sc := e.catalog().ScaleOf(u.GetAPIVersion(), u.GetKind()); sc != nil {
+		errs = append(errs, scaleErrors(u.Object, sc)...)
+	}
 	errs = append(errs, s.Embedded(u.Object, embeddedMeta)...)
 	errs = append(errs, s.ListTypes(u.Object)...)
 	if !s.HasRules {
@@ -102,6 +107,32 @@ func (e *Engine) validateCustom(u *unstructured.Unstructured, s *crdschema.Schem
 		return errs, []string{rulesNotEvaluated + err.Error()}
 	}
 	return append(errs, ruleErrs...), nil
+}
+
+// scaleErrors checks what the scale subresource reads of a custom resource:
+// its spec and status replicas are integers from 0 to the int32 maximum,
+// its label selector a string. The paths are the subresource's, written as
+// given (.spec.replicas).
+func scaleErrors(obj map[string]any, sc *apis.Scale) field.ErrorList {
+	var errs field.ErrorList
+	for _, p := range []string{sc.SpecReplicasPath, sc.StatusReplicasPath} {
+		n, _, err := unstructured.NestedInt64(obj, strings.Split(strings.TrimPrefix(p, "."), ".")...)
+		switch {
+		case err != nil:
+			errs = append(errs, field.Invalid(field.NewPath(p), n, err.Error()))
+		case n < 0:
+			errs = append(errs, field.Invalid(field.NewPath(p), n, "should be a non-negative integer"))
+		case n > math.MaxInt32:
+			errs = append(errs, field.Invalid(field.NewPath(p), n, fmt.Sprintf("should be less than or equal to %v", math.MaxInt32)))
+		}
+	}
+	if p := sc.LabelSelectorPath; p != nil {
+		s, _, err := unstructured.NestedString(obj, strings.Split(strings.TrimPrefix(*p, "."), ".")...)
+		if err != nil {
+			errs = append(errs, field.Invalid(field.NewPath(*p), s, err.Error()))
+		}
+	}
+	return errs
 }
 
 // rulesNotEvaluated begins the warning on a custom resource whose CRD's

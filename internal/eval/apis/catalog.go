@@ -104,6 +104,16 @@ type crd struct {
 	// status says which served versions have the status subresource: a
 	// create then drops the object's status before validating it.
 	status map[string]bool
+	// scale is the scale subresource of the served versions that have one.
+	scale map[string]*Scale
+}
+
+// Scale is a CRD version's scale subresource: where a custom resource
+// holds its replicas and label selector (VAL-78 checks them on create).
+type Scale struct {
+	SpecReplicasPath   string  `json:"specReplicasPath"`
+	StatusReplicasPath string  `json:"statusReplicasPath"`
+	LabelSelectorPath  *string `json:"labelSelectorPath"`
 }
 
 // New returns a catalog of the built-in kinds only.
@@ -183,6 +193,7 @@ type crdDocument struct {
 			} `json:"schema"`
 			Subresources struct {
 				Status json.RawMessage `json:"status"`
+				Scale  *Scale          `json:"scale"`
 			} `json:"subresources"`
 		} `json:"versions"`
 	} `json:"spec"`
@@ -226,7 +237,7 @@ func (c *Catalog) AddCRD(data []byte) error {
 		return nil
 	}
 	r := &crd{name: d.Metadata.Name, resource: s.Names.Plural, namespaced: s.Scope == "Namespaced", versions: map[string]bool{},
-		schemas: map[string]*crdschema.Schema{}, status: map[string]bool{}}
+		schemas: map[string]*crdschema.Schema{}, status: map[string]bool{}, scale: map[string]*Scale{}}
 	for _, v := range s.Versions {
 		r.versions[v.Name] = v.Served
 		if !v.Served {
@@ -235,6 +246,9 @@ func (c *Catalog) AddCRD(data []byte) error {
 		r.served = append(r.served, v.Name)
 		if st := v.Subresources.Status; len(st) > 0 && string(st) != "null" {
 			r.status[v.Name] = true
+		}
+		if sc := v.Subresources.Scale; sc != nil {
+			r.scale[v.Name] = sc
 		}
 		if raw := v.Schema.OpenAPIV3Schema; len(raw) > 0 && string(raw) != "null" {
 			sch, err := crdschema.Parse(raw)
@@ -326,6 +340,22 @@ func (c *Catalog) Schema(apiVersion, kind string) (s *crdschema.Schema, statusSu
 		return r.schemas[gv.Version], r.status[gv.Version]
 	}
 	return nil, false
+}
+
+// ScaleOf is the scale subresource of the CRD version serving
+// apiVersion/kind, nil when it has none.
+func (c *Catalog) ScaleOf(apiVersion, kind string) *Scale {
+	if c == nil {
+		return nil
+	}
+	gv, err := schema.ParseGroupVersion(apiVersion)
+	if err != nil {
+		return nil
+	}
+	if r := c.crds[gv.WithKind(kind).GroupKind()]; r != nil && r.versions[gv.Version] {
+		return r.scale[gv.Version]
+	}
+	return nil
 }
 
 // orEmpty lets a nil *Catalog answer for the built-in kinds.

@@ -10,7 +10,7 @@
 // protobuf and metrics packages whose start-up cost every run would pay. Not
 // done here: x-kubernetes-validations (CEL) rules (whether a schema has any:
 // SkippedRules; they run through eval.RuleEvaluator) and the scale
-// subresource's replica checks.
+// subresource's replica checks (package eval: scaleErrors).
 package crd
 
 import (
