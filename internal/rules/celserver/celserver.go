@@ -35,9 +35,8 @@ type Evaluator struct {
 }
 
 type compiled struct {
-	structural *structuralschema.Structural
-	validator  *cel.Validator // nil when the schema has no rules
-	err        error
+	validator *cel.Validator // nil when the schema has no rules
+	err       error
 }
 
 // New returns an Evaluator with no schema compiled yet.
@@ -61,7 +60,7 @@ func compile(schema []byte) *compiled {
 	if err != nil {
 		return &compiled{err: fmt.Errorf("openAPIV3Schema is not structural: %w", err)}
 	}
-	return &compiled{structural: s, validator: cel.NewValidator(s, true, celconfig.PerCallLimit)}
+	return &compiled{validator: cel.NewValidator(s, true, celconfig.PerCallLimit)}
 }
 
 // EvaluateRules evaluates the rules of schema (identified by key: the same
