@@ -111,7 +111,7 @@ var Orders = []Order{OrderPoliciesFirst, OrderInput}
 // isPolicy reports whether a document is namespace or cluster state that
 // OrderPoliciesFirst admits first.
 func isPolicy(d *load.Document) bool {
-	return d.Err == nil && isPolicyKind(d.APIVersion, d.Kind)
+	return d.Err == nil && d.Skip == "" && isPolicyKind(d.APIVersion, d.Kind)
 }
 
 // isPolicyKind reports whether documents of a kind are policies (isPolicy).
@@ -562,6 +562,13 @@ func firstLook(opts Options, loadOpts load.Options) (*look, error) {
 		}
 		if !admissionconfig.IsConfigKind(d.APIVersion, d.Kind) && !(d.APIVersion == "apiextensions.k8s.io/v1" && d.Kind == "CustomResourceDefinition") {
 			d.JSON = nil // only configurations and CRDs are read from JSON
+		}
+		if d.Skip != "" {
+			// Not an object (IN-03, IN-10): nothing of it applies to the run.
+			if opts.Live != nil {
+				l.headers = append(l.headers, load.Document{Pos: d.Pos, APIVersion: d.APIVersion, Kind: d.Kind, Namespace: d.Namespace, Name: d.Name, Skip: d.Skip})
+			}
+			return true
 		}
 		if isPolicy(&d) {
 			l.policyAt[d.Pos] = len(l.policies)

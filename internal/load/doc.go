@@ -161,6 +161,14 @@ func (d *docSrc) object(js []byte, o *obj, depth int) {
 	// (Helm values, Chart.yaml, other tools' configuration) are skipped.
 	skippable := d.stream.walked && !o.isItem
 	h, ok := scanHeader(js)
+	if k := d.stream.opts.patchOf; k != "" && !o.isItem {
+		var hp *header
+		if ok {
+			hp = &h
+		}
+		d.skip(o, hp, "a kustomize patch ("+k+" names it), not an API object")
+		return
+	}
 	if !ok {
 		if skippable {
 			d.skip(o, nil, "not a Kubernetes object: not a mapping")

@@ -203,6 +203,10 @@ type Options struct {
 	// kind, not a mapping: a Helm values.yaml, a CI workflow) is skipped
 	// with the reason instead of being an error (IN-06).
 	SkipNonObjects bool
+
+	// patchOf is, for a file a directory walk reads, the kustomization
+	// that names it as a patch (IN-10): its documents are skipped.
+	patchOf string
 }
 
 // ReadStream reads one named stream (file contents or stdin) and yields its

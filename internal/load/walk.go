@@ -61,7 +61,8 @@ func Walk(paths []string, stdin io.Reader, opts Options, yield func(Document) bo
 	}
 
 	w := &walker{opts: opts, ign: ign, budget: newBudget(opts.MaxInputBytes), seen: newSeenFiles(),
-		par: parallelFiles && opts.Select != nil && workers() > 1}
+		par:     parallelFiles && opts.Select != nil && workers() > 1,
+		patches: findPatchFiles(paths, infos, opts, ign)}
 	w.yield = func(d Document) bool {
 		if !yield(d) {
 			w.stopped = true
@@ -138,6 +139,7 @@ type walker struct {
 	ign     *ignorer
 	budget  *budget
 	seen    *seenFiles
+	patches patchFiles // the walk's kustomize patches (IN-10)
 	stopped bool
 	err     error // what stopped the walk, from a file read ahead
 
@@ -222,12 +224,11 @@ func (w *walker) emitOldest() {
 
 // readAhead starts reading the regular file f (at p, of size bytes) on
 // another goroutine; f is closed when it is read.
-func (w *walker) readAhead(p string, f *os.File, size int64, walked bool) {
+func (w *walker) readAhead(p string, f *os.File, size int64, opts Options, walked bool) {
 	fr := &fileRead{done: make(chan struct{}), size: size}
 	fr.b = &budget{max: w.budget.max, used: w.budget.used + w.reserved}
 	fr.start = fr.b.used
 	w.reserved += size
-	opts := w.opts
 	opts.Note = func(n Note) { fr.items = append(fr.items, walkItem{note: &n}) }
 	go func() {
 		defer close(fr.done)
@@ -391,6 +392,10 @@ func (w *walker) file(p string, info fs.FileInfo, walked bool) error {
 	if w.opts.Reading != nil {
 		w.opts.Reading(p)
 	}
+	opts := w.opts
+	if walked {
+		opts.patchOf = w.patches.of(p)
+	}
 	size := int64(-1)
 	if info.Mode().IsRegular() {
 		size = info.Size()
@@ -404,7 +409,7 @@ func (w *walker) file(p string, info fs.FileInfo, walked bool) error {
 		if w.flush(); w.stopped {
 			return nil
 		}
-		if e := readReader(p, w.opts.Copies.reader(p, nil), -1, w.budget, w.opts, walked, w.yield); e != nil {
+		if e := readReader(p, w.opts.Copies.reader(p, nil), -1, w.budget, opts, walked, w.yield); e != nil {
 			return e
 		}
 		return nil
@@ -417,7 +422,7 @@ func (w *walker) file(p string, info fs.FileInfo, walked bool) error {
 	if fi, err := f.Stat(); err == nil && fi.Mode().IsRegular() {
 		size = fi.Size()
 		if w.par && size <= parMaxFile {
-			w.readAhead(p, f, size, walked)
+			w.readAhead(p, f, size, opts, walked)
 			return nil
 		}
 	} else if w.opts.Copies != nil {
@@ -427,7 +432,7 @@ func (w *walker) file(p string, info fs.FileInfo, walked bool) error {
 	if w.flush(); w.stopped {
 		return nil
 	}
-	if e := readReader(p, r, size, w.budget, w.opts, walked, w.yield); e != nil {
+	if e := readReader(p, r, size, w.budget, opts, walked, w.yield); e != nil {
 		return e
 	}
 	return nil

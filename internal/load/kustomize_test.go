@@ -1,0 +1,124 @@
+package load
+
+import (
+	"os"
+	"path/filepath"
+	"reflect"
+	"testing"
+)
+
+const patchDeploy = "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: web}\nspec:\n  replicas: 3\n"
+
+// IN-10: files a kustomization of the walk names as patches are skipped,
+// each document with the reason, wherever the walk meets them.
+func TestWalkSkipsKustomizePatches(t *testing.T) {
+	dir := writeTree(t, map[string]string{
+		"repo/base/kustomization.yaml": "resources: [cm.yaml]\n",
+		"repo/base/cm.yaml":            cmYAML("base"),
+		// Walked before the kustomization that names it, in another directory.
+		"repo/a-shared/limits.yaml": "apiVersion: v1\nkind: LimitRange\nmetadata: {name: l}\nspec:\n  limits:\n  - type: Container\n    max: {cpu: 50m}\n",
+		"repo/overlays/prod/kustomization.yaml": `apiVersion: kustomize.config.k8s.io/v1beta1
+kind: Kustomization
+resources: [../../base]
+patches:
+- path: replicas.yaml
+- path: ../../a-shared/limits.yaml
+- patch: |-
+    apiVersion: v1
+    kind: ConfigMap
+    metadata: {name: base}
+patchesStrategicMerge:
+- delete.yaml
+- |-
+  apiVersion: v1
+  kind: ConfigMap
+  metadata: {name: inline}
+patchesJson6902:
+- target: {kind: Deployment, name: web}
+  path: ops.yaml
+`,
+		"repo/overlays/prod/replicas.yaml": patchDeploy,
+		"repo/overlays/prod/delete.yaml":   "$patch: delete\napiVersion: v1\nkind: ConfigMap\nmetadata: {name: base}\n---\n" + cmYAML("second"),
+		"repo/overlays/prod/ops.yaml":      "- op: replace\n  path: /spec/replicas\n  value: 2\n",
+		"repo/overlays/prod/extra.yaml":    cmYAML("extra"),
+		// A kustomization file kustomize would not read names nothing.
+		"repo/other/kustomize.yaml": "patches: [{path: cm.yaml}]\n",
+		"repo/other/cm.yaml":        cmYAML("other"),
+	})
+	repo := filepath.Join(dir, "repo")
+	t.Run("recursive", func(t *testing.T) {
+		checkEvents(t, walkEvents(t, dir, []string{repo}, nil, Options{Recursive: true}), []string{
+			"skip repo/a-shared/limits.yaml:1: a kustomize patch (repo/overlays/prod/kustomization.yaml names it), not an API object",
+			"doc repo/base/cm.yaml:1: ConfigMap base",
+			"skip repo/base/kustomization.yaml:1: not a Kubernetes object: no apiVersion or kind",
+			"doc repo/other/cm.yaml:1: ConfigMap other",
+			"skip repo/other/kustomize.yaml:1: not a Kubernetes object: no apiVersion or kind",
+			"skip repo/overlays/prod/delete.yaml:1: a kustomize patch (repo/overlays/prod/kustomization.yaml names it), not an API object",
+			"skip repo/overlays/prod/delete.yaml:6: a kustomize patch (repo/overlays/prod/kustomization.yaml names it), not an API object",
+			"doc repo/overlays/prod/extra.yaml:1: ConfigMap extra",
+			"doc repo/overlays/prod/kustomization.yaml:1: Kustomization ",
+			"skip repo/overlays/prod/ops.yaml:1: a kustomize patch (repo/overlays/prod/kustomization.yaml names it), not an API object",
+			"skip repo/overlays/prod/replicas.yaml:1: a kustomize patch (repo/overlays/prod/kustomization.yaml names it), not an API object",
+		})
+	})
+	t.Run("kustomization not walked", func(t *testing.T) {
+		// Without -R only repo/a-shared is read: no kustomization names it.
+		checkEvents(t, walkEvents(t, dir, []string{filepath.Join(repo, "a-shared")}, nil, Options{}), []string{
+			"doc repo/a-shared/limits.yaml:1: LimitRange l",
+		})
+	})
+	t.Run("ignored kustomization", func(t *testing.T) {
+		got := walkEvents(t, dir, []string{filepath.Join(repo, "overlays")}, nil, Options{Recursive: true, Ignore: []string{"kustomization.yaml"}})
+		checkEvents(t, got, []string{
+			"doc repo/overlays/prod/delete.yaml:1: ConfigMap base",
+			"doc repo/overlays/prod/delete.yaml:6: ConfigMap second",
+			"doc repo/overlays/prod/extra.yaml:1: ConfigMap extra",
+			"skip repo/overlays/prod/ops.yaml:1: not a Kubernetes object: not a mapping",
+			"doc repo/overlays/prod/replicas.yaml:1: Deployment web",
+			"note repo/overlays: 1 path ignored by --ignore-path",
+		})
+	})
+	t.Run("named explicitly", func(t *testing.T) {
+		// A patch named on the command line is read as it is.
+		got := walkEvents(t, dir, []string{filepath.Join(repo, "overlays", "prod", "replicas.yaml"), filepath.Join(repo, "overlays")}, nil, Options{Recursive: true})
+		if len(got) == 0 || got[0] != "doc repo/overlays/prod/replicas.yaml:1: Deployment web" {
+			t.Errorf("first event %q, want the patch named explicitly read", got)
+		}
+	})
+}
+
+func TestKustomizationPatches(t *testing.T) {
+	dir := t.TempDir()
+	for _, tc := range []struct {
+		name, text string
+		want       []string
+	}{
+		{"none", "resources: [a.yaml]\n", nil},
+		{"patches", "patches:\n- path: a.yaml\n- path: ../up/b.yaml\n  target: {kind: Deployment}\n- patch: '{\"metadata\": {}}'\n", []string{"k/a.yaml", "up/b.yaml"}},
+		{"strategic merge", "patchesStrategicMerge:\n- c.yaml\n- |\n  kind: ConfigMap\n- '{\"kind\": \"ConfigMap\"}'\n", []string{"k/c.yaml"}},
+		{"json6902", "patchesJson6902:\n- path: sub/ops.yaml\n", []string{"k/sub/ops.yaml"}},
+		{"not YAML", "patches: [\n", nil},
+		{"wrong shapes", "patches: {path: a.yaml}\npatchesStrategicMerge: [1, {}]\n", nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			p := filepath.Join(dir, "k", "kustomization.yaml")
+			if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(p, []byte(tc.text), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			var got []string
+			for _, f := range kustomizationPatches(p) {
+				rel, err := filepath.Rel(dir, f)
+				if err != nil {
+					t.Fatal(err)
+				}
+				got = append(got, filepath.ToSlash(rel))
+			}
+			if !reflect.DeepEqual(got, tc.want) {
+				t.Errorf("patches = %q, want %q", got, tc.want)
+			}
+		})
+	}
+}
