@@ -2,6 +2,7 @@ package load
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -129,4 +130,29 @@ func kustomizationPatches(p string) []string {
 		}
 	}
 	return out
+}
+
+// skippedPatch counts a file skipped as a patch of the kustomization k.
+func (w *walker) skippedPatch(k string) {
+	for i, p := range w.patched {
+		if p == k {
+			w.skipped[i]++
+			return
+		}
+	}
+	w.patched = append(w.patched, k)
+	w.skipped = append(w.skipped, 1)
+}
+
+// notePatches says, for each kustomization whose patches were skipped, how
+// what it creates can be checked.
+func (w *walker) notePatches() {
+	for i, k := range w.patched {
+		files := "files"
+		if w.skipped[i] == 1 {
+			files = "file"
+		}
+		w.note(Note{File: k, Msg: fmt.Sprintf("%d patch %s skipped; to check what this kustomization creates: kustomize build %s | limitcheck check -",
+			w.skipped[i], files, filepath.Dir(k))})
+	}
 }

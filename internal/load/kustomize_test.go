@@ -59,6 +59,7 @@ patchesJson6902:
 			"doc repo/overlays/prod/kustomization.yaml:1: Kustomization ",
 			"skip repo/overlays/prod/ops.yaml:1: a kustomize patch (repo/overlays/prod/kustomization.yaml names it), not an API object",
 			"skip repo/overlays/prod/replicas.yaml:1: a kustomize patch (repo/overlays/prod/kustomization.yaml names it), not an API object",
+			"note repo/overlays/prod/kustomization.yaml: 4 patch files skipped; to check what this kustomization creates: kustomize build repo/overlays/prod | limitcheck check -",
 		})
 	})
 	t.Run("kustomization not walked", func(t *testing.T) {

@@ -103,6 +103,7 @@ func Walk(paths []string, stdin io.Reader, opts Options, yield func(Document) bo
 			return nil
 		}
 	}
+	w.notePatches()
 	return nil
 }
 
@@ -140,6 +141,8 @@ type walker struct {
 	budget  *budget
 	seen    *seenFiles
 	patches patchFiles // the walk's kustomize patches (IN-10)
+	patched []string   // the kustomizations whose patches were skipped, in walk order
+	skipped []int      // how many files of each
 	stopped bool
 	err     error // what stopped the walk, from a file read ahead
 
@@ -394,7 +397,9 @@ func (w *walker) file(p string, info fs.FileInfo, walked bool) error {
 	}
 	opts := w.opts
 	if walked {
-		opts.patchOf = w.patches.of(p)
+		if opts.patchOf = w.patches.of(p); opts.patchOf != "" {
+			w.skippedPatch(opts.patchOf)
+		}
 	}
 	size := int64(-1)
 	if info.Mode().IsRegular() {
