@@ -166,7 +166,7 @@ func (d *docSrc) object(js []byte, o *obj, depth int) {
 		if ok {
 			hp = &h
 		}
-		d.skip(o, hp, "a kustomize patch ("+k+" names it), not an API object")
+		d.skip(o, hp, k)
 		return
 	}
 	if !ok {

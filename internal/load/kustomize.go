@@ -13,11 +13,12 @@ import (
 // A directory laid out for kustomize holds, beside its objects, the patches
 // its kustomization applies to them: partial objects (a Deployment with only
 // its replicas), strategic merge directives ($patch: delete) or JSON patch
-// operations. They are kustomize's input, not objects anyone creates, so in
-// a directory walk the files a kustomization of the walk names as patches
-// are skipped, each document with the reason (IN-10). Which files those are
-// is known before the walk reads any file: a kustomization may name a patch
-// in a directory walked before its own.
+// operations; and the configurations of the transformers, generators and
+// validators it runs. They are kustomize's input, not objects anyone
+// creates, so in a directory walk the files a kustomization of the walk
+// names as such are skipped, each document with the reason (IN-10). Which
+// files those are is known before the walk reads any file: a kustomization
+// may name a patch in a directory walked before its own.
 
 // kustomizationNames are the file names kustomize reads a kustomization from.
 var kustomizationNames = map[string]bool{"kustomization.yaml": true, "kustomization.yml": true, "Kustomization": true}
@@ -26,20 +27,44 @@ var kustomizationNames = map[string]bool{"kustomization.yaml": true, "kustomizat
 // patches: a larger one is not a kustomization anyone writes.
 const maxKustomizationBytes = 1 << 20
 
-// patchFiles maps the absolute path of each file named as a patch by a
-// kustomization of a walk to that kustomization's path, as walked.
-type patchFiles map[string]string
+// patchFiles maps the absolute path of each file a kustomization of a walk
+// names as kustomize's input to what it is.
+type patchFiles map[string]kustomizeInput
 
-// of returns the kustomization naming the file at p as a patch, or "".
-func (pf patchFiles) of(p string) string {
+// kustomizeInput is a file a kustomization names: its role (patch,
+// transformer, generator, validator) and the kustomization's path, as walked.
+type kustomizeInput struct {
+	role, by string
+}
+
+// kustomizeRoles are the fields of a kustomization that name files, and what
+// each names, in the order notes list them.
+var kustomizeRoles = []struct{ field, role string }{
+	{"patches", "patch"},
+	{"patchesStrategicMerge", "patch"},
+	{"patchesJson6902", "patch"},
+	{"transformers", "transformer"},
+	{"generators", "generator"},
+	{"validators", "validator"},
+}
+
+// of returns what a kustomization of the walk names the file at p as, if it
+// does.
+func (pf patchFiles) of(p string) (kustomizeInput, bool) {
 	if len(pf) == 0 {
-		return ""
+		return kustomizeInput{}, false
 	}
 	abs, err := filepath.Abs(p)
 	if err != nil {
-		return ""
+		return kustomizeInput{}, false
 	}
-	return pf[abs]
+	in, ok := pf[abs]
+	return in, ok
+}
+
+// reason is why the documents of the file are skipped.
+func (in kustomizeInput) reason() string {
+	return "a kustomize " + in.role + " (" + in.by + " names it), not an API object"
 }
 
 // findPatchFiles looks through the directories a walk of paths reads (their
@@ -63,12 +88,12 @@ func findPatchFiles(paths []string, infos []os.FileInfo, opts Options, ign *igno
 					scan(p)
 				}
 			case kustomizationNames[e.Name()] && e.Type().IsRegular() && !ign.ignored(p):
-				for _, patch := range kustomizationPatches(p) {
+				for _, f := range kustomizationInputs(p) {
 					if pf == nil {
 						pf = patchFiles{}
 					}
-					if _, named := pf[patch]; !named {
-						pf[patch] = p
+					if _, named := pf[f.path]; !named {
+						pf[f.path] = kustomizeInput{role: f.role, by: p}
 					}
 				}
 			}
@@ -82,10 +107,12 @@ func findPatchFiles(paths []string, infos []os.FileInfo, opts Options, ign *igno
 	return pf
 }
 
-// kustomizationPatches returns the absolute paths of the files the
-// kustomization at p names in patches, patchesStrategicMerge and
-// patchesJson6902 (an inline patch names none).
-func kustomizationPatches(p string) []string {
+// namedFile is a file a kustomization names, by its absolute path.
+type namedFile struct{ path, role string }
+
+// kustomizationInputs returns the files the kustomization at p names in the
+// fields of kustomizeRoles (an inline patch or configuration names none).
+func kustomizationInputs(p string) []namedFile {
 	info, err := os.Stat(p)
 	if err != nil || info.Size() > maxKustomizationBytes {
 		return nil
@@ -94,17 +121,17 @@ func kustomizationPatches(p string) []string {
 	if err != nil {
 		return nil
 	}
-	var k struct {
-		Patches               []json.RawMessage `json:"patches"`
-		PatchesStrategicMerge []json.RawMessage `json:"patchesStrategicMerge"`
-		PatchesJSON6902       []json.RawMessage `json:"patchesJson6902"`
-	}
+	var k map[string]json.RawMessage
 	if yaml.Unmarshal(data, &k) != nil {
 		return nil
 	}
 	dir := filepath.Dir(p)
-	var out []string
-	for _, list := range [][]json.RawMessage{k.Patches, k.PatchesStrategicMerge, k.PatchesJSON6902} {
+	var out []namedFile
+	for _, r := range kustomizeRoles {
+		var list []json.RawMessage
+		if json.Unmarshal(k[r.field], &list) != nil {
+			continue
+		}
 		for _, entry := range list {
 			var file string
 			var ref struct {
@@ -116,8 +143,8 @@ func kustomizationPatches(p string) []string {
 				}
 				file = ref.Path
 			}
-			// A string entry of patchesStrategicMerge or patches may be the
-			// patch itself, written inline.
+			// A string entry may be the patch or configuration itself,
+			// written inline.
 			if file == "" || strings.ContainsAny(file, "\n:{") {
 				continue
 			}
@@ -125,34 +152,52 @@ func kustomizationPatches(p string) []string {
 				file = filepath.Join(dir, file)
 			}
 			if abs, err := filepath.Abs(file); err == nil {
-				out = append(out, abs)
+				out = append(out, namedFile{abs, r.role})
 			}
 		}
 	}
 	return out
 }
 
-// skippedPatch counts a file skipped as a patch of the kustomization k.
-func (w *walker) skippedPatch(k string) {
-	for i, p := range w.patched {
-		if p == k {
-			w.skipped[i]++
+// skippedInput counts a file skipped as kustomize's input.
+func (w *walker) skippedInput(in kustomizeInput) {
+	for i := range w.patched {
+		if w.patched[i].by == in.by {
+			w.patched[i].count[in.role]++
 			return
 		}
 	}
-	w.patched = append(w.patched, k)
-	w.skipped = append(w.skipped, 1)
+	w.patched = append(w.patched, skippedInputs{by: in.by, count: map[string]int{in.role: 1}})
 }
 
-// notePatches says, for each kustomization whose patches were skipped, how
+// skippedInputs counts the files of one kustomization skipped, by role.
+type skippedInputs struct {
+	by    string
+	count map[string]int
+}
+
+// notePatches says, for each kustomization whose files were skipped, how
 // what it creates can be checked.
 func (w *walker) notePatches() {
-	for i, k := range w.patched {
-		files := "files"
-		if w.skipped[i] == 1 {
-			files = "file"
+	for _, s := range w.patched {
+		var parts []string
+		seen := map[string]bool{}
+		for _, r := range kustomizeRoles {
+			n := s.count[r.role]
+			if n == 0 || seen[r.role] {
+				continue
+			}
+			seen[r.role] = true
+			what := r.role
+			switch {
+			case n > 1 && r.role == "patch":
+				what = "patches"
+			case n > 1:
+				what += "s"
+			}
+			parts = append(parts, fmt.Sprintf("%d %s", n, what))
 		}
-		w.note(Note{File: k, Msg: fmt.Sprintf("%d patch %s skipped; to check what this kustomization creates: kustomize build %s | limitcheck check -",
-			w.skipped[i], files, filepath.Dir(k))})
+		w.note(Note{File: s.by, Msg: fmt.Sprintf("%s skipped; to check what this kustomization creates: kustomize build %s | limitcheck check -",
+			strings.Join(parts, ", "), filepath.Dir(s.by))})
 	}
 }

@@ -59,7 +59,7 @@ patchesJson6902:
 			"doc repo/overlays/prod/kustomization.yaml:1: Kustomization ",
 			"skip repo/overlays/prod/ops.yaml:1: a kustomize patch (repo/overlays/prod/kustomization.yaml names it), not an API object",
 			"skip repo/overlays/prod/replicas.yaml:1: a kustomize patch (repo/overlays/prod/kustomization.yaml names it), not an API object",
-			"note repo/overlays/prod/kustomization.yaml: 4 patch files skipped; to check what this kustomization creates: kustomize build repo/overlays/prod | limitcheck check -",
+			"note repo/overlays/prod/kustomization.yaml: 4 patches skipped; to check what this kustomization creates: kustomize build repo/overlays/prod | limitcheck check -",
 		})
 	})
 	t.Run("kustomization not walked", func(t *testing.T) {
@@ -95,9 +95,10 @@ func TestKustomizationPatches(t *testing.T) {
 		want       []string
 	}{
 		{"none", "resources: [a.yaml]\n", nil},
-		{"patches", "patches:\n- path: a.yaml\n- path: ../up/b.yaml\n  target: {kind: Deployment}\n- patch: '{\"metadata\": {}}'\n", []string{"k/a.yaml", "up/b.yaml"}},
-		{"strategic merge", "patchesStrategicMerge:\n- c.yaml\n- |\n  kind: ConfigMap\n- '{\"kind\": \"ConfigMap\"}'\n", []string{"k/c.yaml"}},
-		{"json6902", "patchesJson6902:\n- path: sub/ops.yaml\n", []string{"k/sub/ops.yaml"}},
+		{"patches", "patches:\n- path: a.yaml\n- path: ../up/b.yaml\n  target: {kind: Deployment}\n- patch: '{\"metadata\": {}}'\n", []string{"patch k/a.yaml", "patch up/b.yaml"}},
+		{"strategic merge", "patchesStrategicMerge:\n- c.yaml\n- |\n  kind: ConfigMap\n- '{\"kind\": \"ConfigMap\"}'\n", []string{"patch k/c.yaml"}},
+		{"json6902", "patchesJson6902:\n- path: sub/ops.yaml\n", []string{"patch k/sub/ops.yaml"}},
+		{"plugins", "transformers:\n- prefix.yaml\n- |\n  apiVersion: builtin\n  kind: LabelTransformer\ngenerators: [gen/]\nvalidators: [v.yaml]\n", []string{"transformer k/prefix.yaml", "generator k/gen", "validator k/v.yaml"}},
 		{"not YAML", "patches: [\n", nil},
 		{"wrong shapes", "patches: {path: a.yaml}\npatchesStrategicMerge: [1, {}]\n", nil},
 	} {
@@ -110,12 +111,12 @@ func TestKustomizationPatches(t *testing.T) {
 				t.Fatal(err)
 			}
 			var got []string
-			for _, f := range kustomizationPatches(p) {
-				rel, err := filepath.Rel(dir, f)
+			for _, f := range kustomizationInputs(p) {
+				rel, err := filepath.Rel(dir, f.path)
 				if err != nil {
 					t.Fatal(err)
 				}
-				got = append(got, filepath.ToSlash(rel))
+				got = append(got, f.role+" "+filepath.ToSlash(rel))
 			}
 			if !reflect.DeepEqual(got, tc.want) {
 				t.Errorf("patches = %q, want %q", got, tc.want)

@@ -204,8 +204,8 @@ type Options struct {
 	// with the reason instead of being an error (IN-06).
 	SkipNonObjects bool
 
-	// patchOf is, for a file a directory walk reads, the kustomization
-	// that names it as a patch (IN-10): its documents are skipped.
+	// patchOf is, for a file a directory walk reads that a kustomization
+	// names as its input (IN-10), why its documents are skipped.
 	patchOf string
 }
 

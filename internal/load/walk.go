@@ -140,9 +140,8 @@ type walker struct {
 	ign     *ignorer
 	budget  *budget
 	seen    *seenFiles
-	patches patchFiles // the walk's kustomize patches (IN-10)
-	patched []string   // the kustomizations whose patches were skipped, in walk order
-	skipped []int      // how many files of each
+	patches patchFiles      // the walk's kustomize patches (IN-10)
+	patched []skippedInputs // per kustomization, in walk order, the files skipped
 	stopped bool
 	err     error // what stopped the walk, from a file read ahead
 
@@ -397,8 +396,9 @@ func (w *walker) file(p string, info fs.FileInfo, walked bool) error {
 	}
 	opts := w.opts
 	if walked {
-		if opts.patchOf = w.patches.of(p); opts.patchOf != "" {
-			w.skippedPatch(opts.patchOf)
+		if in, ok := w.patches.of(p); ok {
+			opts.patchOf = in.reason()
+			w.skippedInput(in)
 		}
 	}
 	size := int64(-1)

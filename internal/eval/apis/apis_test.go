@@ -156,7 +156,8 @@ func TestLookup(t *testing.T) {
 		{"v1", "Config", ToolConfig, "configs", false, "", ""},
 		// A dotless group that is not built in cannot be served at all.
 		{"skaffold/v4beta11", "Config", NotServed, "configs.skaffold", false, "", ""},
-		{"builtin", "PatchTransformer", NotServed, "patchtransformers", false, "", ""},
+		// kustomize's built-in plugins are configured with apiVersion builtin.
+		{"builtin", "PatchTransformer", ToolConfig, "patchtransformers", false, "", ""},
 	} {
 		name := tc.apiVersion + " " + tc.kind
 		k, st := c.Lookup(tc.apiVersion, tc.kind)

@@ -35,6 +35,7 @@ var (
 
 // IsToolConfig reports whether apiVersion/kind is a client or component
 // configuration file rather than an API object: a kubeconfig (v1 Config), a
+// kustomize built-in plugin's configuration (apiVersion builtin), a
 // kind of a *.config.k8s.io or *.admission.k8s.io group (kustomize's
 // Kustomization and Component, KubeletConfiguration, KubeProxyConfiguration,
 // KubeSchedulerConfiguration, AdmissionConfiguration, …), or a kind of
@@ -47,7 +48,9 @@ func IsToolConfig(apiVersion, kind string) bool {
 		return false
 	}
 	if gv.Group == "" {
-		return gv.Version == "v1" && kind == "Config" // clientcmd's kubeconfig
+		// clientcmd's kubeconfig, and the configuration of a kustomize
+		// built-in transformer or generator (apiVersion: builtin).
+		return gv.Version == "v1" && kind == "Config" || gv.Version == "builtin"
 	}
 	if toolConfigGroups[gv.Group] {
 		return true
