@@ -106,7 +106,7 @@ func TestServedAPIsKubectlMapping(t *testing.T) {
 		{Version: "v2", Kind: "Pod"},
 		{Version: "v1", Kind: "pod"},
 		{Version: "v1", Kind: "POD"},
-		{Group: "skaffold", Version: "v4beta11", Kind: "Config"},
+		{Group: "app", Version: "v1", Kind: "Deployment"},
 	}
 	for _, k := range apis.BuiltIns() {
 		cases = append(cases, schema.GroupVersionKind{Group: k.Group, Version: k.Version, Kind: k.Kind})

@@ -154,8 +154,10 @@ func TestLookup(t *testing.T) {
 		{"kubeadm.k8s.io/v1beta4", "ClusterConfiguration", ToolConfig, "clusterconfigurations.kubeadm.k8s.io", false, "", ""},
 		{"kind.x-k8s.io/v1alpha4", "Cluster", ToolConfig, "clusters.kind.x-k8s.io", false, "", ""},
 		{"v1", "Config", ToolConfig, "configs", false, "", ""},
-		// A dotless group that is not built in cannot be served at all.
-		{"skaffold/v4beta11", "Config", NotServed, "configs.skaffold", false, "", ""},
+		// A dotless group that is not built in cannot be served at all:
+		// Skaffold's is a tool's, another one more likely a typo.
+		{"skaffold/v4beta11", "Config", ToolConfig, "configs.skaffold", false, "", ""},
+		{"app/v1", "Deployment", NotServed, "deployments.app", false, "", "kube-apiserver 1.36 serves Deployment as apps/v1"},
 		// kustomize's built-in plugins are configured with apiVersion builtin.
 		{"builtin", "PatchTransformer", ToolConfig, "patchtransformers", false, "", ""},
 	} {

@@ -9,9 +9,12 @@ import (
 // Configuration files of clients and components look like API objects
 // (apiVersion, kind) but no apiserver serves them; they end up next to
 // manifests (a kustomization.yaml in the manifest directory, a kind cluster
-// config, a kubelet config in a node-setup repository). Only groups with a dot
-// are listed: a dotless unknown group (skaffold/v4beta11, builtin) cannot be any
-// apiserver's group and is NotServed, as kubectl reports it.
+// config, a kubelet config in a node-setup repository, a skaffold.yaml at a
+// repository's root). Besides groups with a dot, only the dotless names of
+// two tools are: Skaffold's skaffold/v… and kustomize's apiVersion builtin.
+// Another dotless unknown group (app/v1) cannot be any apiserver's group
+// either, but is more likely a mistake, and is NotServed, as kubectl reports
+// it.
 var (
 	// toolConfigSuffixes cover the component configuration groups
 	// (kubelet.config.k8s.io, kubeproxy.config.k8s.io,
@@ -30,6 +33,7 @@ var (
 		"config.kubernetes.io": true, // kyaml/kpt function ResourceList and local config
 		"kpt.dev":              true, // Kptfile
 		"fn.kpt.dev":           true, // kpt function configurations
+		"skaffold":             true, // skaffold.yaml's Config
 	}
 )
 
@@ -40,7 +44,7 @@ var (
 // Kustomization and Component, KubeletConfiguration, KubeProxyConfiguration,
 // KubeSchedulerConfiguration, AdmissionConfiguration, …), or a kind of
 // apiserver.k8s.io, audit.k8s.io, kubeadm.k8s.io, kind.x-k8s.io,
-// config.kubernetes.io, kpt.dev or fn.kpt.dev. (internal/admissionconfig reads
+// config.kubernetes.io, kpt.dev, fn.kpt.dev or skaffold. (internal/admissionconfig reads
 // the admission configuration kinds among them.)
 func IsToolConfig(apiVersion, kind string) bool {
 	gv, err := schema.ParseGroupVersion(apiVersion)
