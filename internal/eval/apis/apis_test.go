@@ -154,6 +154,8 @@ func TestLookup(t *testing.T) {
 		{"kubeadm.k8s.io/v1beta4", "ClusterConfiguration", ToolConfig, "clusterconfigurations.kubeadm.k8s.io", false, "", ""},
 		{"kind.x-k8s.io/v1alpha4", "Cluster", ToolConfig, "clusters.kind.x-k8s.io", false, "", ""},
 		{"v1", "Config", ToolConfig, "configs", false, "", ""},
+		{"cli.kyverno.io/v1alpha1", "Test", ToolConfig, "tests.cli.kyverno.io", false, "", ""},
+		{"test.gatekeeper.sh/v1alpha1", "Suite", ToolConfig, "suites.test.gatekeeper.sh", false, "", ""},
 		// A dotless group that is not built in cannot be served at all:
 		// Skaffold's is a tool's, another one more likely a typo.
 		{"skaffold/v4beta11", "Config", ToolConfig, "configs.skaffold", false, "", ""},

@@ -10,7 +10,7 @@ import (
 // (apiVersion, kind) but no apiserver serves them; they end up next to
 // manifests (a kustomization.yaml in the manifest directory, a kind cluster
 // config, a kubelet config in a node-setup repository, a skaffold.yaml at a
-// repository's root). Besides groups with a dot, only the dotless names of
+// repository's root, a policy repository's kyverno-test.yaml). Besides groups with a dot, only the dotless names of
 // two tools are: Skaffold's skaffold/v… and kustomize's apiVersion builtin.
 // Another dotless unknown group (app/v1) cannot be any apiserver's group
 // either, but is more likely a mistake, and is NotServed, as kubectl reports
@@ -34,6 +34,8 @@ var (
 		"kpt.dev":              true, // Kptfile
 		"fn.kpt.dev":           true, // kpt function configurations
 		"skaffold":             true, // skaffold.yaml's Config
+		"cli.kyverno.io":       true, // the Kyverno CLI's Test, Values, UserInfo, Context, …
+		"test.gatekeeper.sh":   true, // Gatekeeper's gator Suite
 	}
 )
 
@@ -44,7 +46,8 @@ var (
 // Kustomization and Component, KubeletConfiguration, KubeProxyConfiguration,
 // KubeSchedulerConfiguration, AdmissionConfiguration, …), or a kind of
 // apiserver.k8s.io, audit.k8s.io, kubeadm.k8s.io, kind.x-k8s.io,
-// config.kubernetes.io, kpt.dev, fn.kpt.dev or skaffold. (internal/admissionconfig reads
+// config.kubernetes.io, kpt.dev, fn.kpt.dev, skaffold, or of the policy test
+// tools' cli.kyverno.io and test.gatekeeper.sh. (internal/admissionconfig reads
 // the admission configuration kinds among them.)
 func IsToolConfig(apiVersion, kind string) bool {
 	gv, err := schema.ParseGroupVersion(apiVersion)
