@@ -27,9 +27,9 @@ var kustomizationNames = map[string]bool{"kustomization.yaml": true, "kustomizat
 // patches: a larger one is not a kustomization anyone writes.
 const maxKustomizationBytes = 1 << 20
 
-// patchFiles maps the absolute path of each file a kustomization of a walk
+// kustomizeFiles maps the absolute path of each file a kustomization of a walk
 // names as kustomize's input to what it is.
-type patchFiles map[string]kustomizeInput
+type kustomizeFiles map[string]kustomizeInput
 
 // kustomizeInput is a file a kustomization names: its role (patch,
 // transformer, generator, validator) and the kustomization's path, as walked.
@@ -50,7 +50,7 @@ var kustomizeRoles = []struct{ field, role string }{
 
 // of returns what a kustomization of the walk names the file at p as, if it
 // does.
-func (pf patchFiles) of(p string) (kustomizeInput, bool) {
+func (pf kustomizeFiles) of(p string) (kustomizeInput, bool) {
 	if len(pf) == 0 {
 		return kustomizeInput{}, false
 	}
@@ -67,13 +67,13 @@ func (in kustomizeInput) reason() string {
 	return "a kustomize " + in.role + " (" + in.by + " names it), not an API object"
 }
 
-// findPatchFiles looks through the directories a walk of paths reads (their
+// findKustomizeFiles looks through the directories a walk of paths reads (their
 // subdirectories too with opts.Recursive, as the walk does: not ignored,
 // not through a symbolic link) for kustomization files, and returns the
-// files they name as patches. A kustomization that cannot be read or parsed
+// files they name as kustomize's input. A kustomization that cannot be read or parsed
 // names none: kustomize itself would report it.
-func findPatchFiles(paths []string, infos []os.FileInfo, opts Options, ign *ignorer) patchFiles {
-	var pf patchFiles
+func findKustomizeFiles(paths []string, infos []os.FileInfo, opts Options, ign *ignorer) kustomizeFiles {
+	var pf kustomizeFiles
 	var scan func(dir string)
 	scan = func(dir string) {
 		entries, err := os.ReadDir(dir)
@@ -90,7 +90,7 @@ func findPatchFiles(paths []string, infos []os.FileInfo, opts Options, ign *igno
 			case kustomizationNames[e.Name()] && e.Type().IsRegular() && !ign.ignored(p):
 				for _, f := range kustomizationInputs(p) {
 					if pf == nil {
-						pf = patchFiles{}
+						pf = kustomizeFiles{}
 					}
 					if _, named := pf[f.path]; !named {
 						pf[f.path] = kustomizeInput{role: f.role, by: p}
@@ -176,9 +176,9 @@ type skippedInputs struct {
 	count map[string]int
 }
 
-// notePatches says, for each kustomization whose files were skipped, how
+// noteKustomizeInputs says, for each kustomization whose files were skipped, how
 // what it creates can be checked.
-func (w *walker) notePatches() {
+func (w *walker) noteKustomizeInputs() {
 	for _, s := range w.patched {
 		var parts []string
 		seen := map[string]bool{}
