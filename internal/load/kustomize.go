@@ -46,6 +46,9 @@ var kustomizeRoles = []struct{ field, role string }{
 	{"transformers", "transformer"},
 	{"generators", "generator"},
 	{"validators", "validator"},
+	// A file a kustomization names as a resource is an object, whatever
+	// another one names it.
+	{"resources", "resource"},
 }
 
 // of returns what a kustomization of the walk names the file at p as, if it
@@ -74,6 +77,7 @@ func (in kustomizeInput) reason() string {
 // names none: kustomize itself would report it.
 func findKustomizeFiles(paths []string, infos []os.FileInfo, opts Options, ign *ignorer) kustomizeFiles {
 	var pf kustomizeFiles
+	resources := map[string]bool{}
 	var scan func(dir string)
 	scan = func(dir string) {
 		entries, err := os.ReadDir(dir)
@@ -89,6 +93,10 @@ func findKustomizeFiles(paths []string, infos []os.FileInfo, opts Options, ign *
 				}
 			case kustomizationNames[e.Name()] && e.Type().IsRegular() && !ign.ignored(p):
 				for _, f := range kustomizationInputs(p) {
+					if f.role == "resource" {
+						resources[f.path] = true
+						continue
+					}
 					if pf == nil {
 						pf = kustomizeFiles{}
 					}
@@ -103,6 +111,9 @@ func findKustomizeFiles(paths []string, infos []os.FileInfo, opts Options, ign *
 		if p != "-" && infos[i] != nil && infos[i].IsDir() {
 			scan(p)
 		}
+	}
+	for p := range resources {
+		delete(pf, p)
 	}
 	return pf
 }

@@ -41,6 +41,9 @@ patchesJson6902:
 		"repo/overlays/prod/delete.yaml":   "$patch: delete\napiVersion: v1\nkind: ConfigMap\nmetadata: {name: base}\n---\n" + cmYAML("second"),
 		"repo/overlays/prod/ops.yaml":      "- op: replace\n  path: /spec/replicas\n  value: 2\n",
 		"repo/overlays/prod/extra.yaml":    cmYAML("extra"),
+		// Named as a patch by one kustomization and as a resource by
+		// another: an object.
+		"repo/overlays/dev/kustomization.yaml": "resources: [../prod/extra.yaml]\npatches: [{path: ../prod/extra.yaml}]\n",
 		// A kustomization file kustomize would not read names nothing.
 		"repo/other/kustomize.yaml": "patches: [{path: cm.yaml}]\n",
 		"repo/other/cm.yaml":        cmYAML("other"),
@@ -53,6 +56,7 @@ patchesJson6902:
 			"skip repo/base/kustomization.yaml:1: not a Kubernetes object: no apiVersion or kind",
 			"doc repo/other/cm.yaml:1: ConfigMap other",
 			"skip repo/other/kustomize.yaml:1: not a Kubernetes object: no apiVersion or kind",
+			"skip repo/overlays/dev/kustomization.yaml:1: not a Kubernetes object: no apiVersion or kind",
 			"skip repo/overlays/prod/delete.yaml:1: a kustomize patch (repo/overlays/prod/kustomization.yaml names it), not an API object",
 			"skip repo/overlays/prod/delete.yaml:6: a kustomize patch (repo/overlays/prod/kustomization.yaml names it), not an API object",
 			"doc repo/overlays/prod/extra.yaml:1: ConfigMap extra",
@@ -76,7 +80,7 @@ patchesJson6902:
 			"doc repo/overlays/prod/extra.yaml:1: ConfigMap extra",
 			"skip repo/overlays/prod/ops.yaml:1: not a Kubernetes object: not a mapping",
 			"doc repo/overlays/prod/replicas.yaml:1: Deployment web",
-			"note repo/overlays: 1 path ignored by --ignore-path",
+			"note repo/overlays: 2 paths ignored by --ignore-path",
 		})
 	})
 	t.Run("named explicitly", func(t *testing.T) {
@@ -94,7 +98,8 @@ func TestKustomizationPatches(t *testing.T) {
 		name, text string
 		want       []string
 	}{
-		{"none", "resources: [a.yaml]\n", nil},
+		{"none", "namePrefix: x-\n", nil},
+		{"resources", "resources: [a.yaml, ../b, 'https://example.com/x.yaml']\n", []string{"resource k/a.yaml", "resource b"}},
 		{"patches", "patches:\n- path: a.yaml\n- path: ../up/b.yaml\n  target: {kind: Deployment}\n- patch: '{\"metadata\": {}}'\n", []string{"patch k/a.yaml", "patch up/b.yaml"}},
 		{"strategic merge", "patchesStrategicMerge:\n- c.yaml\n- |\n  kind: ConfigMap\n- '{\"kind\": \"ConfigMap\"}'\n", []string{"patch k/c.yaml"}},
 		{"json6902", "patchesJson6902:\n- path: sub/ops.yaml\n", []string{"patch k/sub/ops.yaml"}},
