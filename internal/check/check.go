@@ -723,12 +723,13 @@ func (r *runner) admitInput(engine *eval.Engine, catalog *apis.Catalog, l *look,
 // admitDocument admits one document on engine and returns its entry.
 func admitDocument(engine *eval.Engine, catalog *apis.Catalog, d load.Document, opts Options) Entry {
 	entry := Entry{Pos: d.Pos, Err: d.Err}
-	if entry.Err == nil && opts.EnforceNamespace {
+	if entry.Err == nil && d.Skip == "" && opts.EnforceNamespace {
 		entry.Err = namespaceMismatch(d, opts.Engine.DefaultNamespace)
 	}
 	switch {
 	case d.Skip != "":
-		entry.Result = eval.Result{Skipped: true, SkipReason: d.Skip}
+		// What it says it is, if it says (a kustomize patch, IN-10).
+		entry.Result = eval.Result{APIVersion: d.APIVersion, Kind: d.Kind, Namespace: d.Namespace, Name: d.Name, Skipped: true, SkipReason: d.Skip}
 	case entry.Err != nil:
 		// Keep the identity of what could not be evaluated, in the namespace
 		// it was meant for.
