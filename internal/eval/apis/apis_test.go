@@ -156,6 +156,10 @@ func TestLookup(t *testing.T) {
 		{"v1", "Config", ToolConfig, "configs", false, "", ""},
 		{"cli.kyverno.io/v1alpha1", "Test", ToolConfig, "tests.cli.kyverno.io", false, "", ""},
 		{"test.gatekeeper.sh/v1alpha1", "Suite", ToolConfig, "suites.test.gatekeeper.sh", false, "", ""},
+		{"chainsaw.kyverno.io/v1alpha1", "Test", ToolConfig, "tests.chainsaw.kyverno.io", false, "", ""},
+		{"kuttl.dev/v1beta1", "TestStep", ToolConfig, "teststeps.kuttl.dev", false, "", ""},
+		{"backstage.io/v1alpha1", "Component", ToolConfig, "components.backstage.io", false, "", ""},
+		{"scaffolder.backstage.io/v1beta3", "Template", ToolConfig, "templates.scaffolder.backstage.io", false, "", ""},
 		// A dotless group that is not built in cannot be served at all:
 		// Skaffold's is a tool's, another one more likely a typo.
 		{"skaffold/v4beta11", "Config", ToolConfig, "configs.skaffold", false, "", ""},

@@ -10,7 +10,8 @@ import (
 // (apiVersion, kind) but no apiserver serves them; they end up next to
 // manifests (a kustomization.yaml in the manifest directory, a kind cluster
 // config, a kubelet config in a node-setup repository, a skaffold.yaml at a
-// repository's root, a policy repository's kyverno-test.yaml). Besides groups with a dot, only the dotless names of
+// repository's root, a policy repository's kyverno-test.yaml, a Backstage
+// catalog-info.yaml). Besides groups with a dot, only the dotless names of
 // two tools are: Skaffold's skaffold/v… and kustomize's apiVersion builtin.
 // Another dotless unknown group (app/v1) cannot be any apiserver's group
 // either, but is more likely a mistake, and is NotServed, as kubectl reports
@@ -26,16 +27,20 @@ var (
 	// Kubernetes reserves both domains for these files.
 	toolConfigSuffixes = []string{".config.k8s.io", ".admission.k8s.io"}
 	toolConfigGroups   = map[string]bool{
-		"apiserver.k8s.io":     true, // v1alpha1 AdmissionConfiguration, before apiserver.config.k8s.io
-		"audit.k8s.io":         true, // audit Policy (--audit-policy-file)
-		"kubeadm.k8s.io":       true, // InitConfiguration, ClusterConfiguration, JoinConfiguration
-		"kind.x-k8s.io":        true, // kind's Cluster
-		"config.kubernetes.io": true, // kyaml/kpt function ResourceList and local config
-		"kpt.dev":              true, // Kptfile
-		"fn.kpt.dev":           true, // kpt function configurations
-		"skaffold":             true, // skaffold.yaml's Config
-		"cli.kyverno.io":       true, // the Kyverno CLI's Test, Values, UserInfo, Context, …
-		"test.gatekeeper.sh":   true, // Gatekeeper's gator Suite
+		"apiserver.k8s.io":        true, // v1alpha1 AdmissionConfiguration, before apiserver.config.k8s.io
+		"audit.k8s.io":            true, // audit Policy (--audit-policy-file)
+		"kubeadm.k8s.io":          true, // InitConfiguration, ClusterConfiguration, JoinConfiguration
+		"kind.x-k8s.io":           true, // kind's Cluster
+		"config.kubernetes.io":    true, // kyaml/kpt function ResourceList and local config
+		"kpt.dev":                 true, // Kptfile
+		"fn.kpt.dev":              true, // kpt function configurations
+		"skaffold":                true, // skaffold.yaml's Config
+		"cli.kyverno.io":          true, // the Kyverno CLI's Test, Values, UserInfo, Context, …
+		"test.gatekeeper.sh":      true, // Gatekeeper's gator Suite
+		"chainsaw.kyverno.io":     true, // Chainsaw's Test and Configuration (e2e tests)
+		"kuttl.dev":               true, // KUTTL's TestSuite, TestStep, TestAssert (e2e tests)
+		"backstage.io":            true, // a Backstage catalog-info.yaml (Component, API, System, …)
+		"scaffolder.backstage.io": true, // a Backstage software Template
 	}
 )
 
@@ -46,8 +51,9 @@ var (
 // Kustomization and Component, KubeletConfiguration, KubeProxyConfiguration,
 // KubeSchedulerConfiguration, AdmissionConfiguration, …), or a kind of
 // apiserver.k8s.io, audit.k8s.io, kubeadm.k8s.io, kind.x-k8s.io,
-// config.kubernetes.io, kpt.dev, fn.kpt.dev, skaffold, or of the policy test
-// tools' cli.kyverno.io and test.gatekeeper.sh. (internal/admissionconfig reads
+// config.kubernetes.io, kpt.dev, fn.kpt.dev, skaffold, of the test tools'
+// cli.kyverno.io, test.gatekeeper.sh, chainsaw.kyverno.io and kuttl.dev, or
+// Backstage's backstage.io and scaffolder.backstage.io. (internal/admissionconfig reads
 // the admission configuration kinds among them.)
 func IsToolConfig(apiVersion, kind string) bool {
 	gv, err := schema.ParseGroupVersion(apiVersion)
