@@ -161,7 +161,7 @@ func (d *docSrc) object(js []byte, o *obj, depth int) {
 	// (Helm values, Chart.yaml, other tools' configuration) are skipped.
 	skippable := d.stream.walked && !o.isItem
 	h, ok := scanHeader(js)
-	if k := d.stream.opts.kustomizeSkip; k != "" && !o.isItem {
+	if k := d.stream.opts.toolInputSkip; k != "" && !o.isItem {
 		var hp *header
 		if ok {
 			hp = &h

@@ -204,9 +204,9 @@ type Options struct {
 	// with the reason instead of being an error (IN-06).
 	SkipNonObjects bool
 
-	// kustomizeSkip is, for a file a directory walk reads that a kustomization
+	// toolInputSkip is, for a file a directory walk reads that a kustomization
 	// names as its input (IN-10), why its documents are skipped.
-	kustomizeSkip string
+	toolInputSkip string
 }
 
 // ReadStream reads one named stream (file contents or stdin) and yields its

@@ -61,8 +61,8 @@ func Walk(paths []string, stdin io.Reader, opts Options, yield func(Document) bo
 	}
 
 	w := &walker{opts: opts, ign: ign, budget: newBudget(opts.MaxInputBytes), seen: newSeenFiles(),
-		par:       parallelFiles && opts.Select != nil && workers() > 1,
-		kustomize: findKustomizeFiles(paths, infos, opts, ign)}
+		par:    parallelFiles && opts.Select != nil && workers() > 1,
+		inputs: findToolInputs(paths, infos, opts, ign)}
 	w.yield = func(d Document) bool {
 		if !yield(d) {
 			w.stopped = true
@@ -135,15 +135,15 @@ func irregular(m fs.FileMode) string {
 }
 
 type walker struct {
-	opts      Options
-	yield     func(Document) bool
-	ign       *ignorer
-	budget    *budget
-	seen      *seenFiles
-	kustomize kustomizeFiles  // the files the walk's kustomizations name (IN-10)
-	patched   []skippedInputs // per kustomization, in walk order, the files skipped
-	stopped   bool
-	err       error // what stopped the walk, from a file read ahead
+	opts    Options
+	yield   func(Document) bool
+	ign     *ignorer
+	budget  *budget
+	seen    *seenFiles
+	inputs  toolInputs      // the files tools' files of the walk name (IN-10)
+	patched []skippedInputs // per kustomization, in walk order, the files skipped
+	stopped bool
+	err     error // what stopped the walk, from a file read ahead
 
 	// With par (a first look: Options.Select), small regular files are
 	// read on goroutines of their own, up to one per core ahead, and what
@@ -396,9 +396,11 @@ func (w *walker) file(p string, info fs.FileInfo, walked bool) error {
 	}
 	opts := w.opts
 	if walked {
-		if in, ok := w.kustomize.of(p); ok {
-			opts.kustomizeSkip = in.reason()
+		if in, ok := w.inputs.of(p); ok {
+			opts.toolInputSkip = in.reason()
 			w.skippedInput(in)
+		} else if conventionalAssertion.MatchString(filepath.Base(p)) {
+			opts.toolInputSkip = conventionalReason
 		}
 	}
 	size := int64(-1)

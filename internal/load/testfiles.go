@@ -1,0 +1,90 @@
+package load
+
+import (
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+
+	"sigs.k8s.io/yaml"
+)
+
+// The end-to-end tests of operators and policies (Chainsaw, KUTTL) keep,
+// next to the manifests a step applies, the assertions it checks the
+// cluster against: partial objects, often keyed by JMESPath expressions
+// ("(containers[?name == 'app'])"). They are not objects anyone creates, so
+// in a directory walk they are skipped, each document with the reason
+// (IN-10): the files a chainsaw-test.yaml names under assert or error, and
+// the files named as both tools name assertions by convention
+// (01-assert.yaml, 02-errors.yaml).
+
+// chainsawTestNames are the file names Chainsaw reads a test from.
+var chainsawTestNames = map[string]bool{"chainsaw-test.yaml": true, "chainsaw-test.yml": true, "chainsaw-test.json": true}
+
+// conventionalAssertion matches the names KUTTL and Chainsaw give a test
+// step's assertions and expected errors.
+var conventionalAssertion = regexp.MustCompile(`^[0-9]+-(assert|errors?)([-_.][^/]*)?\.ya?ml$`)
+
+// conventionalReason is why a file named as an assertion is skipped.
+const conventionalReason = "an end-to-end test's assertion (KUTTL and Chainsaw name them NN-assert.yaml, NN-errors.yaml), not an API object"
+
+// chainsawAssertions returns the absolute paths of the files the Chainsaw
+// test at p names in the assert and error operations of its steps (try,
+// catch, finally, cleanup); a glob names the files it matches.
+func chainsawAssertions(p string) []string {
+	info, err := os.Stat(p)
+	if err != nil || info.Size() > maxKustomizationBytes {
+		return nil
+	}
+	data, err := os.ReadFile(p)
+	if err != nil {
+		return nil
+	}
+	type file struct {
+		File string `json:"file"`
+	}
+	type operation struct {
+		Assert *file `json:"assert"`
+		Error  *file `json:"error"`
+	}
+	var test struct {
+		Spec struct {
+			Steps []struct {
+				Try     []operation `json:"try"`
+				Catch   []operation `json:"catch"`
+				Finally []operation `json:"finally"`
+				Cleanup []operation `json:"cleanup"`
+			} `json:"steps"`
+		} `json:"spec"`
+	}
+	if yaml.Unmarshal(data, &test) != nil {
+		return nil
+	}
+	dir := filepath.Dir(p)
+	var out []string
+	for _, step := range test.Spec.Steps {
+		for _, ops := range [][]operation{step.Try, step.Catch, step.Finally, step.Cleanup} {
+			for _, op := range ops {
+				for _, f := range []*file{op.Assert, op.Error} {
+					if f == nil || f.File == "" || strings.Contains(f.File, "://") {
+						continue
+					}
+					name := f.File
+					if !filepath.IsAbs(name) {
+						name = filepath.Join(dir, name)
+					}
+					matches := []string{name}
+					if strings.ContainsAny(name, "*?[") {
+						matches, _ = filepath.Glob(name)
+					}
+					for _, m := range matches {
+						if abs, err := filepath.Abs(m); err == nil {
+							out = append(out, abs)
+						}
+					}
+				}
+			}
+		}
+	}
+	return out
+}

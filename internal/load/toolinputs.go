@@ -1,0 +1,102 @@
+package load
+
+import (
+	"os"
+	"path/filepath"
+)
+
+// Tools that build or test what reaches a cluster keep their input next to
+// the manifests: kustomize its patches and plugin configurations
+// (kustomize.go), Chainsaw and KUTTL their assertions (testfiles.go). Which
+// files those are is read from the tools' own files, before a directory walk
+// reads any other, and the walk skips them, each document with the reason
+// (IN-10): a tool's file may name a file in a directory walked before its
+// own.
+
+// toolInputs maps the absolute path of each file a tool's file of a walk
+// names as the tool's input (not an object) to what it is.
+type toolInputs map[string]toolInput
+
+// toolInput is a file a tool's file names as its input: the tool
+// (kustomize, Chainsaw), the file's role for it (patch, transformer, …,
+// assertion) and the naming file's path, as walked.
+type toolInput struct {
+	tool, role, by string
+}
+
+// of returns what a tool's file of the walk names the file at p as, if one
+// does.
+func (pf toolInputs) of(p string) (toolInput, bool) {
+	if len(pf) == 0 {
+		return toolInput{}, false
+	}
+	abs, err := filepath.Abs(p)
+	if err != nil {
+		return toolInput{}, false
+	}
+	in, ok := pf[abs]
+	return in, ok
+}
+
+// reason is why the documents of the file are skipped.
+func (in toolInput) reason() string {
+	return "a " + in.tool + " " + in.role + " (" + in.by + " names it), not an API object"
+}
+
+// findToolInputs looks through the directories a walk of paths reads (their
+// subdirectories too with opts.Recursive, as the walk does: not ignored,
+// not through a symbolic link) for kustomization files and Chainsaw tests,
+// and returns the files they name as their input. One that cannot be read
+// or parsed names none: the tool itself would report it.
+func findToolInputs(paths []string, infos []os.FileInfo, opts Options, ign *ignorer) toolInputs {
+	var pf toolInputs
+	resources := map[string]bool{}
+	var scan func(dir string)
+	scan = func(dir string) {
+		entries, err := os.ReadDir(dir)
+		if err != nil {
+			return
+		}
+		for _, e := range entries {
+			p := filepath.Join(dir, e.Name())
+			switch {
+			case e.IsDir():
+				if opts.Recursive && !ign.ignored(p) {
+					scan(p)
+				}
+			case !e.Type().IsRegular() || ign.ignored(p):
+			case kustomizationNames[e.Name()]:
+				for _, f := range kustomizationInputs(p) {
+					if f.role == "resource" {
+						resources[f.path] = true
+						continue
+					}
+					if pf == nil {
+						pf = toolInputs{}
+					}
+					if _, named := pf[f.path]; !named {
+						pf[f.path] = toolInput{tool: "kustomize", role: f.role, by: p}
+					}
+				}
+			case chainsawTestNames[e.Name()]:
+				for _, f := range chainsawAssertions(p) {
+					if pf == nil {
+						pf = toolInputs{}
+					}
+					if _, named := pf[f]; !named {
+						pf[f] = toolInput{tool: "Chainsaw", role: "assertion", by: p}
+					}
+				}
+			}
+		}
+	}
+	for i, p := range paths {
+		if p != "-" && infos[i] != nil && infos[i].IsDir() {
+			scan(p)
+		}
+	}
+	for p := range resources {
+		delete(pf, p)
+	}
+	return pf
+}
