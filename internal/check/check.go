@@ -868,7 +868,7 @@ func admitServed(engine *eval.Engine, catalog *apis.Catalog, d load.Document, sk
 		}
 		return id, nil, &load.Error{File: d.Pos.File, Line: d.Pos.Line, Msg: msg}
 	case apis.ToolConfig:
-		id.Skipped, id.SkipReason = true, "a tool's configuration file, not an API object"
+		id.Skipped, id.SkipReason = true, load.ToolConfigReason
 		return id, nil, nil
 	}
 	if fit {

@@ -2,6 +2,7 @@ package load
 
 import (
 	"fmt"
+	"path/filepath"
 	"reflect"
 	"strings"
 
@@ -175,6 +176,13 @@ func (d *docSrc) object(js []byte, o *obj, depth int) {
 			return
 		}
 		d.fail(o, nil, js, &Error{Msg: "not a Kubernetes object: expected a mapping"})
+		return
+	}
+	if skippable && missing(h.kindRaw, h.kind) && missing(h.apiVersionRaw, h.apiVersion) && kustomizationNames[filepath.Base(d.stream.name)] {
+		// kustomize reads a kustomization without apiVersion and kind as
+		// its Kustomization, a tool's configuration (API-01).
+		h.apiVersion, h.kind = "kustomize.config.k8s.io/v1beta1", "Kustomization"
+		d.skip(o, &h, ToolConfigReason)
 		return
 	}
 	if skippable && missing(h.kindRaw, h.kind) {

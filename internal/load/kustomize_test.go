@@ -53,10 +53,10 @@ patchesJson6902:
 		checkEvents(t, walkEvents(t, dir, []string{repo}, nil, Options{Recursive: true}), []string{
 			"skip repo/a-shared/limits.yaml:1: a kustomize patch (repo/overlays/prod/kustomization.yaml names it), not an API object",
 			"doc repo/base/cm.yaml:1: ConfigMap base",
-			"skip repo/base/kustomization.yaml:1: not a Kubernetes object: no apiVersion or kind",
+			"skip repo/base/kustomization.yaml:1: " + ToolConfigReason,
 			"doc repo/other/cm.yaml:1: ConfigMap other",
 			"skip repo/other/kustomize.yaml:1: not a Kubernetes object: no apiVersion or kind",
-			"skip repo/overlays/dev/kustomization.yaml:1: not a Kubernetes object: no apiVersion or kind",
+			"skip repo/overlays/dev/kustomization.yaml:1: " + ToolConfigReason,
 			"skip repo/overlays/prod/delete.yaml:1: a kustomize patch (repo/overlays/prod/kustomization.yaml names it), not an API object",
 			"skip repo/overlays/prod/delete.yaml:6: a kustomize patch (repo/overlays/prod/kustomization.yaml names it), not an API object",
 			"doc repo/overlays/prod/extra.yaml:1: ConfigMap extra",

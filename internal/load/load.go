@@ -88,6 +88,10 @@ type Document struct {
 	Prepared any
 }
 
+// ToolConfigReason is why a tool's configuration file (a Kustomization, a
+// kubeconfig, …) is skipped (API-01).
+const ToolConfigReason = "a tool's configuration file, not an API object"
+
 // Warning is a problem with a document that kubectl would not report.
 type Warning struct {
 	Line int // absolute line in the file
