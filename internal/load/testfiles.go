@@ -14,9 +14,9 @@ import (
 // cluster against: partial objects, often keyed by JMESPath expressions
 // ("(containers[?name == 'app'])"). They are not objects anyone creates, so
 // in a directory walk they are skipped, each document with the reason
-// (IN-10): the files a chainsaw-test.yaml names under assert or error, and
-// the files named as both tools name assertions by convention
-// (01-assert.yaml, 02-errors.yaml).
+// (IN-10): the files a chainsaw-test.yaml names under assert, error or
+// patch (what a step patches with is partial too), and the files named as
+// both tools name assertions by convention (01-assert.yaml, 02-errors.yaml).
 
 // chainsawTestNames are the file names Chainsaw reads a test from.
 var chainsawTestNames = map[string]bool{"chainsaw-test.yaml": true, "chainsaw-test.yml": true, "chainsaw-test.json": true}
@@ -28,17 +28,19 @@ var conventionalAssertion = regexp.MustCompile(`^[0-9]+-(assert|errors?)([-_.][^
 // conventionalReason is why a file named as an assertion is skipped.
 const conventionalReason = "an end-to-end test's assertion (KUTTL and Chainsaw name them NN-assert.yaml, NN-errors.yaml), not an API object"
 
-// chainsawAssertions returns the absolute paths of the files the Chainsaw
-// test at p names in the assert and error operations of its steps (try,
-// catch, finally, cleanup); a glob names the files it matches.
-func chainsawAssertions(p string) []string {
+// chainsawInputs returns the files the Chainsaw test at p names in the
+// operations of its steps (try, catch, finally, cleanup) that do not create
+// them: assert and error (assertions), patch (patches); and, by their
+// absolute paths, those it applies, creates or updates, which are objects
+// however else it names them. A glob names the files it matches.
+func chainsawInputs(p string) (inputs []namedFile, applied []string) {
 	info, err := os.Stat(p)
 	if err != nil || info.Size() > maxKustomizationBytes {
-		return nil
+		return nil, nil
 	}
 	data, err := os.ReadFile(p)
 	if err != nil {
-		return nil
+		return nil, nil
 	}
 	type file struct {
 		File string `json:"file"`
@@ -46,6 +48,10 @@ func chainsawAssertions(p string) []string {
 	type operation struct {
 		Assert *file `json:"assert"`
 		Error  *file `json:"error"`
+		Apply  *file `json:"apply"`
+		Create *file `json:"create"`
+		Update *file `json:"update"`
+		Patch  *file `json:"patch"`
 	}
 	var test struct {
 		Spec struct {
@@ -58,33 +64,42 @@ func chainsawAssertions(p string) []string {
 		} `json:"spec"`
 	}
 	if yaml.Unmarshal(data, &test) != nil {
-		return nil
+		return nil, nil
 	}
 	dir := filepath.Dir(p)
-	var out []string
-	for _, step := range test.Spec.Steps {
-		for _, ops := range [][]operation{step.Try, step.Catch, step.Finally, step.Cleanup} {
-			for _, op := range ops {
-				for _, f := range []*file{op.Assert, op.Error} {
-					if f == nil || f.File == "" || strings.Contains(f.File, "://") {
-						continue
-					}
-					name := f.File
-					if !filepath.IsAbs(name) {
-						name = filepath.Join(dir, name)
-					}
-					matches := []string{name}
-					if strings.ContainsAny(name, "*?[") {
-						matches, _ = filepath.Glob(name)
-					}
-					for _, m := range matches {
-						if abs, err := filepath.Abs(m); err == nil {
-							out = append(out, abs)
-						}
-					}
+	files := func(out []string, fs ...*file) []string {
+		for _, f := range fs {
+			if f == nil || f.File == "" || strings.Contains(f.File, "://") {
+				continue
+			}
+			name := f.File
+			if !filepath.IsAbs(name) {
+				name = filepath.Join(dir, name)
+			}
+			matches := []string{name}
+			if strings.ContainsAny(name, "*?[") {
+				matches, _ = filepath.Glob(name)
+			}
+			for _, m := range matches {
+				if abs, err := filepath.Abs(m); err == nil {
+					out = append(out, abs)
 				}
 			}
 		}
+		return out
 	}
-	return out
+	for _, step := range test.Spec.Steps {
+		for _, ops := range [][]operation{step.Try, step.Catch, step.Finally, step.Cleanup} {
+			for _, op := range ops {
+				for _, f := range files(nil, op.Assert, op.Error) {
+					inputs = append(inputs, namedFile{f, "assertion"})
+				}
+				for _, f := range files(nil, op.Patch) {
+					inputs = append(inputs, namedFile{f, "patch"})
+				}
+				applied = files(applied, op.Apply, op.Create, op.Update)
+			}
+		}
+	}
+	return inputs, applied
 }

@@ -17,6 +17,10 @@ spec:
   - try:
     - apply: {file: deploy.yaml}
     - assert: {file: deploy-ready.yaml}
+    - patch: {file: scale.yaml}
+    # Applied, then asserted: an object.
+    - apply: {file: cm.yaml}
+    - assert: {file: cm.yaml}
     catch:
     - error: {file: "bad-*.yaml"}
     cleanup:
@@ -25,6 +29,8 @@ spec:
 		"e2e/env/deploy.yaml":          patchDeploy,
 		"e2e/env/deploy-ready.yaml":    "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: web}\nstatus:\n  (readyReplicas > `0`): true\n",
 		"e2e/env/bad-one.yaml":         cmYAML("bad"),
+		"e2e/env/scale.yaml":           patchDeploy,
+		"e2e/env/cm.yaml":              cmYAML("applied"),
 		"e2e/kuttl/00-install.yaml":    cmYAML("installed"),
 		"e2e/kuttl/01-assert.yaml":     cmYAML("installed"),
 		"e2e/kuttl/02-errors.yaml":     cmYAML("gone"),
@@ -36,8 +42,10 @@ spec:
 	checkEvents(t, walkEvents(t, dir, []string{e2e}, nil, Options{Recursive: true}), []string{
 		"skip e2e/env/bad-one.yaml:1: " + chainsaw,
 		"doc e2e/env/chainsaw-test.yaml:1: Test env",
+		"doc e2e/env/cm.yaml:1: ConfigMap applied",
 		"skip e2e/env/deploy-ready.yaml:1: " + chainsaw,
 		"doc e2e/env/deploy.yaml:1: Deployment web",
+		"skip e2e/env/scale.yaml:1: a Chainsaw patch (e2e/env/chainsaw-test.yaml names it), not an API object",
 		"doc e2e/kuttl/00-install.yaml:1: ConfigMap installed",
 		"skip e2e/kuttl/01-assert.yaml:1: " + conventionalReason,
 		"skip e2e/kuttl/02-errors.yaml:1: " + conventionalReason,

@@ -50,7 +50,7 @@ func (in toolInput) reason() string {
 // or parsed names none: the tool itself would report it.
 func findToolInputs(paths []string, infos []os.FileInfo, opts Options, ign *ignorer) toolInputs {
 	var pf toolInputs
-	resources := map[string]bool{}
+	objects := map[string]bool{} // named as objects: never skipped
 	var scan func(dir string)
 	scan = func(dir string) {
 		entries, err := os.ReadDir(dir)
@@ -68,7 +68,7 @@ func findToolInputs(paths []string, infos []os.FileInfo, opts Options, ign *igno
 			case kustomizationNames[e.Name()]:
 				for _, f := range kustomizationInputs(p) {
 					if f.role == "resource" {
-						resources[f.path] = true
+						objects[f.path] = true
 						continue
 					}
 					if pf == nil {
@@ -79,12 +79,16 @@ func findToolInputs(paths []string, infos []os.FileInfo, opts Options, ign *igno
 					}
 				}
 			case chainsawTestNames[e.Name()]:
-				for _, f := range chainsawAssertions(p) {
+				inputs, applied := chainsawInputs(p)
+				for _, f := range applied {
+					objects[f] = true
+				}
+				for _, f := range inputs {
 					if pf == nil {
 						pf = toolInputs{}
 					}
-					if _, named := pf[f]; !named {
-						pf[f] = toolInput{tool: "Chainsaw", role: "assertion", by: p}
+					if _, named := pf[f.path]; !named {
+						pf[f.path] = toolInput{tool: "Chainsaw", role: f.role, by: p}
 					}
 				}
 			}
@@ -95,7 +99,7 @@ func findToolInputs(paths []string, infos []os.FileInfo, opts Options, ign *igno
 			scan(p)
 		}
 	}
-	for p := range resources {
+	for p := range objects {
 		delete(pf, p)
 	}
 	return pf
