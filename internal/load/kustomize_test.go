@@ -66,6 +66,12 @@ patchesJson6902:
 			"note repo/overlays/prod/kustomization.yaml: 4 patches skipped; to check what this kustomization creates: kustomize build repo/overlays/prod | limitcheck check -",
 		})
 	})
+	t.Run("resources only", func(t *testing.T) {
+		checkEvents(t, walkEvents(t, dir, []string{filepath.Join(repo, "base")}, nil, Options{}), []string{
+			"doc repo/base/cm.yaml:1: ConfigMap base",
+			"skip repo/base/kustomization.yaml:1: " + ToolConfigReason,
+		})
+	})
 	t.Run("kustomization not walked", func(t *testing.T) {
 		// Without -R only repo/a-shared is read: no kustomization names it.
 		checkEvents(t, walkEvents(t, dir, []string{filepath.Join(repo, "a-shared")}, nil, Options{}), []string{

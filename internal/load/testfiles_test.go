@@ -18,9 +18,10 @@ spec:
     - apply: {file: deploy.yaml}
     - assert: {file: deploy-ready.yaml}
     - patch: {file: scale.yaml}
-    # Applied, then asserted: an object.
+    # Applied, then asserted: an object, whatever its name.
     - apply: {file: cm.yaml}
     - assert: {file: cm.yaml}
+    - apply: {file: 09-assert.yaml}
     catch:
     - error: {file: "bad-*.yaml"}
     cleanup:
@@ -31,6 +32,7 @@ spec:
 		"e2e/env/bad-one.yaml":         cmYAML("bad"),
 		"e2e/env/scale.yaml":           patchDeploy,
 		"e2e/env/cm.yaml":              cmYAML("applied"),
+		"e2e/env/09-assert.yaml":       cmYAML("applied-too"),
 		"e2e/kuttl/00-install.yaml":    cmYAML("installed"),
 		"e2e/kuttl/01-assert.yaml":     cmYAML("installed"),
 		"e2e/kuttl/02-errors.yaml":     cmYAML("gone"),
@@ -40,6 +42,7 @@ spec:
 	e2e := filepath.Join(dir, "e2e")
 	const chainsaw = "a Chainsaw assertion (e2e/env/chainsaw-test.yaml names it), not an API object"
 	checkEvents(t, walkEvents(t, dir, []string{e2e}, nil, Options{Recursive: true}), []string{
+		"doc e2e/env/09-assert.yaml:1: ConfigMap applied-too",
 		"skip e2e/env/bad-one.yaml:1: " + chainsaw,
 		"doc e2e/env/chainsaw-test.yaml:1: Test env",
 		"doc e2e/env/cm.yaml:1: ConfigMap applied",

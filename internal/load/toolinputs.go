@@ -19,7 +19,9 @@ type toolInputs map[string]toolInput
 
 // toolInput is a file a tool's file names as its input: the tool
 // (kustomize, Chainsaw), the file's role for it (patch, transformer, …,
-// assertion) and the naming file's path, as walked.
+// assertion) and the naming file's path, as walked. The zero toolInput is a
+// file a tool's file names as an object (a kustomization's resource, what a
+// Chainsaw step applies): never skipped, whatever its name.
 type toolInput struct {
 	tool, role, by string
 }
@@ -100,7 +102,10 @@ func findToolInputs(paths []string, infos []os.FileInfo, opts Options, ign *igno
 		}
 	}
 	for p := range objects {
-		delete(pf, p)
+		if pf == nil {
+			pf = toolInputs{}
+		}
+		pf[p] = toolInput{} // an object, however else it is named
 	}
 	return pf
 }

@@ -396,10 +396,11 @@ func (w *walker) file(p string, info fs.FileInfo, walked bool) error {
 	}
 	opts := w.opts
 	if walked {
-		if in, ok := w.inputs.of(p); ok {
+		switch in, named := w.inputs.of(p); {
+		case named && in.tool != "":
 			opts.toolInputSkip = in.reason()
 			w.skippedInput(in)
-		} else if conventionalAssertion.MatchString(filepath.Base(p)) {
+		case !named && conventionalAssertion.MatchString(filepath.Base(p)):
 			opts.toolInputSkip = conventionalReason
 		}
 	}
