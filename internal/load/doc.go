@@ -1,6 +1,7 @@
 package load
 
 import (
+	"bytes"
 	"fmt"
 	"path/filepath"
 	"reflect"
@@ -169,6 +170,16 @@ func (d *docSrc) object(js []byte, o *obj, depth int) {
 		}
 		d.skip(o, hp, k)
 		return
+	}
+	if c := d.stream.opts.chart; c != "" && !o.isItem && ok {
+		// A chart's template that happens to be YAML still holds its
+		// actions unrendered ('{{ .Release.Name }}-web'): read as an object,
+		// it would be refused for them (IN-08).
+		if i := bytes.Index(d.text, []byte("{{")); i >= 0 {
+			line := d.lineBase + bytes.Count(d.text[:i], []byte("\n"))
+			d.fail(o, &h, nil, &Error{Line: line, Msg: "holds template actions ({{ … }}) (" + unrendered(c) + ")"})
+			return
+		}
 	}
 	if !ok {
 		if skippable {

@@ -22,7 +22,12 @@ func templateHint(text []byte) string {
 	if !bytes.Contains(text, []byte("{{")) {
 		return ""
 	}
-	return " (an unrendered template: check what it renders to, e.g. helm template CHART | limitcheck check -)"
+	return " (" + unrendered("CHART") + ")"
+}
+
+// unrendered says what to do with a template of chart (a path, or CHART).
+func unrendered(chart string) string {
+	return "an unrendered template: check what it renders to, e.g. helm template " + chart + " | limitcheck check -"
 }
 
 // quantityHint suggests the quantity s was probably meant to be when it

@@ -208,6 +208,10 @@ type Options struct {
 	// with the reason instead of being an error (IN-06).
 	SkipNonObjects bool
 
+	// chart is, for a file under a Helm chart's templates directory, the
+	// chart's directory (IN-08).
+	chart string
+
 	// toolInputSkip is, for a file a directory walk reads that a kustomization
 	// names as its input (IN-10), why its documents are skipped.
 	toolInputSkip string

@@ -109,3 +109,31 @@ func findToolInputs(paths []string, infos []os.FileInfo, opts Options, ign *igno
 	}
 	return pf
 }
+
+// chartOf returns the directory of the Helm chart whose templates directory
+// holds the file at p (a templates directory beside a Chart.yaml, at any
+// depth above p), or "".
+func (w *walker) chartOf(p string) string {
+	for dir := filepath.Dir(p); ; {
+		parent := filepath.Dir(dir)
+		if filepath.Base(dir) == "templates" {
+			chart, known := w.charts[parent]
+			if !known {
+				if info, err := os.Stat(filepath.Join(parent, "Chart.yaml")); err == nil && info.Mode().IsRegular() {
+					chart = parent
+				}
+				if w.charts == nil {
+					w.charts = map[string]string{}
+				}
+				w.charts[parent] = chart
+			}
+			if chart != "" {
+				return chart
+			}
+		}
+		if parent == dir {
+			return ""
+		}
+		dir = parent
+	}
+}

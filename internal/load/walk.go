@@ -140,8 +140,9 @@ type walker struct {
 	ign     *ignorer
 	budget  *budget
 	seen    *seenFiles
-	inputs  toolInputs      // the files tools' files of the walk name (IN-10)
-	patched []skippedInputs // per kustomization, in walk order, the files skipped
+	inputs  toolInputs        // the files tools' files of the walk name (IN-10)
+	patched []skippedInputs   // per kustomization, in walk order, the files skipped
+	charts  map[string]string // directory -> the chart it is, or "" (chartOf)
 	stopped bool
 	err     error // what stopped the walk, from a file read ahead
 
@@ -395,6 +396,7 @@ func (w *walker) file(p string, info fs.FileInfo, walked bool) error {
 		w.opts.Reading(p)
 	}
 	opts := w.opts
+	opts.chart = w.chartOf(p)
 	if walked {
 		switch in, named := w.inputs.of(p); {
 		case named && in.tool != "":

@@ -1,0 +1,34 @@
+package load
+
+import (
+	"path/filepath"
+	"testing"
+)
+
+// IN-08: a document of a Helm chart's template that parses but holds
+// template actions is an input error saying so, walked or named; a
+// template without actions is read, and so is a templates directory that
+// is not a chart's.
+func TestChartTemplates(t *testing.T) {
+	dir := writeTree(t, map[string]string{
+		"charts/web/Chart.yaml":              "apiVersion: v2\nname: web\nversion: 0.1.0\n",
+		"charts/web/templates/cm.yaml":       "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: '{{ .Release.Name }}-config'\n",
+		"charts/web/templates/plain.yaml":    cmYAML("plain"),
+		"charts/web/templates/sub/deep.yaml": cmYAML("ok") + "---\n" + "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: x\ndata:\n  a: \"{{ .Values.a }}\"\n",
+		"charts/web/crds/crd.yaml":           cmYAML("crd-like") + "data: {t: '{{ not a chart template }}'}\n",
+		"other/templates/cm.yaml":            cmYAML("other") + "data: {alert: '{{ $labels.instance }}'}\n",
+	})
+	const hint = "holds template actions ({{ … }}) (an unrendered template: check what it renders to, e.g. helm template charts/web | limitcheck check -)"
+	checkEvents(t, walkEvents(t, dir, []string{filepath.Join(dir, "charts"), filepath.Join(dir, "other")}, nil, Options{Recursive: true}), []string{
+		"skip charts/web/Chart.yaml:1: not a Kubernetes object: no kind",
+		"doc charts/web/crds/crd.yaml:1: ConfigMap crd-like",
+		"error charts/web/templates/cm.yaml:4: " + hint,
+		"doc charts/web/templates/plain.yaml:1: ConfigMap plain",
+		"doc charts/web/templates/sub/deep.yaml:1: ConfigMap ok",
+		"error charts/web/templates/sub/deep.yaml:11: " + hint,
+		"doc other/templates/cm.yaml:1: ConfigMap other",
+	})
+	checkEvents(t, walkEvents(t, dir, []string{filepath.Join(dir, "charts/web/templates/cm.yaml")}, nil, Options{}), []string{
+		"error charts/web/templates/cm.yaml:4: " + hint,
+	})
+}
