@@ -17,16 +17,25 @@ func TestChartTemplates(t *testing.T) {
 		"charts/web/templates/sub/deep.yaml": cmYAML("ok") + "---\n" + "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: x\ndata:\n  a: \"{{ .Values.a }}\"\n",
 		"charts/web/crds/crd.yaml":           cmYAML("crd-like") + "data: {t: '{{ not a chart template }}'}\n",
 		"other/templates/cm.yaml":            cmYAML("other") + "data: {alert: '{{ $labels.instance }}'}\n",
+		"charts/web/values.yaml":             "kind: Deployment\nreplicas: 2\n",
+		"charts/web/values-prod.yaml":        "kind: DaemonSet\n",
+		"charts/web/ci/small-values.yaml":    "replicas: 1\n",
+		"other/values.yaml":                  "kind: Deployment\n",
 	})
 	const hint = "holds template actions ({{ … }}) (an unrendered template: check what it renders to, e.g. helm template charts/web | limitcheck check -)"
 	checkEvents(t, walkEvents(t, dir, []string{filepath.Join(dir, "charts"), filepath.Join(dir, "other")}, nil, Options{Recursive: true}), []string{
 		"skip charts/web/Chart.yaml:1: not a Kubernetes object: no kind",
+		"skip charts/web/ci/small-values.yaml:1: values of the Helm chart in charts/web, not an API object",
 		"doc charts/web/crds/crd.yaml:1: ConfigMap crd-like",
 		"error charts/web/templates/cm.yaml:4: " + hint,
 		"doc charts/web/templates/plain.yaml:1: ConfigMap plain",
 		"doc charts/web/templates/sub/deep.yaml:1: ConfigMap ok",
 		"error charts/web/templates/sub/deep.yaml:11: " + hint,
+		"skip charts/web/values-prod.yaml:1: values of the Helm chart in charts/web, not an API object",
+		"skip charts/web/values.yaml:1: values of the Helm chart in charts/web, not an API object",
 		"doc other/templates/cm.yaml:1: ConfigMap other",
+		// Not beside a Chart.yaml: what it says it is.
+		"error other/values.yaml:1: apiVersion: is required",
 	})
 	checkEvents(t, walkEvents(t, dir, []string{filepath.Join(dir, "charts/web/templates/cm.yaml")}, nil, Options{}), []string{
 		"error charts/web/templates/cm.yaml:4: " + hint,

@@ -164,8 +164,10 @@ func (d *docSrc) object(js []byte, o *obj, depth int) {
 	skippable := d.stream.walked && !o.isItem
 	h, ok := scanHeader(js)
 	if k := d.stream.opts.toolInputSkip; k != "" && !o.isItem {
+		// It keeps what it says it is only when it says it in full: a
+		// chart's values may choose a kind: Deployment.
 		var hp *header
-		if ok {
+		if ok && !missing(h.kindRaw, h.kind) && !missing(h.apiVersionRaw, h.apiVersion) {
 			hp = &h
 		}
 		d.skip(o, hp, k)

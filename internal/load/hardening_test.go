@@ -378,7 +378,7 @@ func TestWalkSkipsNonObjects(t *testing.T) {
 			"error chart/no-api.yaml:1: apiVersion: is required",
 			"skip chart/package.json:1: not a Kubernetes object: not a JSON object",
 			"skip chart/tsconfig.json:1: not a Kubernetes object: no apiVersion or kind",
-			"skip chart/values.yaml:2: not a Kubernetes object: no apiVersion or kind",
+			"skip chart/values.yaml:2: values of the Helm chart in chart, not an API object",
 		})
 	})
 	t.Run("named explicitly", func(t *testing.T) {

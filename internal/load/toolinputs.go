@@ -3,6 +3,7 @@ package load
 import (
 	"os"
 	"path/filepath"
+	"strings"
 )
 
 // Tools that build or test what reaches a cluster keep their input next to
@@ -110,30 +111,46 @@ func findToolInputs(paths []string, infos []os.FileInfo, opts Options, ign *igno
 	return pf
 }
 
+// isChart reports whether dir is a Helm chart's: it holds a Chart.yaml.
+func (w *walker) isChart(dir string) bool {
+	chart, known := w.charts[dir]
+	if !known {
+		info, err := os.Stat(filepath.Join(dir, "Chart.yaml"))
+		chart = err == nil && info.Mode().IsRegular()
+		if w.charts == nil {
+			w.charts = map[string]bool{}
+		}
+		w.charts[dir] = chart
+	}
+	return chart
+}
+
 // chartOf returns the directory of the Helm chart whose templates directory
 // holds the file at p (a templates directory beside a Chart.yaml, at any
 // depth above p), or "".
 func (w *walker) chartOf(p string) string {
 	for dir := filepath.Dir(p); ; {
 		parent := filepath.Dir(dir)
-		if filepath.Base(dir) == "templates" {
-			chart, known := w.charts[parent]
-			if !known {
-				if info, err := os.Stat(filepath.Join(parent, "Chart.yaml")); err == nil && info.Mode().IsRegular() {
-					chart = parent
-				}
-				if w.charts == nil {
-					w.charts = map[string]string{}
-				}
-				w.charts[parent] = chart
-			}
-			if chart != "" {
-				return chart
-			}
+		if filepath.Base(dir) == "templates" && w.isChart(parent) {
+			return parent
 		}
 		if parent == dir {
 			return ""
 		}
 		dir = parent
 	}
+}
+
+// chartValues returns the directory of the Helm chart whose values the file
+// at p holds (values.yaml, values-prod.yaml, … beside the Chart.yaml, or a
+// file of its ci directory, which chart-testing installs it with), or "".
+func (w *walker) chartValues(p string) string {
+	dir, name := filepath.Dir(p), filepath.Base(p)
+	if strings.HasPrefix(name, "values") && w.isChart(dir) {
+		return dir
+	}
+	if filepath.Base(dir) == "ci" && w.isChart(filepath.Dir(dir)) {
+		return filepath.Dir(dir)
+	}
+	return ""
 }

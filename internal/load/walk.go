@@ -140,9 +140,9 @@ type walker struct {
 	ign     *ignorer
 	budget  *budget
 	seen    *seenFiles
-	inputs  toolInputs        // the files tools' files of the walk name (IN-10)
-	patched []skippedInputs   // per kustomization, in walk order, the files skipped
-	charts  map[string]string // directory -> the chart it is, or "" (chartOf)
+	inputs  toolInputs      // the files tools' files of the walk name (IN-10)
+	patched []skippedInputs // per kustomization, in walk order, the files skipped
+	charts  map[string]bool // directories known to be a chart's or not (isChart)
 	stopped bool
 	err     error // what stopped the walk, from a file read ahead
 
@@ -404,6 +404,10 @@ func (w *walker) file(p string, info fs.FileInfo, walked bool) error {
 			w.skippedInput(in)
 		case !named && conventionalAssertion.MatchString(filepath.Base(p)):
 			opts.toolInputSkip = conventionalReason
+		case !named:
+			if c := w.chartValues(p); c != "" {
+				opts.toolInputSkip = "values of the Helm chart in " + c + ", not an API object"
+			}
 		}
 	}
 	size := int64(-1)

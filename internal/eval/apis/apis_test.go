@@ -158,6 +158,7 @@ func TestLookup(t *testing.T) {
 		{"test.gatekeeper.sh/v1alpha1", "Suite", ToolConfig, "suites.test.gatekeeper.sh", false, "", ""},
 		{"chainsaw.kyverno.io/v1alpha1", "Test", ToolConfig, "tests.chainsaw.kyverno.io", false, "", ""},
 		{"kuttl.dev/v1beta1", "TestStep", ToolConfig, "teststeps.kuttl.dev", false, "", ""},
+		{"tanka.dev/v1alpha1", "Environment", ToolConfig, "environments.tanka.dev", false, "", ""},
 		{"backstage.io/v1alpha1", "Component", ToolConfig, "components.backstage.io", false, "", ""},
 		{"scaffolder.backstage.io/v1beta3", "Template", ToolConfig, "templates.scaffolder.backstage.io", false, "", ""},
 		// A dotless group that is not built in cannot be served at all:

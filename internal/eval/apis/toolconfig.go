@@ -39,6 +39,7 @@ var (
 		"test.gatekeeper.sh":      true, // Gatekeeper's gator Suite
 		"chainsaw.kyverno.io":     true, // Chainsaw's Test and Configuration (e2e tests)
 		"kuttl.dev":               true, // KUTTL's TestSuite, TestStep, TestAssert (e2e tests)
+		"tanka.dev":               true, // a Tanka environment's spec.json
 		"backstage.io":            true, // a Backstage catalog-info.yaml (Component, API, System, …)
 		"scaffolder.backstage.io": true, // a Backstage software Template
 	}
