@@ -15,8 +15,12 @@ import (
 // own.
 
 // toolInputs maps the absolute path of each file a tool's file of a walk
-// names as the tool's input (not an object) to what it is.
-type toolInputs map[string]toolInput
+// names as the tool's input (not an object) to what it is; cwd is the
+// directory relative paths are from, read once.
+type toolInputs struct {
+	files map[string]toolInput
+	cwd   string
+}
 
 // toolInput is a file a tool's file names as its input: the tool
 // (kustomize, Chainsaw), the file's role for it (patch, transformer, …,
@@ -29,15 +33,14 @@ type toolInput struct {
 
 // of returns what a tool's file of the walk names the file at p as, if one
 // does.
-func (pf toolInputs) of(p string) (toolInput, bool) {
-	if len(pf) == 0 {
+func (t toolInputs) of(p string) (toolInput, bool) {
+	if len(t.files) == 0 {
 		return toolInput{}, false
 	}
-	abs, err := filepath.Abs(p)
-	if err != nil {
-		return toolInput{}, false
+	if !filepath.IsAbs(p) {
+		p = filepath.Join(t.cwd, p)
 	}
-	in, ok := pf[abs]
+	in, ok := t.files[filepath.Clean(p)]
 	return in, ok
 }
 
@@ -52,7 +55,7 @@ func (in toolInput) reason() string {
 // and returns the files they name as their input. One that cannot be read
 // or parsed names none: the tool itself would report it.
 func findToolInputs(paths []string, infos []os.FileInfo, opts Options, ign *ignorer) toolInputs {
-	var pf toolInputs
+	pf := map[string]toolInput{}
 	objects := map[string]bool{} // named as objects: never skipped
 	var scan func(dir string)
 	scan = func(dir string) {
@@ -74,9 +77,6 @@ func findToolInputs(paths []string, infos []os.FileInfo, opts Options, ign *igno
 						objects[f.path] = true
 						continue
 					}
-					if pf == nil {
-						pf = toolInputs{}
-					}
 					if _, named := pf[f.path]; !named {
 						pf[f.path] = toolInput{tool: "kustomize", role: f.role, by: p}
 					}
@@ -87,9 +87,6 @@ func findToolInputs(paths []string, infos []os.FileInfo, opts Options, ign *igno
 					objects[f] = true
 				}
 				for _, f := range inputs {
-					if pf == nil {
-						pf = toolInputs{}
-					}
 					if _, named := pf[f.path]; !named {
 						pf[f.path] = toolInput{tool: "Chainsaw", role: f.role, by: p}
 					}
@@ -103,12 +100,16 @@ func findToolInputs(paths []string, infos []os.FileInfo, opts Options, ign *igno
 		}
 	}
 	for p := range objects {
-		if pf == nil {
-			pf = toolInputs{}
-		}
 		pf[p] = toolInput{} // an object, however else it is named
 	}
-	return pf
+	if len(pf) == 0 {
+		return toolInputs{}
+	}
+	cwd, err := os.Getwd()
+	if err != nil {
+		return toolInputs{} // relative paths could not be told apart
+	}
+	return toolInputs{files: pf, cwd: cwd}
 }
 
 // isChart reports whether dir is a Helm chart's: it holds a Chart.yaml.
