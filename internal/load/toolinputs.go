@@ -8,10 +8,12 @@ import (
 
 // Tools that build or test what reaches a cluster keep their input next to
 // the manifests: kustomize its patches and plugin configurations
-// (kustomize.go), Chainsaw and KUTTL their assertions (testfiles.go). Which
-// files those are is read from the tools' own files, before a directory walk
-// reads any other, and the walk skips them, each document with the reason
-// (IN-10): a tool's file may name a file in a directory walked before its
+// (kustomize.go), Chainsaw and KUTTL their assertions (testfiles.go), Helm a
+// chart's values and templates (below). Which files those are is read from
+// the tools' own files, before a directory walk reads any other, or told by
+// where they are; the walk skips them, each document with the reason
+// (IN-10), and reports a chart's template that still holds its actions
+// (IN-08). A tool's file may name a file in a directory walked before its
 // own.
 
 // toolInputs maps the absolute path of each file a tool's file of a walk
