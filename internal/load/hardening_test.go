@@ -355,21 +355,25 @@ func TestFilesReadOnce(t *testing.T) {
 
 func TestWalkSkipsNonObjects(t *testing.T) {
 	dir := writeTree(t, map[string]string{
-		"chart/Chart.yaml":       "apiVersion: v2\nname: web\nversion: 1.0.0\n",
-		"chart/values.yaml":      "# defaults\nreplicas: 3\nimage: {tag: latest}\n",
-		"chart/list.yaml":        "- a\n- b\n",
-		"chart/package.json":     `["not", "an", "object"]`,
-		"chart/tsconfig.json":    `{"compilerOptions": {}}`,
-		"chart/empty-kind.yaml":  "apiVersion: v1\nkind: \"\"\n",
-		"chart/no-api.yaml":      "kind: ConfigMap\nmetadata: {name: x}\n",
-		"chart/mixed.yaml":       "replicas: 3\n---\n" + cmYAML("m"),
-		"chart/list-items.yaml":  "apiVersion: v1\nkind: List\nitems:\n- {metadata: {name: i}}\n",
-		"chart/templates/x.yaml": cmYAML("t"),
+		"chart/Chart.yaml":        "apiVersion: v2\nname: web\nversion: 1.0.0\n",
+		"chart/values.yaml":       "# defaults\nreplicas: 3\nimage: {tag: latest}\n",
+		"chart/list.yaml":         "- a\n- b\n",
+		"chart/package.json":      `["not", "an", "object"]`,
+		"chart/tsconfig.json":     `{"compilerOptions": {}}`,
+		"chart/devcontainer.json": "{\n  // with a comment\n  \"name\": \"dev\"\n}\n",
+		"chart/broken.json":       "{\"apiVersion\": \"v1\", \"kind\": \"ConfigMap\",}\n",
+		"chart/empty-kind.yaml":   "apiVersion: v1\nkind: \"\"\n",
+		"chart/no-api.yaml":       "kind: ConfigMap\nmetadata: {name: x}\n",
+		"chart/mixed.yaml":        "replicas: 3\n---\n" + cmYAML("m"),
+		"chart/list-items.yaml":   "apiVersion: v1\nkind: List\nitems:\n- {metadata: {name: i}}\n",
+		"chart/templates/x.yaml":  cmYAML("t"),
 	})
 	chart := filepath.Join(dir, "chart")
 	t.Run("walked", func(t *testing.T) {
 		checkEvents(t, walkEvents(t, dir, []string{chart}, nil, Options{}), []string{
 			"skip chart/Chart.yaml:1: not a Kubernetes object: no kind",
+			"error chart/broken.json:1: invalid JSON: invalid character '}' looking for beginning of object key string",
+			"skip chart/devcontainer.json:1: not a Kubernetes object: not valid JSON, and no \"kind\"",
 			"skip chart/empty-kind.yaml:1: not a Kubernetes object: no kind",
 			"error chart/list-items.yaml:4: kind: is required",
 			"skip chart/list.yaml:1: not a Kubernetes object: not a mapping",
@@ -383,7 +387,7 @@ func TestWalkSkipsNonObjects(t *testing.T) {
 	})
 	t.Run("named explicitly", func(t *testing.T) {
 		var paths []string
-		for _, f := range []string{"Chart.yaml", "values.yaml", "list.yaml", "package.json"} {
+		for _, f := range []string{"Chart.yaml", "values.yaml", "list.yaml", "package.json", "devcontainer.json"} {
 			paths = append(paths, filepath.Join(chart, f))
 		}
 		checkEvents(t, walkEvents(t, dir, paths, strings.NewReader("replicas: 3\n"), Options{}), []string{
@@ -391,6 +395,7 @@ func TestWalkSkipsNonObjects(t *testing.T) {
 			"error chart/values.yaml:2: kind: is required",
 			"error chart/list.yaml:1: not a Kubernetes object: expected a mapping",
 			"error chart/package.json:1: expected a JSON object",
+			"error chart/devcontainer.json:2: invalid JSON: invalid character '/' looking for beginning of object key string; the remaining 35 bytes of chart/devcontainer.json were not read",
 		})
 	})
 	t.Run("stdin", func(t *testing.T) {

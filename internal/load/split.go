@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"strings"
 
 	"sigs.k8s.io/yaml"
@@ -676,6 +677,9 @@ func (s *stream) readJSON(off int64, line int) {
 			case err == errFeedEnd:
 				s.ended(startLine, startLine+bytes.Count(src.span(start, min(src.limit(), max(src.nulAt, start))), []byte{'\n'}), "")
 			case errors.Is(err, io.EOF):
+			case s.walked && s.jsonWithoutKind():
+				// A devcontainer.json or tsconfig.json with comments (IN-03).
+				s.queue([]Document{{Pos: Position{File: s.name, Line: startLine, Item: -1}, Skip: `not a Kubernetes object: not valid JSON, and no "kind"`}}, true)
 			default:
 				s.jsonError(err, start, startLine)
 			}
@@ -712,6 +716,19 @@ const maxDrain = 4 << 20
 
 // jsonError reports a JSON syntax error in the value starting at start; the
 // rest of the stream cannot be read (there is no way to resynchronise).
+// jsonWithoutKind reports whether the file s reads, found not to be valid
+// JSON, cannot hold a Kubernetes object: "kind" is nowhere in it, nor a
+// template action. It is read again whole, once, if it is a regular file of
+// at most a document's size.
+func (s *stream) jsonWithoutKind() bool {
+	info, err := os.Stat(s.name)
+	if err != nil || !info.Mode().IsRegular() || info.Size() > s.maxDoc {
+		return false
+	}
+	data, err := os.ReadFile(s.name)
+	return err == nil && !bytes.Contains(data, []byte(`"kind"`)) && !bytes.Contains(data, []byte("{{"))
+}
+
 func (s *stream) jsonError(err error, start int64, startLine int) {
 	src := s.src
 	errLine := startLine
