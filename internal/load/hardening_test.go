@@ -361,6 +361,8 @@ func TestWalkSkipsNonObjects(t *testing.T) {
 		"chart/package.json":      `["not", "an", "object"]`,
 		"chart/tsconfig.json":     `{"compilerOptions": {}}`,
 		"chart/devcontainer.json": "{\n  // with a comment\n  \"name\": \"dev\"\n}\n",
+		"chart/kep.yaml":          "title: x\nstatus: [implementable\n",
+		"chart/broken.yaml":       "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: [x}\n",
 		"chart/broken.json":       "{\"apiVersion\": \"v1\", \"kind\": \"ConfigMap\",}\n",
 		"chart/empty-kind.yaml":   "apiVersion: v1\nkind: \"\"\n",
 		"chart/no-api.yaml":       "kind: ConfigMap\nmetadata: {name: x}\n",
@@ -373,8 +375,10 @@ func TestWalkSkipsNonObjects(t *testing.T) {
 		checkEvents(t, walkEvents(t, dir, []string{chart}, nil, Options{}), []string{
 			"skip chart/Chart.yaml:1: not a Kubernetes object: no kind",
 			"error chart/broken.json:1: invalid JSON: invalid character '}' looking for beginning of object key string",
+			"error chart/broken.yaml:3: invalid YAML: did not find expected ',' or ']'",
 			"skip chart/devcontainer.json:1: not a Kubernetes object: not valid JSON, and no \"kind\"",
 			"skip chart/empty-kind.yaml:1: not a Kubernetes object: no kind",
+			"skip chart/kep.yaml:1: not a Kubernetes object: not valid YAML, and no kind",
 			"error chart/list-items.yaml:4: kind: is required",
 			"skip chart/list.yaml:1: not a Kubernetes object: not a mapping",
 			"skip chart/mixed.yaml:1: not a Kubernetes object: no apiVersion or kind",
@@ -387,7 +391,7 @@ func TestWalkSkipsNonObjects(t *testing.T) {
 	})
 	t.Run("named explicitly", func(t *testing.T) {
 		var paths []string
-		for _, f := range []string{"Chart.yaml", "values.yaml", "list.yaml", "package.json", "devcontainer.json"} {
+		for _, f := range []string{"Chart.yaml", "values.yaml", "list.yaml", "package.json", "devcontainer.json", "kep.yaml"} {
 			paths = append(paths, filepath.Join(chart, f))
 		}
 		checkEvents(t, walkEvents(t, dir, paths, strings.NewReader("replicas: 3\n"), Options{}), []string{
@@ -396,6 +400,7 @@ func TestWalkSkipsNonObjects(t *testing.T) {
 			"error chart/list.yaml:1: not a Kubernetes object: expected a mapping",
 			"error chart/package.json:1: expected a JSON object",
 			"error chart/devcontainer.json:2: invalid JSON: invalid character '/' looking for beginning of object key string; the remaining 35 bytes of chart/devcontainer.json were not read",
+			"error chart/kep.yaml:2: invalid YAML: did not find expected ',' or ']'",
 		})
 	})
 	t.Run("stdin", func(t *testing.T) {

@@ -486,6 +486,12 @@ func (s *stream) yamlDocument(doc *yamlDoc, end int64) {
 			return // "null", "~", ...: empty document
 		}
 		f.indexed = true
+		if err != nil && s.walked && s.opts.chart == "" && !bytes.Contains(text, []byte("kind")) && !bytes.Contains(text, []byte("{{")) {
+			// A document that is not YAML and names no kind cannot be an
+			// object either (IN-03): a KEP's metadata, a broken tool file.
+			f.docs = []Document{{Pos: Position{File: s.name, Line: contentLine, Item: -1, Source: source}, Skip: "not a Kubernetes object: not valid YAML, and no kind"}}
+			return
+		}
 		if err != nil {
 			line, msg := yamlErrorLine(err, text)
 			if hint := templateHint(text); hint != "" {
