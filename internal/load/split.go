@@ -720,8 +720,6 @@ func (s *stream) readJSON(off int64, line int) {
 // syntax error, only to say how much was not read.
 const maxDrain = 4 << 20
 
-// jsonError reports a JSON syntax error in the value starting at start; the
-// rest of the stream cannot be read (there is no way to resynchronise).
 // jsonWithoutKind reports whether the file s reads, found not to be valid
 // JSON, cannot hold a Kubernetes object: "kind" is nowhere in it, nor a
 // template action. It is read again whole, once, if it is a regular file of
@@ -735,6 +733,8 @@ func (s *stream) jsonWithoutKind() bool {
 	return err == nil && !bytes.Contains(data, []byte(`"kind"`)) && !bytes.Contains(data, []byte("{{"))
 }
 
+// jsonError reports a JSON syntax error in the value starting at start; the
+// rest of the stream cannot be read (there is no way to resynchronise).
 func (s *stream) jsonError(err error, start int64, startLine int) {
 	src := s.src
 	errLine := startLine
