@@ -527,7 +527,7 @@ func (d *decoder) mapValue(p *plan, ptr unsafe.Pointer, depth int) bool {
 		m := corev1.ResourceList{}
 		*(*corev1.ResourceList)(ptr) = m
 		return d.members(func(key []byte) bool {
-			k := corev1.ResourceName(key) // before the value is read: key may be scratch
+			k := resourceName(key) // before the value is read: key may be scratch
 			// As value does for a type that decodes itself: null, handed to
 			// it by the reference, is declined.
 			start := d.off
@@ -558,6 +558,34 @@ func (d *decoder) mapValue(p *plan, ptr unsafe.Pointer, depth int) bool {
 		m.SetMapIndex(k, e.Elem())
 		return m.Len() > n // else a duplicate key
 	})
+}
+
+// resourceName is key as a ResourceName, without a string of its own for
+// the names every Pod and quota repeats.
+func resourceName(key []byte) corev1.ResourceName {
+	switch string(key) {
+	case "cpu":
+		return corev1.ResourceCPU
+	case "memory":
+		return corev1.ResourceMemory
+	case "ephemeral-storage":
+		return corev1.ResourceEphemeralStorage
+	case "storage":
+		return corev1.ResourceStorage
+	case "pods":
+		return corev1.ResourcePods
+	case "requests.cpu":
+		return corev1.ResourceRequestsCPU
+	case "requests.memory":
+		return corev1.ResourceRequestsMemory
+	case "limits.cpu":
+		return corev1.ResourceLimitsCPU
+	case "limits.memory":
+		return corev1.ResourceLimitsMemory
+	case "requests.storage":
+		return corev1.ResourceRequestsStorage
+	}
+	return corev1.ResourceName(key)
 }
 
 var (
