@@ -3,11 +3,8 @@ package load
 import (
 	"encoding/json"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
-
-	"sigs.k8s.io/yaml"
 )
 
 // A directory laid out for kustomize holds, beside its objects, the patches
@@ -21,10 +18,6 @@ import (
 
 // kustomizationNames are the file names kustomize reads a kustomization from.
 var kustomizationNames = map[string]bool{"kustomization.yaml": true, "kustomization.yml": true, "Kustomization": true}
-
-// maxKustomizationBytes bounds the kustomization files read for their
-// patches: a larger one is not a kustomization anyone writes.
-const maxKustomizationBytes = 1 << 20
 
 // kustomizeRoles are the fields of a kustomization that name files, and what
 // each names, in the order notes list them.
@@ -40,22 +33,11 @@ var kustomizeRoles = []struct{ field, role string }{
 	{"resources", "resource"},
 }
 
-// namedFile is a file a kustomization names, by its absolute path.
-type namedFile struct{ path, role string }
-
 // kustomizationInputs returns the files the kustomization at p names in the
 // fields of kustomizeRoles (an inline patch or configuration names none).
 func kustomizationInputs(p string) []namedFile {
-	info, err := os.Stat(p)
-	if err != nil || info.Size() > maxKustomizationBytes {
-		return nil
-	}
-	data, err := os.ReadFile(p)
-	if err != nil {
-		return nil
-	}
 	var k map[string]json.RawMessage
-	if yaml.Unmarshal(data, &k) != nil {
+	if !readToolFile(p, &k) {
 		return nil
 	}
 	dir := filepath.Dir(p)
@@ -81,10 +63,7 @@ func kustomizationInputs(p string) []namedFile {
 			if file == "" || strings.ContainsAny(file, "\n:{") {
 				continue
 			}
-			if !filepath.IsAbs(file) {
-				file = filepath.Join(dir, file)
-			}
-			if abs, err := filepath.Abs(file); err == nil {
+			if abs, ok := namedPath(dir, file); ok {
 				out = append(out, namedFile{abs, r.role})
 			}
 		}

@@ -1,12 +1,9 @@
 package load
 
 import (
-	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
-
-	"sigs.k8s.io/yaml"
 )
 
 // The end-to-end tests of operators and policies (Chainsaw, KUTTL) keep,
@@ -34,14 +31,6 @@ const conventionalReason = "an end-to-end test's assertion (KUTTL and Chainsaw n
 // absolute paths, those it applies, creates or updates, which are objects
 // however else it names them. A glob names the files it matches.
 func chainsawInputs(p string) (inputs []namedFile, applied []string) {
-	info, err := os.Stat(p)
-	if err != nil || info.Size() > maxKustomizationBytes {
-		return nil, nil
-	}
-	data, err := os.ReadFile(p)
-	if err != nil {
-		return nil, nil
-	}
 	type file struct {
 		File string `json:"file"`
 	}
@@ -63,7 +52,7 @@ func chainsawInputs(p string) (inputs []namedFile, applied []string) {
 			} `json:"steps"`
 		} `json:"spec"`
 	}
-	if yaml.Unmarshal(data, &test) != nil {
+	if !readToolFile(p, &test) {
 		return nil, nil
 	}
 	dir := filepath.Dir(p)
@@ -72,19 +61,15 @@ func chainsawInputs(p string) (inputs []namedFile, applied []string) {
 			if f == nil || f.File == "" || strings.Contains(f.File, "://") {
 				continue
 			}
-			name := f.File
-			if !filepath.IsAbs(name) {
-				name = filepath.Join(dir, name)
+			name, ok := namedPath(dir, f.File)
+			if !ok {
+				continue
 			}
 			matches := []string{name}
 			if strings.ContainsAny(name, "*?[") {
 				matches, _ = filepath.Glob(name)
 			}
-			for _, m := range matches {
-				if abs, err := filepath.Abs(m); err == nil {
-					out = append(out, abs)
-				}
-			}
+			out = append(out, matches...)
 		}
 		return out
 	}

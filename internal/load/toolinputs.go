@@ -4,6 +4,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"sigs.k8s.io/yaml"
 )
 
 // Tools that build or test what reaches a cluster keep their input next to
@@ -44,6 +46,35 @@ func (t toolInputs) of(p string) (toolInput, bool) {
 	}
 	in, ok := t.files[filepath.Clean(p)]
 	return in, ok
+}
+
+// namedFile is a file a tool's file names, by its absolute path, and its
+// role for the tool.
+type namedFile struct{ path, role string }
+
+// maxToolFileBytes bounds the tools' files read for the files they name: a
+// larger one is not a kustomization or a test anyone writes.
+const maxToolFileBytes = 1 << 20
+
+// readToolFile reads the tool's file at p (YAML or JSON) into v; false if it
+// is too large, cannot be read or does not parse.
+func readToolFile(p string, v any) bool {
+	info, err := os.Stat(p)
+	if err != nil || info.Size() > maxToolFileBytes {
+		return false
+	}
+	data, err := os.ReadFile(p)
+	return err == nil && yaml.Unmarshal(data, v) == nil
+}
+
+// namedPath is the absolute path of the file a tool's file in dir names as
+// name (relative to dir unless absolute).
+func namedPath(dir, name string) (string, bool) {
+	if !filepath.IsAbs(name) {
+		name = filepath.Join(dir, name)
+	}
+	abs, err := filepath.Abs(name)
+	return abs, err == nil
 }
 
 // reason is why the documents of the file are skipped.
