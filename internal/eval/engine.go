@@ -648,6 +648,12 @@ func (e *Engine) admitObject(obj runtime.Object, fromInput bool) Result {
 		res.Skipped, res.SkipReason = true, "cluster-scoped kind: LimitRanges and quotas do not apply"
 		return res
 	}
+	if u, ok := obj.(*unstructured.Unstructured); ok && u.Object["metadata"] == nil {
+		// metadata: null. kube-apiserver cannot set the request's namespace
+		// in it, but admits by the request's namespace all the same; with
+		// no name, validation refuses it (VAL-76).
+		u.Object["metadata"] = map[string]any{}
+	}
 	if meta.GetNamespace() == "" {
 		meta.SetNamespace(e.opts.DefaultNamespace)
 	}

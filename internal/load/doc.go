@@ -206,6 +206,12 @@ func (d *docSrc) object(js []byte, o *obj, depth int) {
 		d.skip(o, &h, reason)
 		return
 	}
+	if skippable && missing(h.apiVersionRaw, h.apiVersion) && JSONType(h.kindRaw) == "string" && !kindShaped(h.kind) {
+		// Another API's document: Google's REST resources say what they
+		// are in "kind": "compute#diskTypeList".
+		d.skip(o, nil, fmt.Sprintf("not a Kubernetes object: no apiVersion, and %q is not a kind", h.kind))
+		return
+	}
 	typeErr := d.checkTypeField(o, "kind", h.kindRaw, h.kind)
 	if typeErr == nil {
 		typeErr = d.checkTypeField(o, "apiVersion", h.apiVersionRaw, h.apiVersion)
@@ -242,6 +248,20 @@ func (d *docSrc) object(js []byte, o *obj, depth int) {
 		return
 	}
 	d.decode(js, o, &h)
+}
+
+// kindShaped reports whether kind could name a Kubernetes kind: a Go type
+// name, letters and digits from a letter on.
+func kindShaped(kind string) bool {
+	for i, c := range []byte(kind) {
+		switch {
+		case 'a' <= c && c <= 'z', 'A' <= c && c <= 'Z':
+		case '0' <= c && c <= '9' && i > 0:
+		default:
+			return false
+		}
+	}
+	return kind != ""
 }
 
 func (d *docSrc) checkTypeField(o *obj, field string, raw []byte, val string) *Error {

@@ -366,6 +366,8 @@ func TestWalkSkipsNonObjects(t *testing.T) {
 		"chart/broken.json":       "{\"apiVersion\": \"v1\", \"kind\": \"ConfigMap\",}\n",
 		"chart/empty-kind.yaml":   "apiVersion: v1\nkind: \"\"\n",
 		"chart/no-api.yaml":       "kind: ConfigMap\nmetadata: {name: x}\n",
+		"chart/gce.json":          `{"kind": "compute#diskTypeList", "items": [{"kind": "compute#diskType"}]}`,
+		"chart/bad-kind.yaml":     "apiVersion: v1\nkind: config-map\n",
 		"chart/mixed.yaml":        "replicas: 3\n---\n" + cmYAML("m"),
 		"chart/list-items.yaml":   "apiVersion: v1\nkind: List\nitems:\n- {metadata: {name: i}}\n",
 		"chart/templates/x.yaml":  cmYAML("t"),
@@ -374,10 +376,12 @@ func TestWalkSkipsNonObjects(t *testing.T) {
 	t.Run("walked", func(t *testing.T) {
 		checkEvents(t, walkEvents(t, dir, []string{chart}, nil, Options{}), []string{
 			"skip chart/Chart.yaml:1: not a Kubernetes object: no kind",
+			"doc chart/bad-kind.yaml:1: config-map ",
 			"error chart/broken.json:1: invalid JSON: invalid character '}' looking for beginning of object key string",
 			"error chart/broken.yaml:3: invalid YAML: did not find expected ',' or ']'",
 			"skip chart/devcontainer.json:1: not a Kubernetes object: not valid JSON, and no \"kind\"",
 			"skip chart/empty-kind.yaml:1: not a Kubernetes object: no kind",
+			"skip chart/gce.json:1: not a Kubernetes object: no apiVersion, and \"compute#diskTypeList\" is not a kind",
 			"skip chart/kep.yaml:1: not a Kubernetes object: not valid YAML, and no kind",
 			"error chart/list-items.yaml:4: kind: is required",
 			"skip chart/list.yaml:1: not a Kubernetes object: not a mapping",
@@ -391,7 +395,7 @@ func TestWalkSkipsNonObjects(t *testing.T) {
 	})
 	t.Run("named explicitly", func(t *testing.T) {
 		var paths []string
-		for _, f := range []string{"Chart.yaml", "values.yaml", "list.yaml", "package.json", "devcontainer.json", "kep.yaml"} {
+		for _, f := range []string{"Chart.yaml", "values.yaml", "list.yaml", "package.json", "devcontainer.json", "kep.yaml", "gce.json"} {
 			paths = append(paths, filepath.Join(chart, f))
 		}
 		checkEvents(t, walkEvents(t, dir, paths, strings.NewReader("replicas: 3\n"), Options{}), []string{
@@ -401,6 +405,7 @@ func TestWalkSkipsNonObjects(t *testing.T) {
 			"error chart/package.json:1: expected a JSON object",
 			"error chart/devcontainer.json:2: invalid JSON: invalid character '/' looking for beginning of object key string; the remaining 35 bytes of chart/devcontainer.json were not read",
 			"error chart/kep.yaml:2: invalid YAML: did not find expected ',' or ']'",
+			"error chart/gce.json:1: apiVersion: is required",
 		})
 	})
 	t.Run("stdin", func(t *testing.T) {

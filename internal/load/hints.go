@@ -17,12 +17,16 @@ import (
 
 // templateHint explains a document that does not parse because it holds
 // template actions ({{ .Values.replicas }}): a Helm chart's templates or
-// another Go template given before they were rendered.
+// another Go template given before they were rendered; or Jinja tags
+// ({% raw %}, {% if … %}), as in documentation snippets and Ansible roles.
 func templateHint(text []byte) string {
-	if !bytes.Contains(text, []byte("{{")) {
-		return ""
+	switch {
+	case bytes.Contains(text, []byte("{%")):
+		return " (an unrendered template: {% … %} is a Jinja tag; check what it renders to)"
+	case bytes.Contains(text, []byte("{{")):
+		return " (" + unrendered("CHART") + ")"
 	}
-	return " (" + unrendered("CHART") + ")"
+	return ""
 }
 
 // unrendered says what to do with a template of chart (a path, or CHART).

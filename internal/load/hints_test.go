@@ -150,11 +150,16 @@ func TestRenamedFields(t *testing.T) {
 
 func TestTemplateHint(t *testing.T) {
 	const want = " (an unrendered template: check what it renders to, e.g. helm template CHART | limitcheck check -)"
+	const jinja = " (an unrendered template: {% … %} is a Jinja tag; check what it renders to)"
 	for _, tc := range []struct{ text, want string }{
 		{"replicas: {{ .Values.replicas }}\n", want},
 		{"{{- if .Values.enabled }}\nkind: Service\n", want},
 		{"data: {a: {b: c}}\n", ""},
 		{"", ""},
+		// Jinja (a documentation snippet's {% raw %}, an Ansible role's
+		// manifest), whose expressions are also {{ … }}.
+		{"{% raw %}\nkind: ConfigMap\ndata:\n  a: \"{{ .value }}\"\n{% endraw %}\n", jinja},
+		{"{%", jinja},
 	} {
 		if got := templateHint([]byte(tc.text)); got != tc.want {
 			t.Errorf("templateHint(%q) = %q, want %q", tc.text, got, tc.want)

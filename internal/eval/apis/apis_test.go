@@ -164,6 +164,7 @@ func TestLookup(t *testing.T) {
 		// A dotless group that is not built in cannot be served at all:
 		// Skaffold's is a tool's, another one more likely a typo.
 		{"skaffold/v4beta11", "Config", ToolConfig, "configs.skaffold", false, "", ""},
+		{"descheduler/v1alpha2", "DeschedulerPolicy", ToolConfig, "deschedulerpolicies.descheduler", false, "", ""},
 		{"app/v1", "Deployment", NotServed, "deployments.app", false, "", "kube-apiserver 1.36 serves Deployment as apps/v1"},
 		// kustomize's built-in plugins are configured with apiVersion builtin.
 		{"builtin", "PatchTransformer", ToolConfig, "patchtransformers", false, "", ""},

@@ -12,7 +12,8 @@ import (
 // config, a kubelet config in a node-setup repository, a skaffold.yaml at a
 // repository's root, a policy repository's kyverno-test.yaml, a Backstage
 // catalog-info.yaml). Besides groups with a dot, only the dotless names of
-// two tools are: Skaffold's skaffold/v… and kustomize's apiVersion builtin.
+// three tools are: Skaffold's skaffold/v…, the descheduler's
+// descheduler/v1alpha… and kustomize's apiVersion builtin.
 // Another dotless unknown group (app/v1) cannot be any apiserver's group
 // either, but is more likely a mistake, and is NotServed, as kubectl reports
 // it.
@@ -35,6 +36,7 @@ var (
 		"kpt.dev":                 true, // Kptfile
 		"fn.kpt.dev":              true, // kpt function configurations
 		"skaffold":                true, // skaffold.yaml's Config
+		"descheduler":             true, // the descheduler's DeschedulerPolicy (--policy-config-file)
 		"cli.kyverno.io":          true, // the Kyverno CLI's Test, Values, UserInfo, Context, …
 		"test.gatekeeper.sh":      true, // Gatekeeper's gator Suite
 		"chainsaw.kyverno.io":     true, // Chainsaw's Test and Configuration (e2e tests)
@@ -52,7 +54,7 @@ var (
 // Kustomization and Component, KubeletConfiguration, KubeProxyConfiguration,
 // KubeSchedulerConfiguration, AdmissionConfiguration, …), or a kind of
 // apiserver.k8s.io, audit.k8s.io, kubeadm.k8s.io, kind.x-k8s.io,
-// config.kubernetes.io, kpt.dev, fn.kpt.dev, skaffold, of the test tools'
+// config.kubernetes.io, kpt.dev, fn.kpt.dev, skaffold, descheduler, of the test tools'
 // cli.kyverno.io, test.gatekeeper.sh, chainsaw.kyverno.io and kuttl.dev, or
 // Backstage's backstage.io and scaffolder.backstage.io. (internal/admissionconfig reads
 // the admission configuration kinds among them.)
