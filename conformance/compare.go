@@ -11,6 +11,7 @@ import (
 	"github.com/limitcheck/limitcheck/internal/eval/limitranger"
 	"github.com/limitcheck/limitcheck/internal/eval/quota"
 
+	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
@@ -291,6 +292,13 @@ func diffPods(u, m *corev1.Pod) []string {
 	}
 	if u.Name != m.Name {
 		d = append(d, fmt.Sprintf("name: upstream %q, limitcheck %q", u.Name, m.Name))
+	}
+	// A StatefulSet's revision (WL-07). (A DaemonSet's Pods carry a hash of
+	// their template under the same key, which limitcheck leaves out: it is
+	// never too long, and nothing else reads it.)
+	if _, stateful := u.Labels[appsv1.StatefulSetPodNameLabel]; !stateful {
+	} else if a, b := u.Labels[appsv1.StatefulSetRevisionLabel], m.Labels[appsv1.StatefulSetRevisionLabel]; a != b {
+		d = append(d, fmt.Sprintf("label %s: upstream %q, limitcheck %q", appsv1.StatefulSetRevisionLabel, a, b))
 	}
 	// The Priority and RuntimeClass plugins' mutations (RQ-34).
 	if u.Spec.PriorityClassName != m.Spec.PriorityClassName {

@@ -33,11 +33,13 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apiserver/pkg/storage/names"
+	clientscheme "k8s.io/client-go/kubernetes/scheme"
 	"k8s.io/klog/v2"
 	"k8s.io/kubernetes/pkg/api/legacyscheme"
 	"k8s.io/kubernetes/pkg/controller"
 	daemonutil "k8s.io/kubernetes/pkg/controller/daemon/util"
 	deploymentutil "k8s.io/kubernetes/pkg/controller/deployment/util"
+	"k8s.io/kubernetes/pkg/controller/history"
 	labelsutil "k8s.io/kubernetes/pkg/util/labels"
 )
 
@@ -361,11 +363,17 @@ func (u *Upstream) runStatefulSet(w *WorkloadOutcome, set *appsv1.StatefulSet) e
 	return nil
 }
 
-// newStatefulSetPod is stateful_set_utils.go newStatefulSetPod: GetPodFromTemplate,
-// getPodName, initIdentity (pod-name and pod-index labels, hostname, subdomain),
-// updateStorage (a volume per claim template); setPodRevision's label left out.
+// newStatefulSetPod is stateful_set_utils.go newVersionedStatefulSetPod for a
+// new set: newStatefulSetPod (GetPodFromTemplate, getPodName, initIdentity's
+// pod-name and pod-index labels, hostname and subdomain, updateStorage's
+// volume per claim template) and setPodRevision's label, the name of the
+// set's first ControllerRevision.
 func newStatefulSetPod(set *appsv1.StatefulSet, ordinal int) (*corev1.Pod, error) {
 	pod, err := controller.GetPodFromTemplate(&set.Spec.Template, set, nil)
+	if err != nil {
+		return nil, err
+	}
+	revision, err := statefulSetRevision(set)
 	if err != nil {
 		return nil, err
 	}
@@ -378,6 +386,7 @@ func newStatefulSetPod(set *appsv1.StatefulSet, ordinal int) (*corev1.Pod, error
 	}
 	pod.Labels[appsv1.StatefulSetPodNameLabel] = pod.Name
 	pod.Labels[appsv1.PodIndexLabel] = strconv.Itoa(ordinal)
+	pod.Labels[appsv1.StatefulSetRevisionLabel] = revision.Name
 	pod.Spec.Hostname = pod.Name
 	pod.Spec.Subdomain = set.Spec.ServiceName
 	claims := statefulSetClaims(set, ordinal)
@@ -397,6 +406,41 @@ func newStatefulSetPod(set *appsv1.StatefulSet, ordinal int) (*corev1.Pod, error
 	}
 	pod.Spec.Volumes = volumes
 	return pod, nil
+}
+
+// statefulSetRevision is the first ControllerRevision of a new set:
+// stateful_set_control.go getStatefulSetRevisions calls newRevision (in
+// stateful_set_utils.go) with the collision count 0, on the set as the
+// controller reads it from the apiserver (a JSON encode and decode of the
+// stored object). newRevision hashes getPatch's bytes, whose steps are
+// repeated here (getPatch is unexported), with the controller's own codec.
+func statefulSetRevision(stored *appsv1.StatefulSet) (*appsv1.ControllerRevision, error) {
+	codec := clientscheme.Codecs.LegacyCodec(appsv1.SchemeGroupVersion)
+	wire, err := runtime.Encode(codec, stored)
+	if err != nil {
+		return nil, err
+	}
+	set := &appsv1.StatefulSet{}
+	if err := json.Unmarshal(wire, set); err != nil {
+		return nil, err
+	}
+	data, err := runtime.Encode(codec, set)
+	if err != nil {
+		return nil, err
+	}
+	var raw map[string]any
+	if err := json.Unmarshal(data, &raw); err != nil {
+		return nil, err
+	}
+	template := raw["spec"].(map[string]any)["template"].(map[string]any)
+	template["$patch"] = "replace"
+	patch, err := json.Marshal(map[string]any{"spec": map[string]any{"template": template}})
+	if err != nil {
+		return nil, err
+	}
+	var collisionCount int32
+	return history.NewControllerRevision(set, appsv1.SchemeGroupVersion.WithKind("StatefulSet"), set.Spec.Template.Labels,
+		runtime.RawExtension{Raw: patch}, 1, &collisionCount)
 }
 
 // statefulSetClaims is stateful_set_utils.go getPersistentVolumeClaims, in

@@ -641,6 +641,7 @@ func (e *Engine) runStatefulSet(w *Workload, set *appsv1.StatefulSet) {
 		start = int(set.Spec.Ordinals.Start)
 	}
 	ordered := set.Spec.PodManagementPolicy != appsv1.ParallelPodManagement
+	revision := statefulSetRevision(set)
 	stopAfter := -1 // Parallel: the last index of the batch in which a Pod failed
 	e.replicate(w, set.Namespace, replicaPlan{
 		n:            w.Replicas,
@@ -663,6 +664,7 @@ func (e *Engine) runStatefulSet(w *Workload, set *appsv1.StatefulSet) {
 				}
 				pod.Labels[appsv1.StatefulSetPodNameLabel] = podName
 				pod.Labels[appsv1.PodIndexLabel] = strconv.Itoa(ordinal)
+				pod.Labels[appsv1.StatefulSetRevisionLabel] = revision
 				setPodIdentity(set, pod, ordinal)
 				res := e.admitCreated(pod, i+1)
 				step = append(step, res)

@@ -986,9 +986,7 @@ func (e *Engine) beforeQuota(ns string, limitRanges []*limitranger.Policy, pod *
 	// which is kept (VAL-10, RQ-17); pod-level resources dropped with the
 	// gate off.
 	pod.Status = corev1.PodStatus{Phase: corev1.PodPending, QOSClass: pod.Status.QOSClass}
-	if !gates.Enabled(features.PodLevelResources) {
-		pod.Spec.Resources = nil
-	}
+	dropGatedFields(&pod.Spec, gates)
 	assignName(&pod.ObjectMeta)
 	validation.PrepareForCreate(pod)
 	if errs := validation.Pod(pod, e.podOptions()); len(errs) > 0 {
@@ -1154,11 +1152,22 @@ func (e *Engine) validateCounted(obj runtime.Object, gvk schema.GroupVersionKind
 		// Pod template's included, after the template's PrepareForCreate.
 		if t != nil { // a ReplicationController may have none
 			validation.DropDisabledFields(&t.Spec)
+			dropGatedFields(&t.Spec, e.opts.Gates)
 		}
 		return obj, gk, validation.Workload(obj, e.podOptions())
 	}
 	// VAL-04: any other kind has its metadata validated.
 	return nil, gk, metaErrs()
+}
+
+// dropGatedFields clears what PrepareForCreate drops, in a Pod or a
+// workload's template, for a gate the run turned off: pod-level resources
+// with PodLevelResources off. (A workload's stored template matters to the
+// StatefulSet revision its Pods are labelled with, WL-07.)
+func dropGatedFields(spec *corev1.PodSpec, gates features.Gates) {
+	if !gates.Enabled(features.PodLevelResources) {
+		spec.Resources = nil
+	}
 }
 
 // ResourceQuotaInvalid runs the create path of a defaulted ResourceQuota from name

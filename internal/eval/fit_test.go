@@ -259,12 +259,15 @@ func TestFit(t *testing.T) {
 		object:  "Pod/web-4",
 		message: `pods "web-4" is forbidden: exceeded quota: compute, requested: pods=1, used: pods=5, limited: pods=5`,
 	}, {
-		name:    "a name that grows too long",
+		// Every Pod carries "<set>-<revision hash>" in a label (WL-07):
+		// too long a name refuses the first one, whatever the replicas.
+		name:    "a name too long for the revision label",
 		docs:    []string{"apiVersion: apps/v1\nkind: StatefulSet\nmetadata: {name: " + strings.Repeat("s", 61) + "}\nspec:\n  replicas: 3\n  serviceName: s\n  selector: {matchLabels: {app: s}}\n  template:\n    metadata: {labels: {app: s}}\n    spec:\n      containers: [{name: c, image: i}]"},
 		wanted:  3,
-		fit:     10,
-		replica: 11,
-		object:  "Pod/" + strings.Repeat("s", 61) + "-10",
+		fit:     0,
+		replica: 1,
+		object:  "Pod/" + strings.Repeat("s", 61) + "-0",
+		message: `Pod "` + strings.Repeat("s", 61) + `-0" is invalid: metadata.labels: Invalid value: "` + strings.Repeat("s", 61) + `-776dff8d98": must be no more than 63 bytes`,
 	}}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
