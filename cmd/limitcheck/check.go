@@ -71,7 +71,7 @@ The policies are linted as limitcheck lint does: its findings (a LimitRange whos
 	fl := cmd.Flags()
 	fl.StringVarP(&opts.Output, "output", "o", render.Default, "output format: one of "+strings.Join(render.Formats(), ", "))
 	fl.StringVar(&opts.FailOn, "fail-on", failOnDenied, "exit 1 on: denied, warning (denials or warnings) or never")
-	fl.BoolVar(&opts.Render.Quiet, "quiet", false, "text: findings and the summary only, no tables")
+	fl.BoolVar(&opts.Render.Quiet, "quiet", false, "text: findings and the summary only: no tables, and the documents that are no object counted, not listed")
 	fl.BoolVar(&opts.Lint, "lint", true, "report lint findings about the policies as warnings (see limitcheck lint)")
 	_ = cmd.RegisterFlagCompletionFunc("fail-on", cobra.FixedCompletions([]cobra.Completion{failOnDenied, failOnWarning, failOnNever}, cobra.ShellCompDirectiveNoFileComp))
 	fl.StringVar(&opts.Color, "color", "auto", "colour the text report: auto, always or never")

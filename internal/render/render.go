@@ -21,7 +21,8 @@ type Options struct {
 	// -o sarif report it).
 	Version string
 	// Quiet leaves the tables out of the text report: findings and the
-	// summary line only (--quiet).
+	// summary line only (--quiet); the documents skipped as no object at all
+	// are counted by reason rather than listed one per line.
 	Quiet bool
 	// Verbose lists in full what a report only counts (diff: the objects
 	// denied in both).

@@ -132,8 +132,11 @@ func (textFormat) Stream(w io.Writer, o Options) Stream {
 // take files an entry: its findings under its namespace, a skipped object
 // under its reason.
 func (t *textStream) take(e *check.Entry, held bool) {
-	// The cluster's own classes (--from-cluster) are not the input's.
-	if e.Err == nil && e.Result.Skipped && e.Result.Kind != "" && !e.Live {
+	// The cluster's own classes (--from-cluster) are not the input's. A
+	// document that is no object at all is listed on its own line, or with
+	// Quiet only counted, under no kind.
+	counted := e.Err == nil && e.Result.Skipped && !e.Live && (e.Result.Kind != "" || t.o.Quiet)
+	if counted {
 		kinds := t.skipped[e.Result.SkipReason]
 		if kinds == nil {
 			kinds = map[string]int{}
@@ -141,7 +144,7 @@ func (t *textStream) take(e *check.Entry, held bool) {
 		}
 		kinds[e.Result.Kind]++
 	}
-	if !hasFinding(e) {
+	if !hasFinding(e) || counted && e.Result.Kind == "" {
 		return
 	}
 	g := t.groups[e.Result.Namespace]

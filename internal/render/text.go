@@ -73,13 +73,17 @@ func (f textFormat) Render(w io.Writer, r *check.Report, o Options) error {
 	return f.Stream(w, o).Finish(r)
 }
 
-// writeTail writes what follows the findings: the skipped kinds per reason,
-// the notes, the quota tables (unless Quiet) and the summary.
+// writeTail writes what follows the findings: the skipped kinds per reason
+// (with Quiet, the documents that are no object too, counted), the notes, the quota tables (unless Quiet) and the summary.
 func writeTail(b *strings.Builder, p palette, r *check.Report, skipped map[string]map[string]int, o Options) {
 	for _, reason := range slices.Sorted(maps.Keys(skipped)) {
 		kinds := skipped[reason]
 		counts := make([]string, 0, len(kinds))
 		for _, kind := range slices.Sorted(maps.Keys(kinds)) {
+			if kind == "" { // documents that are no object (Quiet)
+				counts = append(counts, Count(kinds[kind], "document", "documents"))
+				continue
+			}
 			counts = append(counts, Count(kinds[kind], Escape(kind), Escape(apis.Plural(kind))))
 		}
 		fmt.Fprintf(b, "skipped: %s: %s\n", strings.Join(counts, ", "), Escape(reason))
