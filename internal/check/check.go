@@ -258,7 +258,7 @@ func Run(opts Options) (*Report, error) {
 		return rep, err
 	}
 	if look.objects == 0 && look.unread == 0 && !opts.SkipNonObjects {
-		return rep, noObjects(rep.Notes, look.readFiles, look.docFiles)
+		return rep, noObjects(rep.Notes, look)
 	}
 	engineOpts := opts.Engine
 	configAt := ""
@@ -342,7 +342,7 @@ func Run(opts Options) (*Report, error) {
 		return &Report{}, err
 	}
 	if look.objects == 0 && r.objects == 0 && !opts.SkipNonObjects {
-		return &Report{Notes: rep.Notes}, noObjects(rep.Notes, look.readFiles, look.docFiles)
+		return &Report{Notes: rep.Notes}, noObjects(rep.Notes, look)
 	}
 	applyHPAs(rep.Entries[nLive:], hpas, opts)
 	if opts.Rollout {
@@ -400,10 +400,20 @@ func Run(opts Options) (*Report, error) {
 // directory, or stdin) that held no document at all: comments and empty
 // documents only (IN-09). Past maxEmptyNotes such files, one line counts
 // the rest.
-func noObjects(notes []load.Note, read []string, docFiles map[string]bool) error {
+func noObjects(notes []load.Note, l *look) error {
+	// The documents skipped, by reason: not objects, tools' files.
+	for _, reason := range slices.Sorted(maps.Keys(l.skipped)) {
+		k := l.skipped[reason]
+		what := "documents were"
+		if k.n == 1 {
+			what = "document was"
+		}
+		notes = append(notes, load.Note{File: k.first.File, Line: k.first.Line,
+			Msg: fmt.Sprintf("%d %s skipped, the first here: %s", k.n, what, reason)})
+	}
 	empty := 0
-	for _, name := range read {
-		if docFiles[name] {
+	for _, name := range l.readFiles {
+		if l.docFiles[name] {
 			continue
 		}
 		if empty++; empty <= maxEmptyNotes {
@@ -464,6 +474,9 @@ type look struct {
 	docFiles map[string]bool
 	// readFiles are the files read, in walk order, until the first object.
 	readFiles []string
+	// skipped counts the documents skipped (load.Document.Skip) before the
+	// first object, by reason, with the first of each.
+	skipped map[string]*skippedDocs
 	// adopters are the namespaces of the input's ReplicaSets,
 	// ReplicationControllers and Deployments (eval.Outlook).
 	adopters map[string]bool
@@ -472,6 +485,12 @@ type look struct {
 	// object names no namespace: what readLive asks the cluster about.
 	headers   []load.Document
 	defaulted bool
+}
+
+// skippedDocs counts the documents skipped for one reason.
+type skippedDocs struct {
+	n     int
+	first load.Position
 }
 
 // refusedCRD is the identity of a CRD kube-apiserver refuses.
@@ -523,7 +542,7 @@ func unread(text []byte) bool {
 // firstLook reads the input once, decoding only what applies to the whole run
 // (everything, with a live cluster, whose questions depend on every object).
 func firstLook(opts Options, loadOpts load.Options) (*look, error) {
-	l := &look{policyAt: map[load.Position]int{}, errs: map[load.Position]*load.Error{}, adopters: map[string]bool{}, docFiles: map[string]bool{}}
+	l := &look{policyAt: map[load.Position]int{}, errs: map[load.Position]*load.Error{}, adopters: map[string]bool{}, docFiles: map[string]bool{}, skipped: map[string]*skippedDocs{}}
 	if opts.Live == nil {
 		loadOpts.Select = wholeRun
 		if skim {
@@ -565,6 +584,14 @@ func firstLook(opts Options, loadOpts load.Options) (*look, error) {
 		}
 		if d.Skip != "" {
 			// Not an object (IN-03, IN-10): nothing of it applies to the run.
+			if l.objects == 0 {
+				k := l.skipped[d.Skip]
+				if k == nil {
+					k = &skippedDocs{first: d.Pos}
+					l.skipped[d.Skip] = k
+				}
+				k.n++
+			}
 			if opts.Live != nil {
 				l.headers = append(l.headers, load.Document{Pos: d.Pos, APIVersion: d.APIVersion, Kind: d.Kind, Namespace: d.Namespace, Name: d.Name, Skip: d.Skip})
 			}
