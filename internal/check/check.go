@@ -13,6 +13,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
 
 	"github.com/limitcheck/limitcheck/internal/admissionconfig"
 	"github.com/limitcheck/limitcheck/internal/eval"
@@ -889,6 +890,7 @@ func admitServed(engine *eval.Engine, catalog *apis.Catalog, d load.Document, sk
 		if hint := catalog.Suggest(d.APIVersion, d.Kind); hint != "" {
 			msg += "; " + hint
 		}
+		msg += helmVersionHint(d)
 		if skipUnknown {
 			id.Skipped, id.SkipReason = true, "not served by kube-apiserver 1.36 (--skip-unknown)"
 			return id, nil, nil
@@ -904,6 +906,22 @@ func admitServed(engine *eval.Engine, catalog *apis.Catalog, d load.Document, sk
 	}
 	prepared, _ := d.Prepared.(*eval.Prepared)
 	return engine.AdmitPrepared(d.Object, prepared), nil, nil
+}
+
+// helmVersionHint explains an old version of a built-in kind in a document
+// helm template rendered (its "# Source:"): a chart that asks
+// .Capabilities.APIVersions.Has "policy/v1/PodDisruptionBudget" is told no
+// when helm cannot see the cluster, and falls back to the old version.
+func helmVersionHint(d load.Document) string {
+	gv, err := schema.ParseGroupVersion(d.APIVersion)
+	if d.Pos.Source == "" || err != nil {
+		return ""
+	}
+	v := apis.ServedVersion(gv.Group, d.Kind)
+	if v == "" || v == d.APIVersion {
+		return ""
+	}
+	return " (helm template renders the old version when it cannot see the cluster's APIs: give it --api-versions " + v + "/" + d.Kind + ")"
 }
 
 // overQuota warns on every quota whose final usage is above its hard limit

@@ -258,6 +258,17 @@ func (c *Catalog) suggestGroupKind(gk schema.GroupKind, note string) string {
 
 // versionList joins apiVersions: "apps/v1", "autoscaling/v2 or autoscaling/v1",
 // "a, b or c".
+// ServedVersion is the apiVersion kube-apiserver serves a built-in kind of
+// group as (the first, if more than one), or "" when it serves it in none.
+func ServedVersion(group, kind string) string {
+	for _, k := range builtinByGK[schema.GroupKind{Group: group, Kind: kind}] {
+		if !k.Disabled && !k.Subresource {
+			return k.APIVersion()
+		}
+	}
+	return ""
+}
+
 func versionList(ks []Kind) string {
 	var out []string
 	seen := map[string]bool{}
