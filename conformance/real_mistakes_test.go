@@ -300,6 +300,19 @@ var realMistakes = []realMistake{
 		m["name"] = strings.ToUpper(n[:1]) + n[1:] + "_v2"
 		return true
 	}},
+	{"long name (a Helm fullname cut at 63)", func(rng *rand.Rand, root obj) bool {
+		// Valid as a DNS label, but what is made of it may not be: a
+		// StatefulSet's revision label (WL-07), a CronJob's Jobs, a Job's
+		// Pod labels, a Service's name.
+		m := child(root, "metadata", false)
+		n, _ := m["name"].(string)
+		if m == nil || n == "" {
+			return false
+		}
+		long := strings.TrimRight((n + "-" + strings.Repeat("release-name-chart-name-", 3))[:45+rng.IntN(19)], "-")
+		m["name"] = long
+		return true
+	}},
 	{"bad label", func(rng *rand.Rand, root obj) bool {
 		l := child(child(root, "metadata", true), "labels", true)
 		switch rng.IntN(3) {
