@@ -100,6 +100,7 @@ func (d *docSrc) rootNode() *yaml3.Node {
 		d.parsed = true
 		var n yaml3.Node
 		if err := yaml3.Unmarshal(d.text, &n); err == nil {
+			markNonSpecificKeys(&n, d.text)
 			if n.Kind == yaml3.DocumentNode && len(n.Content) == 1 {
 				d.root = n.Content[0]
 			}
@@ -206,9 +207,10 @@ func (d *docSrc) object(js []byte, o *obj, depth int) {
 		d.skip(o, &h, reason)
 		return
 	}
-	if skippable && missing(h.apiVersionRaw, h.apiVersion) && JSONType(h.kindRaw) == "string" && !kindShaped(h.kind) {
+	if skippable && missing(h.apiVersionRaw, h.apiVersion) && JSONType(h.kindRaw) == "string" && strings.Contains(h.kind, "#") {
 		// Another API's document: Google's REST resources say what they
-		// are in "kind": "compute#diskTypeList".
+		// are in "kind": "compute#diskTypeList". (A kind with another
+		// stray character, config-map, is more likely a typo: the error.)
 		d.skip(o, nil, fmt.Sprintf("not a Kubernetes object: no apiVersion, and %q is not a kind", h.kind))
 		return
 	}
@@ -248,20 +250,6 @@ func (d *docSrc) object(js []byte, o *obj, depth int) {
 		return
 	}
 	d.decode(js, o, &h)
-}
-
-// kindShaped reports whether kind could name a Kubernetes kind: a Go type
-// name, letters and digits from a letter on.
-func kindShaped(kind string) bool {
-	for i, c := range []byte(kind) {
-		switch {
-		case 'a' <= c && c <= 'z', 'A' <= c && c <= 'Z':
-		case '0' <= c && c <= '9' && i > 0:
-		default:
-			return false
-		}
-	}
-	return kind != ""
 }
 
 func (d *docSrc) checkTypeField(o *obj, field string, raw []byte, val string) *Error {

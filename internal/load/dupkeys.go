@@ -1,6 +1,7 @@
 package load
 
 import (
+	"bytes"
 	"fmt"
 	"sort"
 	"strconv"
@@ -44,11 +45,49 @@ func findDups(n *yaml3.Node, skipItems bool) []dupKey {
 
 const maxDupDepth = 10000
 
+// markNonSpecificKeys restores, on the mapping keys of n parsed from text,
+// the non-specific tag "!" that yaml v3 drops: it resolves "! 0" as if
+// untagged, an integer, where yaml v2 (the reference) keeps the string "0".
+// A key so written is marked with Tag "!" and TaggedStyle, as keyID,
+// jsonKey and writtenKey read it.
+func markNonSpecificKeys(n *yaml3.Node, text []byte) {
+	if !bytes.Contains(text, []byte("! ")) && !bytes.Contains(text, []byte("!\t")) {
+		return
+	}
+	lineStarts := []int{0}
+	for i, c := range text {
+		if c == '\n' {
+			lineStarts = append(lineStarts, i+1)
+		}
+	}
+	var walk func(n *yaml3.Node, depth int)
+	walk = func(n *yaml3.Node, depth int) {
+		if n == nil || depth > maxDupDepth {
+			return
+		}
+		for i, c := range n.Content {
+			if n.Kind == yaml3.MappingNode && i%2 == 0 && c != nil && c.Kind == yaml3.ScalarNode && c.Line >= 1 && c.Line <= len(lineStarts) {
+				// Columns count characters; keys are mostly after ASCII.
+				if off := lineStarts[c.Line-1] + c.Column - 1; off+1 < len(text) && text[off] == '!' && (text[off+1] == ' ' || text[off+1] == '\t') {
+					c.Tag, c.Style = "!", c.Style|yaml3.TaggedStyle
+				}
+			}
+			walk(c, depth+1)
+		}
+	}
+	walk(n, 0)
+}
+
 // keyID identifies a scalar key the way it is compared once decoded: by its
 // resolved tag and value. Merge keys and non-scalar keys have no ID.
 func keyID(k *yaml3.Node) (string, bool) {
 	if k == nil || k.Kind != yaml3.ScalarNode {
 		return "", false
+	}
+	if k.Style&yaml3.TaggedStyle != 0 && k.Tag == "!" {
+		// The non-specific tag: yaml v3 resolves the value as if untagged,
+		// yaml v2 (the reference) keeps it a string, as jsonKey does.
+		return k.Value, true
 	}
 	switch tag := k.ShortTag(); tag {
 	case "!!str":

@@ -148,6 +148,7 @@ func nodeDups(data []byte) []dupKey {
 	if yaml3.Unmarshal(data, &n) != nil {
 		return nil
 	}
+	markNonSpecificKeys(&n, data)
 	return findDups(&n, false)
 }
 

@@ -368,6 +368,7 @@ func TestWalkSkipsNonObjects(t *testing.T) {
 		"chart/no-api.yaml":       "kind: ConfigMap\nmetadata: {name: x}\n",
 		"chart/gce.json":          `{"kind": "compute#diskTypeList", "items": [{"kind": "compute#diskType"}]}`,
 		"chart/bad-kind.yaml":     "apiVersion: v1\nkind: config-map\n",
+		"chart/typo-kind.yaml":    "kind: config-map\nmetadata: {name: x}\n",
 		"chart/mixed.yaml":        "replicas: 3\n---\n" + cmYAML("m"),
 		"chart/list-items.yaml":   "apiVersion: v1\nkind: List\nitems:\n- {metadata: {name: i}}\n",
 		"chart/templates/x.yaml":  cmYAML("t"),
@@ -390,6 +391,7 @@ func TestWalkSkipsNonObjects(t *testing.T) {
 			"error chart/no-api.yaml:1: apiVersion: is required",
 			"skip chart/package.json:1: not a Kubernetes object: not a JSON object",
 			"skip chart/tsconfig.json:1: not a Kubernetes object: no apiVersion or kind",
+			"error chart/typo-kind.yaml:1: apiVersion: is required",
 			"skip chart/values.yaml:2: values of the Helm chart in chart, not an API object",
 		})
 	})
@@ -686,6 +688,13 @@ func TestDuplicateKeys(t *testing.T) {
 			name: "tagged keys",
 			in:   "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c\n  labels: {!local 0: a, 0b00: b}\ndata: {!!float 1: a, 1.0: b, !!int \"2\": c, \"2\": d}\n",
 			want: []string{`error f.yaml:5: metadata.labels: keys !local 0 and 0b00 (twice on line 5) are one key "0" once converted to JSON: kubectl sends one of their values, at random; write the key once`},
+		},
+		{
+			// The non-specific tag "!": yaml v2 keeps the key a string,
+			// where yaml v3 would resolve it (FuzzReadStream found it).
+			name: "a key with the non-specific tag",
+			in:   "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c}\ndata:\n  ! 0: a\n  0: b\n",
+			want: []string{`error f.yaml:6: data: keys ! 0 and 0 (line 5 and line 6) are one key "0" once converted to JSON: kubectl sends one of their values, at random; write the key once`},
 		},
 		{
 			name: "explicitly tagged keys",
