@@ -296,9 +296,10 @@ func diffPods(u, m *corev1.Pod) []string {
 	// A StatefulSet's revision (WL-07). (A DaemonSet's Pods carry a hash of
 	// their template under the same key, which limitcheck leaves out: it is
 	// never too long, and nothing else reads it.)
-	if _, stateful := u.Labels[appsv1.StatefulSetPodNameLabel]; !stateful {
-	} else if a, b := u.Labels[appsv1.StatefulSetRevisionLabel], m.Labels[appsv1.StatefulSetRevisionLabel]; a != b {
-		d = append(d, fmt.Sprintf("label %s: upstream %q, limitcheck %q", appsv1.StatefulSetRevisionLabel, a, b))
+	if _, stateful := u.Labels[appsv1.StatefulSetPodNameLabel]; stateful {
+		if a, b := u.Labels[appsv1.StatefulSetRevisionLabel], m.Labels[appsv1.StatefulSetRevisionLabel]; a != b {
+			d = append(d, fmt.Sprintf("label %s: upstream %q, limitcheck %q", appsv1.StatefulSetRevisionLabel, a, b))
+		}
 	}
 	// The Priority and RuntimeClass plugins' mutations (RQ-34).
 	if u.Spec.PriorityClassName != m.Spec.PriorityClassName {

@@ -312,6 +312,10 @@ func (u *Upstream) runStatefulSet(w *WorkloadOutcome, set *appsv1.StatefulSet) e
 		start = int(set.Spec.Ordinals.Start)
 	}
 	monotonic := set.Spec.PodManagementPolicy != appsv1.ParallelPodManagement // allowsBurst
+	revision, err := statefulSetRevision(set)
+	if err != nil {
+		return err
+	}
 	// runForAll without monotonic is slowStartBatch(1, replicas, fn): batches
 	// of 1, 2, 4, … (MaxBatchSize 500), stopping after a batch with an error.
 	// Inside a batch the controller runs fn concurrently; here in index order.
@@ -332,7 +336,7 @@ func (u *Upstream) runStatefulSet(w *WorkloadOutcome, set *appsv1.StatefulSet) e
 		}
 		batchLeft--
 		ordinal := start + i
-		pod, err := newStatefulSetPod(set, ordinal)
+		pod, err := newStatefulSetPod(set, revision.Name, ordinal)
 		if err != nil {
 			return err
 		}
@@ -367,13 +371,9 @@ func (u *Upstream) runStatefulSet(w *WorkloadOutcome, set *appsv1.StatefulSet) e
 // new set: newStatefulSetPod (GetPodFromTemplate, getPodName, initIdentity's
 // pod-name and pod-index labels, hostname and subdomain, updateStorage's
 // volume per claim template) and setPodRevision's label, the name of the
-// set's first ControllerRevision.
-func newStatefulSetPod(set *appsv1.StatefulSet, ordinal int) (*corev1.Pod, error) {
+// set's first ControllerRevision (statefulSetRevision).
+func newStatefulSetPod(set *appsv1.StatefulSet, revision string, ordinal int) (*corev1.Pod, error) {
 	pod, err := controller.GetPodFromTemplate(&set.Spec.Template, set, nil)
-	if err != nil {
-		return nil, err
-	}
-	revision, err := statefulSetRevision(set)
 	if err != nil {
 		return nil, err
 	}
@@ -386,7 +386,7 @@ func newStatefulSetPod(set *appsv1.StatefulSet, ordinal int) (*corev1.Pod, error
 	}
 	pod.Labels[appsv1.StatefulSetPodNameLabel] = pod.Name
 	pod.Labels[appsv1.PodIndexLabel] = strconv.Itoa(ordinal)
-	pod.Labels[appsv1.StatefulSetRevisionLabel] = revision.Name
+	pod.Labels[appsv1.StatefulSetRevisionLabel] = revision
 	pod.Spec.Hostname = pod.Name
 	pod.Spec.Subdomain = set.Spec.ServiceName
 	claims := statefulSetClaims(set, ordinal)

@@ -74,7 +74,8 @@ func (f textFormat) Render(w io.Writer, r *check.Report, o Options) error {
 }
 
 // writeTail writes what follows the findings: the skipped kinds per reason
-// (with Quiet, the documents that are no object too, counted), the notes, the quota tables (unless Quiet) and the summary.
+// (with Quiet, the documents that are no object too, counted), the notes,
+// the quota tables (unless Quiet) and the summary.
 func writeTail(b *strings.Builder, p palette, r *check.Report, skipped map[string]map[string]int, o Options) {
 	for _, reason := range slices.Sorted(maps.Keys(skipped)) {
 		kinds := skipped[reason]

@@ -256,8 +256,6 @@ func (c *Catalog) suggestGroupKind(gk schema.GroupKind, note string) string {
 	return fmt.Sprintf("kube-apiserver %s has %s in %s but serves none of them by default%s", release(), gk.Kind, strings.Join(all, " and "), note)
 }
 
-// versionList joins apiVersions: "apps/v1", "autoscaling/v2 or autoscaling/v1",
-// "a, b or c".
 // ServedVersion is the apiVersion kube-apiserver serves a built-in kind of
 // group as (the first, if more than one), or "" when it serves it in none.
 func ServedVersion(group, kind string) string {
@@ -269,6 +267,8 @@ func ServedVersion(group, kind string) string {
 	return ""
 }
 
+// versionList joins apiVersions: "apps/v1", "autoscaling/v2 or autoscaling/v1",
+// "a, b or c".
 func versionList(ks []Kind) string {
 	var out []string
 	seen := map[string]bool{}
