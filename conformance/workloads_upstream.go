@@ -6,9 +6,10 @@ package conformance
 // run through Create (upstream admission) in creation order. Upstream code is
 // called where it is exported; the rest follows the cited controller sources.
 //
-// Names the cluster generates at random are replaced by limitcheck's
-// placeholders (internal/eval/controllers.go): a Deployment's ReplicaSet and a
-// CronJob's Job are named like their owner, Pods <generateName base><index>.
+// Names are the cluster's: a Deployment's ReplicaSet "<deployment>-<pod
+// template hash>", Pods from their generateName, whose random part is
+// limitcheck's placeholder (createOne). A CronJob's Job is named like the
+// CronJob: the cluster adds the scheduled time, which has no value offline.
 //
 // Timing is left out, as limitcheck leaves it out: every Pod a controller wants
 // is attempted in ordinal order, created Pods become ready at once (so an
@@ -86,7 +87,7 @@ func (u *Upstream) runControllers(out *Outcome) error {
 			if err := u.adopt(w, o, sel, appsv1.SchemeGroupVersion.WithKind("ReplicaSet")); err != nil {
 				return err
 			}
-			return u.createPods(w, o.Namespace, max(w.Replicas-w.Adopted, 0), func(int) (*corev1.PodTemplateSpec, runtime.Object) { return &o.Spec.Template, o })
+			return u.createPods(w, o.Namespace, max(w.Replicas-w.Adopted, 0), func(int) (*corev1.PodTemplateSpec, runtime.Object, string) { return &o.Spec.Template, o, "" })
 		}
 	case *corev1.ReplicationController:
 		w.Replicas = int(u.replicas(o.Spec.Replicas))
@@ -95,7 +96,7 @@ func (u *Upstream) runControllers(out *Outcome) error {
 			if err := u.adopt(w, o, sel, corev1.SchemeGroupVersion.WithKind("ReplicationController")); err != nil {
 				return err
 			}
-			return u.createPods(w, o.Namespace, max(w.Replicas-w.Adopted, 0), func(int) (*corev1.PodTemplateSpec, runtime.Object) { return o.Spec.Template, o })
+			return u.createPods(w, o.Namespace, max(w.Replicas-w.Adopted, 0), func(int) (*corev1.PodTemplateSpec, runtime.Object, string) { return o.Spec.Template, o, "" })
 		}
 	case *appsv1.DaemonSet:
 		w.Replicas = max(u.Controllers.Nodes, 1)
@@ -177,11 +178,12 @@ func (w *WorkloadOutcome) recordPod(out Outcome) {
 	}
 }
 
-// newPod is what a controller sends for Pod i: controller.GetPodFromTemplate
-// (labels, annotations, finalizers and spec of the template), named by the
-// placeholder scheme in place of the apiserver's generateName suffix
-// (names.SimpleNameGenerator keeps MaxGeneratedNameLength of the base).
-func newPod(t *corev1.PodTemplateSpec, parent runtime.Object, i int) (*corev1.Pod, error) {
+// newPod is what a controller sends: controller.GetPodFromTemplate (labels,
+// annotations, finalizers and spec of the template, generateName
+// getPodsPrefix of the owner's name), generateName replaced when the
+// controller gives its own (RealPodControl.CreatePodsWithGenerateName). The
+// apiserver names it (createOne), with the placeholder for the random part.
+func newPod(t *corev1.PodTemplateSpec, parent runtime.Object, generateName string) (*corev1.Pod, error) {
 	pod, err := controller.GetPodFromTemplate(t, parent, nil)
 	if err != nil {
 		return nil, err
@@ -190,22 +192,21 @@ func newPod(t *corev1.PodTemplateSpec, parent runtime.Object, i int) (*corev1.Po
 	if len(pod.Labels) == 0 {
 		return nil, fmt.Errorf("unable to create pods, no labels")
 	}
-	base := pod.GenerateName
-	if len(base) > names.MaxGeneratedNameLength {
-		base = base[:names.MaxGeneratedNameLength]
+	if generateName != "" {
+		pod.GenerateName = generateName
 	}
-	pod.GenerateName, pod.Name = "", base+strconv.Itoa(i)
 	pod.TypeMeta = metav1.TypeMeta{APIVersion: "v1", Kind: "Pod"}
 	return pod, nil
 }
 
-// createPods creates n Pods, Pod i from the template and owner templateFor(i)
-// returns (RealPodControl.CreatePods as the ReplicaSet, ReplicationController,
-// DaemonSet and Job controllers call it).
-func (u *Upstream) createPods(w *WorkloadOutcome, namespace string, n int, templateFor func(i int) (*corev1.PodTemplateSpec, runtime.Object)) error {
+// createPods creates n Pods, Pod i from the template, owner and generateName
+// templateFor(i) returns ("": the owner's), as the ReplicaSet,
+// ReplicationController, DaemonSet and Job controllers call
+// RealPodControl.CreatePods.
+func (u *Upstream) createPods(w *WorkloadOutcome, namespace string, n int, templateFor func(i int) (*corev1.PodTemplateSpec, runtime.Object, string)) error {
 	for i := range n {
-		t, parent := templateFor(i)
-		pod, err := newPod(t, parent, i)
+		t, parent, generateName := templateFor(i)
+		pod, err := newPod(t, parent, generateName)
 		if err != nil {
 			return err
 		}
@@ -248,21 +249,30 @@ func (u *Upstream) runDeployment(w *WorkloadOutcome, d *appsv1.Deployment, allow
 	}
 	stored := res.Object.(*appsv1.ReplicaSet)
 	// The ReplicaSet controller (pkg/controller/replicaset/replica_set.go manageReplicas).
-	return u.createPods(w, stored.Namespace, int(*stored.Spec.Replicas), func(int) (*corev1.PodTemplateSpec, runtime.Object) {
-		return &stored.Spec.Template, stored
+	return u.createPods(w, stored.Namespace, int(*stored.Spec.Replicas), func(int) (*corev1.PodTemplateSpec, runtime.Object, string) {
+		return &stored.Spec.Template, stored, ""
 	})
 }
 
 // newReplicaSet is pkg/controller/deployment/sync.go getNewReplicaSet for a
-// Deployment with no ReplicaSets yet, named d.Name instead of d.Name-<hash>.
+// Deployment with no ReplicaSets yet. The controller hashes the template as
+// its informer decoded it from the apiserver's protobuf.
 func newReplicaSet(d *appsv1.Deployment) (*appsv1.ReplicaSet, error) {
+	wire, err := d.Marshal()
+	if err != nil {
+		return nil, err
+	}
+	read := &appsv1.Deployment{}
+	if err := read.Unmarshal(wire); err != nil {
+		return nil, err
+	}
+	hash := controller.ComputeHash(&read.Spec.Template, read.Status.CollisionCount)
 	t := *d.Spec.Template.DeepCopy()
-	hash := controller.ComputeHash(&t, d.Status.CollisionCount)
 	t.Labels = labelsutil.CloneAndAddLabel(d.Spec.Template.Labels, appsv1.DefaultDeploymentUniqueLabelKey, hash)
 	rs := &appsv1.ReplicaSet{
 		TypeMeta: metav1.TypeMeta{APIVersion: "apps/v1", Kind: "ReplicaSet"},
 		ObjectMeta: metav1.ObjectMeta{
-			Name:      d.Name,
+			Name:      d.Name + "-" + hash,
 			Namespace: d.Namespace,
 			Labels:    t.Labels,
 		},
@@ -291,10 +301,10 @@ func (u *Upstream) runDaemonSet(w *WorkloadOutcome, ds *appsv1.DaemonSet) error 
 		return err
 	}
 	template := daemonutil.CreatePodTemplate(ds.Spec.Template, generation, controller.ComputeHash(&ds.Spec.Template, ds.Status.CollisionCount))
-	return u.createPods(w, ds.Namespace, w.Replicas, func(i int) (*corev1.PodTemplateSpec, runtime.Object) {
+	return u.createPods(w, ds.Namespace, w.Replicas, func(i int) (*corev1.PodTemplateSpec, runtime.Object, string) {
 		t := template.DeepCopy()
 		t.Spec.Affinity = daemonutil.ReplaceDaemonSetPodNodeNameNodeAffinity(t.Spec.Affinity, fmt.Sprintf("node-%d", i))
-		return t, ds
+		return t, ds, ""
 	})
 }
 
@@ -378,7 +388,6 @@ func newStatefulSetPod(set *appsv1.StatefulSet, revision string, ordinal int) (*
 		return nil, err
 	}
 	pod.TypeMeta = metav1.TypeMeta{APIVersion: "v1", Kind: "Pod"}
-	pod.GenerateName = ""
 	pod.Name = fmt.Sprintf("%s-%d", set.Name, ordinal)
 	pod.Namespace = set.Namespace
 	if pod.Labels == nil {
@@ -495,9 +504,9 @@ func (u *Upstream) runJob(w *WorkloadOutcome, job *batchv1.Job) error {
 	if !slices.Contains(base.Finalizers, batchv1.JobTrackingFinalizer) {
 		base.Finalizers = append(base.Finalizers, batchv1.JobTrackingFinalizer)
 	}
-	return u.createPods(w, job.Namespace, jobWantActive(job), func(i int) (*corev1.PodTemplateSpec, runtime.Object) {
+	return u.createPods(w, job.Namespace, jobWantActive(job), func(i int) (*corev1.PodTemplateSpec, runtime.Object, string) {
 		if !indexed {
-			return base, job
+			return base, job, ""
 		}
 		t := base.DeepCopy()
 		if t.Annotations == nil {
@@ -509,8 +518,19 @@ func (u *Upstream) runJob(w *WorkloadOutcome, job *batchv1.Job) error {
 		}
 		t.Labels[batchv1.JobCompletionIndexAnnotation] = strconv.Itoa(i)
 		t.Spec.Hostname = fmt.Sprintf("%s-%d", job.Name, i)
-		return t, job
+		return t, job, podGenerateNameWithIndex(job.Name, i)
 	})
+}
+
+// podGenerateNameWithIndex is indexed_job_utils.go's (unexported):
+// "<job>-<index>-", the job name cut to fit names.MaxGeneratedNameLength.
+func podGenerateNameWithIndex(jobName string, index int) string {
+	appendIndex := "-" + strconv.Itoa(index) + "-"
+	generateNamePrefix := jobName + appendIndex
+	if len(generateNamePrefix) > names.MaxGeneratedNameLength {
+		generateNamePrefix = generateNamePrefix[:names.MaxGeneratedNameLength-len(appendIndex)] + appendIndex
+	}
+	return generateNamePrefix
 }
 
 func addCompletionIndexEnvVariable(c *corev1.Container) {

@@ -24,13 +24,12 @@ import (
 // workload, each created object run through the same admission pipeline, in the
 // order the controllers create them.
 //
-// Names the cluster would generate at random are replaced by a deterministic
-// scheme: the generated part is left out and Pods get their ordinal. The
-// ReplicaSet of Deployment "web" is "web" (the cluster adds the pod-template
-// hash), its Pods "web-0", "web-1", …; the Job of CronJob "nightly" is
-// "nightly" (the cluster adds the scheduled minute), its Pods "nightly-0", ….
-// StatefulSet names are the cluster's own: Pods "<set>-<ordinal>", claims
-// "<template>-<set>-<ordinal>".
+// Names are the controllers' own (WL-08): a Deployment's ReplicaSet is
+// "<deployment>-<pod-template-hash>", Pods are sent with the controller's
+// generateName and named by the pipeline, GeneratedNameSuffix standing for the
+// random part; StatefulSet Pods are "<set>-<ordinal>", their claims
+// "<template>-<set>-<ordinal>". The Job of CronJob "nightly" is "nightly" (the
+// cluster adds the scheduled minute, which has no value offline).
 
 // Workload is the part of a Result describing what the controllers created.
 type Workload struct {
@@ -282,14 +281,12 @@ func (e *Engine) admitCreated(obj runtime.Object, replica int) Result {
 
 // createPods creates n Pods from a template, as the ReplicaSet, ReplicationController,
 // DaemonSet and Job controllers do (controller.GetPodFromTemplate): labels,
-// annotations and finalizers of the template, its spec, the owner's namespace.
+// annotations and finalizers of the template, its spec, the owner's namespace,
+// and generateName "<owner>-" (decorate may change it), from which the
+// apiserver names each Pod (PL-04).
 func (e *Engine) createPods(w *Workload, t *corev1.PodTemplateSpec, namespace, owner string, n int, decorate func(*corev1.Pod, int)) {
-	base := owner + "-"
-	if len(base) > maxGeneratedNameBase {
-		base = base[:maxGeneratedNameBase]
-	}
 	e.replicate(w, namespace, replicaPlan{n: n, create: func(i int) []Result {
-		pod := podFromTemplate(t, namespace, base+strconv.Itoa(i))
+		pod := podFromTemplate(t, namespace, owner+"-")
 		if decorate != nil {
 			decorate(pod, i)
 		}
@@ -589,15 +586,13 @@ func alike(a, b *Result) bool {
 	return true
 }
 
-// maxGeneratedNameBase is how much of generateName the apiserver keeps (63 - 5
-// random characters, SimpleNameGenerator).
-const maxGeneratedNameBase = 58
-
-func podFromTemplate(t *corev1.PodTemplateSpec, namespace, name string) *corev1.Pod {
+// podFromTemplate is the Pod a controller sends for template t:
+// generateName is set, and the name left to the apiserver.
+func podFromTemplate(t *corev1.PodTemplateSpec, namespace, generateName string) *corev1.Pod {
 	pod := &corev1.Pod{
 		TypeMeta: metav1.TypeMeta{APIVersion: "v1", Kind: "Pod"},
 		ObjectMeta: metav1.ObjectMeta{
-			Name:        name,
+			GenerateName: generateName,
 			Namespace:   namespace,
 			Labels:      maps.Clone(t.Labels),
 			Annotations: maps.Clone(t.Annotations),
@@ -609,14 +604,17 @@ func podFromTemplate(t *corev1.PodTemplateSpec, namespace, name string) *corev1.
 }
 
 // replicaSetFor is the ReplicaSet the Deployment controller creates for a new
-// Deployment: the template, the selector and the replica count.
+// Deployment (sync.go getNewReplicaSet): named "<deployment>-<hash>" after
+// the hash of its template (podTemplateHash), which it also adds to the
+// labels, the selector and the template's labels as pod-template-hash, and
+// the replica count.
 func replicaSetFor(d *appsv1.Deployment, replicas int32) *appsv1.ReplicaSet {
+	hash := podTemplateHash(&d.Spec.Template)
 	rs := &appsv1.ReplicaSet{
 		TypeMeta: metav1.TypeMeta{APIVersion: "apps/v1", Kind: "ReplicaSet"},
 		ObjectMeta: metav1.ObjectMeta{
-			Name:      d.Name,
+			Name:      d.Name + "-" + hash,
 			Namespace: d.Namespace,
-			Labels:    maps.Clone(d.Spec.Template.Labels),
 		},
 		Spec: appsv1.ReplicaSetSpec{
 			Replicas:        &replicas,
@@ -625,7 +623,21 @@ func replicaSetFor(d *appsv1.Deployment, replicas int32) *appsv1.ReplicaSet {
 		},
 	}
 	d.Spec.Template.DeepCopyInto(&rs.Spec.Template)
+	rs.Spec.Template.Labels = withLabel(d.Spec.Template.Labels, appsv1.DefaultDeploymentUniqueLabelKey, hash)
+	rs.Labels = rs.Spec.Template.Labels
+	if sel := rs.Spec.Selector; sel != nil {
+		// labelsutil.CloneSelectorAndAddLabel: match labels only.
+		sel.MatchLabels = withLabel(sel.MatchLabels, appsv1.DefaultDeploymentUniqueLabelKey, hash)
+	}
 	return rs
+}
+
+// withLabel is a copy of labels with key set to value.
+func withLabel(labels map[string]string, key, value string) map[string]string {
+	out := make(map[string]string, len(labels)+1)
+	maps.Copy(out, labels)
+	out[key] = value
+	return out
 }
 
 // runStatefulSet creates, per ordinal, the claims of every volumeClaimTemplate and
@@ -658,7 +670,8 @@ func (e *Engine) runStatefulSet(w *Workload, set *appsv1.StatefulSet) {
 				claimsOK = claimsOK && res.Allowed
 			}
 			if claimsOK {
-				pod := podFromTemplate(&set.Spec.Template, set.Namespace, podName)
+				pod := podFromTemplate(&set.Spec.Template, set.Namespace, set.Name+"-")
+				pod.Name = podName
 				if pod.Labels == nil {
 					pod.Labels = map[string]string{}
 				}
@@ -736,12 +749,30 @@ func (e *Engine) runJob(w *Workload, job *batchv1.Job, n int) {
 	e.createPods(w, &job.Spec.Template, job.Namespace, job.Name, n, func(pod *corev1.Pod, i int) {
 		pod.Finalizers = appendIfMissing(pod.Finalizers, batchv1.JobTrackingFinalizer)
 		if indexed {
+			index := strconv.Itoa(i)
 			if pod.Annotations == nil {
 				pod.Annotations = map[string]string{}
 			}
-			pod.Annotations[batchv1.JobCompletionIndexAnnotation] = strconv.Itoa(i)
+			pod.Annotations[batchv1.JobCompletionIndexAnnotation] = index
+			if pod.Labels == nil {
+				pod.Labels = map[string]string{}
+			}
+			pod.Labels[batchv1.JobCompletionIndexAnnotation] = index
+			pod.Spec.Hostname = job.Name + "-" + index
+			pod.GenerateName = indexedPodGenerateName(job.Name, i)
 		}
 	})
+}
+
+// indexedPodGenerateName is the Job controller's generateName for the Pod of
+// completion index i: "<job>-<i>-", the job name cut so that the whole fits
+// the 58 bytes the apiserver keeps.
+func indexedPodGenerateName(job string, i int) string {
+	suffix := "-" + strconv.Itoa(i) + "-"
+	if len(job)+len(suffix) > maxGeneratedPrefix {
+		job = job[:maxGeneratedPrefix-len(suffix)]
+	}
+	return job + suffix
 }
 
 func appendIfMissing(list []string, s string) []string {

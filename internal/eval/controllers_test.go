@@ -17,7 +17,7 @@ func TestCreatedPod(t *testing.T) {
 		{
 			name: "Deployment",
 			doc:  "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: web}\nspec: {replicas: 2, selector: {matchLabels: {a: b}}, template: {metadata: {labels: {a: b}}, spec: {containers: [{name: c, image: i}]}}}",
-			want: []string{"ReplicaSet/web→", "Pod/web-0→web-0", "Pod/web-1→web-1"},
+			want: []string{"ReplicaSet/web-746cd9445b→", "Pod/web-746cd9445b-xxxxx→web-746cd9445b-xxxxx", "Pod/web-746cd9445b-xxxxx→web-746cd9445b-xxxxx"},
 		},
 		{
 			name: "StatefulSet from ordinal 3",
@@ -28,7 +28,7 @@ func TestCreatedPod(t *testing.T) {
 		{
 			name: "CronJob",
 			doc:  "apiVersion: batch/v1\nkind: CronJob\nmetadata: {name: nightly}\nspec: {schedule: '0 3 * * *', jobTemplate: {spec: {template: {spec: {restartPolicy: Never, containers: [{name: c, image: i}]}}}}}",
-			want: []string{"Job/nightly→", "Pod/nightly-0→nightly-0"},
+			want: []string{"Job/nightly→", "Pod/nightly-xxxxx→nightly-xxxxx"},
 		},
 	} {
 		t.Run(tt.name, func(t *testing.T) {

@@ -185,8 +185,8 @@ func TestFit(t *testing.T) {
 		wanted:  5,
 		fit:     4,
 		replica: 5,
-		object:  "Pod/web-4",
-		message: `pods "web-4" is forbidden: exceeded quota: compute, requested: requests.cpu=500m, used: requests.cpu=2, limited: requests.cpu=2`,
+		object:  "Pod/web-849744c7d7-xxxxx",
+		message: `pods "web-849744c7d7-xxxxx" is forbidden: exceeded quota: compute, requested: requests.cpu=500m, used: requests.cpu=2, limited: requests.cpu=2`,
 	}, {
 		name:   "nothing limits it",
 		docs:   []string{quota("requests.memory: 1Gi"), deploy("web", 5, "{requests: {cpu: 500m, memory: '0'}}")},
@@ -199,23 +199,23 @@ func TestFit(t *testing.T) {
 		wanted:  3,
 		fit:     6,
 		replica: 7,
-		object:  "Pod/web-6",
-		message: `pods "web-6" is forbidden: exceeded quota: compute, requested: pods=1, used: pods=10, limited: pods=10`,
+		object:  "Pod/web-6bfcccbf84-xxxxx",
+		message: `pods "web-6bfcccbf84-xxxxx" is forbidden: exceeded quota: compute, requested: pods=1, used: pods=10, limited: pods=10`,
 	}, {
 		name:    "a quota that requires memory refuses the first replica",
 		docs:    []string{quota("requests.memory: 1Gi"), deploy("web", 2, "{requests: {cpu: 100m}}")},
 		wanted:  2,
 		fit:     0,
 		replica: 1,
-		object:  "Pod/web-0",
-		message: `pods "web-0" is forbidden: failed quota: compute: must specify requests.memory for: c`,
+		object:  "Pod/web-647bf7b44c-xxxxx",
+		message: `pods "web-647bf7b44c-xxxxx" is forbidden: failed quota: compute: must specify requests.memory for: c`,
 	}, {
 		name:    "the ReplicaSet is refused: 0 whatever the count",
 		docs:    []string{quota("count/replicasets.apps: '0'"), deploy("web", 2, "{}")},
 		wanted:  2,
 		fit:     0,
-		object:  "ReplicaSet/web",
-		message: `replicasets.apps "web" is forbidden: exceeded quota: compute, requested: count/replicasets.apps=1, used: count/replicasets.apps=0, limited: count/replicasets.apps=0`,
+		object:  "ReplicaSet/web-6bfcccbf84",
+		message: `replicasets.apps "web-6bfcccbf84" is forbidden: exceeded quota: compute, requested: count/replicasets.apps=1, used: count/replicasets.apps=0, limited: count/replicasets.apps=0`,
 	}, {
 		name:    "the Deployment itself is refused",
 		docs:    []string{quota("count/deployments.apps: '0'"), deploy("web", 2, "{}")},
@@ -240,8 +240,8 @@ func TestFit(t *testing.T) {
 		wanted:  3,
 		fit:     4,
 		replica: 5,
-		object:  "Pod/agent-4",
-		message: `pods "agent-4" is forbidden: exceeded quota: compute, requested: pods=1, used: pods=4, limited: pods=4`,
+		object:  "Pod/agent-xxxxx",
+		message: `pods "agent-xxxxx" is forbidden: exceeded quota: compute, requested: pods=1, used: pods=4, limited: pods=4`,
 	}, {
 		name: "a Job's parallelism beyond its completions always fits",
 		docs: []string{quota("pods: '4'"),
@@ -256,8 +256,8 @@ func TestFit(t *testing.T) {
 		wanted:  2,
 		fit:     5, // the adopted Pod and 4 created
 		replica: 6,
-		object:  "Pod/web-4",
-		message: `pods "web-4" is forbidden: exceeded quota: compute, requested: pods=1, used: pods=5, limited: pods=5`,
+		object:  "Pod/web-xxxxx",
+		message: `pods "web-xxxxx" is forbidden: exceeded quota: compute, requested: pods=1, used: pods=5, limited: pods=5`,
 	}, {
 		// Every Pod carries "<set>-<revision hash>" in a label (WL-07):
 		// too long a name refuses the first one, whatever the replicas.

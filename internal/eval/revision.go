@@ -6,8 +6,38 @@ import (
 	"strconv"
 
 	appsv1 "k8s.io/api/apps/v1"
+	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/util/rand"
+	"k8s.io/utils/dump"
 )
+
+// podTemplateHash is the pod-template-hash of a new Deployment's template
+// (controller.ComputeHash), which names its ReplicaSet "<deployment>-<hash>"
+// and labels the ReplicaSet and its Pods: FNV-32a of the template's dump for
+// hashing (k8s.io/utils/dump.ForHash: every field, pointers followed, map
+// keys sorted), no collision count (a new Deployment's status has none), its
+// decimal digits spelt in rand.SafeEncodeString's alphabet.
+//
+// The dump shows how each value is held, not only what it is (a nil or an
+// empty list, a quantity's internal form), so it is taken of the template as
+// the controller holds it: the stored object, with the conversion from the
+// internal type's serviceAccount, decoded from the protobuf the apiserver
+// serves the controller manager.
+func podTemplateHash(t *corev1.PodTemplateSpec) string {
+	stored := t.DeepCopy()
+	stored.Spec.DeprecatedServiceAccount = stored.Spec.ServiceAccountName
+	wire, err := stored.Marshal()
+	if err != nil {
+		panic(err) // a template always encodes
+	}
+	var read corev1.PodTemplateSpec
+	if err := read.Unmarshal(wire); err != nil {
+		panic(err)
+	}
+	h := fnv.New32a()
+	h.Write([]byte(dump.ForHash(read)))
+	return rand.SafeEncodeString(strconv.FormatUint(uint64(h.Sum32()), 10))
+}
 
 // statefulSetRevision is the name of the ControllerRevision the StatefulSet
 // controller records a new set's template in, which it writes into the

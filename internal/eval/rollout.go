@@ -131,10 +131,6 @@ func (e *Engine) Rollout(res *Result) (r *Rollout) {
 	}
 	watch()
 	rs := rsRes.Object.(*appsv1.ReplicaSet)
-	base := rs.Name + "-"
-	if len(base) > maxGeneratedNameBase {
-		base = base[:maxGeneratedNameBase]
-	}
 	created := desired // new Pods are numbered after the old ones
 	step := 0
 	for ; step < maxRolloutSteps; step++ {
@@ -147,7 +143,7 @@ func (e *Engine) Rollout(res *Result) (r *Rollout) {
 			nw := &Workload{}
 			first := created
 			c.replicate(nw, d.Namespace, replicaPlan{n: missing, firstOrdinal: first, create: func(i int) []Result {
-				return []Result{c.admitCreated(podFromTemplate(&rs.Spec.Template, rs.Namespace, base+strconv.Itoa(first+i)), i+1)}
+				return []Result{c.admitCreated(podFromTemplate(&rs.Spec.Template, rs.Namespace, rs.Name+"-"), i+1)}
 			}})
 			created += missing
 			watch()

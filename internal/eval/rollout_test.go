@@ -77,12 +77,12 @@ func TestRollout(t *testing.T) {
 		name:  "a quota of exactly 3 replicas: maxUnavailable 25% of 3 is 0, stuck",
 		docs:  []string{quota("requests.cpu: 1500m"), deploy(3, "{}")},
 		surge: 1, unavailable: 0, old: 3,
-		binding: `pods "web-3" is forbidden: exceeded quota: compute, requested: requests.cpu=500m, used: requests.cpu=1500m, limited: requests.cpu=1500m`,
+		binding: `pods "web-7cbdd4f54b-xxxxx" is forbidden: exceeded quota: compute, requested: requests.cpu=500m, used: requests.cpu=1500m, limited: requests.cpu=1500m`,
 	}, {
 		name:  "a quota on ReplicaSets: the new one is refused",
 		docs:  []string{quota("count/replicasets.apps: '1'"), deploy(2, "{}")},
 		surge: 1, unavailable: 0, old: 2,
-		binding: `replicasets.apps "web" is forbidden: exceeded quota: compute, requested: count/replicasets.apps=1, used: count/replicasets.apps=1, limited: count/replicasets.apps=1`,
+		binding: `replicasets.apps "web-7cbdd4f54b" is forbidden: exceeded quota: compute, requested: count/replicasets.apps=1, used: count/replicasets.apps=1, limited: count/replicasets.apps=1`,
 	}, {
 		name:     "Recreate",
 		docs:     []string{quota("pods: '2'"), deploy(2, "{type: Recreate}")},

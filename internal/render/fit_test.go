@@ -90,8 +90,8 @@ func TestFitText(t *testing.T) {
 	if err := FitText(&buf, sampleFitReport(), Options{}); err != nil {
 		t.Fatal(err)
 	}
-	want := `<stdin>:14: Deployment shop/web: 5 wanted, 4 fit; the 5th is refused: pods "web-4" is forbidden: exceeded quota: compute, requested: requests.cpu=500m, used: requests.cpu=2, limited: requests.cpu=2
-<stdin>:25: DaemonSet shop/agent: 1 wanted, 0 fit; the 1st is refused: pods "agent-0" is forbidden: maximum cpu usage per Container is 1, but limit is 2
+	want := `<stdin>:14: Deployment shop/web: 5 wanted, 4 fit; the 5th is refused: pods "web-6ccd7b4559-xxxxx" is forbidden: exceeded quota: compute, requested: requests.cpu=500m, used: requests.cpu=2, limited: requests.cpu=2
+<stdin>:25: DaemonSet shop/agent: 1 wanted, 0 fit; the 1st is refused: pods "agent-xxxxx" is forbidden: maximum cpu usage per Container is 1, but limit is 2
 <stdin>:35: CronJob shop/nightly: 1 wanted, 0 fit; the CronJob itself is refused: cronjobs.batch "nightly" is forbidden: exceeded quota: compute, requested: count/cronjobs.batch=1, used: count/cronjobs.batch=0, limited: count/cronjobs.batch=0
 <stdin>:53: ReplicaSet other/free: 2 wanted, unbounded
 quota usage in namespace shop:
@@ -122,7 +122,7 @@ func TestFitJSON(t *testing.T) {
 		t.Fatalf("%d workloads, want 4", len(doc.Workloads))
 	}
 	web, agent, free := doc.Workloads[0], doc.Workloads[1], doc.Workloads[3]
-	if b := web.Binding; b == nil || b.Replica != 5 || b.Quota != "compute" || b.Resource != "requests.cpu" || b.Stage != "quota" || b.LimitRange != "" || b.Name != "web-4" {
+	if b := web.Binding; b == nil || b.Replica != 5 || b.Quota != "compute" || b.Resource != "requests.cpu" || b.Stage != "quota" || b.LimitRange != "" || b.Name != "web-6ccd7b4559-xxxxx" {
 		t.Errorf("web binding %+v", web.Binding)
 	}
 	if b := agent.Binding; b == nil || b.LimitRange != "limits" || b.Stage != "limitranger" || b.Quota != "" || b.Replica != 1 {
