@@ -593,10 +593,10 @@ func podFromTemplate(t *corev1.PodTemplateSpec, namespace, generateName string) 
 		TypeMeta: metav1.TypeMeta{APIVersion: "v1", Kind: "Pod"},
 		ObjectMeta: metav1.ObjectMeta{
 			GenerateName: generateName,
-			Namespace:   namespace,
-			Labels:      maps.Clone(t.Labels),
-			Annotations: maps.Clone(t.Annotations),
-			Finalizers:  slices.Clone(t.Finalizers),
+			Namespace:    namespace,
+			Labels:       maps.Clone(t.Labels),
+			Annotations:  maps.Clone(t.Annotations),
+			Finalizers:   slices.Clone(t.Finalizers),
 		},
 	}
 	t.Spec.DeepCopyInto(&pod.Spec)
