@@ -1,7 +1,6 @@
 package defaults
 
 import (
-	"strings"
 
 	corev1 "k8s.io/api/core/v1"
 )
@@ -214,31 +213,6 @@ func defaultImagePullPolicy(pp *corev1.PullPolicy, image string) {
 	} else {
 		*pp = corev1.PullIfNotPresent
 	}
-}
-
-func imageTag(image string) string {
-	digest := false
-	if i := strings.Index(image, "@"); i >= 0 {
-		image, digest = image[:i], true
-	}
-	if image == "" || strings.ContainsAny(image, " \t\n") {
-		return "" // not a reference: ParseImageName fails
-	}
-	repo, tag := image, ""
-	if i := strings.LastIndex(image, ":"); i > strings.LastIndex(image, "/") {
-		repo, tag = image[:i], image[i+1:]
-	}
-	path := repo
-	if i := strings.Index(repo, "/"); i >= 0 && strings.ContainsAny(repo[:i], ".:") {
-		path = repo[i+1:] // a registry host may have capitals
-	}
-	if strings.ToLower(path) != path {
-		return ""
-	}
-	if tag == "" && !digest {
-		return "latest"
-	}
-	return tag
 }
 
 // The in-tree sources' defaults, for a Pod's volume and a PersistentVolume
