@@ -1,7 +1,6 @@
 package defaults
 
 import (
-
 	corev1 "k8s.io/api/core/v1"
 )
 

@@ -35,12 +35,12 @@ func TestImageTag(t *testing.T) {
 		{"nginx:" + strings.Repeat("t", 129), ""},
 		{"nginx:" + strings.Repeat("t", 128), strings.Repeat("t", 128)},
 		{"nginx:.x", ""},
-		{"nginx@md5:" + hex64[:32], ""},                        // no such algorithm
-		{"nginx@sha256:" + strings.ToUpper(hex64), ""},         // upper-case hex
-		{"nginx@sha256:" + hex64[:62], ""},                     // too short for sha256
-		{hex64, ""},                                            // an image ID
-		{"example.com/" + strings.Repeat("a", 255), "latest"},  // a 255-byte path
-		{"example.com/" + strings.Repeat("a", 256), ""},        // one byte more
+		{"nginx@md5:" + hex64[:32], ""},                       // no such algorithm
+		{"nginx@sha256:" + strings.ToUpper(hex64), ""},        // upper-case hex
+		{"nginx@sha256:" + hex64[:62], ""},                    // too short for sha256
+		{hex64, ""},                                           // an image ID
+		{"example.com/" + strings.Repeat("a", 255), "latest"}, // a 255-byte path
+		{"example.com/" + strings.Repeat("a", 256), ""},       // one byte more
 		{"nginx " + "", ""},
 		{"", ""},
 	} {
