@@ -41,8 +41,11 @@ type Workload struct {
 	// order (a Deployment's ReplicaSet, a StatefulSet's claims, the Pods).
 	Created []Result
 	// NotCreated counts Pods a controller never got to create because an
-	// earlier one failed (a StatefulSet with OrderedReady pod management).
+	// earlier one failed: a StatefulSet, which waits for the refused Pod
+	// (OrderedReady) or stops after the slow-start batch that holds it
+	// (Parallel, WL-01), as Parallel says.
 	NotCreated int
+	Parallel   bool
 	// Adopted counts the existing Pods a ReplicaSet or ReplicationController
 	// adopted instead of creating them (WL-02); they are counted in Admitted.
 	Adopted int
@@ -653,6 +656,7 @@ func (e *Engine) runStatefulSet(w *Workload, set *appsv1.StatefulSet) {
 		start = int(set.Spec.Ordinals.Start)
 	}
 	ordered := set.Spec.PodManagementPolicy != appsv1.ParallelPodManagement
+	w.Parallel = !ordered
 	revision := statefulSetRevision(set)
 	stopAfter := -1 // Parallel: the last index of the batch in which a Pod failed
 	e.replicate(w, set.Namespace, replicaPlan{

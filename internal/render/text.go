@@ -204,7 +204,11 @@ func writeDenial(b *strings.Builder, p palette, loc, object string, res *eval.Re
 		fmt.Fprintf(b, "    %s refused for other reasons (-o json lists them all)\n", Count(listed-maxExtraFailures, "more object", "more objects"))
 	}
 	if w.NotCreated > 0 {
-		fmt.Fprintf(b, "    %d more %s not created: the StatefulSet controller (OrderedReady) waits for the refused one\n", w.NotCreated, plural(w.NotCreated, "replica", "replicas"))
+		why := "the StatefulSet controller (OrderedReady) waits for the refused one"
+		if w.Parallel {
+			why = "the StatefulSet controller (Parallel) stops after the batch that holds the refused one"
+		}
+		fmt.Fprintf(b, "    %d more %s not created: %s\n", w.NotCreated, plural(w.NotCreated, "replica", "replicas"), why)
 	}
 }
 
