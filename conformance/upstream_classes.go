@@ -41,6 +41,10 @@ type classPlugins struct {
 	// names it does not know, so the Priority plugin is not run for Pods that
 	// name a class other than a system one.
 	priorityKnown bool
+	// runtimeKnown: the case has RuntimeClasses. Without, limitcheck trusts
+	// a class a Pod names (no overhead, no node selector), so the
+	// RuntimeClass plugin is not run for Pods that name one.
+	runtimeKnown bool
 }
 
 // initializer hands plugins the client and informer factory, as kube-apiserver's
@@ -153,6 +157,7 @@ func (u *Upstream) AddClass(doc []byte) error {
 			return err
 		}
 		legacyscheme.Scheme.Default(rc)
+		c.runtimeKnown = true
 		internal := &nodeapi.RuntimeClass{}
 		if err := legacyscheme.Scheme.Convert(rc, internal, nil); err != nil {
 			return err
@@ -179,10 +184,17 @@ func (c *classPlugins) admit(ctx context.Context, attrs admission.Attributes) (s
 	if err := c.storage.(admission.MutationInterface).Admit(ctx, attrs, nil); err != nil {
 		return "defaultstorageclass", err
 	}
+	if pod, ok := attrs.GetObject().(*api.Pod); ok && !c.runRuntimeClass(pod) {
+		return "", nil
+	}
 	if err := c.runtime.(admission.MutationInterface).Admit(ctx, attrs, nil); err != nil {
 		return "runtimeclass", err
 	}
 	return "", nil
+}
+
+func (c *classPlugins) runRuntimeClass(pod *api.Pod) bool {
+	return pod.Spec.RuntimeClassName == nil || c.runtimeKnown
 }
 
 func (c *classPlugins) runPriority(pod *api.Pod) bool {
@@ -195,5 +207,8 @@ func (c *classPlugins) runPriority(pod *api.Pod) bool {
 
 // validate runs RuntimeClass's validation (after LimitRanger's).
 func (c *classPlugins) validate(ctx context.Context, attrs admission.Attributes) error {
+	if pod, ok := attrs.GetObject().(*api.Pod); ok && !c.runRuntimeClass(pod) {
+		return nil
+	}
 	return c.runtime.(admission.ValidationInterface).Validate(ctx, attrs, nil)
 }
