@@ -1,9 +1,11 @@
 package load
 
 import (
+	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
+	"testing/iotest"
 
 	appsv1 "k8s.io/api/apps/v1"
 	autoscalingv2 "k8s.io/api/autoscaling/v2"
@@ -165,4 +167,15 @@ func TestTemplateHint(t *testing.T) {
 			t.Errorf("templateHint(%q) = %q, want %q", tc.text, got, tc.want)
 		}
 	}
+}
+
+// A stream that starts with a template action ({{- if … }}) is not JSON:
+// it is read as YAML, whose error gets the template hint, also when the two
+// braces arrive in separate reads.
+func TestTemplateActionIsNotJSON(t *testing.T) {
+	const text = "{{- if .Values.enabled }}\napiVersion: v1\nkind: ConfigMap\nmetadata: {name: a}\n{{- end }}\n"
+	dir := writeTree(t, map[string]string{"t.yaml": text})
+	const want = "invalid YAML: did not find expected node content (an unrendered template: check what it renders to, e.g. helm template CHART | limitcheck check -)"
+	checkEvents(t, walkEvents(t, dir, []string{filepath.Join(dir, "t.yaml")}, nil, Options{}), []string{"error t.yaml:1: " + want})
+	checkEvents(t, walkEvents(t, dir, []string{"-"}, iotest.OneByteReader(strings.NewReader(text)), Options{}), []string{"error <stdin>:1: " + want})
 }

@@ -109,7 +109,8 @@ func (s *stream) read() {
 }
 
 // detect skips the white space at the start of the stream and reads the
-// stream as JSON if the first other character is '{' or '[', else as YAML.
+// stream as JSON if the first other character is '{' or '[' (but for "{{",
+// a template's action), else as YAML.
 // (Looking at the first line only would need all of it: a JSON stream may
 // be a single long line.)
 func (s *stream) detect(off int64) {
@@ -149,6 +150,16 @@ func (s *stream) detect(off int64) {
 		}
 		if i < len(b) {
 			if b[i] == '{' || b[i] == '[' {
+				if b[i] == '{' {
+					for off+1 >= src.limit() && !src.done() {
+						src.more(lineStart)
+					}
+					if off+1 < src.limit() && src.at(off + 1)[0] == '{' {
+						// "{{" starts a template action ({{- if … }}),
+						// never JSON: the YAML reading says what it is.
+						break
+					}
+				}
 				s.readJSON(off, jsonLine)
 				return
 			}
@@ -494,7 +505,11 @@ func (s *stream) yamlDocument(doc *yamlDoc, end int64) {
 		}
 		if err != nil {
 			line, msg := yamlErrorLine(err, text)
-			if hint := templateHint(text); hint != "" {
+			if i := bytes.Index(text, []byte("{{")); i >= 0 && s.opts.chart != "" {
+				// A chart's template that is not YAML until rendered: the
+				// same error as one that is (IN-08), not the parser's.
+				line, msg = 1+bytes.Count(text[:i], []byte{'\n'}), "holds template actions ({{ … }}) ("+unrendered(s.opts.chart)+")"
+			} else if hint := templateHint(text); hint != "" {
 				if strings.HasPrefix(msg, "invalid YAML: invalid map key") {
 					// {{ x }} read as a flow mapping: yaml gives no line.
 					line = 1 + bytes.Count(text[:bytes.Index(text, []byte("{{"))], []byte{'\n'})
