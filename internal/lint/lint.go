@@ -233,7 +233,7 @@ func defaultRefused(gates features.Gates, ns string, lrs []*corev1.LimitRange) [
 				out = append(out, Finding{
 					Rule: RuleDefaultRefused, Severity: Error, Object: lrObject(lr),
 					Message: fmt.Sprintf("spec.limits[%d] (%s): %s that sets no %s gets %s and is refused: %s", i, item.Type, who, c.name, describeDefaults(res, c.name), errs[0].Error()),
-					Fix:     defaultRefusedFix(item.Type, c.field, c.name, c.value, res),
+					Fix:     defaultRefusedFix(lr, lrs, item.Type, c.field, c.name, c.value, res),
 				})
 			}
 		}
@@ -252,23 +252,67 @@ func describeDefaults(r *corev1.ResourceRequirements, k corev1.ResourceName) str
 	return part("request", r.Requests) + " and " + part("limit", r.Limits)
 }
 
-func defaultRefusedFix(t corev1.LimitType, kind string, k corev1.ResourceName, enforced resource.Quantity, r *corev1.ResourceRequirements) string {
+// defaultRefusedFix says what to change: the container defaults of the
+// LimitRange that gives them (this one, or the one applied before it,
+// named), or a Container item to add when none gives them.
+func defaultRefusedFix(lr *corev1.LimitRange, lrs []*corev1.LimitRange, t corev1.LimitType, kind string, k corev1.ResourceName, enforced resource.Quantity, r *corev1.ResourceRequirements) string {
 	req, hasReq := r.Requests[k]
 	lim, hasLim := r.Limits[k]
+	item := "the Container item" // of the LimitRange whose defaults the probe got
+	if src := defaultsSource(lrs, k); src != nil && src != lr {
+		item = "the Container item of LimitRange " + src.Namespace + "/" + src.Name
+	}
+	give := func(field string) string {
+		if defaultsSource(lrs, k) == nil && containerItem(lr) == nil {
+			return "add a Container item with " + field
+		}
+		return "give " + item + " a " + field
+	}
 	switch {
 	case kind == "maxLimitRequestRatio" && hasReq && hasLim && req.Sign() > 0:
-		return fmt.Sprintf("give the Container item a defaultRequest.%s of at least %s, or raise maxLimitRequestRatio.%s to %s", k,
+		return fmt.Sprintf("%s of at least %s, or raise maxLimitRequestRatio.%s to %s", give("defaultRequest."+string(k)),
 			ratioRequest(k, lim, enforced).String(), k, strings.TrimRight(strings.TrimRight(fmt.Sprintf("%f", float64(lim.MilliValue())/float64(req.MilliValue())), "0"), "."))
 	case !hasLim && kind != "min":
-		return fmt.Sprintf("give the Container item a default.%s (or a max.%s, which LR-01 copies into it)", k, k)
+		return fmt.Sprintf("%s (or a max.%s, which API defaulting copies into default.%s)", give("default."+string(k)), k, k)
 	case !hasReq:
-		return fmt.Sprintf("give the Container item a defaultRequest.%s", k)
+		return give("defaultRequest." + string(k))
 	case kind == "min":
-		return fmt.Sprintf("give the Container item a defaultRequest.%s of at least %s", k, enforced.String())
-	case t == corev1.LimitTypePod:
+		return fmt.Sprintf("%s of at least %s", give("defaultRequest."+string(k)), enforced.String())
+	case t == corev1.LimitTypePod && item == "the Container item":
 		return fmt.Sprintf("lower the Container default.%s to at most %s, or raise the Pod item's max.%s", k, enforced.String(), k)
+	case t == corev1.LimitTypePod:
+		return fmt.Sprintf("lower default.%s of %s to at most %s, or raise the Pod item's max.%s", k, item, enforced.String(), k)
+	case item != "the Container item":
+		return fmt.Sprintf("lower default.%s and defaultRequest.%s of %s to at most %s, or raise max.%s here", k, k, item, enforced.String(), k)
 	}
 	return fmt.Sprintf("lower default.%s and defaultRequest.%s to at most %s", k, k, enforced.String())
+}
+
+// defaultsSource is the LimitRange whose Container defaults for k a
+// container that sets none gets: the first, in the order they are applied,
+// with a default or defaultRequest for it; nil when none has one.
+func defaultsSource(lrs []*corev1.LimitRange, k corev1.ResourceName) *corev1.LimitRange {
+	for _, lr := range lrs {
+		if it := containerItem(lr); it != nil {
+			if _, ok := it.Default[k]; ok {
+				return lr
+			}
+			if _, ok := it.DefaultRequest[k]; ok {
+				return lr
+			}
+		}
+	}
+	return nil
+}
+
+// containerItem is a LimitRange's first Container item.
+func containerItem(lr *corev1.LimitRange) *corev1.LimitRangeItem {
+	for i := range lr.Spec.Limits {
+		if lr.Spec.Limits[i].Type == corev1.LimitTypeContainer {
+			return &lr.Spec.Limits[i]
+		}
+	}
+	return nil
 }
 
 // ratioRequest is the smallest request lim/ratio allows, rounded up to a
@@ -443,11 +487,12 @@ func quotaProbe(gates features.Gates, ns string, lrs []*corev1.LimitRange, q *co
 func defaultFields(names []string) []string {
 	var out []string
 	for _, n := range names {
-		switch {
-		case strings.HasPrefix(n, "limits."):
-			out = append(out, "default."+strings.TrimPrefix(n, "limits."))
-		default:
-			out = append(out, "defaultRequest."+strings.TrimPrefix(n, resources.RequestsPrefix))
+		f := "defaultRequest." + strings.TrimPrefix(n, resources.RequestsPrefix)
+		if strings.HasPrefix(n, "limits.") {
+			f = "default." + strings.TrimPrefix(n, "limits.")
+		}
+		if !slices.Contains(out, f) { // cpu and requests.cpu are one default
+			out = append(out, f)
 		}
 	}
 	return out

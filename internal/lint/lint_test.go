@@ -97,6 +97,38 @@ spec:
 			want: []string{`error lint/default-refused LimitRange shop/limits: spec.limits[0] (Container): a container that sets no memory gets request 100Mi and limit 1Gi and is refused: memory max limit to request ratio per Container is 3, but provided ratio is 10.240000 (fix: give the Container item a defaultRequest.memory of at least 357913942, or raise maxLimitRequestRatio.memory to 10.24)`},
 		},
 		{
+			name: "the defaults come from another LimitRange: the fix names it",
+			docs: `kind: LimitRange
+metadata: {name: defaults}
+spec:
+  limits:
+  - type: Container
+    default: {cpu: 700m}
+    defaultRequest: {cpu: 250m}
+---
+kind: LimitRange
+metadata: {name: caps}
+spec:
+  limits:
+  - type: Container
+    max: {cpu: 100m}
+    default: {cpu: 70m}`,
+			want: []string{
+				`error lint/default-refused LimitRange shop/caps: spec.limits[0] (Container): a container that sets no cpu gets request 250m and limit 700m and is refused: maximum cpu usage per Container is 100m, but limit is 700m (fix: lower default.cpu and defaultRequest.cpu of the Container item of LimitRange shop/defaults to at most 100m, or raise max.cpu here)`,
+				`warning lint/overlapping-defaults LimitRange shop/caps: defaults conflict with LimitRange shop/defaults for cpu request (70m here, 250m there), cpu limit (70m here, 700m there): kube-apiserver applies the one it lists first, in no fixed order (fix: give each resource's container defaults in one LimitRange of the namespace)`,
+			},
+		},
+		{
+			name: "a Pod item alone: the fix adds a Container item",
+			docs: `kind: LimitRange
+metadata: {name: pod-max}
+spec:
+  limits:
+  - type: Pod
+    max: {cpu: "1"}`,
+			want: []string{`error lint/default-refused LimitRange shop/pod-max: spec.limits[0] (Pod): a Pod of one container that sets no cpu gets no request and no limit and is refused: maximum cpu usage per Pod is 1.  No limit is specified (fix: add a Container item with default.cpu (or a max.cpu, which API defaulting copies into default.cpu))`},
+		},
+		{
 			name: "ratio without a default limit",
 			docs: `kind: LimitRange
 metadata: {name: limits}
@@ -105,7 +137,7 @@ spec:
   - type: Container
     defaultRequest: {memory: 128Mi}
     maxLimitRequestRatio: {memory: "2"}`,
-			want: []string{`error lint/default-refused LimitRange shop/limits: spec.limits[0] (Container): a container that sets no memory gets request 128Mi and no limit and is refused: memory max limit to request ratio per Container is 2, but no limit is specified or limit is 0 (fix: give the Container item a default.memory (or a max.memory, which LR-01 copies into it))`},
+			want: []string{`error lint/default-refused LimitRange shop/limits: spec.limits[0] (Container): a container that sets no memory gets request 128Mi and no limit and is refused: memory max limit to request ratio per Container is 2, but no limit is specified or limit is 0 (fix: give the Container item a default.memory (or a max.memory, which API defaulting copies into default.memory))`},
 		},
 		{
 			name: "Pod max below one container's default",
@@ -144,6 +176,14 @@ metadata: {name: compute}
 spec:
   hard: {requests.cpu: "2", limits.memory: 2Gi, pods: "10"}`,
 			want: []string{`error lint/quota-must-specify ResourceQuota shop/compute: a container that sets no limits.memory, requests.cpu is refused, no LimitRange of namespace shop defaults it: pods "example" is forbidden: failed quota: compute: must specify limits.memory for: app; requests.cpu for: app (fix: give a LimitRange of namespace shop a Container item with default.memory, defaultRequest.cpu)`},
+		},
+		{
+			name: "quota naming cpu twice: one default to give",
+			docs: `kind: ResourceQuota
+metadata: {name: compute}
+spec:
+  hard: {cpu: "2", requests.cpu: "2"}`,
+			want: []string{`error lint/quota-must-specify ResourceQuota shop/compute: a container that sets no cpu, requests.cpu is refused, no LimitRange of namespace shop defaults it: pods "example" is forbidden: failed quota: compute: must specify cpu for: app; requests.cpu for: app (fix: give a LimitRange of namespace shop a Container item with defaultRequest.cpu)`},
 		},
 		{
 			name: "quota with defaults for what it requires",
