@@ -343,6 +343,7 @@ func Run(opts Options) (*Report, error) {
 		return &Report{}, err
 	}
 	if look.objects == 0 && r.objects == 0 && !opts.SkipNonObjects {
+		look.skipped = r.skipped // all of them, the first look's unread included
 		return &Report{Notes: rep.Notes}, noObjects(rep.Notes, look)
 	}
 	applyHPAs(rep.Entries[nLive:], hpas, opts)
@@ -644,8 +645,11 @@ func firstLook(opts Options, loadOpts load.Options) (*look, error) {
 type runner struct {
 	rep    *Report
 	stream func(*Entry) bool
-	// objects counts the documents read that were not skipped.
+	// objects counts the documents read that were not skipped; skipped,
+	// those skipped until the first that is not, by reason (the first look
+	// leaves some unread: noObjects needs them all).
 	objects int
+	skipped map[string]*skippedDocs
 	// scratch is the entry deliver hands the stream.
 	scratch Entry
 }
@@ -719,6 +723,16 @@ func (r *runner) admitInput(engine *eval.Engine, catalog *apis.Catalog, l *look,
 	err := load.WalkAhead(opts.Paths, opts.Stdin, loadOpts, func(d load.Document) bool {
 		if d.Skip == "" {
 			r.objects++
+		} else if r.objects == 0 {
+			if r.skipped == nil {
+				r.skipped = map[string]*skippedDocs{}
+			}
+			k := r.skipped[d.Skip]
+			if k == nil {
+				k = &skippedDocs{first: d.Pos}
+				r.skipped[d.Skip] = k
+			}
+			k.n++
 		}
 		i, ok := l.policyAt[d.Pos]
 		if ok != isPolicy(&d) || (ok && (policies[i].Kind != d.Kind || policies[i].Name != d.Name)) {

@@ -199,6 +199,12 @@ func (d *docSrc) object(js []byte, o *obj, depth int) {
 		d.skip(o, &h, ToolConfigReason)
 		return
 	}
+	if missing(h.apiVersionRaw, h.apiVersion) && JSONType(h.kindRaw) == "string" && versionlessToolKinds[h.kind] {
+		// A tool's configuration that names itself with a kind alone
+		// (kube-state-metrics' --custom-resource-state-config-file).
+		d.skip(o, &h, ToolConfigReason)
+		return
+	}
 	if skippable && missing(h.kindRaw, h.kind) {
 		reason := "not a Kubernetes object: no kind"
 		if missing(h.apiVersionRaw, h.apiVersion) {

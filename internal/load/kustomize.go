@@ -19,6 +19,12 @@ import (
 // kustomizationNames are the file names kustomize reads a kustomization from.
 var kustomizationNames = map[string]bool{"kustomization.yaml": true, "kustomization.yml": true, "Kustomization": true}
 
+// versionlessToolKinds are tools' configuration kinds that come without an
+// apiVersion, which no apiserver serves under any (API-01).
+var versionlessToolKinds = map[string]bool{
+	"CustomResourceStateMetrics": true, // kube-state-metrics' custom resource state configuration
+}
+
 // kustomizeRoles are the fields of a kustomization that name files, and what
 // each names, in the order notes list them.
 var kustomizeRoles = []struct{ field, role string }{
