@@ -273,6 +273,9 @@ func (w *walker) path(p string, info fs.FileInfo) error {
 		w.note(Note{File: p, Msg: fmt.Sprintf("%d paths ignored by --ignore-path", st.ignored)})
 	}
 	switch {
+	case !w.opts.Recursive && w.isChart(p):
+		// Its own files are Chart.yaml and values, its manifests templates.
+		w.note(Note{File: p, Msg: "a Helm chart: check what it renders to, e.g. helm template " + p + " | limitcheck check -"})
 	case st.own > 0:
 	case !w.opts.Recursive && w.manifestsBelow(p):
 		w.note(Note{File: p, Msg: "no manifests in this directory, only in its subdirectories; give -R to read them"})
