@@ -273,7 +273,7 @@ func (w *walker) path(p string, info fs.FileInfo) error {
 		w.note(Note{File: p, Msg: fmt.Sprintf("%d paths ignored by --ignore-path", st.ignored)})
 	}
 	switch {
-	case !w.opts.Recursive && w.isChart(p):
+	case !w.opts.Recursive && w.isChart(p) && onlyChartFiles(p):
 		// Its own files are Chart.yaml and values, its manifests templates.
 		w.note(Note{File: p, Msg: "a Helm chart: check what it renders to, e.g. helm template " + p + " | limitcheck check -"})
 	case st.own > 0:
@@ -693,4 +693,27 @@ func WalkAhead(paths []string, stdin io.Reader, opts Options, yield func(Documen
 		}
 	}
 	return nil
+}
+
+// onlyChartFiles reports whether the manifest files directly in dir, a
+// chart's, are only the chart's own (Chart.yaml, values files), and it has
+// templates.
+func onlyChartFiles(dir string) bool {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return false
+	}
+	templates := false
+	for _, e := range entries {
+		name := e.Name()
+		switch {
+		case e.IsDir():
+			templates = templates || name == "templates"
+		case !manifestExts[filepath.Ext(name)]:
+		case name == "Chart.yaml", strings.HasPrefix(name, "values"):
+		default:
+			return false
+		}
+	}
+	return templates
 }
