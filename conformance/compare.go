@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 
@@ -94,8 +95,15 @@ func diffOne(up Outcome, mine eval.Result) []string {
 		d = append(d, "upstream message: "+up.Message)
 	}
 	d = append(d, diffObjects(up.Object, mine.Object)...)
+	if warned[up.Kind] && !slices.Equal(up.Warnings, mine.APIWarnings) {
+		d = append(d, fmt.Sprintf("warnings:\n  upstream:   %q\n  limitcheck: %q", up.Warnings, mine.APIWarnings))
+	}
 	return d
 }
+
+// warned are the kinds whose create warnings limitcheck gives (VAL-104).
+var warned = map[string]bool{"Pod": true, "PersistentVolumeClaim": true, "Deployment": true, "ReplicaSet": true,
+	"ReplicationController": true, "DaemonSet": true, "StatefulSet": true, "Job": true, "CronJob": true}
 
 // DiffWorkload compares what the controllers created: the counts, then every
 // created object in creation order (kind, name, Pod ordinal and diffOne).

@@ -7,6 +7,7 @@ import (
 	"context"
 	"encoding/json"
 	"reflect"
+	"slices"
 
 	appsv1 "k8s.io/api/apps/v1"
 	batchv1 "k8s.io/api/batch/v1"
@@ -30,6 +31,7 @@ import (
 	storeerr "k8s.io/apiserver/pkg/storage/errors"
 	"k8s.io/apiserver/pkg/storage/names"
 	utilfeature "k8s.io/apiserver/pkg/util/feature"
+	"k8s.io/apiserver/pkg/warning"
 	"k8s.io/client-go/informers"
 	coreinformers "k8s.io/client-go/informers/core"
 	corev1informers "k8s.io/client-go/informers/core/v1"
@@ -90,6 +92,19 @@ type Outcome struct {
 	// Workload is what the controllers of a workload created (nil for other
 	// kinds, and for every kind with controllers off).
 	Workload *WorkloadOutcome
+	// Warnings are the create's warnings (VAL-104), each text once, as
+	// kube-apiserver's warning recorder keeps them; for an object of the
+	// input only.
+	Warnings []string
+}
+
+// warnings is a warning.Recorder that keeps each text once.
+type warnings struct{ list *[]string }
+
+func (w warnings) AddWarning(_, text string) {
+	if text != "" && !slices.Contains(*w.list, text) {
+		*w.list = append(*w.list, text)
+	}
 }
 
 // Upstream is a simulated kube-apiserver for one case: the real REST strategies
@@ -292,6 +307,9 @@ func (u *Upstream) createOne(doc []byte, namespace string, fromInput bool) (Outc
 	u.seedNamespace(ns)
 	given := meta.GetName() // before name generation
 	ctx := genericapirequest.WithNamespace(context.Background(), ns)
+	if fromInput {
+		ctx = warning.WithWarningRecorder(ctx, warnings{&out.Warnings})
+	}
 	// Declarative validation (RC, CronJob strategies) takes the API version from
 	// the request info; without it, it fails internally (only logged) and its
 	// rules go unchecked.

@@ -785,6 +785,10 @@ func admitDocument(engine *eval.Engine, catalog *apis.Catalog, d load.Document, 
 	default:
 		entry.Result, entry.Fit, entry.Err = admitServed(engine, catalog, d, opts.SkipUnknown, opts.Fit)
 	}
+	if len(entry.Result.APIWarnings) > 0 {
+		// kube-apiserver's own come first, as the response carries them.
+		entry.Result.Warnings = append(slices.Clone(entry.Result.APIWarnings), entry.Result.Warnings...)
+	}
 	for _, w := range d.Warnings {
 		entry.Result.Warnings = append(entry.Result.Warnings, w.Msg)
 	}

@@ -154,6 +154,9 @@ type Result struct {
 	// Warnings point at input that is admitted but probably not what the user
 	// meant (kube-apiserver says nothing in these cases).
 	Warnings []string
+	// APIWarnings are kube-apiserver's warnings on the create (VAL-104),
+	// which kubectl prints as "Warning: …": for an object of the input.
+	APIWarnings []string
 
 	// Object is the object after API defaulting and admission mutation, for the
 	// kinds limitcheck decodes (see NewObject); nil otherwise.
@@ -697,11 +700,18 @@ func (e *Engine) admitObject(obj runtime.Object, fromInput bool) Result {
 	switch o := obj.(type) {
 	case *corev1.Pod:
 		res.Object = o
-		res.Denial = e.admitPod(ns, o)
+		var warnings []string
+		res.Denial, warnings = e.admitPod(ns, o)
+		if fromInput { // a controller's are the controller's to read
+			res.APIWarnings = appendWarnings(res.APIWarnings, warnings)
+		}
 		ns.governed++
 	case *corev1.PersistentVolumeClaim:
 		res.Object = o
 		res.Denial = e.admitClaim(ns, o)
+		if fromInput && (res.Denial == nil || res.Denial.Stage != status.StageValidation) {
+			res.APIWarnings = appendWarnings(res.APIWarnings, validation.WarningsOnCreate(o))
+		}
 		ns.governed++
 	case *corev1.LimitRange:
 		if e.settled != nil {
@@ -760,6 +770,9 @@ func (e *Engine) admitObject(obj runtime.Object, fromInput bool) Result {
 		if len(errs) > 0 {
 			res.Denial = status.Invalid(gk, meta.GetName(), errs)
 			break
+		}
+		if fromInput {
+			res.APIWarnings = appendWarnings(res.APIWarnings, validation.WarningsOnCreate(stored))
 		}
 		res.Denial = e.quota.Check(&ns.Namespace, gr, meta.GetName(), obj)
 	}
@@ -920,6 +933,17 @@ func namespaceObjects(ns string) []runtime.Object {
 	return objs
 }
 
+// appendWarnings adds the warnings of a create not already given:
+// kube-apiserver sends each text once (its warning recorder dedupes).
+func appendWarnings(dst, warnings []string) []string {
+	for _, w := range warnings {
+		if !slices.Contains(dst, w) {
+			dst = append(dst, w)
+		}
+	}
+	return dst
+}
+
 // assignName performs the generic registry's name generation (placeholder suffix).
 func assignName(meta metav1.Object) {
 	if meta.GetName() == "" && meta.GetGenerateName() != "" {
@@ -943,24 +967,26 @@ func GeneratedName(prefix string) string {
 // admitPod: defaulting → LimitRanger mutate → PrepareForCreate → validation →
 // LimitRanger validate (docs/behaviour.md Pipeline).
 // A Pod prepared by Prepare has been through every step but quota.
-func (e *Engine) admitPod(ns *namespaceState, pod *corev1.Pod) *status.Denial {
+// It returns the warnings of the create too (VAL-104).
+func (e *Engine) admitPod(ns *namespaceState, pod *corev1.Pod) (*status.Denial, []string) {
 	var usage corev1.ResourceList
+	var warnings []string
 	if p := e.prepared(pod); p != nil {
 		if p.denial != nil {
-			return p.denial
+			return p.denial, p.warnings
 		}
-		usage = p.usage
-	} else if d := e.beforeQuota(ns.name, ns.limitRanges, pod); d != nil {
-		return d
+		usage, warnings = p.usage, p.warnings
+	} else if d := e.beforeQuota(ns.name, ns.limitRanges, pod, &warnings); d != nil {
+		return d, warnings
 	}
-	return e.quota.CheckUsage(&ns.Namespace, podsResource, pod.Name, pod, usage)
+	return e.quota.CheckUsage(&ns.Namespace, podsResource, pod.Name, pod, usage), warnings
 }
 
 var podsResource = corev1.Resource("pods")
 
 // beforeQuota is a Pod's admission up to quota, in namespace ns governed by
 // limitRanges: what only the Pod and the settled policies decide (Prepare).
-func (e *Engine) beforeQuota(ns string, limitRanges []*limitranger.Policy, pod *corev1.Pod) *status.Denial {
+func (e *Engine) beforeQuota(ns string, limitRanges []*limitranger.Policy, pod *corev1.Pod, warnings *[]string) *status.Denial {
 	gates := e.opts.Gates
 	defaults.DefaultPod(pod, gates)
 	if !e.opts.DisableLimitRanger {
@@ -988,10 +1014,12 @@ func (e *Engine) beforeQuota(ns string, limitRanges []*limitranger.Policy, pod *
 	pod.Status = corev1.PodStatus{Phase: corev1.PodPending, QOSClass: pod.Status.QOSClass}
 	dropGatedFields(&pod.Spec, gates)
 	assignName(&pod.ObjectMeta)
+	*warnings = append(*warnings, validation.AppArmorWarnings(pod)...)
 	validation.PrepareForCreate(pod)
 	if errs := validation.Pod(pod, e.podOptions()); len(errs) > 0 {
 		return status.Invalid(schema.GroupKind{Kind: "Pod"}, pod.Name, errs)
 	}
+	*warnings = append(*warnings, validation.WarningsOnCreate(pod)...)
 	if !e.opts.DisableLimitRanger {
 		for _, lr := range limitRanges {
 			if errs := lr.ValidatePod(pod, gates); len(errs) > 0 {

@@ -39,7 +39,9 @@ type Prepared struct {
 	pod    *corev1.Pod
 	denial *status.Denial
 	usage  corev1.ResourceList // the Pod's quota usage, when admitted so far
-	panic  any                 // what Prepare panicked with
+	// warnings are the create's (VAL-104)
+	warnings []string
+	panic    any // what Prepare panicked with
 }
 
 // Prepare runs a Pod's admission up to quota (beforeQuota), on policies
@@ -67,7 +69,8 @@ func (e *Engine) Prepare(obj runtime.Object) (p *Prepared) {
 		}
 	}()
 	pod.Namespace = ns
-	p = &Prepared{pod: pod, denial: e.beforeQuota(ns, s.limitRanges[ns], pod)}
+	p = &Prepared{pod: pod}
+	p.denial = e.beforeQuota(ns, s.limitRanges[ns], pod, &p.warnings)
 	if p.denial == nil {
 		p.usage = e.quota.UsageOf(podsResource, pod)
 	}

@@ -24,6 +24,12 @@ import (
 // values, service links, host-network ports), then the spec's defaults
 // validation reads (DefaultPodSpec, VAL-10), then rounding of every ResourceList.
 func DefaultPod(pod *corev1.Pod, gates features.Gates) {
+	// The conversion to the internal type makes a Pod's negative grace
+	// period 1 (not a template's: a workload keeps it, and is warned).
+	if g := pod.Spec.TerminationGracePeriodSeconds; g != nil && *g < 0 {
+		one := int64(1)
+		pod.Spec.TerminationGracePeriodSeconds = &one
+	}
 	defaultRequestsFromLimits(pod.Spec.Containers)
 	defaultRequestsFromLimits(pod.Spec.InitContainers)
 	if gates.Enabled(features.PodLevelResources) {

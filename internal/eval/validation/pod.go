@@ -604,17 +604,8 @@ func applyAppArmorAnnotations(pod *corev1.Pod) {
 		if !ok || (c.SecurityContext != nil && c.SecurityContext.AppArmorProfile != nil) {
 			return
 		}
-		var prof *corev1.AppArmorProfile
-		switch {
-		case ann == "runtime/default":
-			prof = &corev1.AppArmorProfile{Type: corev1.AppArmorProfileTypeRuntimeDefault}
-		case ann == "unconfined":
-			prof = &corev1.AppArmorProfile{Type: corev1.AppArmorProfileTypeUnconfined}
-		case strings.HasPrefix(ann, "localhost/"):
-			lp := strings.TrimPrefix(ann, "localhost/")
-			prof = &corev1.AppArmorProfile{Type: corev1.AppArmorProfileTypeLocalhost, LocalhostProfile: &lp}
-		}
-		if prof == nil || len(validateAppArmorProfileField(prof, lazy(&field.Path{}))) > 0 || sameAppArmorProfile(prof, podProfile) {
+		prof := validAppArmorProfileFor(ann)
+		if prof == nil || sameAppArmorProfile(prof, podProfile) {
 			return
 		}
 		if c.SecurityContext == nil {
@@ -633,6 +624,32 @@ func applyAppArmorAnnotations(pod *corev1.Pod) {
 		apply(&c)
 		pod.Spec.EphemeralContainers[i].EphemeralContainerCommon = corev1.EphemeralContainerCommon(c)
 	}
+}
+
+// appArmorProfileFor is the profile a deprecated AppArmor annotation's
+// value stands for: nil for a value it cannot (an unknown one, "localhost/"
+// without a name).
+func appArmorProfileFor(ann string) *corev1.AppArmorProfile {
+	switch {
+	case ann == "runtime/default":
+		return &corev1.AppArmorProfile{Type: corev1.AppArmorProfileTypeRuntimeDefault}
+	case ann == "unconfined":
+		return &corev1.AppArmorProfile{Type: corev1.AppArmorProfileTypeUnconfined}
+	case strings.HasPrefix(ann, "localhost/") && len(ann) > len("localhost/"):
+		lp := strings.TrimPrefix(ann, "localhost/")
+		return &corev1.AppArmorProfile{Type: corev1.AppArmorProfileTypeLocalhost, LocalhostProfile: &lp}
+	}
+	return nil
+}
+
+// validAppArmorProfileFor is appArmorProfileFor, nil also for a profile that
+// is not valid as a field.
+func validAppArmorProfileFor(ann string) *corev1.AppArmorProfile {
+	prof := appArmorProfileFor(ann)
+	if prof != nil && len(validateAppArmorProfileField(prof, lazy(&field.Path{}))) > 0 {
+		return nil
+	}
+	return prof
 }
 
 func sameAppArmorProfile(a, b *corev1.AppArmorProfile) bool {

@@ -1,0 +1,596 @@
+package validation
+
+import (
+	"fmt"
+	"slices"
+	"sort"
+	"strings"
+
+	appsv1 "k8s.io/api/apps/v1"
+	batchv1 "k8s.io/api/batch/v1"
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	utilvalidation "k8s.io/apimachinery/pkg/util/validation"
+	"k8s.io/apimachinery/pkg/util/validation/field"
+
+	"github.com/limitcheck/limitcheck/internal/namecheck"
+)
+
+// The warnings kube-apiserver sends with the response to a create
+// (VAL-104): kubectl prints each as "Warning: <text>". They do not refuse
+// anything. The strategies compute them once the object has passed
+// validation (WarningsOnCreate, in rest.BeforeCreate); the Pod strategy's
+// PrepareForCreate adds one for a deprecated AppArmor annotation before
+// validation (AppArmorWarnings).
+
+// WarningsOnCreate is the create warnings of a validated object of a kind
+// whose strategy gives any that limitcheck reports: Pods, workloads and
+// PersistentVolumeClaims. Nil for every other kind.
+func WarningsOnCreate(obj runtime.Object) []string {
+	template := field.NewPath("spec", "template")
+	switch o := obj.(type) {
+	case *corev1.Pod:
+		w := dnsLabelWarning(o.Name, "metadata.name: this is used in the Pod's hostname")
+		return append(w, podSpecWarnings(nil, &o.Spec, &o.ObjectMeta)...)
+	case *appsv1.Deployment:
+		return append(workloadNameWarning(o.Name), podSpecWarnings(template, &o.Spec.Template.Spec, &o.Spec.Template.ObjectMeta)...)
+	case *appsv1.ReplicaSet:
+		return append(workloadNameWarning(o.Name), podSpecWarnings(template, &o.Spec.Template.Spec, &o.Spec.Template.ObjectMeta)...)
+	case *corev1.ReplicationController:
+		w := workloadNameWarning(o.Name)
+		if o.Spec.Template != nil {
+			w = append(w, podSpecWarnings(template, &o.Spec.Template.Spec, &o.Spec.Template.ObjectMeta)...)
+		}
+		return w
+	case *appsv1.DaemonSet:
+		return podSpecWarnings(template, &o.Spec.Template.Spec, &o.Spec.Template.ObjectMeta)
+	case *appsv1.StatefulSet:
+		w := podSpecWarnings(template, &o.Spec.Template.Spec, &o.Spec.Template.ObjectMeta)
+		for i := range o.Spec.VolumeClaimTemplates {
+			w = append(w, claimSpecWarnings(field.NewPath("spec", "volumeClaimTemplates").Index(i), &o.Spec.VolumeClaimTemplates[i].Spec)...)
+		}
+		if l := o.Spec.RevisionHistoryLimit; l != nil && *l < 0 {
+			w = append(w, "spec.revisionHistoryLimit: a negative value retains all historical revisions; a value >= 0 is recommended")
+		}
+		return w
+	case *batchv1.Job:
+		return append(workloadNameWarning(o.Name), jobSpecWarnings(field.NewPath("spec"), &o.Spec)...)
+	case *batchv1.CronJob:
+		return append(workloadNameWarning(o.Name), jobSpecWarnings(field.NewPath("spec", "jobTemplate", "spec"), &o.Spec.JobTemplate.Spec)...)
+	case *corev1.PersistentVolumeClaim:
+		var w []string
+		if _, ok := o.Annotations[corev1.BetaStorageClassAnnotation]; ok {
+			w = append(w, fmt.Sprintf("%s: %s", field.NewPath("metadata", "annotations").Key(corev1.BetaStorageClassAnnotation),
+				`deprecated since v1.8; use "storageClassName" attribute instead`))
+		}
+		return append(w, claimSpecWarnings(field.NewPath("spec"), &o.Spec)...)
+	}
+	return nil
+}
+
+// AppArmorWarnings is the Pod strategy's warning for each container whose
+// deprecated AppArmor annotation PrepareForCreate copies into its
+// securityContext, or cannot (an invalid value): called before
+// PrepareForCreate, on what it will read.
+func AppArmorWarnings(pod *corev1.Pod) []string {
+	if pod.Spec.OS != nil && pod.Spec.OS.Name == corev1.Windows || len(pod.Annotations) == 0 {
+		return nil
+	}
+	var podProfile *corev1.AppArmorProfile
+	if pod.Spec.SecurityContext != nil {
+		podProfile = pod.Spec.SecurityContext.AppArmorProfile
+	}
+	var w []string
+	check := func(c *corev1.Container) {
+		key := annAppArmorPrefix + c.Name
+		ann, ok := pod.Annotations[key]
+		if !ok || c.SecurityContext != nil && c.SecurityContext.AppArmorProfile != nil {
+			return
+		}
+		if prof := validAppArmorProfileFor(ann); prof == nil || !sameAppArmorProfile(prof, podProfile) {
+			w = append(w, fmt.Sprintf(`%s: deprecated since v1.30; use the "appArmorProfile" field instead`, field.NewPath("metadata", "annotations").Key(key)))
+		}
+	}
+	for i := range pod.Spec.InitContainers {
+		check(&pod.Spec.InitContainers[i])
+	}
+	for i := range pod.Spec.Containers {
+		check(&pod.Spec.Containers[i])
+	}
+	for i := range pod.Spec.EphemeralContainers {
+		c := corev1.Container(pod.Spec.EphemeralContainers[i].EphemeralContainerCommon)
+		check(&c)
+	}
+	return w
+}
+
+// dnsLabelWarning: a name that is a subdomain but not a label.
+func dnsLabelWarning(name, what string) []string {
+	if msgs := namecheck.IsDNS1123Label(name); len(msgs) > 0 {
+		return []string{fmt.Sprintf("%s, which can result in surprising behavior; a DNS label is recommended: %v", what, msgs)}
+	}
+	return nil
+}
+
+func workloadNameWarning(name string) []string {
+	return dnsLabelWarning(name, "metadata.name: this is used in Pod names and hostnames")
+}
+
+// jobSpecWarnings: an Indexed Job too large to track, then its template's.
+func jobSpecWarnings(path *field.Path, spec *batchv1.JobSpec) []string {
+	var w []string
+	if spec.CompletionMode != nil && *spec.CompletionMode == batchv1.IndexedCompletion {
+		completions, parallelism := int32(0), int32(0)
+		if spec.Completions != nil {
+			completions = *spec.Completions
+		}
+		if spec.Parallelism != nil {
+			parallelism = *spec.Parallelism
+		}
+		if completions > 100_000 && parallelism > 10_000 {
+			w = append(w, fmt.Sprintf("%s: In Indexed Jobs with a number of completions higher than 10^5 and a parallelism higher than 10^4, Kubernetes might not be able to track completedIndexes when a big number of indexes fail", path))
+		}
+	}
+	return append(w, podSpecWarnings(path.Child("template"), &spec.Template.Spec, &spec.Template.ObjectMeta)...)
+}
+
+// claimSpecWarnings: a storage request or limit that is not a whole number
+// of bytes.
+func claimSpecWarnings(path *field.Path, spec *corev1.PersistentVolumeClaimSpec) []string {
+	var w []string
+	if q := spec.Resources.Requests[corev1.ResourceStorage]; q.MilliValue()%1000 != 0 {
+		w = append(w, fractionalBytes(path.Child("resources", "requests").Key("storage"), q.String()))
+	}
+	if q := spec.Resources.Limits[corev1.ResourceStorage]; q.MilliValue()%1000 != 0 {
+		w = append(w, fractionalBytes(path.Child("resources", "limits").Key("storage"), q.String()))
+	}
+	return w
+}
+
+func fractionalBytes(p *field.Path, value string) string {
+	return fmt.Sprintf("%s: fractional byte value %q is invalid, must be an integer", p, value)
+}
+
+// deprecatedNodeLabels are the node labels a selector, an affinity or a
+// spread constraint should no longer name, and what to name instead.
+var deprecatedNodeLabels = map[string]string{
+	`beta.kubernetes.io/arch`:                       `deprecated since v1.14; use "kubernetes.io/arch" instead`,
+	`beta.kubernetes.io/os`:                         `deprecated since v1.14; use "kubernetes.io/os" instead`,
+	`failure-domain.beta.kubernetes.io/region`:      `deprecated since v1.17; use "topology.kubernetes.io/region" instead`,
+	`failure-domain.beta.kubernetes.io/zone`:        `deprecated since v1.17; use "topology.kubernetes.io/zone" instead`,
+	`beta.kubernetes.io/instance-type`:              `deprecated since v1.17; use "node.kubernetes.io/instance-type" instead`,
+	`app.kubernetes.io/created-by`:                  `deprecated since v1.9`,
+	`scheduler.alpha.kubernetes.io/preferAvoidPods`: `deprecated since v1.22; use Taints and Tolerations instead`,
+	`node-role.kubernetes.io/master`:                `use "node-role.kubernetes.io/control-plane" instead`,
+}
+
+// deprecatedPodAnnotations are annotations that no longer do anything.
+var deprecatedPodAnnotations = []struct{ key, message string }{
+	{`scheduler.alpha.kubernetes.io/critical-pod`, `non-functional in v1.16+; use the "priorityClassName" field instead`},
+	{`security.alpha.kubernetes.io/sysctls`, `non-functional in v1.11+; use the "sysctls" field instead`},
+	{`security.alpha.kubernetes.io/unsafe-sysctls`, `non-functional in v1.11+; use the "sysctls" field instead`},
+}
+
+// deprecatedVolumes are the volume sources that are deprecated or gone,
+// in the order upstream checks them.
+var deprecatedVolumes = []struct {
+	field, message string
+	set            func(*corev1.Volume) bool
+}{
+	{"photonPersistentDisk", "deprecated in v1.11, non-functional in v1.16+", func(v *corev1.Volume) bool { return v.PhotonPersistentDisk != nil }},
+	{"gitRepo", "deprecated in v1.11, and disabled by default in v1.33+", func(v *corev1.Volume) bool { return v.GitRepo != nil }},
+	{"scaleIO", "deprecated in v1.16, non-functional in v1.22+", func(v *corev1.Volume) bool { return v.ScaleIO != nil }},
+	{"flocker", "deprecated in v1.22, non-functional in v1.25+", func(v *corev1.Volume) bool { return v.Flocker != nil }},
+	{"storageOS", "deprecated in v1.22, non-functional in v1.25+", func(v *corev1.Volume) bool { return v.StorageOS != nil }},
+	{"quobyte", "deprecated in v1.22, non-functional in v1.25+", func(v *corev1.Volume) bool { return v.Quobyte != nil }},
+	{"glusterfs", "deprecated in v1.25, non-functional in v1.26+", func(v *corev1.Volume) bool { return v.Glusterfs != nil }},
+	{"", "", nil}, // an ephemeral volume's claim template: claimSpecWarnings
+	{"cephfs", "deprecated in v1.28, non-functional in v1.31+", func(v *corev1.Volume) bool { return v.CephFS != nil }},
+	{"rbd", "deprecated in v1.28, non-functional in v1.31+", func(v *corev1.Volume) bool { return v.RBD != nil }},
+}
+
+// podSpecWarnings is warningsForPodSpecAndMeta for a create, under path
+// (nil for a Pod, spec.template for a workload): in upstream's order, with
+// map keys (a nodeSelector's) in sorted order where upstream's is random.
+func podSpecWarnings(path *field.Path, spec *corev1.PodSpec, meta *metav1.ObjectMeta) []string {
+	var w []string
+	add := func(format string, args ...any) { w = append(w, fmt.Sprintf(format, args...)) }
+
+	keys := make([]string, 0, len(spec.NodeSelector))
+	for k := range spec.NodeSelector {
+		if _, ok := deprecatedNodeLabels[k]; ok {
+			keys = append(keys, k)
+		}
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		add("%s: %s", path.Child("spec", "nodeSelector").Key(k), deprecatedNodeLabels[k])
+	}
+	if a := spec.Affinity; a != nil && a.NodeAffinity != nil {
+		n := a.NodeAffinity
+		if n.RequiredDuringSchedulingIgnoredDuringExecution != nil {
+			p := path.Child("spec", "affinity", "nodeAffinity", "requiredDuringSchedulingIgnoredDuringExecution", "nodeSelectorTerms")
+			for i := range n.RequiredDuringSchedulingIgnoredDuringExecution.NodeSelectorTerms {
+				w = append(w, nodeSelectorTermWarnings(&n.RequiredDuringSchedulingIgnoredDuringExecution.NodeSelectorTerms[i], false, p.Index(i))...)
+			}
+		}
+		p := path.Child("spec", "affinity", "nodeAffinity", "preferredDuringSchedulingIgnoredDuringExecution")
+		for i := range n.PreferredDuringSchedulingIgnoredDuringExecution {
+			w = append(w, nodeSelectorTermWarnings(&n.PreferredDuringSchedulingIgnoredDuringExecution[i].Preference, true, p.Index(i).Child("preference"))...)
+		}
+	}
+	for i, t := range spec.TopologySpreadConstraints {
+		p := path.Child("spec", "topologySpreadConstraints").Index(i)
+		if msg, ok := deprecatedNodeLabels[t.TopologyKey]; ok {
+			add("%s: %s is %s", p.Child("topologyKey"), t.TopologyKey, msg)
+		}
+		if t.LabelSelector == nil {
+			add("%s: a null labelSelector results in matching no pod", p.Child("labelSelector"))
+		}
+	}
+
+	for _, d := range deprecatedPodAnnotations {
+		if _, ok := meta.Annotations[d.key]; ok {
+			add("%s: %s", path.Child("metadata", "annotations").Key(d.key), d.message)
+		}
+	}
+
+	for i := range spec.Volumes {
+		v := &spec.Volumes[i]
+		p := path.Child("spec", "volumes").Index(i)
+		for _, d := range deprecatedVolumes {
+			switch {
+			case d.set == nil:
+				if v.Ephemeral != nil && v.Ephemeral.VolumeClaimTemplate != nil {
+					w = append(w, claimSpecWarnings(p.Child("ephemeral", "volumeClaimTemplate", "spec"), &v.Ephemeral.VolumeClaimTemplate.Spec)...)
+				}
+			case d.set(v):
+				add("%s: %s", p.Child(d.field), d.message)
+			}
+		}
+	}
+	w = append(w, overlappingPathWarnings(spec.Volumes)...)
+
+	if len(spec.HostAliases) > 1 {
+		seen := map[string]bool{}
+		for i, h := range spec.HostAliases {
+			if seen[h.IP] {
+				add("%s: duplicate ip %q", path.Child("spec", "hostAliases").Index(i).Child("ip"), h.IP)
+			}
+			seen[h.IP] = true
+		}
+	}
+	if len(spec.ImagePullSecrets) > 1 {
+		seen := map[string]bool{}
+		for i, s := range spec.ImagePullSecrets {
+			if seen[s.Name] {
+				add("%s: duplicate name %q", path.Child("spec", "imagePullSecrets").Index(i).Child("name"), s.Name)
+			}
+			seen[s.Name] = true
+		}
+	}
+	for i, s := range spec.ImagePullSecrets {
+		if s.Name == "" {
+			add("%s: invalid empty name %q", path.Child("spec", "imagePullSecrets").Index(i).Child("name"), s.Name)
+		}
+	}
+
+	for _, r := range []corev1.ResourceName{corev1.ResourceMemory, corev1.ResourceEphemeralStorage} {
+		if q, ok := spec.Overhead[r]; ok && q.MilliValue()%1000 != 0 {
+			w = append(w, fractionalBytes(path.Child("spec", "overhead").Key(string(r)), q.String()))
+		}
+	}
+
+	if spec.SecurityContext == nil || spec.SecurityContext.SeccompProfile == nil {
+		if _, ok := meta.Annotations[corev1.SeccompPodAnnotationKey]; ok {
+			add(`%s: non-functional in v1.27+; use the "seccompProfile" field instead`, path.Child("metadata", "annotations").Key(corev1.SeccompPodAnnotationKey))
+		}
+	}
+	specPath := func() *field.Path { return path.Child("spec") }
+	var podAppArmor *corev1.AppArmorProfile
+	if spec.SecurityContext != nil {
+		podAppArmor = spec.SecurityContext.AppArmorProfile
+	}
+	containersWithPath(spec, specPath, func(c *corev1.Container, p func() *field.Path) {
+		if c.SecurityContext == nil || c.SecurityContext.SeccompProfile == nil {
+			if key := corev1.SeccompContainerAnnotationKeyPrefix + c.Name; hasKey(meta.Annotations, key) {
+				add(`%s: non-functional in v1.27+; use the "seccompProfile" field instead`, path.Child("metadata", "annotations").Key(key))
+			}
+		}
+		// A Pod's AppArmor annotations are AppArmorWarnings'.
+		if path != nil && (c.SecurityContext == nil || c.SecurityContext.AppArmorProfile == nil) {
+			key := annAppArmorPrefix + c.Name
+			if ann, ok := meta.Annotations[key]; ok && (podAppArmor == nil || !sameAppArmorProfile(podAppArmor, appArmorProfileFor(ann))) {
+				add(`%s: deprecated since v1.30; use the "appArmorProfile" field instead`, path.Child("metadata", "annotations").Key(key))
+			}
+		}
+		if q, ok := c.Resources.Limits[corev1.ResourceMemory]; ok && q.MilliValue()%1000 != 0 {
+			w = append(w, fractionalBytes(p().Child("resources", "limits").Key("memory"), q.String()))
+		}
+		if q, ok := c.Resources.Requests[corev1.ResourceMemory]; ok && q.MilliValue()%1000 != 0 {
+			w = append(w, fractionalBytes(p().Child("resources", "requests").Key("memory"), q.String()))
+		}
+		if q, ok := c.Resources.Limits[corev1.ResourceEphemeralStorage]; ok && q.MilliValue()%1000 != 0 {
+			w = append(w, fractionalBytes(p().Child("resources", "limits").Key("ephemeral-storage"), q.String()))
+		}
+		if q, ok := c.Resources.Requests[corev1.ResourceEphemeralStorage]; ok && q.MilliValue()%1000 != 0 {
+			w = append(w, fractionalBytes(p().Child("resources", "requests").Key("ephemeral-storage"), q.String()))
+		}
+		for i, e := range c.Env {
+			if !slices.ContainsFunc(c.Env[:i], func(d corev1.EnvVar) bool { return d.Name == e.Name }) {
+				continue
+			}
+			{
+				// A redefinition is fine when it builds on the earlier value.
+				ref := "$(" + e.Name + ")"
+				if e.ValueFrom != nil || e.Value == ref || !strings.Contains(e.Value, ref) {
+					add("%s: hides previous definition of %q, which may be dropped when using apply", p().Child("env").Index(i), e.Name)
+				}
+			}
+		}
+	})
+
+	nPorts, nNamed := 0, 0
+	visitContainers(spec, func(c *corev1.Container, _ string, _ int) {
+		for _, port := range c.Ports {
+			nPorts++
+			if port.Name != "" {
+				nNamed++
+			}
+			if port.HostIP != "" && port.HostPort == 0 {
+				nPorts += 2 // the first loop below reports it
+			}
+		}
+	})
+	if nPorts > 1 {
+		type portAt struct {
+			path *field.Path
+			port corev1.ContainerPort
+		}
+		ports := map[string][]portAt{}
+		containersWithPath(spec, specPath, func(c *corev1.Container, p func() *field.Path) {
+			for i, port := range c.Ports {
+				pp := p().Child("ports").Index(i)
+				if port.HostIP != "" && port.HostPort == 0 {
+					add("%s: hostIP set without hostPort: %+v", pp, port)
+				}
+				k := fmt.Sprintf("%d/%s", port.ContainerPort, port.Protocol)
+				for _, other := range ports[k] {
+					switch a, b := port.HostIP == "", other.port.HostIP == ""; {
+					case port.HostIP == other.port.HostIP && port.HostPort == other.port.HostPort:
+						add("%s: duplicate port definition with %s", pp, other.path)
+					case port.HostPort == 0 || other.port.HostPort == 0:
+						add("%s: overlapping port definition with %s", pp, other.path)
+					case port.HostPort == other.port.HostPort && (a || b) && !(a && b):
+						add("%s: dangerously ambiguous port definition with %s", pp, other.path)
+					}
+				}
+				ports[k] = append(ports[k], portAt{pp, port})
+			}
+		})
+	}
+	if nNamed > 1 {
+		names := map[string]*field.Path{}
+		containersWithPath(spec, specPath, func(c *corev1.Container, p func() *field.Path) {
+			for i, port := range c.Ports {
+				if port.Name == "" {
+					continue
+				}
+				pp := p().Child("ports").Index(i)
+				if other, ok := names[port.Name]; ok {
+					add("%s: duplicate port name %q with %s, services and probes that select ports by name will use %s", pp, port.Name, other, other)
+				} else {
+					names[port.Name] = pp
+				}
+			}
+		})
+	}
+
+	if g := spec.TerminationGracePeriodSeconds; g != nil && *g < 0 {
+		add("%s: must be >= 0; negative values are invalid and will be treated as 1", path.Child("spec", "terminationGracePeriodSeconds"))
+	}
+	if a := spec.Affinity; a != nil {
+		null := func(p *field.Path) { add("%s: a null labelSelector results in matching no pod", p) }
+		for _, aff := range []struct {
+			name      string
+			required  []corev1.PodAffinityTerm
+			preferred []corev1.WeightedPodAffinityTerm
+		}{
+			{"podAffinity", podAffinityRequired(a.PodAffinity), podAffinityPreferred(a.PodAffinity)},
+			{"podAntiAffinity", podAntiAffinityRequired(a.PodAntiAffinity), podAntiAffinityPreferred(a.PodAntiAffinity)},
+		} {
+			if (aff.name == "podAffinity" && a.PodAffinity == nil) || (aff.name == "podAntiAffinity" && a.PodAntiAffinity == nil) {
+				continue
+			}
+			for i, t := range aff.required {
+				if t.LabelSelector == nil {
+					null(path.Child("spec", "affinity", aff.name, "requiredDuringSchedulingIgnoredDuringExecution").Index(i).Child("labelSelector"))
+				}
+			}
+			for i, t := range aff.preferred {
+				if t.PodAffinityTerm.LabelSelector == nil {
+					null(path.Child("spec", "affinity", aff.name, "preferredDuringSchedulingIgnoredDuringExecution").Index(i).Child("podAffinityTerm", "labelSelector"))
+				}
+			}
+		}
+	}
+	if spec.DNSConfig != nil {
+		for i, ns := range spec.DNSConfig.Nameservers {
+			w = append(w, utilvalidation.GetWarningsForIP(path.Child("spec", "dnsConfig", "nameservers").Index(i), ns)...)
+		}
+	}
+	for i, h := range spec.HostAliases {
+		w = append(w, utilvalidation.GetWarningsForIP(path.Child("spec", "hostAliases").Index(i).Child("ip"), h.IP)...)
+	}
+	return w
+}
+
+func hasKey(m map[string]string, k string) bool {
+	_, ok := m[k]
+	return ok
+}
+
+func podAffinityRequired(a *corev1.PodAffinity) []corev1.PodAffinityTerm {
+	if a == nil {
+		return nil
+	}
+	return a.RequiredDuringSchedulingIgnoredDuringExecution
+}
+
+func podAffinityPreferred(a *corev1.PodAffinity) []corev1.WeightedPodAffinityTerm {
+	if a == nil {
+		return nil
+	}
+	return a.PreferredDuringSchedulingIgnoredDuringExecution
+}
+
+func podAntiAffinityRequired(a *corev1.PodAntiAffinity) []corev1.PodAffinityTerm {
+	if a == nil {
+		return nil
+	}
+	return a.RequiredDuringSchedulingIgnoredDuringExecution
+}
+
+func podAntiAffinityPreferred(a *corev1.PodAntiAffinity) []corev1.WeightedPodAffinityTerm {
+	if a == nil {
+		return nil
+	}
+	return a.PreferredDuringSchedulingIgnoredDuringExecution
+}
+
+// nodeSelectorTermWarnings: deprecated node labels as keys and, in a
+// preferred term, values that are no label values.
+func nodeSelectorTermWarnings(term *corev1.NodeSelectorTerm, checkValues bool, path *field.Path) []string {
+	var w []string
+	for i, e := range term.MatchExpressions {
+		if msg, ok := deprecatedNodeLabels[e.Key]; ok {
+			w = append(w, fmt.Sprintf("%s: %s is %s", path.Child("matchExpressions").Index(i).Child("key"), e.Key, msg))
+		}
+		if checkValues {
+			for j, v := range e.Values {
+				for _, msg := range utilvalidation.IsValidLabelValue(v) {
+					w = append(w, fmt.Sprintf("%s: %s is invalid, %s", path.Child("matchExpressions").Index(i).Child("values").Index(j), v, msg))
+				}
+			}
+		}
+	}
+	return w
+}
+
+// containersWithPath calls f for every container (visitContainers' order)
+// with a function that builds its path under specPath: a warning is rare,
+// and the path is built only for one.
+func containersWithPath(spec *corev1.PodSpec, specPath func() *field.Path, f func(*corev1.Container, func() *field.Path)) {
+	visitContainers(spec, func(c *corev1.Container, list string, i int) {
+		f(c, func() *field.Path { return specPath().Child(list).Index(i) })
+	})
+}
+
+// pathSource is a file a volume writes, and where it comes from.
+type pathSource struct{ path, source string }
+
+func (p pathSource) String() string {
+	if p.source != "" {
+		return fmt.Sprintf("%q (%s)", p.path, p.source)
+	}
+	return fmt.Sprintf("%q", p.path)
+}
+
+// overlappingPathWarnings: two items of a ConfigMap, Secret, downward API
+// or projected volume that write the same file, or one inside the other.
+func overlappingPathWarnings(volumes []corev1.Volume) []string {
+	var w []string
+	warn := func(vol, desc, body string) {
+		w = append(w, fmt.Sprintf("volume %q (%s): overlapping paths: %s", vol, desc, body))
+	}
+	keyPaths := func(items []corev1.KeyToPath, source string) []pathSource {
+		out := make([]pathSource, 0, len(items))
+		for _, it := range items {
+			out = append(out, pathSource{it.Path, source})
+		}
+		return out
+	}
+	fieldPaths := func(items []corev1.DownwardAPIVolumeFile, source string) []pathSource {
+		out := make([]pathSource, 0, len(items))
+		for _, it := range items {
+			out = append(out, pathSource{it.Path, source})
+		}
+		return out
+	}
+	// overlaps adds each of paths to the ones before it, calling found for
+	// every earlier path it collides with.
+	overlaps := func(seen *[]pathSource, paths []pathSource, found func(p, with pathSource)) {
+		for _, p := range paths {
+			p.path = strings.TrimRight(p.path, "/")
+			if p.path != "" {
+				for _, q := range *seen {
+					switch {
+					case q.path == "":
+					case q == p,
+						strings.HasPrefix(q.path+"/", p.path+"/"),
+						strings.HasPrefix(p.path+"/", q.path+"/"):
+						found(p, q)
+					}
+				}
+			}
+			*seen = append(*seen, p)
+		}
+	}
+	for _, v := range volumes {
+		single := func(desc string, paths []pathSource) {
+			var seen []pathSource
+			overlaps(&seen, paths, func(p, q pathSource) { warn(v.Name, desc, p.String()+" with "+q.String()) })
+		}
+		if v.ConfigMap != nil && v.ConfigMap.Items != nil {
+			single(fmt.Sprintf("ConfigMap %q", v.ConfigMap.Name), keyPaths(v.ConfigMap.Items, ""))
+		}
+		if v.Secret != nil && v.Secret.Items != nil {
+			single(fmt.Sprintf("Secret %q", v.Secret.SecretName), keyPaths(v.Secret.Items, ""))
+		}
+		if v.DownwardAPI != nil && v.DownwardAPI.Items != nil {
+			single("DownwardAPI", fieldPaths(v.DownwardAPI.Items, ""))
+		}
+		if v.Projected == nil {
+			continue
+		}
+		var seen []pathSource
+		for _, s := range v.Projected.Sources {
+			if s == (corev1.VolumeProjection{}) {
+				w = append(w, fmt.Sprintf("volume %q (Projected) has no sources provided", v.Name))
+				continue
+			}
+			var paths []pathSource
+			switch {
+			case s.ConfigMap != nil && s.ConfigMap.Items != nil:
+				paths = keyPaths(s.ConfigMap.Items, fmt.Sprintf("ConfigMap %q", s.ConfigMap.Name))
+			case s.Secret != nil && s.Secret.Items != nil:
+				paths = keyPaths(s.Secret.Items, fmt.Sprintf("Secret %q", s.Secret.Name))
+			case s.DownwardAPI != nil && s.DownwardAPI.Items != nil:
+				paths = fieldPaths(s.DownwardAPI.Items, "DownwardAPI")
+			case s.ServiceAccountToken != nil:
+				paths = []pathSource{{s.ServiceAccountToken.Path, "ServiceAccountToken"}}
+			case s.ClusterTrustBundle != nil:
+				name := ""
+				if s.ClusterTrustBundle.Name != nil {
+					name = *s.ClusterTrustBundle.Name
+				} else if s.ClusterTrustBundle.SignerName != nil {
+					name = *s.ClusterTrustBundle.SignerName
+				}
+				paths = []pathSource{{s.ClusterTrustBundle.Path, fmt.Sprintf("ClusterTrustBundle %q", name)}}
+			case s.PodCertificate != nil:
+				for _, f := range []struct{ path, what string }{
+					{s.PodCertificate.CertificateChainPath, "PodCertificate chain"},
+					{s.PodCertificate.KeyPath, "PodCertificate key"},
+					{s.PodCertificate.CredentialBundlePath, "PodCertificate credential bundle"},
+				} {
+					if f.path != "" {
+						paths = append(paths, pathSource{f.path, f.what})
+					}
+				}
+			}
+			overlaps(&seen, paths, func(p, q pathSource) { warn(v.Name, "Projected", p.String()+" with "+q.String()) })
+		}
+	}
+	return w
+}

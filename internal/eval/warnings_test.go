@@ -1,0 +1,88 @@
+package eval
+
+import (
+	"slices"
+	"testing"
+
+	"github.com/limitcheck/limitcheck/internal/eval/features"
+)
+
+// VAL-104: the warnings kube-apiserver gives with a create, whole, in its
+// order, for the input's objects only.
+func TestAPIWarnings(t *testing.T) {
+	quota := "apiVersion: v1\nkind: ResourceQuota\nmetadata: {name: q}\nspec: {hard: {pods: '0'}}"
+	for _, tc := range []struct {
+		name string
+		docs []string
+		want []string
+	}{{
+		name: "fractional memory in a Pod",
+		docs: []string{"apiVersion: v1\nkind: Pod\nmetadata: {name: web}\nspec:\n  containers:\n  - name: app\n    image: app:1\n    resources: {requests: {memory: 1.5}, limits: {memory: 1.2Gi}}"},
+		want: []string{
+			`spec.containers[0].resources.limits[memory]: fractional byte value "1288490188800m" is invalid, must be an integer`,
+			`spec.containers[0].resources.requests[memory]: fractional byte value "1500m" is invalid, must be an integer`,
+		},
+	}, {
+		name: "a Deployment's template: deprecated node labels, duplicate env, a name that is no DNS label",
+		docs: []string{`apiVersion: apps/v1
+kind: Deployment
+metadata: {name: web.v2}
+spec:
+  selector: {matchLabels: {app: web}}
+  template:
+    metadata: {labels: {app: web}}
+    spec:
+      nodeSelector: {beta.kubernetes.io/os: linux, beta.kubernetes.io/arch: amd64}
+      containers:
+      - name: app
+        image: app:1
+        env: [{name: A, value: "1"}, {name: A, value: "2"}, {name: A, value: "$(A)-x"}]`},
+		want: []string{
+			`metadata.name: this is used in Pod names and hostnames, which can result in surprising behavior; a DNS label is recommended: [must not contain dots]`,
+			`spec.template.spec.nodeSelector[beta.kubernetes.io/arch]: deprecated since v1.14; use "kubernetes.io/arch" instead`,
+			`spec.template.spec.nodeSelector[beta.kubernetes.io/os]: deprecated since v1.14; use "kubernetes.io/os" instead`,
+			`spec.template.spec.containers[0].env[1]: hides previous definition of "A", which may be dropped when using apply`,
+		},
+	}, {
+		name: "a PVC's deprecated class annotation and fractional storage",
+		docs: []string{"apiVersion: v1\nkind: PersistentVolumeClaim\nmetadata: {name: data, annotations: {volume.beta.kubernetes.io/storage-class: fast}}\nspec: {accessModes: [ReadWriteOnce], resources: {requests: {storage: 1.5}}}"},
+		want: []string{
+			`metadata.annotations[volume.beta.kubernetes.io/storage-class]: deprecated since v1.8; use "storageClassName" attribute instead`,
+			`spec.resources.requests[storage]: fractional byte value "1500m" is invalid, must be an integer`,
+		},
+	}, {
+		name: "a Pod's AppArmor annotation, copied to its container",
+		docs: []string{"apiVersion: v1\nkind: Pod\nmetadata: {name: web, annotations: {container.apparmor.security.beta.kubernetes.io/app: runtime/default}}\nspec:\n  containers: [{name: app, image: app:1}]"},
+		want: []string{`metadata.annotations[container.apparmor.security.beta.kubernetes.io/app]: deprecated since v1.30; use the "appArmorProfile" field instead`},
+	}, {
+		name: "refused by the quota: the warnings were sent before",
+		docs: []string{quota, "apiVersion: v1\nkind: Pod\nmetadata: {name: web}\nspec:\n  terminationGracePeriodSeconds: -1\n  containers:\n  - {name: app, image: app:1, ports: [{containerPort: 80}, {containerPort: 80}]}"},
+		want: []string{`spec.containers[0].ports[1]: duplicate port definition with spec.containers[0].ports[0]`},
+	}, {
+		name: "refused by validation: none",
+		docs: []string{"apiVersion: v1\nkind: Pod\nmetadata: {name: web}\nspec:\n  containers:\n  - {name: app, image: app:1, resources: {requests: {memory: 1.5, cpu: '2'}, limits: {cpu: '1'}}}"},
+	}} {
+		t.Run(tc.name, func(t *testing.T) {
+			res := run(t, features.Default(), tc.docs...)
+			if !slices.Equal(res.APIWarnings, tc.want) {
+				t.Errorf("warnings\n%q\nwant\n%q", res.APIWarnings, tc.want)
+			}
+		})
+	}
+}
+
+// What controllers create carries no warnings: the controller reads them.
+func TestAPIWarningsNotOnCreatedObjects(t *testing.T) {
+	res := run(t, features.Default(), "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: web}\nspec:\n  replicas: 2\n  selector: {matchLabels: {app: web}}\n  template:\n    metadata: {labels: {app: web}}\n    spec:\n      containers: [{name: app, image: app:1, resources: {limits: {memory: 1.5}}}]")
+	if want := []string{`spec.template.spec.containers[0].resources.limits[memory]: fractional byte value "1500m" is invalid, must be an integer`}; !slices.Equal(res.APIWarnings, want) {
+		t.Errorf("Deployment's warnings %q, want %q", res.APIWarnings, want)
+	}
+	if res.Workload == nil || len(res.Workload.Created) == 0 {
+		t.Fatal("nothing created")
+	}
+	for _, c := range res.Workload.Created {
+		if len(c.APIWarnings) > 0 {
+			t.Errorf("created %s %s has warnings %q", c.Kind, c.Name, c.APIWarnings)
+		}
+	}
+}
