@@ -451,6 +451,9 @@ func (e *Engine) Admit(obj runtime.Object) (res Result) {
 		}
 	}()
 	res = e.admitObject(obj, true)
+	if res.Object != nil {
+		res.Warnings = append(res.Warnings, cpuByteUnitWarnings(res.Object)...)
+	}
 	if e.opts.DisableControllers || res.Skipped || res.Internal != "" {
 		return res
 	}

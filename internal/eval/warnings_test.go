@@ -86,3 +86,12 @@ func TestAPIWarningsNotOnCreatedObjects(t *testing.T) {
 		}
 	}
 }
+
+// limitcheck's own warning: a cpu quantity with a byte unit.
+func TestCPUByteUnitWarnings(t *testing.T) {
+	res := run(t, features.Default(), "apiVersion: batch/v1\nkind: CronJob\nmetadata: {name: nightly}\nspec:\n  schedule: '0 0 * * *'\n  jobTemplate:\n    spec:\n      template:\n        spec:\n          restartPolicy: Never\n          containers: [{name: c, image: c:1, resources: {requests: {cpu: 500Mi, memory: 1Gi}, limits: {cpu: '2'}}}]")
+	want := []string{`spec.jobTemplate.spec.template.spec.containers[0].resources.requests[cpu]: 500Mi is 524288000 CPUs: Ki, Mi and Gi are units of bytes; millicores take m (250m is a quarter of a CPU)`}
+	if !slices.Equal(res.Warnings, want) {
+		t.Errorf("warnings %q, want %q", res.Warnings, want)
+	}
+}
