@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"flag"
 	"fmt"
+	"net/netip"
 	"sort"
 	"strings"
 	"testing"
@@ -43,8 +44,18 @@ func TestDifferential(t *testing.T) {
 			t.Fatal(err)
 		}
 		up.Controllers = ControllerOptions{Disable: c.DisableControllers, Replicas: c.Replicas, Nodes: c.Nodes}
+		// Every fourth case runs on other service CIDRs (VAL-64), in turn;
+		// the generator's explicit addresses are kubeadm's range.
+		var cidrs []netip.Prefix
+		if i%4 == 3 {
+			cidrs = serviceCIDRCases[(i/4)%len(serviceCIDRCases)]
+			stats[fmt.Sprintf("cases: service CIDRs %v", cidrs)]++
+			if err := up.SetServiceCIDRs(cidrs); err != nil {
+				t.Fatal(err)
+			}
+		}
 		engine := eval.New(eval.Options{DefaultNamespace: "ns1", Gates: gates, QuotaConfig: c.QuotaConfig,
-			DisableControllers: c.DisableControllers, Replicas: c.Replicas, Nodes: c.Nodes})
+			DisableControllers: c.DisableControllers, Replicas: c.Replicas, Nodes: c.Nodes, ServiceCIDRs: cidrs})
 		opts := caseOptions(c)
 		// Cluster classes apply to every object, wherever they are (check.go).
 		classes := 0
@@ -131,6 +142,17 @@ func TestDifferential(t *testing.T) {
 	if mismatches > 0 {
 		t.Fatalf("%d mismatches", mismatches)
 	}
+}
+
+// serviceCIDRCases are the clusters' service CIDRs TestDifferential runs
+// on besides kubeadm's: kube-apiserver's own default, k3s's, single-stack
+// IPv6, and dual-stack with either family first.
+var serviceCIDRCases = [][]netip.Prefix{
+	{netip.MustParsePrefix("10.0.0.0/24")},
+	{netip.MustParsePrefix("10.43.0.0/16")},
+	{netip.MustParsePrefix("fd00:10:96::/108")},
+	{netip.MustParsePrefix("10.96.0.0/12"), netip.MustParsePrefix("fd00:10:96::/108")},
+	{netip.MustParsePrefix("fd00:10:96::/108"), netip.MustParsePrefix("10.96.0.0/12")},
 }
 
 // outcomeKey is a stats key: kind and outcome (admitted, or code and stage).

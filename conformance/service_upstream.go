@@ -21,21 +21,38 @@ import (
 // serviceAlloc stands in for the Service storage's BeginCreate hook
 // (pkg/registry/core/service/storage: beginCreate, allocateCreate), which
 // runs before the strategy and needs API storage for its allocators. It is a
-// transcription of upstream's create path for a single-stack IPv4 cluster
-// (service CIDR 10.96.0.0/12, node ports 30000-32767): normalizeClusterIPs,
-// initIPFamilyFields, allocClusterIPs with the MetaAllocator's errors, and
-// initNodePorts / allocHealthCheckNodePort on the real in-memory port
-// allocator. Addresses picked automatically come from 10.111.0.0/16, which
-// the generator never names, node ports are the highest free ones (a real
-// cluster picks both at random).
+// transcription of upstream's create path for a cluster with the given
+// service CIDRs (one per family, the primary first; node ports
+// 30000-32767): normalizeClusterIPs, initIPFamilyFields, allocClusterIPs with
+// the MetaAllocator's errors, and initNodePorts / allocHealthCheckNodePort on
+// the real in-memory port allocator. Addresses picked automatically come from
+// 10.111.0.0/16 or fd00:111::/64, which the generator never names, node
+// ports are the highest free ones (a real cluster picks both at random).
 type serviceAlloc struct {
-	cidr  netip.Prefix
-	ips   map[string]bool
-	next  int
-	ports *portallocator.PortAllocator
+	ranges []netip.Prefix // serviceIPAllocatorsByFamily, the default family's first
+	ips    map[string]bool
+	next   int
+	ports  *portallocator.PortAllocator
 }
 
-func newServiceAlloc() (*serviceAlloc, error) {
+// rangeOf is the allocator of family f, if the cluster has one.
+func (a *serviceAlloc) rangeOf(f api.IPFamily) (netip.Prefix, bool) {
+	for _, r := range a.ranges {
+		if (f == api.IPv4Protocol) == r.Addr().Is4() {
+			return r, true
+		}
+	}
+	return netip.Prefix{}, false
+}
+
+func (a *serviceAlloc) defaultFamily() api.IPFamily {
+	if a.ranges[0].Addr().Is4() {
+		return api.IPv4Protocol
+	}
+	return api.IPv6Protocol
+}
+
+func newServiceAlloc(ranges []netip.Prefix) (*serviceAlloc, error) {
 	pr, err := utilnet.ParsePortRange("30000-32767")
 	if err != nil {
 		return nil, err
@@ -44,8 +61,11 @@ func newServiceAlloc() (*serviceAlloc, error) {
 	if err != nil {
 		return nil, err
 	}
+	if len(ranges) == 0 {
+		ranges = []netip.Prefix{netip.MustParsePrefix("10.96.0.0/12")}
+	}
 	// the Service kubernetes in namespace default holds the first address
-	return &serviceAlloc{cidr: netip.MustParsePrefix("10.96.0.0/12"), ips: map[string]bool{"10.96.0.1": true}, ports: ports}, nil
+	return &serviceAlloc{ranges: ranges, ips: map[string]bool{ranges[0].Masked().Addr().Next().String(): true}, ports: ports}, nil
 }
 
 // begin allocates for svc; finish(true) keeps the allocation, finish(false)
@@ -135,7 +155,7 @@ func (a *serviceAlloc) initIPFamilyFields(service *api.Service) error {
 			fam = api.IPv6Protocol
 		}
 		if i >= len(service.Spec.IPFamilies) {
-			if fam != api.IPv4Protocol {
+			if _, found := a.rangeOf(fam); !found {
 				el = append(el, field.Invalid(field.NewPath("spec", "clusterIPs").Index(i), service.Spec.ClusterIPs,
 					fmt.Sprintf("%s is not configured on this cluster", fam)))
 			} else {
@@ -146,25 +166,27 @@ func (a *serviceAlloc) initIPFamilyFields(service *api.Service) error {
 	if len(el) > 0 {
 		return apierrors.NewInvalid(api.Kind("Service"), service.Name, el)
 	}
+	alt := func(f api.IPFamily) api.IPFamily {
+		if f == api.IPv4Protocol {
+			return api.IPv6Protocol
+		}
+		return api.IPv4Protocol
+	}
 	if service.Spec.ClusterIP == api.ClusterIPNone && len(service.Spec.Selector) == 0 {
 		if len(service.Spec.IPFamilies) == 0 {
-			service.Spec.IPFamilies = []api.IPFamily{api.IPv4Protocol}
+			service.Spec.IPFamilies = []api.IPFamily{a.defaultFamily()}
 		}
 		if len(service.Spec.IPFamilies) < 2 && *service.Spec.IPFamilyPolicy != api.IPFamilyPolicySingleStack {
-			if service.Spec.IPFamilies[0] == api.IPv4Protocol {
-				service.Spec.IPFamilies = append(service.Spec.IPFamilies, api.IPv6Protocol)
-			} else {
-				service.Spec.IPFamilies = append(service.Spec.IPFamilies, api.IPv4Protocol)
-			}
+			service.Spec.IPFamilies = append(service.Spec.IPFamilies, alt(service.Spec.IPFamilies[0]))
 		}
 		return nil
 	}
-	if *service.Spec.IPFamilyPolicy == api.IPFamilyPolicyRequireDualStack {
+	if *service.Spec.IPFamilyPolicy == api.IPFamilyPolicyRequireDualStack && len(a.ranges) < 2 {
 		el = append(el, field.Invalid(field.NewPath("spec", "ipFamilyPolicy"), service.Spec.IPFamilyPolicy,
 			"this cluster is not configured for dual-stack services"))
 	}
 	for i, ipFamily := range service.Spec.IPFamilies {
-		if ipFamily != api.IPv4Protocol {
+		if _, found := a.rangeOf(ipFamily); !found {
 			el = append(el, field.Invalid(field.NewPath("spec", "ipFamilies").Index(i), ipFamily, "not configured on this cluster"))
 		}
 	}
@@ -172,7 +194,10 @@ func (a *serviceAlloc) initIPFamilyFields(service *api.Service) error {
 		return apierrors.NewInvalid(api.Kind("Service"), service.Name, el)
 	}
 	if len(service.Spec.IPFamilies) == 0 {
-		service.Spec.IPFamilies = []api.IPFamily{api.IPv4Protocol}
+		service.Spec.IPFamilies = []api.IPFamily{a.defaultFamily()}
+	}
+	if *service.Spec.IPFamilyPolicy != api.IPFamilyPolicySingleStack && len(service.Spec.IPFamilies) == 1 && len(a.ranges) == 2 {
+		service.Spec.IPFamilies = append(service.Spec.IPFamilies, alt(service.Spec.IPFamilies[0]))
 	}
 	return nil
 }
@@ -194,9 +219,13 @@ func (a *serviceAlloc) allocClusterIPs(service *api.Service) ([]string, error) {
 			service.Spec.ClusterIPs = append(service.Spec.ClusterIPs, "")
 		}
 		ip := service.Spec.ClusterIPs[i]
+		cidr, _ := a.rangeOf(service.Spec.IPFamilies[i])
 		if ip == "" {
 			a.next++
 			ip = fmt.Sprintf("10.111.%d.%d", a.next/250, 1+a.next%250)
+			if service.Spec.IPFamilies[i] == api.IPv6Protocol {
+				ip = fmt.Sprintf("fd00:111::%x", a.next)
+			}
 			if err := createIPAddress(ip, service); err != nil {
 				el := field.ErrorList{field.Invalid(field.NewPath("spec", "clusterIPs"), service.Spec.ClusterIPs, fmt.Sprintf("failed to allocate IP: %v", err))}
 				return nil, apierrors.NewInvalid(api.Kind("Service"), service.Name, el)
@@ -209,7 +238,7 @@ func (a *serviceAlloc) allocClusterIPs(service *api.Service) ([]string, error) {
 			var err error
 			addr, _ := netip.AddrFromSlice(parsed)
 			switch {
-			case !a.cidr.Contains(addr.Unmap()):
+			case !cidr.Contains(addr.Unmap()):
 				err = ipallocator.ErrMismatchedNetwork
 			default:
 				if err = createIPAddress(ip, service); err == nil && a.ips[ip] {

@@ -6,6 +6,7 @@ package conformance
 import (
 	"context"
 	"encoding/json"
+	"net/netip"
 	"reflect"
 	"slices"
 
@@ -159,7 +160,7 @@ func NewUpstream(cfg *quota.Configuration) (*Upstream, error) {
 		return nil, err
 	}
 	u.plugin = p
-	if u.services, err = newServiceAlloc(); err != nil {
+	if u.services, err = newServiceAlloc(nil); err != nil {
 		return nil, err
 	}
 	if u.classes, err = newClassPlugins(); err != nil {
@@ -448,11 +449,22 @@ func (u *Upstream) seedNamespace(ns string) {
 	add(api.Resource("serviceaccounts"), &corev1.ServiceAccount{ObjectMeta: om("default")})
 	if ns == metav1.NamespaceDefault {
 		add(api.Resource("services"), &corev1.Service{ObjectMeta: om("kubernetes"), Spec: corev1.ServiceSpec{
-			Type: corev1.ServiceTypeClusterIP, ClusterIP: "10.96.0.1",
+			Type: corev1.ServiceTypeClusterIP, ClusterIP: u.services.ranges[0].Masked().Addr().Next().String(),
 			Ports: []corev1.ServicePort{{Name: "https", Port: 443, Protocol: corev1.ProtocolTCP, TargetPort: intstr.FromInt32(6443)}}}})
 		add(api.Resource("endpoints"), &corev1.Endpoints{ObjectMeta: om("kubernetes")})
 		add(schema.GroupResource{Group: "discovery.k8s.io", Resource: "endpointslices"}, &discoveryv1.EndpointSlice{ObjectMeta: om("kubernetes"), AddressType: discoveryv1.AddressTypeIPv4})
 	}
+}
+
+// SetServiceCIDRs makes the cluster's service CIDRs ranges (one per IP
+// family, the primary first), before anything is created.
+func (u *Upstream) SetServiceCIDRs(ranges []netip.Prefix) error {
+	alloc, err := newServiceAlloc(ranges)
+	if err != nil {
+		return err
+	}
+	u.services = alloc
+	return nil
 }
 
 // toV1 converts the internal object back to the v1 type it was decoded from

@@ -58,7 +58,7 @@ type inputOptions struct {
 
 	files                                                                         []string
 	gates, quotaUsage, configFile, enablePlugins, disablePlugins, replicas, order string
-	nodes, scale                                                                  string
+	nodes, scale, serviceCIDRs                                                    string
 	// Scale is --scale (FIT-04).
 	Scale check.Scale
 	// warnings are printed on stderr before the input is read.
@@ -83,6 +83,8 @@ func (o *inputOptions) addFlags(cmd *cobra.Command) {
 	fl.StringVar(&o.scale, "scale", string(check.ScaleSpec), "replicas of the workloads the input's HPAs target: spec, max or min")
 	o.nodes = "1"
 	fl.Var(&checkedValue{p: &o.nodes, typ: "int", check: checkNodes}, "nodes", "nodes a DaemonSet runs a Pod on")
+	o.serviceCIDRs = eval.DefaultServiceCIDRs[0].String()
+	fl.Var(&checkedValue{p: &o.serviceCIDRs, typ: "string", check: checkServiceCIDRs}, "service-cluster-ip-range", "the cluster's service CIDR, or an IPv4 and an IPv6 one for dual-stack (kube-apiserver's flag)")
 	fl.Bool("namespace-objects", true, "count the objects every namespace holds (kube-root-ca.crt, default)")
 	fl.StringVar(&o.order, "order", string(check.OrderPoliciesFirst), "admission order: policies-first or input")
 	fl.BoolVar(&o.SkipUnknown, "skip-unknown", false, "skip kinds kube-apiserver 1.36 does not serve")
@@ -124,7 +126,7 @@ func (o *inputOptions) addFlags(cmd *cobra.Command) {
 func inputFlagsHelp() string {
 	return `--order=policies-first (the default) admits LimitRanges, ResourceQuotas, PriorityClasses, StorageClasses and RuntimeClasses before every other object, as a namespace has them before an application arrives; --order=input admits every document in input order, as kubectl create -f replays them. An apiVersion/kind kube-apiserver 1.36 does not serve (a removed beta, a typo) is kubectl's "no matches for kind" error, or skipped with --skip-unknown; custom resources count as objects, with the scope and plural of their CustomResourceDefinition when the input has it (a CustomResourceDefinition kube-apiserver refuses serves nothing: its custom resources are "no matches for kind"); tool configuration files (Kustomization, ...) are skipped, and so are files found in a directory that are not Kubernetes objects (a Helm values.yaml); --ignore-path GLOB leaves out paths matching GLOB, by their whole path or their last components (values.yaml, charts/*). A YAML key given twice is a warning (kubectl keeps the last value silently), an error with --strict. Every namespace holds what a cluster puts in it, the ConfigMap kube-root-ca.crt and the ServiceAccount default (namespace default also the Service kubernetes): quotas count them and their names are taken; --namespace-objects=false checks against empty namespaces. --allow-privileged is kube-apiserver's flag; its own default is false, but kubeadm, kind, minikube and managed clusters set it true, as limitcheck does by default.
 
-Workloads are followed by what their controllers create (a Deployment's ReplicaSet and Pods, a StatefulSet's claims and Pods, a Job's Pods, ...). --replicas N scales every Deployment, ReplicaSet, ReplicationController and StatefulSet; --scale=max (or min) scales every one a HorizontalPodAutoscaler of the input targets (scaleTargetRef, in the HPA's namespace) to the HPA's maxReplicas (or minReplicas), wherever the HPA is in the input, and cannot be combined with --replicas N; --nodes N is how many Pods a DaemonSet runs; --simulate-controllers=false admits every document as it is and nothing more.
+Workloads are followed by what their controllers create (a Deployment's ReplicaSet and Pods, a StatefulSet's claims and Pods, a Job's Pods, ...). --replicas N scales every Deployment, ReplicaSet, ReplicationController and StatefulSet; --scale=max (or min) scales every one a HorizontalPodAutoscaler of the input targets (scaleTargetRef, in the HPA's namespace) to the HPA's maxReplicas (or minReplicas), wherever the HPA is in the input, and cannot be combined with --replicas N; --nodes N is how many Pods a DaemonSet runs; --service-cluster-ip-range is the cluster's service CIDR (kubeadm's 10.96.0.0/12 by default; k3s 10.43.0.0/16, EKS 172.20.0.0/16, kube-apiserver's own default 10.0.0.0/24), or an IPv4 and an IPv6 CIDR, the primary first, for a dual-stack cluster: it decides which explicit clusterIPs are in range and which IP families Services may ask for; --simulate-controllers=false admits every document as it is and nothing more.
 
 --quota-usage=computed (the default) starts each quota from the objects admitted before it, as the quota controller would; observed starts it from its status.used as written (e.g. by kubectl get resourcequota -o yaml). --admission-control-config-file takes kube-apiserver's AdmissionConfiguration or a ResourceQuotaConfiguration, for the ResourceQuota plugin's limitedResources. --enable-admission-plugins and --disable-admission-plugins take kube-apiserver's plugin names (LimitRanger and ResourceQuota are on by default). --feature-gates takes kube-apiserver's syntax for the gates limitcheck models: ` + strings.Join(features.Known(), ", ") + `.
 
@@ -146,8 +148,9 @@ func (o *inputOptions) complete(fl *pflag.FlagSet, args []string) error {
 	if err != nil {
 		return inputErrorf("invalid argument %q for \"--feature-gates\" flag: %w", o.gates, err)
 	}
-	nodes, _ := strconv.Atoi(o.nodes) // checked by checkNodes
-	o.Engine = eval.Options{DefaultNamespace: o.Namespace, Gates: gates, Nodes: nodes}
+	nodes, _ := strconv.Atoi(o.nodes)                  // checked by checkNodes
+	cidrs, _ := eval.ParseServiceCIDRs(o.serviceCIDRs) // checked by checkServiceCIDRs
+	o.Engine = eval.Options{DefaultNamespace: o.Namespace, Gates: gates, Nodes: nodes, ServiceCIDRs: cidrs}
 	if err := o.Engine.ApplyAdmissionPlugins(o.enablePlugins, o.disablePlugins); err != nil {
 		return &inputError{err: err}
 	}
@@ -275,6 +278,11 @@ func checkNodes(s string) error {
 		return errors.New("must be at least 1: a DaemonSet runs one Pod per node")
 	}
 	return nil
+}
+
+func checkServiceCIDRs(s string) error {
+	_, err := eval.ParseServiceCIDRs(s)
+	return err
 }
 
 // oneOf is nil when value is one of values, else the usage error naming them

@@ -23,6 +23,7 @@ package eval
 
 import (
 	"fmt"
+	"net/netip"
 	"reflect"
 	"slices"
 	"strconv"
@@ -120,6 +121,11 @@ type Options struct {
 	Parallelism *int32
 	// Nodes is the number of nodes a DaemonSet runs a Pod on (default 1).
 	Nodes int
+	// ServiceCIDRs are the cluster's service IP ranges, kube-apiserver's
+	// --service-cluster-ip-range: one, or two of different families for a
+	// dual-stack cluster, the primary first (default DefaultServiceCIDRs;
+	// VAL-64). ParseServiceCIDRs reads the flag's form.
+	ServiceCIDRs []netip.Prefix
 	// EveryReplica creates every replica of a workload for real instead of
 	// computing runs of identical ones (WL-03): slow, the same results; the
 	// tests that prove the arithmetic compare against it.

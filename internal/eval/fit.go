@@ -87,7 +87,7 @@ type Binding struct {
 func (e *Engine) Clone() *Engine {
 	c := &Engine{opts: e.opts, classes: e.classes, quota: e.quota, order: slices.Clone(e.order), seeds: e.seeds, outlook: e.outlook, resourceIDs: maps.Clone(e.resourceIDs),
 		namespaces:    make(map[string]*namespaceState, len(e.namespaces)),
-		services:      serviceAllocations{ips: maps.Clone(e.services.ips), nodePorts: maps.Clone(e.services.nodePorts), next: e.services.next},
+		services:      serviceAllocations{ranges: e.services.ranges, ips: maps.Clone(e.services.ips), nodePorts: maps.Clone(e.services.nodePorts), next: e.services.next},
 		clusterStored: e.clusterStored.clone(), clusterStoredSeeded: e.clusterStoredSeeded, refusedNamespaces: maps.Clone(e.refusedNamespaces),
 		nsLabels: maps.Clone(e.nsLabels)}
 	for name, ns := range e.namespaces {

@@ -3,6 +3,7 @@ package eval
 import (
 	"fmt"
 	"net/netip"
+	"strings"
 
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
@@ -19,24 +20,105 @@ import (
 // storage does before the strategy (BeginCreate: IP family defaulting,
 // cluster IP and node port allocation), then ValidateServiceCreate.
 //
-// The simulated cluster is single-stack IPv4, with kubeadm's defaults:
-// service CIDR 10.96.0.0/12 (10.96.0.1 held by the Service kubernetes) and
-// node ports 30000-32767. A real cluster picks free addresses and ports at
-// random; limitcheck's addresses are placeholders that never collide, and
-// its node ports are the highest free ones (they show in some messages).
+// The simulated cluster's service CIDRs are Options.ServiceCIDRs, kube-apiserver's
+// --service-cluster-ip-range: one per IP family, the first the primary (the
+// family a Service gets by default, whose first address the Service
+// kubernetes holds). Without them it is single-stack IPv4 with kubeadm's
+// 10.96.0.0/12 (DefaultServiceCIDRs). Node ports are 30000-32767. A real
+// cluster picks free addresses and ports at random; limitcheck's addresses
+// are placeholders that never collide, and its node ports are the highest
+// free ones (they show in some messages).
 
-var (
-	serviceCIDR              = netip.MustParsePrefix("10.96.0.0/12")
-	kubernetesServiceIP      = "10.96.0.1"
-	nodePortMin, nodePortMax = 30000, 32767
-)
+// ParseServiceCIDRs reads kube-apiserver's --service-cluster-ip-range:
+// one CIDR, or two of different IP families separated by a comma, each with
+// room for at least 16 addresses.
+func ParseServiceCIDRs(s string) ([]netip.Prefix, error) {
+	var out []netip.Prefix
+	for _, part := range strings.Split(s, ",") {
+		p, err := netip.ParsePrefix(strings.TrimSpace(part))
+		if err != nil {
+			return nil, fmt.Errorf("%q is not a CIDR (10.96.0.0/12, fd00:10:96::/112)", part)
+		}
+		if p.Addr().Is4In6() {
+			return nil, fmt.Errorf("%q is an IPv4-mapped IPv6 CIDR: write it as IPv4", part)
+		}
+		if p.Addr().BitLen()-p.Bits() < 4 {
+			return nil, fmt.Errorf("%q is too small for a service CIDR: it needs room for 16 addresses", part)
+		}
+		out = append(out, p.Masked())
+	}
+	switch {
+	case len(out) > 2:
+		return nil, fmt.Errorf("%q: at most two CIDRs, one per IP family", s)
+	case len(out) == 2 && out[0].Addr().Is4() == out[1].Addr().Is4():
+		return nil, fmt.Errorf("%q: a dual-stack cluster has one IPv4 and one IPv6 CIDR", s)
+	}
+	return out, nil
+}
 
-// serviceAllocations are the addresses admitted Services named explicitly
-// and the node ports admitted Services hold, cluster-wide.
+// DefaultServiceCIDRs is kubeadm's service CIDR.
+var DefaultServiceCIDRs = []netip.Prefix{netip.MustParsePrefix("10.96.0.0/12")}
+
+var nodePortMin, nodePortMax = 30000, 32767
+
+// serviceAllocations are the cluster's service CIDRs, the addresses
+// admitted Services named explicitly and the node ports admitted Services
+// hold, cluster-wide.
 type serviceAllocations struct {
+	ranges    []netip.Prefix // one per family, the primary first
 	ips       map[string]bool
 	nodePorts map[int]bool
 	next      int // placeholder address counter
+}
+
+// newServiceAllocations: the Service kubernetes holds the primary range's
+// first address.
+func newServiceAllocations(ranges []netip.Prefix) serviceAllocations {
+	if len(ranges) == 0 {
+		ranges = DefaultServiceCIDRs
+	}
+	return serviceAllocations{ranges: ranges, ips: map[string]bool{ranges[0].Masked().Addr().Next().String(): true}, nodePorts: map[int]bool{}}
+}
+
+// rangeOf is the cluster's range of family f.
+func (a *serviceAllocations) rangeOf(f corev1.IPFamily) (netip.Prefix, bool) {
+	for _, r := range a.ranges {
+		if ipFamily(r.Addr()) == f {
+			return r.Masked(), true
+		}
+	}
+	return netip.Prefix{}, false
+}
+
+func ipFamily(addr netip.Addr) corev1.IPFamily {
+	if addr.Is4() {
+		return corev1.IPv4Protocol
+	}
+	return corev1.IPv6Protocol
+}
+
+// placeholder is the next placeholder address in range r: in the upper half
+// of its first 65536 addresses (10.96.128.2, 10.96.128.3, … in
+// 10.96.0.0/12), which explicit addresses seldom name.
+func (a *serviceAllocations) placeholder(r netip.Prefix) string {
+	a.next++
+	block := uint64(1) << min(r.Addr().BitLen()-r.Bits(), 16)
+	half := block / 2
+	n := uint64(a.next)
+	var off uint64
+	if half >= 256 {
+		off = half + 256*((n/250)%(half/256)) + 2 + n%250
+	} else {
+		off = half + 1 + n%max(half-2, 1)
+	}
+	b := r.Addr().AsSlice()
+	for i := len(b) - 1; off > 0 && i >= 0; i-- {
+		sum := uint64(b[i]) + off&0xff
+		b[i] = byte(sum)
+		off = off>>8 + sum>>8
+	}
+	addr, _ := netip.AddrFromSlice(b)
+	return addr.String()
 }
 
 // defaultService is SetDefaults_Service (v1).
@@ -94,7 +176,7 @@ func (e *Engine) admitService(ns *namespaceState, gr schema.GroupResource, svc *
 	assignName(&svc.ObjectMeta)
 	gk := schema.GroupKind{Kind: "Service"}
 	if e.services.ips == nil {
-		e.services = serviceAllocations{ips: map[string]bool{kubernetesServiceIP: true}, nodePorts: map[int]bool{}}
+		e.services = newServiceAllocations(e.opts.ServiceCIDRs)
 	}
 	ips, ports, d := e.services.allocate(svc)
 	if d != nil {
@@ -130,9 +212,8 @@ func ipAddressRefusal(ip string) string {
 		field.ErrorList{field.Required(field.NewPath("spec", "parentRef", "name"), "")}).Error()
 }
 
-// allocate is the Service storage's beginCreate for a single-stack IPv4
-// cluster: it returns the explicit addresses and the node ports to reserve,
-// or the refusal (VAL-64).
+// allocate is the Service storage's beginCreate: it returns the explicit
+// addresses and the node ports to reserve, or the refusal (VAL-64).
 func (a *serviceAllocations) allocate(svc *corev1.Service) (ips []string, ports []int, d *status.Denial) {
 	s := &svc.Spec
 	name := svc.Name
@@ -154,14 +235,14 @@ func (a *serviceAllocations) allocate(svc *corev1.Service) (ips []string, ports 
 			if s.ClusterIPs == nil {
 				s.ClusterIPs = make([]string, 0, len(s.IPFamilies))
 			}
-			for i := range s.IPFamilies { // IPv4 only, by initIPFamilies
+			for i, fam := range s.IPFamilies { // families the cluster has, by initIPFamilies
 				if i >= len(s.ClusterIPs) {
 					s.ClusterIPs = append(s.ClusterIPs, "")
 				}
+				r, _ := a.rangeOf(fam)
 				ip := s.ClusterIPs[i]
 				if ip == "" {
-					a.next++
-					ip = fmt.Sprintf("10.96.%d.%d", 128+a.next/250%128, 2+a.next%250) // placeholder
+					ip = a.placeholder(r)
 					if name == "" {
 						return nil, nil, refuse(field.Invalid(sp.Child("clusterIPs"), s.ClusterIPs, "failed to allocate IP: "+ipAddressRefusal(ip)))
 					}
@@ -171,7 +252,7 @@ func (a *serviceAllocations) allocate(svc *corev1.Service) (ips []string, ports 
 					switch {
 					case err != nil:
 						return nil, nil, internalDenial(fmt.Errorf("failed to parse service IP %q", ip))
-					case !serviceCIDR.Contains(addr):
+					case !r.Contains(addr.Unmap()):
 						msg = "the provided network does not match the current range"
 					case name == "":
 						msg = ipAddressRefusal(ip)
@@ -265,9 +346,9 @@ func (a *serviceAllocations) allocate(svc *corev1.Service) (ips []string, ports 
 	return ips, ports, nil
 }
 
-// initIPFamilies is initIPFamilyFields on create in a single-stack IPv4
-// cluster: policy and families defaulted, the cluster-IP fields checked
-// first (a refusal then lists only those errors).
+// initIPFamilies is initIPFamilyFields on create: policy and families
+// defaulted from the cluster's ranges, the cluster-IP fields checked first (a
+// refusal then lists only those errors).
 func (a *serviceAllocations) initIPFamilies(svc *corev1.Service) *status.Denial {
 	s := &svc.Spec
 	refuse := func(errs field.ErrorList) *status.Denial {
@@ -282,6 +363,14 @@ func (a *serviceAllocations) initIPFamilies(svc *corev1.Service) *status.Denial 
 	}
 	if errs := validation.ServiceClusterIPs(svc); len(errs) > 0 {
 		return refuse(errs)
+	}
+	configured := func(f corev1.IPFamily) bool { _, ok := a.rangeOf(f); return ok }
+	primary := ipFamily(a.ranges[0].Addr())
+	other := func(f corev1.IPFamily) corev1.IPFamily {
+		if f == corev1.IPv4Protocol {
+			return corev1.IPv6Protocol
+		}
+		return corev1.IPv4Protocol
 	}
 	var errs field.ErrorList
 	polPath := field.NewPath("spec", "ipFamilyPolicy")
@@ -302,7 +391,7 @@ func (a *serviceAllocations) initIPFamilies(svc *corev1.Service) *status.Denial 
 			fam = corev1.IPv6Protocol
 		}
 		if i >= len(s.IPFamilies) {
-			if fam != corev1.IPv4Protocol {
+			if !configured(fam) {
 				errs = append(errs, field.Invalid(field.NewPath("spec", "clusterIPs").Index(i), s.ClusterIPs, fmt.Sprintf("%s is not configured on this cluster", fam)))
 			} else {
 				s.IPFamilies = append(s.IPFamilies, fam)
@@ -314,22 +403,18 @@ func (a *serviceAllocations) initIPFamilies(svc *corev1.Service) *status.Denial 
 	}
 	if s.ClusterIP == corev1.ClusterIPNone && len(s.Selector) == 0 {
 		if len(s.IPFamilies) == 0 {
-			s.IPFamilies = []corev1.IPFamily{corev1.IPv4Protocol}
+			s.IPFamilies = []corev1.IPFamily{primary}
 		}
 		if len(s.IPFamilies) < 2 && *s.IPFamilyPolicy != corev1.IPFamilyPolicySingleStack {
-			alt := corev1.IPv6Protocol
-			if s.IPFamilies[0] != corev1.IPv4Protocol {
-				alt = corev1.IPv4Protocol
-			}
-			s.IPFamilies = append(s.IPFamilies, alt)
+			s.IPFamilies = append(s.IPFamilies, other(s.IPFamilies[0]))
 		}
 		return nil
 	}
-	if *s.IPFamilyPolicy == corev1.IPFamilyPolicyRequireDualStack {
+	if *s.IPFamilyPolicy == corev1.IPFamilyPolicyRequireDualStack && len(a.ranges) < 2 {
 		errs = append(errs, field.Invalid(polPath, s.IPFamilyPolicy, "this cluster is not configured for dual-stack services"))
 	}
 	for i, f := range s.IPFamilies {
-		if f != corev1.IPv4Protocol {
+		if !configured(f) {
 			errs = append(errs, field.Invalid(field.NewPath("spec", "ipFamilies").Index(i), f, "not configured on this cluster"))
 		}
 	}
@@ -337,7 +422,10 @@ func (a *serviceAllocations) initIPFamilies(svc *corev1.Service) *status.Denial 
 		return refuse(errs)
 	}
 	if len(s.IPFamilies) == 0 {
-		s.IPFamilies = []corev1.IPFamily{corev1.IPv4Protocol}
+		s.IPFamilies = []corev1.IPFamily{primary}
+	}
+	if *s.IPFamilyPolicy != corev1.IPFamilyPolicySingleStack && len(s.IPFamilies) == 1 && len(a.ranges) == 2 {
+		s.IPFamilies = append(s.IPFamilies, other(s.IPFamilies[0]))
 	}
 	return nil
 }
