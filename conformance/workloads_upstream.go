@@ -8,8 +8,9 @@ package conformance
 //
 // Names are the cluster's: a Deployment's ReplicaSet "<deployment>-<pod
 // template hash>", Pods from their generateName, whose random part is
-// limitcheck's placeholder (createOne). A CronJob's Job is named like the
-// CronJob: the cluster adds the scheduled time, which has no value offline.
+// limitcheck's placeholder (createOne). A CronJob's Job is
+// "<cronjob>-<scheduled minute>", the minute limitcheck's 8-character
+// placeholder.
 //
 // Timing is left out, as limitcheck leaves it out: every Pod a controller wants
 // is attempted in ordinal order, created Pods become ready at once (so an
@@ -42,6 +43,8 @@ import (
 	deploymentutil "k8s.io/kubernetes/pkg/controller/deployment/util"
 	"k8s.io/kubernetes/pkg/controller/history"
 	labelsutil "k8s.io/kubernetes/pkg/util/labels"
+
+	"github.com/limitcheck/limitcheck/internal/eval"
 )
 
 // ControllerOptions are eval.Options' controller settings.
@@ -477,6 +480,10 @@ func statefulSetClaims(set *appsv1.StatefulSet, ordinal int) []*corev1.Persisten
 // (no active or succeeded Pods): none while suspended, else parallelism capped
 // by completions when set.
 func jobWantActive(job *batchv1.Job) int {
+	// syncJob leaves a Job of another controller alone (managedByExternalController).
+	if m := job.Spec.ManagedBy; m != nil && *m != batchv1.JobControllerName {
+		return 0
+	}
 	if job.Spec.Suspend != nil && *job.Spec.Suspend {
 		return 0
 	}
@@ -585,7 +592,9 @@ func jobFromTemplate(cj *batchv1.CronJob) *batchv1.Job {
 	job := &batchv1.Job{
 		TypeMeta: metav1.TypeMeta{APIVersion: "batch/v1", Kind: "Job"},
 		ObjectMeta: metav1.ObjectMeta{
-			Name:        cj.Name,
+			// getJobName: "<cronjob>-<scheduled time in minutes>", 8 digits
+			// from 1989 to 2160, which limitcheck's placeholder stands for.
+			Name:        cj.Name + "-" + eval.ScheduledMinutesPlaceholder,
 			Namespace:   cj.Namespace,
 			Labels:      labels,
 			Annotations: annotations,

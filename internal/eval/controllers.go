@@ -28,8 +28,8 @@ import (
 // "<deployment>-<pod-template-hash>", Pods are sent with the controller's
 // generateName and named by the pipeline, GeneratedNameSuffix standing for the
 // random part; StatefulSet Pods are "<set>-<ordinal>", their claims
-// "<template>-<set>-<ordinal>". The Job of CronJob "nightly" is "nightly" (the
-// cluster adds the scheduled minute, which has no value offline).
+// "<template>-<set>-<ordinal>". The Job of CronJob "nightly" is
+// "nightly-xxxxxxxx", ScheduledMinutesPlaceholder standing for the minute.
 
 // Workload is the part of a Result describing what the controllers created.
 type Workload struct {
@@ -92,11 +92,15 @@ func (e *Engine) desiredPods(obj runtime.Object) (n int, note string) {
 }
 
 // jobPods: a new Job runs parallelism Pods at once, capped by completions when
-// set (Job controller manageJob); none while suspended, and none when its
+// set (Job controller manageJob); none for a Job another controller manages
+// (spec.managedBy: syncJob leaves it alone), none while suspended, and none when its
 // activeDeadlineSeconds is 0: the first sync sets the start time and finds
 // the deadline already past, so the Job fails with DeadlineExceeded before
 // any Pod is created (WL-04).
 func (e *Engine) jobPods(spec *batchv1.JobSpec) (int, string) {
+	if m := spec.ManagedBy; m != nil && *m != batchv1.JobControllerName {
+		return 0, fmt.Sprintf("managed by %s: the Job controller creates no Pods for it", *m)
+	}
 	if spec.Suspend != nil && *spec.Suspend {
 		return 0, "suspended: the Job controller creates no Pods until it is resumed"
 	}
@@ -786,12 +790,19 @@ func appendIfMissing(list []string, s string) []string {
 	return append(list, s)
 }
 
-// jobFor is the Job the CronJob controller creates from jobTemplate.
+// ScheduledMinutesPlaceholder stands for the scheduled time in minutes
+// since 1970 that the CronJob controller appends to its Job's name (8 digits
+// from 1989 to 2160): its length decides what validation makes of the name
+// (an Indexed Job's "<job>-<index>" must be a DNS label).
+const ScheduledMinutesPlaceholder = "xxxxxxxx"
+
+// jobFor is the Job the CronJob controller creates from jobTemplate,
+// "<cronjob>-<scheduled minute>" (getJobName).
 func jobFor(cj *batchv1.CronJob) *batchv1.Job {
 	job := &batchv1.Job{
 		TypeMeta: metav1.TypeMeta{APIVersion: "batch/v1", Kind: "Job"},
 		ObjectMeta: metav1.ObjectMeta{
-			Name:        cj.Name,
+			Name:        cj.Name + "-" + ScheduledMinutesPlaceholder,
 			Namespace:   cj.Namespace,
 			Labels:      maps.Clone(cj.Spec.JobTemplate.Labels),
 			Annotations: maps.Clone(cj.Spec.JobTemplate.Annotations),

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/limitcheck/limitcheck/internal/eval/features"
 )
 
 // TestCreatedPod: every object a controller creates names the Pod it was created
@@ -28,7 +30,7 @@ func TestCreatedPod(t *testing.T) {
 		{
 			name: "CronJob",
 			doc:  "apiVersion: batch/v1\nkind: CronJob\nmetadata: {name: nightly}\nspec: {schedule: '0 3 * * *', jobTemplate: {spec: {template: {spec: {restartPolicy: Never, containers: [{name: c, image: i}]}}}}}",
-			want: []string{"Job/nightly→", "Pod/nightly-xxxxx→nightly-xxxxx"},
+			want: []string{"Job/nightly-xxxxxxxx→", "Pod/nightly-xxxxxxxx-xxxxx→nightly-xxxxxxxx-xxxxx"},
 		},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
@@ -78,5 +80,21 @@ func TestJobZeroActiveDeadline(t *testing.T) {
 				t.Errorf("pods %d replicas %d note %q, want %d and %q", pods, r.Workload.Replicas, r.Workload.Note, tt.pods, tt.note)
 			}
 		})
+	}
+}
+
+// WL-04, WL-08: a Job another controller manages gets no Pods; a CronJob's
+// Job carries the scheduled minute's eight characters, which an Indexed
+// Job's "<job>-<index>" must fit into a DNS label with.
+func TestJobControllerEdges(t *testing.T) {
+	managed := run(t, features.Default(), "apiVersion: batch/v1\nkind: Job\nmetadata: {name: jb}\nspec:\n  managedBy: kueue.x-k8s.io/multikueue\n  template:\n    spec:\n      restartPolicy: Never\n      containers: [{name: c, image: c:1}]")
+	if w := managed.Workload; w == nil || w.Replicas != 0 || len(w.Created) != 0 || w.Note != "managed by kueue.x-k8s.io/multikueue: the Job controller creates no Pods for it" {
+		t.Errorf("managed Job: %+v", managed.Workload)
+	}
+	name := strings.Repeat("c", 52)
+	long := run(t, features.Default(), "apiVersion: batch/v1\nkind: CronJob\nmetadata: {name: "+name+"}\nspec:\n  schedule: '*/5 * * * *'\n  jobTemplate:\n    spec:\n      completionMode: Indexed\n      completions: 11\n      parallelism: 1\n      template:\n        spec:\n          restartPolicy: Never\n          containers: [{name: c, image: c:1}]")
+	want := `Job.batch "` + name + `-xxxxxxxx" is invalid: metadata.name: Invalid value: "` + name + `-xxxxxxxx": will not able to create pod with invalid DNS label: ` + name + `-xxxxxxxx-10`
+	if w := long.Workload; w == nil || len(w.Created) != 1 || w.Created[0].Denial == nil || w.Created[0].Denial.Message != want {
+		t.Errorf("long Indexed CronJob: %+v\nwant the Job refused: %s", long.Workload, want)
 	}
 }
