@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
+	"regexp"
 	"strconv"
 	"strings"
 	"sync"
@@ -62,8 +63,20 @@ func (c *checker) add(msg string) {
 }
 
 func (c *checker) mismatch(expected string, raw []byte) {
-	c.add("expected " + expected + ", got " + describeJSON(raw) + quotedHint(expected, raw))
+	c.add("expected " + expected + ", got " + describeJSON(raw) + quotedHint(expected, raw) + substitutionHint(raw))
 }
+
+// substitutionHint explains a string value that holds a variable
+// substitution, ${NAME} or ${NAME:-default}: input for Flux's postBuild or
+// envsubst, not yet what kubectl sends.
+func substitutionHint(raw []byte) string {
+	if JSONType(raw) != "string" || !substitution.Match(raw) {
+		return ""
+	}
+	return " (an unsubstituted variable: Flux's postBuild or envsubst fills in ${…} before apply; check what it renders to)"
+}
+
+var substitution = regexp.MustCompile(`\$\{[A-Za-z_][A-Za-z0-9_]*(:?[-=+?][^}]*)?\}`)
 
 // quotedHint explains a number or boolean field given a string that would
 // be one without its quotes (replicas: "3", a Helm value piped to quote).
@@ -290,7 +303,7 @@ func (c *checker) unmarshaler(t reflect.Type, raw []byte, jt string) {
 					hint = "; did you mean " + q + "?"
 				}
 			}
-			c.add(err.Error() + " (got " + gotValue(raw) + hint + ")")
+			c.add(err.Error() + " (got " + gotValue(raw) + hint + ")" + substitutionHint(raw))
 			return
 		}
 		c.add(errMsg(err, raw))

@@ -179,3 +179,21 @@ func TestTemplateActionIsNotJSON(t *testing.T) {
 	checkEvents(t, walkEvents(t, dir, []string{filepath.Join(dir, "t.yaml")}, nil, Options{}), []string{"error t.yaml:1: " + want})
 	checkEvents(t, walkEvents(t, dir, []string{"-"}, iotest.OneByteReader(strings.NewReader(text)), Options{}), []string{"error <stdin>:1: " + want})
 }
+
+func TestSubstitutionHint(t *testing.T) {
+	const want = " (an unsubstituted variable: Flux's postBuild or envsubst fills in ${…} before apply; check what it renders to)"
+	for _, tc := range []struct{ raw, want string }{
+		{`"${REPLICAS}"`, want},
+		{`"${VOLSYNC_CAPACITY:-1Gi}"`, want},
+		{`"${APP}-data"`, want},
+		{`"${X:=1}"`, want},
+		{`"$REPLICAS"`, ""}, // not the form Flux substitutes
+		{`"${}"`, ""},
+		{`3`, ""},
+		{`"3"`, ""},
+	} {
+		if got := substitutionHint([]byte(tc.raw)); got != tc.want {
+			t.Errorf("substitutionHint(%s) = %q, want %q", tc.raw, got, tc.want)
+		}
+	}
+}
