@@ -17,34 +17,34 @@ import (
 // without a word and no node can run.
 func cpuByteUnitWarnings(obj runtime.Object) []string {
 	var spec *corev1.PodSpec
-	var specPath *field.Path
+	specPath := func() *field.Path { return field.NewPath("spec") }
 	switch o := obj.(type) {
 	case *corev1.Pod:
-		spec, specPath = &o.Spec, field.NewPath("spec")
+		spec = &o.Spec
 	default:
 		t, path := defaults.PodTemplateOf(obj)
 		if t == nil {
 			return nil
 		}
-		spec, specPath = &t.Spec, field.NewPath(path).Child("spec")
+		spec, specPath = &t.Spec, func() *field.Path { return field.NewPath(path).Child("spec") }
 	}
 	var w []string
-	check := func(c *corev1.Container, p func() *field.Path) {
-		for _, l := range []struct {
-			name string
-			list corev1.ResourceList
-		}{{"requests", c.Resources.Requests}, {"limits", c.Resources.Limits}} {
-			if q, ok := l.list[corev1.ResourceCPU]; ok && q.Format == resource.BinarySI && q.Sign() > 0 {
-				w = append(w, fmt.Sprintf("%s: %s is %s CPUs: Ki, Mi and Gi are units of bytes; millicores take m (250m is a quarter of a CPU)",
-					p().Child("resources", l.name).Key(string(corev1.ResourceCPU)), q.String(), q.AsDec().String()))
+	for _, list := range []struct {
+		name string
+		cs   []corev1.Container
+	}{{"initContainers", spec.InitContainers}, {"containers", spec.Containers}} {
+		for i := range list.cs {
+			c := &list.cs[i]
+			for _, rl := range []struct {
+				name string
+				l    corev1.ResourceList
+			}{{"requests", c.Resources.Requests}, {"limits", c.Resources.Limits}} {
+				if q, ok := rl.l[corev1.ResourceCPU]; ok && q.Format == resource.BinarySI && q.Sign() > 0 {
+					w = append(w, fmt.Sprintf("%s: %s is %s CPUs: Ki, Mi and Gi are units of bytes; millicores take m (250m is a quarter of a CPU)",
+						specPath().Child(list.name).Index(i).Child("resources", rl.name).Key(string(corev1.ResourceCPU)), q.String(), q.AsDec().String()))
+				}
 			}
 		}
-	}
-	for i := range spec.InitContainers {
-		check(&spec.InitContainers[i], func() *field.Path { return specPath.Child("initContainers").Index(i) })
-	}
-	for i := range spec.Containers {
-		check(&spec.Containers[i], func() *field.Path { return specPath.Child("containers").Index(i) })
 	}
 	return w
 }

@@ -31,59 +31,57 @@ func imageTag(image string) string {
 }
 
 // parseImageReference returns the tag and whether there is a digest, or
-// false when image is not a reference.
+// false when image is not a reference. It reads the reference in place:
+// where the normalization would build "docker.io/library/<name>", only the
+// path's validity and length matter, and "library/" is valid.
 func parseImageReference(image string) (tag string, digest, ok bool) {
 	if isHex(image, 64) {
 		return "", false, false // an image ID, not a name
 	}
-	domain, remainder := splitRegistry(image)
-	remote := remainder
-	if i := strings.IndexByte(remainder, ':'); i >= 0 {
-		remote = remainder[:i]
-	}
-	if strings.ToLower(remote) != remote {
-		return "", false, false
-	}
-	s := domain + "/" + remainder
-	if i := strings.IndexByte(s, '@'); i >= 0 {
-		if !validDigest(s[i+1:]) {
+	name := image
+	if i := strings.IndexByte(name, '@'); i >= 0 {
+		if !validDigest(name[i+1:]) {
 			return "", false, false
 		}
-		s, digest = s[:i], true
+		name, digest = name[:i], true
 	}
-	name := s
-	if i := strings.LastIndexByte(s, ':'); i > strings.LastIndexByte(s, '/') {
-		name, tag = s[:i], s[i+1:]
+	if i := strings.LastIndexByte(name, ':'); i > strings.LastIndexByte(name, '/') {
+		name, tag = name[:i], name[i+1:]
 		if !validTag(tag) {
 			return "", false, false
 		}
+	}
+	// The normalization's split into registry and the rest (Docker Hub's
+	// for a familiar name, library/ for its official images).
+	first, rest, found := strings.Cut(name, "/")
+	hub := true // the registry is docker.io, and name (or rest) the path
+	switch {
+	case !found:
+		rest = name
+	case first == "index.docker.io", first == "docker.io":
+	case first == "localhost", strings.ContainsAny(first, ".:"), strings.ToLower(first) != first:
+		hub = false
+	default:
+		rest = name
+	}
+	if strings.ToLower(rest) != rest {
+		return "", false, false // the repository path must be lower case
+	}
+	if hub {
+		library := 0
+		if !strings.Contains(rest, "/") {
+			library = len("library/")
+		}
+		if !validPath(rest) || library+len(rest) > 255 {
+			return "", false, false
+		}
+		return tag, digest, true
 	}
 	path, ok := repositoryPath(name)
 	if !ok || len(path) > 255 {
 		return "", false, false
 	}
 	return tag, digest, true
-}
-
-// splitRegistry is the normalization's split of a reference into registry
-// and the rest (Docker Hub's for a familiar name, library/ for its official
-// images).
-func splitRegistry(image string) (domain, rest string) {
-	first, after, found := strings.Cut(image, "/")
-	switch {
-	case !found:
-		return "docker.io", "library/" + image
-	case first == "index.docker.io":
-		domain, rest = "docker.io", after
-	case first == "localhost", strings.ContainsAny(first, ".:"), strings.ToLower(first) != first:
-		domain, rest = first, after
-	default:
-		domain, rest = "docker.io", image
-	}
-	if domain == "docker.io" && !strings.Contains(rest, "/") {
-		rest = "library/" + rest
-	}
-	return domain, rest
 }
 
 // repositoryPath reads name as an optional registry and port, then a path,
@@ -162,7 +160,9 @@ func validRegistry(s string) bool {
 		if i := strings.IndexByte(s, ':'); i >= 0 {
 			host, port = s[:i], s[i:]
 		}
-		for _, label := range strings.Split(host, ".") {
+		for rest, more := host, true; more; {
+			var label string
+			label, rest, more = strings.Cut(rest, ".")
 			if !validDomainLabel(label) {
 				return false
 			}

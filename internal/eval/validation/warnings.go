@@ -28,7 +28,7 @@ import (
 // whose strategy gives any that limitcheck reports: Pods, workloads and
 // PersistentVolumeClaims. Nil for every other kind.
 func WarningsOnCreate(obj runtime.Object) []string {
-	template := field.NewPath("spec", "template")
+	template := templatePath
 	switch o := obj.(type) {
 	case *corev1.Pod:
 		w := dnsLabelWarning(o.Name, "metadata.name: this is used in the Pod's hostname")
@@ -55,18 +55,36 @@ func WarningsOnCreate(obj runtime.Object) []string {
 		}
 		return w
 	case *batchv1.Job:
-		return append(workloadNameWarning(o.Name), jobSpecWarnings(field.NewPath("spec"), &o.Spec)...)
+		return append(workloadNameWarning(o.Name), jobSpecWarnings(specPath, &o.Spec)...)
 	case *batchv1.CronJob:
-		return append(workloadNameWarning(o.Name), jobSpecWarnings(field.NewPath("spec", "jobTemplate", "spec"), &o.Spec.JobTemplate.Spec)...)
+		return append(workloadNameWarning(o.Name), jobSpecWarnings(jobTemplateSpecPath, &o.Spec.JobTemplate.Spec)...)
 	case *corev1.PersistentVolumeClaim:
 		var w []string
 		if _, ok := o.Annotations[corev1.BetaStorageClassAnnotation]; ok {
 			w = append(w, fmt.Sprintf("%s: %s", field.NewPath("metadata", "annotations").Key(corev1.BetaStorageClassAnnotation),
 				`deprecated since v1.8; use "storageClassName" attribute instead`))
 		}
-		return append(w, claimSpecWarnings(field.NewPath("spec"), &o.Spec)...)
+		return append(w, claimSpecWarnings(specPath, &o.Spec)...)
 	}
 	return nil
+}
+
+// The paths warnings start from, made once (a path is never changed).
+var (
+	specPath            = field.NewPath("spec")
+	templatePath        = field.NewPath("spec", "template")
+	jobTemplateSpecPath = field.NewPath("spec", "jobTemplate", "spec")
+)
+
+// annotation looks up the annotation prefix+name without building the key
+// (a lookup by string(bytes) does not allocate).
+func annotation(m map[string]string, prefix, name string) (string, bool) {
+	if len(m) == 0 {
+		return "", false
+	}
+	var buf [128]byte
+	v, ok := m[string(append(append(buf[:0], prefix...), name...))]
+	return v, ok
 }
 
 // AppArmorWarnings is the Pod strategy's warning for each container whose
@@ -82,27 +100,35 @@ func AppArmorWarnings(pod *corev1.Pod) []string {
 		podProfile = pod.Spec.SecurityContext.AppArmorProfile
 	}
 	var w []string
-	check := func(c *corev1.Container) {
-		key := annAppArmorPrefix + c.Name
-		ann, ok := pod.Annotations[key]
+	for i, n := 0, containerCount(&pod.Spec); i < n; i++ {
+		c, _, _ := containerAt(&pod.Spec, i)
+		ann, ok := annotation(pod.Annotations, annAppArmorPrefix, c.Name)
 		if !ok || c.SecurityContext != nil && c.SecurityContext.AppArmorProfile != nil {
-			return
+			continue
 		}
 		if prof := validAppArmorProfileFor(ann); prof == nil || !sameAppArmorProfile(prof, podProfile) {
-			w = append(w, fmt.Sprintf(`%s: deprecated since v1.30; use the "appArmorProfile" field instead`, field.NewPath("metadata", "annotations").Key(key)))
+			w = append(w, fmt.Sprintf(`%s: deprecated since v1.30; use the "appArmorProfile" field instead`, field.NewPath("metadata", "annotations").Key(annAppArmorPrefix+c.Name)))
 		}
 	}
-	for i := range pod.Spec.InitContainers {
-		check(&pod.Spec.InitContainers[i])
-	}
-	for i := range pod.Spec.Containers {
-		check(&pod.Spec.Containers[i])
-	}
-	for i := range pod.Spec.EphemeralContainers {
-		c := corev1.Container(pod.Spec.EphemeralContainers[i].EphemeralContainerCommon)
-		check(&c)
-	}
 	return w
+}
+
+// containerCount is the number of containers of spec, every list.
+func containerCount(spec *corev1.PodSpec) int {
+	return len(spec.InitContainers) + len(spec.Containers) + len(spec.EphemeralContainers)
+}
+
+// containerAt is the i-th container of spec in visitContainers' order, with
+// its list and its index there: a loop over them needs no closure.
+func containerAt(spec *corev1.PodSpec, i int) (*corev1.Container, string, int) {
+	if i < len(spec.InitContainers) {
+		return &spec.InitContainers[i], "initContainers", i
+	}
+	if i -= len(spec.InitContainers); i < len(spec.Containers) {
+		return &spec.Containers[i], "containers", i
+	}
+	i -= len(spec.Containers)
+	return (*corev1.Container)(&spec.EphemeralContainers[i].EphemeralContainerCommon), "ephemeralContainers", i
 }
 
 // dnsLabelWarning: a name that is a subdomain but not a label.
@@ -287,22 +313,22 @@ func podSpecWarnings(path *field.Path, spec *corev1.PodSpec, meta *metav1.Object
 			add(`%s: non-functional in v1.27+; use the "seccompProfile" field instead`, path.Child("metadata", "annotations").Key(corev1.SeccompPodAnnotationKey))
 		}
 	}
-	specPath := func() *field.Path { return path.Child("spec") }
 	var podAppArmor *corev1.AppArmorProfile
 	if spec.SecurityContext != nil {
 		podAppArmor = spec.SecurityContext.AppArmorProfile
 	}
-	containersWithPath(spec, specPath, func(c *corev1.Container, p func() *field.Path) {
+	for ci, n := 0, containerCount(spec); ci < n; ci++ {
+		c, list, idx := containerAt(spec, ci)
+		p := func() *field.Path { return path.Child("spec", list).Index(idx) }
 		if c.SecurityContext == nil || c.SecurityContext.SeccompProfile == nil {
-			if key := corev1.SeccompContainerAnnotationKeyPrefix + c.Name; hasKey(meta.Annotations, key) {
-				add(`%s: non-functional in v1.27+; use the "seccompProfile" field instead`, path.Child("metadata", "annotations").Key(key))
+			if _, ok := annotation(meta.Annotations, corev1.SeccompContainerAnnotationKeyPrefix, c.Name); ok {
+				add(`%s: non-functional in v1.27+; use the "seccompProfile" field instead`, path.Child("metadata", "annotations").Key(corev1.SeccompContainerAnnotationKeyPrefix+c.Name))
 			}
 		}
 		// A Pod's AppArmor annotations are AppArmorWarnings'.
 		if path != nil && (c.SecurityContext == nil || c.SecurityContext.AppArmorProfile == nil) {
-			key := annAppArmorPrefix + c.Name
-			if ann, ok := meta.Annotations[key]; ok && (podAppArmor == nil || !sameAppArmorProfile(podAppArmor, appArmorProfileFor(ann))) {
-				add(`%s: deprecated since v1.30; use the "appArmorProfile" field instead`, path.Child("metadata", "annotations").Key(key))
+			if ann, ok := annotation(meta.Annotations, annAppArmorPrefix, c.Name); ok && (podAppArmor == nil || !sameAppArmorProfile(podAppArmor, appArmorProfileFor(ann))) {
+				add(`%s: deprecated since v1.30; use the "appArmorProfile" field instead`, path.Child("metadata", "annotations").Key(annAppArmorPrefix+c.Name))
 			}
 		}
 		if q, ok := c.Resources.Limits[corev1.ResourceMemory]; ok && q.MilliValue()%1000 != 0 {
@@ -321,15 +347,13 @@ func podSpecWarnings(path *field.Path, spec *corev1.PodSpec, meta *metav1.Object
 			if !slices.ContainsFunc(c.Env[:i], func(d corev1.EnvVar) bool { return d.Name == e.Name }) {
 				continue
 			}
-			{
-				// A redefinition is fine when it builds on the earlier value.
-				ref := "$(" + e.Name + ")"
-				if e.ValueFrom != nil || e.Value == ref || !strings.Contains(e.Value, ref) {
-					add("%s: hides previous definition of %q, which may be dropped when using apply", p().Child("env").Index(i), e.Name)
-				}
+			// A redefinition is fine when it builds on the earlier value.
+			ref := "$(" + e.Name + ")"
+			if e.ValueFrom != nil || e.Value == ref || !strings.Contains(e.Value, ref) {
+				add("%s: hides previous definition of %q, which may be dropped when using apply", p().Child("env").Index(i), e.Name)
 			}
 		}
-	})
+	}
 
 	nPorts, nNamed := 0, 0
 	visitContainers(spec, func(c *corev1.Container, _ string, _ int) {
@@ -349,7 +373,7 @@ func podSpecWarnings(path *field.Path, spec *corev1.PodSpec, meta *metav1.Object
 			port corev1.ContainerPort
 		}
 		ports := map[string][]portAt{}
-		containersWithPath(spec, specPath, func(c *corev1.Container, p func() *field.Path) {
+		containersWithPath(spec, path.Child("spec"), func(c *corev1.Container, p func() *field.Path) {
 			for i, port := range c.Ports {
 				pp := p().Child("ports").Index(i)
 				if port.HostIP != "" && port.HostPort == 0 {
@@ -372,7 +396,7 @@ func podSpecWarnings(path *field.Path, spec *corev1.PodSpec, meta *metav1.Object
 	}
 	if nNamed > 1 {
 		names := map[string]*field.Path{}
-		containersWithPath(spec, specPath, func(c *corev1.Container, p func() *field.Path) {
+		containersWithPath(spec, path.Child("spec"), func(c *corev1.Container, p func() *field.Path) {
 			for i, port := range c.Ports {
 				if port.Name == "" {
 					continue
@@ -426,11 +450,6 @@ func podSpecWarnings(path *field.Path, spec *corev1.PodSpec, meta *metav1.Object
 	return w
 }
 
-func hasKey(m map[string]string, k string) bool {
-	_, ok := m[k]
-	return ok
-}
-
 func podAffinityRequired(a *corev1.PodAffinity) []corev1.PodAffinityTerm {
 	if a == nil {
 		return nil
@@ -479,11 +498,11 @@ func nodeSelectorTermWarnings(term *corev1.NodeSelectorTerm, checkValues bool, p
 }
 
 // containersWithPath calls f for every container (visitContainers' order)
-// with a function that builds its path under specPath: a warning is rare,
-// and the path is built only for one.
-func containersWithPath(spec *corev1.PodSpec, specPath func() *field.Path, f func(*corev1.Container, func() *field.Path)) {
+// with a function that builds its path under specPath, only when a warning
+// needs it.
+func containersWithPath(spec *corev1.PodSpec, specPath *field.Path, f func(*corev1.Container, func() *field.Path)) {
 	visitContainers(spec, func(c *corev1.Container, list string, i int) {
-		f(c, func() *field.Path { return specPath().Child(list).Index(i) })
+		f(c, func() *field.Path { return specPath.Child(list).Index(i) })
 	})
 }
 
