@@ -658,6 +658,9 @@ func (e *Engine) admitObject(obj runtime.Object, fromInput bool) Result {
 			e.clusterStored.add(id, written)
 		}
 		res.Skipped, res.SkipReason = true, "cluster-scoped kind: LimitRanges and quotas do not apply"
+		if fromInput {
+			res.Warnings = append(res.Warnings, unsimulatedAdmission(obj, gvk)...)
+		}
 		return res
 	}
 	if u, ok := obj.(*unstructured.Unstructured); ok && u.Object["metadata"] == nil {

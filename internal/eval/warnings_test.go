@@ -95,3 +95,16 @@ func TestCPUByteUnitWarnings(t *testing.T) {
 		t.Errorf("warnings %q, want %q", res.Warnings, want)
 	}
 }
+
+// PL-12: admission limitcheck does not run is said, not passed over.
+func TestUnsimulatedAdmissionWarnings(t *testing.T) {
+	ns := run(t, features.Default(), "apiVersion: v1\nkind: Namespace\nmetadata: {name: apps, labels: {pod-security.kubernetes.io/enforce: restricted}}")
+	want := []string{`pod-security.kubernetes.io/enforce: restricted is not checked: limitcheck does not run PodSecurity admission, which refuses the Pods of namespace apps that break the "restricted" standard`}
+	if !ns.Skipped || !slices.Equal(ns.Warnings, want) {
+		t.Errorf("Namespace: skipped %v, warnings %q, want %q", ns.Skipped, ns.Warnings, want)
+	}
+	plain := run(t, features.Default(), "apiVersion: v1\nkind: Namespace\nmetadata: {name: apps}")
+	if len(plain.Warnings) > 0 {
+		t.Errorf("Namespace without the label: warnings %q", plain.Warnings)
+	}
+}
