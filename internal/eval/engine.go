@@ -765,6 +765,9 @@ func (e *Engine) admitObject(obj runtime.Object, fromInput bool) Result {
 	case *corev1.Service:
 		res.Object = o
 		res.Denial, commit = e.admitService(ns, gr, o)
+		if fromInput && (res.Denial == nil || res.Denial.Stage != status.StageValidation) {
+			res.APIWarnings = appendWarnings(res.APIWarnings, validation.WarningsOnCreate(o))
+		}
 	default:
 		// Every other namespaced kind is charged as an object count (RQ-31)
 		// once created: defaulted, prepared and validated as its kind is.

@@ -59,6 +59,13 @@ spec:
 		docs: []string{quota, "apiVersion: v1\nkind: Pod\nmetadata: {name: web}\nspec:\n  terminationGracePeriodSeconds: -1\n  containers:\n  - {name: app, image: app:1, ports: [{containerPort: 80}, {containerPort: 80}]}"},
 		want: []string{`spec.containers[0].ports[1]: duplicate port definition with spec.containers[0].ports[0]`},
 	}, {
+		name: "a Service with externalIPs",
+		docs: []string{"apiVersion: v1\nkind: Service\nmetadata: {name: web}\nspec:\n  selector: {app: web}\n  externalIPs: [203.0.113.10]\n  externalName: web.example.com\n  ports: [{port: 80}]"},
+		want: []string{
+			`spec.externalIPs is deprecated and may no longer be implemented in some clusters`,
+			`spec.externalName is ignored when spec.type is not "ExternalName"`,
+		},
+	}, {
 		name: "refused by validation: none",
 		docs: []string{"apiVersion: v1\nkind: Pod\nmetadata: {name: web}\nspec:\n  containers:\n  - {name: app, image: app:1, resources: {requests: {memory: 1.5, cpu: '2'}, limits: {cpu: '1'}}}"},
 	}} {

@@ -25,8 +25,8 @@ import (
 // validation (AppArmorWarnings).
 
 // WarningsOnCreate is the create warnings of a validated object of a kind
-// whose strategy gives any that limitcheck reports: Pods, workloads and
-// PersistentVolumeClaims. Nil for every other kind.
+// whose strategy gives any that limitcheck reports: Pods, workloads,
+// Services and PersistentVolumeClaims. Nil for every other kind.
 func WarningsOnCreate(obj runtime.Object) []string {
 	template := templatePath
 	switch o := obj.(type) {
@@ -58,6 +58,8 @@ func WarningsOnCreate(obj runtime.Object) []string {
 		return append(workloadNameWarning(o.Name), jobSpecWarnings(specPath, &o.Spec)...)
 	case *batchv1.CronJob:
 		return append(workloadNameWarning(o.Name), jobSpecWarnings(jobTemplateSpecPath, &o.Spec.JobTemplate.Spec)...)
+	case *corev1.Service:
+		return serviceWarnings(o)
 	case *corev1.PersistentVolumeClaim:
 		var w []string
 		if _, ok := o.Annotations[corev1.BetaStorageClassAnnotation]; ok {
@@ -610,6 +612,56 @@ func overlappingPathWarnings(volumes []corev1.Volume) []string {
 			}
 			overlaps(&seen, paths, func(p, q pathSource) { warn(v.Name, "Projected", p.String()+" with "+q.String()) })
 		}
+	}
+	return w
+}
+
+// serviceWarnings is GetWarningsForService for a create: a deprecated
+// annotation, addresses in a non-standard form, fields a headless or
+// ExternalName Service ignores, externalIPs, and the deprecated PreferClose.
+func serviceWarnings(svc *corev1.Service) []string {
+	s := &svc.Spec
+	var w []string
+	if _, ok := svc.Annotations["service.kubernetes.io/topology-aware-hints"]; ok {
+		w = append(w, "annotation service.kubernetes.io/topology-aware-hints is deprecated, please use service.kubernetes.io/topology-mode instead")
+	}
+	if s.ClusterIP != corev1.ClusterIPNone && s.ClusterIP != "" {
+		for i, ip := range s.ClusterIPs {
+			w = append(w, utilvalidation.GetWarningsForIP(specPath.Child("clusterIPs").Index(i), ip)...)
+		}
+	}
+	headless := s.Type == corev1.ServiceTypeClusterIP && s.ClusterIP == corev1.ClusterIPNone
+	if headless {
+		if s.LoadBalancerIP != "" {
+			w = append(w, "spec.loadBalancerIP is ignored for headless services")
+		}
+		if len(s.ExternalIPs) > 0 {
+			w = append(w, "spec.externalIPs is ignored for headless services")
+		}
+		if s.SessionAffinity != corev1.ServiceAffinityNone {
+			w = append(w, "spec.SessionAffinity is ignored for headless services")
+		}
+	}
+	for i, ip := range s.ExternalIPs {
+		w = append(w, utilvalidation.GetWarningsForIP(specPath.Child("externalIPs").Index(i), ip)...)
+	}
+	if len(s.ExternalIPs) > 0 && !headless && s.Type != corev1.ServiceTypeExternalName {
+		w = append(w, "spec.externalIPs is deprecated and may no longer be implemented in some clusters")
+	}
+	if s.LoadBalancerIP != "" {
+		w = append(w, utilvalidation.GetWarningsForIP(specPath.Child("loadBalancerIP"), s.LoadBalancerIP)...)
+	}
+	for i, cidr := range s.LoadBalancerSourceRanges {
+		w = append(w, utilvalidation.GetWarningsForCIDR(specPath.Child("loadBalancerSourceRanges").Index(i), cidr)...)
+	}
+	if s.Type == corev1.ServiceTypeExternalName && len(s.ExternalIPs) > 0 {
+		w = append(w, fmt.Sprintf("spec.externalIPs is ignored when spec.type is %q", corev1.ServiceTypeExternalName))
+	}
+	if s.Type != corev1.ServiceTypeExternalName && s.ExternalName != "" {
+		w = append(w, fmt.Sprintf("spec.externalName is ignored when spec.type is not %q", corev1.ServiceTypeExternalName))
+	}
+	if d := s.TrafficDistribution; d != nil && *d == "PreferClose" {
+		w = append(w, `spec.trafficDistribution: "PreferClose" is deprecated; use "PreferSameZone"`)
 	}
 	return w
 }
