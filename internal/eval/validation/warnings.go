@@ -358,26 +358,28 @@ func podSpecWarnings(path *field.Path, spec *corev1.PodSpec, meta *metav1.Object
 	}
 
 	nPorts, nNamed := 0, 0
-	visitContainers(spec, func(c *corev1.Container, _ string, _ int) {
+	for ci, n := 0, containerCount(spec); ci < n; ci++ {
+		c, _, _ := containerAt(spec, ci)
 		for _, port := range c.Ports {
 			nPorts++
 			if port.Name != "" {
 				nNamed++
 			}
 			if port.HostIP != "" && port.HostPort == 0 {
-				nPorts += 2 // the first loop below reports it
+				nPorts += 2 // reported by the loop below even when alone
 			}
 		}
-	})
+	}
 	if nPorts > 1 {
 		type portAt struct {
 			path *field.Path
 			port corev1.ContainerPort
 		}
 		ports := map[string][]portAt{}
-		containersWithPath(spec, path.Child("spec"), func(c *corev1.Container, p func() *field.Path) {
+		for ci, n := 0, containerCount(spec); ci < n; ci++ {
+			c, list, idx := containerAt(spec, ci)
 			for i, port := range c.Ports {
-				pp := p().Child("ports").Index(i)
+				pp := path.Child("spec", list).Index(idx).Child("ports").Index(i)
 				if port.HostIP != "" && port.HostPort == 0 {
 					add("%s: hostIP set without hostPort: %+v", pp, port)
 				}
@@ -394,51 +396,47 @@ func podSpecWarnings(path *field.Path, spec *corev1.PodSpec, meta *metav1.Object
 				}
 				ports[k] = append(ports[k], portAt{pp, port})
 			}
-		})
+		}
 	}
 	if nNamed > 1 {
 		names := map[string]*field.Path{}
-		containersWithPath(spec, path.Child("spec"), func(c *corev1.Container, p func() *field.Path) {
+		for ci, n := 0, containerCount(spec); ci < n; ci++ {
+			c, list, idx := containerAt(spec, ci)
 			for i, port := range c.Ports {
 				if port.Name == "" {
 					continue
 				}
-				pp := p().Child("ports").Index(i)
+				pp := path.Child("spec", list).Index(idx).Child("ports").Index(i)
 				if other, ok := names[port.Name]; ok {
 					add("%s: duplicate port name %q with %s, services and probes that select ports by name will use %s", pp, port.Name, other, other)
 				} else {
 					names[port.Name] = pp
 				}
 			}
-		})
+		}
 	}
 
 	if g := spec.TerminationGracePeriodSeconds; g != nil && *g < 0 {
 		add("%s: must be >= 0; negative values are invalid and will be treated as 1", path.Child("spec", "terminationGracePeriodSeconds"))
 	}
 	if a := spec.Affinity; a != nil {
-		null := func(p *field.Path) { add("%s: a null labelSelector results in matching no pod", p) }
-		for _, aff := range []struct {
-			name      string
-			required  []corev1.PodAffinityTerm
-			preferred []corev1.WeightedPodAffinityTerm
-		}{
-			{"podAffinity", podAffinityRequired(a.PodAffinity), podAffinityPreferred(a.PodAffinity)},
-			{"podAntiAffinity", podAntiAffinityRequired(a.PodAntiAffinity), podAntiAffinityPreferred(a.PodAntiAffinity)},
-		} {
-			if (aff.name == "podAffinity" && a.PodAffinity == nil) || (aff.name == "podAntiAffinity" && a.PodAntiAffinity == nil) {
-				continue
-			}
-			for i, t := range aff.required {
+		nullTerms := func(name string, required []corev1.PodAffinityTerm, preferred []corev1.WeightedPodAffinityTerm) {
+			for i, t := range required {
 				if t.LabelSelector == nil {
-					null(path.Child("spec", "affinity", aff.name, "requiredDuringSchedulingIgnoredDuringExecution").Index(i).Child("labelSelector"))
+					add("%s: a null labelSelector results in matching no pod", path.Child("spec", "affinity", name, "requiredDuringSchedulingIgnoredDuringExecution").Index(i).Child("labelSelector"))
 				}
 			}
-			for i, t := range aff.preferred {
+			for i, t := range preferred {
 				if t.PodAffinityTerm.LabelSelector == nil {
-					null(path.Child("spec", "affinity", aff.name, "preferredDuringSchedulingIgnoredDuringExecution").Index(i).Child("podAffinityTerm", "labelSelector"))
+					add("%s: a null labelSelector results in matching no pod", path.Child("spec", "affinity", name, "preferredDuringSchedulingIgnoredDuringExecution").Index(i).Child("podAffinityTerm", "labelSelector"))
 				}
 			}
+		}
+		if pa := a.PodAffinity; pa != nil {
+			nullTerms("podAffinity", pa.RequiredDuringSchedulingIgnoredDuringExecution, pa.PreferredDuringSchedulingIgnoredDuringExecution)
+		}
+		if pa := a.PodAntiAffinity; pa != nil {
+			nullTerms("podAntiAffinity", pa.RequiredDuringSchedulingIgnoredDuringExecution, pa.PreferredDuringSchedulingIgnoredDuringExecution)
 		}
 	}
 	if spec.DNSConfig != nil {
@@ -450,34 +448,6 @@ func podSpecWarnings(path *field.Path, spec *corev1.PodSpec, meta *metav1.Object
 		w = append(w, utilvalidation.GetWarningsForIP(path.Child("spec", "hostAliases").Index(i).Child("ip"), h.IP)...)
 	}
 	return w
-}
-
-func podAffinityRequired(a *corev1.PodAffinity) []corev1.PodAffinityTerm {
-	if a == nil {
-		return nil
-	}
-	return a.RequiredDuringSchedulingIgnoredDuringExecution
-}
-
-func podAffinityPreferred(a *corev1.PodAffinity) []corev1.WeightedPodAffinityTerm {
-	if a == nil {
-		return nil
-	}
-	return a.PreferredDuringSchedulingIgnoredDuringExecution
-}
-
-func podAntiAffinityRequired(a *corev1.PodAntiAffinity) []corev1.PodAffinityTerm {
-	if a == nil {
-		return nil
-	}
-	return a.RequiredDuringSchedulingIgnoredDuringExecution
-}
-
-func podAntiAffinityPreferred(a *corev1.PodAntiAffinity) []corev1.WeightedPodAffinityTerm {
-	if a == nil {
-		return nil
-	}
-	return a.PreferredDuringSchedulingIgnoredDuringExecution
 }
 
 // nodeSelectorTermWarnings: deprecated node labels as keys and, in a
@@ -497,15 +467,6 @@ func nodeSelectorTermWarnings(term *corev1.NodeSelectorTerm, checkValues bool, p
 		}
 	}
 	return w
-}
-
-// containersWithPath calls f for every container (visitContainers' order)
-// with a function that builds its path under specPath, only when a warning
-// needs it.
-func containersWithPath(spec *corev1.PodSpec, specPath *field.Path, f func(*corev1.Container, func() *field.Path)) {
-	visitContainers(spec, func(c *corev1.Container, list string, i int) {
-		f(c, func() *field.Path { return specPath.Child(list).Index(i) })
-	})
 }
 
 // pathSource is a file a volume writes, and where it comes from.
