@@ -69,7 +69,7 @@ func TestCustomResourceExamplesMatchUpstream(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: limitcheck: %v", ex.Name, err)
 		}
-		if mine != got {
+		if !mine.sameVerdict(got) {
 			t.Errorf("%s:\n  upstream:   %+v\n  limitcheck: %+v", ex.Name, got, mine)
 		}
 	}

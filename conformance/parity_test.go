@@ -14,6 +14,7 @@ import (
 	genericapirequest "k8s.io/apiserver/pkg/endpoints/request"
 	"k8s.io/apiserver/pkg/registry/rest"
 	"k8s.io/apiserver/pkg/storage"
+	"k8s.io/apiserver/pkg/warning"
 	"k8s.io/kubernetes/pkg/api/legacyscheme"
 
 	"github.com/limitcheck/limitcheck/internal/eval"
@@ -51,10 +52,10 @@ func admitOutcome(obj runtime.Object, namespace string, gates features.Gates) (r
 		return rqOutcome{code: 500, message: res.Internal}, nil
 	}
 	if res.Denial == nil {
-		return rqOutcome{allowed: true}, nil
+		return rqOutcome{allowed: true, warnings: res.APIWarnings}, nil
 	}
 	d := res.Denial
-	return rqOutcome{code: d.Code, reason: string(d.Reason), message: d.Message}, d
+	return rqOutcome{code: d.Code, reason: string(d.Reason), message: d.Message, warnings: res.APIWarnings}, d
 }
 
 // upstreamTypedCreate runs kube-apiserver's create path on doc: decoded into
@@ -91,15 +92,21 @@ func upstreamTypedCreate(doc []byte, ext, internal runtime.Object, strategy rest
 	}
 	ctx := genericapirequest.WithRequestInfo(genericapirequest.WithNamespace(context.Background(), meta.GetNamespace()), &genericapirequest.RequestInfo{
 		IsResourceRequest: true, Verb: "create", APIGroup: gv.Group, APIVersion: gv.Version, Namespace: meta.GetNamespace(), Resource: resource, Name: meta.GetName()})
+	var warned []string
+	ctx = warning.WithWarningRecorder(ctx, warnings{&warned})
 	rest.FillObjectMetaSystemFields(meta)
 	if err := rest.BeforeCreate(strategy, ctx, internal); err != nil {
-		return statusOutcome(err), nil
+		out := statusOutcome(err)
+		out.warnings = warned
+		return out, nil
 	}
 	// etcd3's store.Create refuses a body with a resourceVersion (ST-03).
 	if rv, err := (storage.APIObjectVersioner{}).ObjectResourceVersion(internal); err == nil && rv != 0 {
-		return statusOutcome(storage.ErrResourceVersionSetOnCreate), nil
+		out := statusOutcome(storage.ErrResourceVersionSetOnCreate)
+		out.warnings = warned
+		return out, nil
 	}
-	return rqOutcome{allowed: true}, nil
+	return rqOutcome{allowed: true, warnings: warned}, nil
 }
 
 // mineTypedCreate admits doc, a document of a kind limitcheck decodes typed,

@@ -33,6 +33,13 @@ type rqOutcome struct {
 	code    int32
 	reason  string
 	message string
+	// warnings are the create's (VAL-104); compared for the kinds in warned.
+	warnings []string
+}
+
+// sameVerdict: the same outcome, warnings aside.
+func (o rqOutcome) sameVerdict(p rqOutcome) bool {
+	return o.allowed == p.allowed && o.code == p.code && o.reason == p.reason && o.message == p.message
 }
 
 // upstreamQuotaCreate runs kube-apiserver's code on one ResourceQuota document:

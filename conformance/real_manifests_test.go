@@ -12,6 +12,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -86,11 +87,11 @@ func TestRealManifestsParity(t *testing.T) {
 				}
 				stats[fmt.Sprintf("%s %s: %s", d.kind, label, verdict)]++
 				if want.allowed != got.allowed || want.code != got.code || want.reason != got.reason ||
-					!samePermutation(want.message, got.message, parts) {
+					!samePermutation(want.message, got.message, parts) || warned[d.kind] && !slices.Equal(want.warnings, got.warnings) {
 					mismatches++
 					if mismatches <= *flagShow {
-						t.Errorf("%s (%s %s, %s) mismatch:\n  upstream:   %v %d %s %s\n  limitcheck: %v %d %s %s\ndocument: %s", d.where, d.kind, d.name, label,
-							want.allowed, want.code, want.reason, want.message, got.allowed, got.code, got.reason, got.message, v.doc)
+						t.Errorf("%s (%s %s, %s) mismatch:\n  upstream:   %v %d %s %s %q\n  limitcheck: %v %d %s %s %q\ndocument: %s", d.where, d.kind, d.name, label,
+							want.allowed, want.code, want.reason, want.message, want.warnings, got.allowed, got.code, got.reason, got.message, got.warnings, v.doc)
 					}
 				}
 				continue

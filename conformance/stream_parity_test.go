@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io/fs"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -124,9 +125,9 @@ func streamParity(t *testing.T, file string, stats map[string]int, shown int) in
 			}
 			stats[fmt.Sprintf("%s: %v", d.kind, verdictWord(want.allowed))]++
 			if want.allowed != got.allowed || want.code != got.code || want.reason != got.reason ||
-				!samePermutation(want.message, got.message, parts) {
-				report("%s (%s %s) mismatch:\n  upstream:   %v %d %s %s\n  limitcheck: %v %d %s %s", d.where, d.kind, d.name,
-					want.allowed, want.code, want.reason, want.message, got.allowed, got.code, got.reason, got.message)
+				!samePermutation(want.message, got.message, parts) || warned[d.kind] && !slices.Equal(want.warnings, got.warnings) {
+				report("%s (%s %s) mismatch:\n  upstream:   %v %d %s %s %q\n  limitcheck: %v %d %s %s %q", d.where, d.kind, d.name,
+					want.allowed, want.code, want.reason, want.message, want.warnings, got.allowed, got.code, got.reason, got.message, got.warnings)
 			}
 			continue
 		}

@@ -66,6 +66,10 @@ spec:
 			`spec.externalName is ignored when spec.type is not "ExternalName"`,
 		},
 	}, {
+		name: "an Ingress with the class annotation only",
+		docs: []string{"apiVersion: networking.k8s.io/v1\nkind: Ingress\nmetadata: {name: web, annotations: {kubernetes.io/ingress.class: nginx}}\nspec:\n  defaultBackend: {service: {name: web, port: {number: 80}}}"},
+		want: []string{`annotation "kubernetes.io/ingress.class" is deprecated, please use 'spec.ingressClassName' instead`},
+	}, {
 		name: "refused by validation: none",
 		docs: []string{"apiVersion: v1\nkind: Pod\nmetadata: {name: web}\nspec:\n  containers:\n  - {name: app, image: app:1, resources: {requests: {memory: 1.5, cpu: '2'}, limits: {cpu: '1'}}}"},
 	}} {

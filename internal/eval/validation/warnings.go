@@ -9,6 +9,7 @@ import (
 	appsv1 "k8s.io/api/apps/v1"
 	batchv1 "k8s.io/api/batch/v1"
 	corev1 "k8s.io/api/core/v1"
+	networkingv1 "k8s.io/api/networking/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	utilvalidation "k8s.io/apimachinery/pkg/util/validation"
@@ -26,7 +27,7 @@ import (
 
 // WarningsOnCreate is the create warnings of a validated object of a kind
 // whose strategy gives any that limitcheck reports: Pods, workloads,
-// Services and PersistentVolumeClaims. Nil for every other kind.
+// Services, Ingresses and PersistentVolumeClaims. Nil for every other kind.
 func WarningsOnCreate(obj runtime.Object) []string {
 	template := templatePath
 	switch o := obj.(type) {
@@ -60,6 +61,11 @@ func WarningsOnCreate(obj runtime.Object) []string {
 		return append(workloadNameWarning(o.Name), jobSpecWarnings(jobTemplateSpecPath, &o.Spec.JobTemplate.Spec)...)
 	case *corev1.Service:
 		return serviceWarnings(o)
+	case *networkingv1.Ingress:
+		if _, ok := o.Annotations["kubernetes.io/ingress.class"]; ok && o.Spec.IngressClassName == nil {
+			return []string{`annotation "kubernetes.io/ingress.class" is deprecated, please use 'spec.ingressClassName' instead`}
+		}
+		return nil
 	case *corev1.PersistentVolumeClaim:
 		var w []string
 		if _, ok := o.Annotations[corev1.BetaStorageClassAnnotation]; ok {
