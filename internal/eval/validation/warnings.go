@@ -339,17 +339,15 @@ func podSpecWarnings(path *field.Path, spec *corev1.PodSpec, meta *metav1.Object
 				add(`%s: deprecated since v1.30; use the "appArmorProfile" field instead`, path.Child("metadata", "annotations").Key(annAppArmorPrefix+c.Name))
 			}
 		}
-		if q, ok := c.Resources.Limits[corev1.ResourceMemory]; ok && q.MilliValue()%1000 != 0 {
-			w = append(w, fractionalBytes(p().Child("resources", "limits").Key("memory"), q.String()))
-		}
-		if q, ok := c.Resources.Requests[corev1.ResourceMemory]; ok && q.MilliValue()%1000 != 0 {
-			w = append(w, fractionalBytes(p().Child("resources", "requests").Key("memory"), q.String()))
-		}
-		if q, ok := c.Resources.Limits[corev1.ResourceEphemeralStorage]; ok && q.MilliValue()%1000 != 0 {
-			w = append(w, fractionalBytes(p().Child("resources", "limits").Key("ephemeral-storage"), q.String()))
-		}
-		if q, ok := c.Resources.Requests[corev1.ResourceEphemeralStorage]; ok && q.MilliValue()%1000 != 0 {
-			w = append(w, fractionalBytes(p().Child("resources", "requests").Key("ephemeral-storage"), q.String()))
+		for _, r := range [...]corev1.ResourceName{corev1.ResourceMemory, corev1.ResourceEphemeralStorage} {
+			for _, l := range [...]struct {
+				name string
+				list corev1.ResourceList
+			}{{"limits", c.Resources.Limits}, {"requests", c.Resources.Requests}} {
+				if q, ok := l.list[r]; ok && q.MilliValue()%1000 != 0 {
+					w = append(w, fractionalBytes(p().Child("resources", l.name).Key(string(r)), q.String()))
+				}
+			}
 		}
 		for i, e := range c.Env {
 			if !slices.ContainsFunc(c.Env[:i], func(d corev1.EnvVar) bool { return d.Name == e.Name }) {
