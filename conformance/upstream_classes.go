@@ -8,6 +8,7 @@ import (
 	nodev1 "k8s.io/api/node/v1"
 	schedulingv1 "k8s.io/api/scheduling/v1"
 	storagev1 "k8s.io/api/storage/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apiserver/pkg/admission"
 	genericadmissioninitializer "k8s.io/apiserver/pkg/admission/initializer"
@@ -136,7 +137,11 @@ func (u *Upstream) AddClass(doc []byte) error {
 		if err := c.priority.(admission.ValidationInterface).Validate(context.Background(), attrs, nil); err != nil {
 			return nil
 		}
-		return c.factory.Scheduling().V1().PriorityClasses().Informer().GetStore().Add(pc)
+		store := c.factory.Scheduling().V1().PriorityClasses().Informer().GetStore()
+		if _, taken, _ := store.GetByKey(pc.Name); taken {
+			return nil // the 409 of a name taken: the first stays (ST-01)
+		}
+		return store.Add(pc)
 	case "StorageClass":
 		sc := &storagev1.StorageClass{}
 		if err := json.Unmarshal(doc, sc); err != nil {
@@ -150,7 +155,11 @@ func (u *Upstream) AddClass(doc []byte) error {
 		if len(storagevalidation.ValidateStorageClass(internal)) > 0 {
 			return nil // refused (VAL-73): not in the cluster
 		}
-		return c.factory.Storage().V1().StorageClasses().Informer().GetStore().Add(sc)
+		store := c.factory.Storage().V1().StorageClasses().Informer().GetStore()
+		if _, taken, _ := store.GetByKey(sc.Name); taken {
+			return nil // the 409 of a name taken: the first stays (ST-01)
+		}
+		return store.Add(sc)
 	case "RuntimeClass":
 		rc := &nodev1.RuntimeClass{}
 		if err := json.Unmarshal(doc, rc); err != nil {
@@ -165,7 +174,9 @@ func (u *Upstream) AddClass(doc []byte) error {
 		if len(nodevalidation.ValidateRuntimeClass(internal)) > 0 {
 			return nil // refused (VAL-74): not in the cluster
 		}
-		if _, err := c.client.NodeV1().RuntimeClasses().Create(context.Background(), rc, metav1.CreateOptions{}); err != nil {
+		if _, err := c.client.NodeV1().RuntimeClasses().Create(context.Background(), rc, metav1.CreateOptions{}); apierrors.IsAlreadyExists(err) {
+			return nil // the 409 of a name taken: the first stays (ST-01)
+		} else if err != nil {
 			return err
 		}
 		return c.factory.Node().V1().RuntimeClasses().Informer().GetStore().Add(rc)
