@@ -30,8 +30,8 @@ func TestReplicaSetNames(t *testing.T) {
 		t.Fatal(err)
 	}
 	templates := []string{
-		`containers: [{name: app, image: nginx}]`,
-		`containers: [{name: app, image: "nginx:1.25", resources: {requests: {cpu: "0.5", memory: 1.5Gi}, limits: {cpu: "1", memory: 2G}}}]`,
+		`{containers: [{name: app, image: nginx}]}`,
+		`{containers: [{name: app, image: "nginx:1.25", resources: {requests: {cpu: "0.5", memory: 1.5Gi}, limits: {cpu: "1", memory: 2G}}}]}`,
 		`{serviceAccountName: builder, containers: [{name: app, image: "ko://example.com/cmd/app"}]}`,
 		`{serviceAccount: legacy, containers: [{name: app, image: REGISTRY/app, ports: [{containerPort: 80}], env: [{name: A, value: "1"}]}]}`,
 		`{volumes: [{name: data, emptyDir: {}}], initContainers: [{name: init, image: "busybox:1.36", command: [sh, -c, "true"]}], containers: [{name: app, image: "app@sha256:` + strings.Repeat("ab", 32) + `", volumeMounts: [{name: data, mountPath: /data}], readinessProbe: {httpGet: {path: /healthz, port: 8080}}}]}`,
