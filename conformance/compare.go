@@ -102,7 +102,7 @@ func diffOne(up Outcome, mine eval.Result) []string {
 }
 
 // warned are the kinds whose create warnings limitcheck gives (VAL-104).
-var warned = map[string]bool{"Pod": true, "PersistentVolumeClaim": true, "Service": true, "Ingress": true, "Deployment": true, "ReplicaSet": true,
+var warned = map[string]bool{"Pod": true, "PersistentVolumeClaim": true, "Service": true, "Ingress": true, "NetworkPolicy": true, "Deployment": true, "ReplicaSet": true,
 	"ReplicationController": true, "DaemonSet": true, "StatefulSet": true, "Job": true, "CronJob": true}
 
 // DiffWorkload compares what the controllers created: the counts, then every

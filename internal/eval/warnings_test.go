@@ -70,6 +70,10 @@ spec:
 		docs: []string{"apiVersion: networking.k8s.io/v1\nkind: Ingress\nmetadata: {name: web, annotations: {kubernetes.io/ingress.class: nginx}}\nspec:\n  defaultBackend: {service: {name: web, port: {number: 80}}}"},
 		want: []string{`annotation "kubernetes.io/ingress.class" is deprecated, please use 'spec.ingressClassName' instead`},
 	}, {
+		name: "a NetworkPolicy's IPv6 CIDR not in canonical form",
+		docs: []string{"apiVersion: networking.k8s.io/v1\nkind: NetworkPolicy\nmetadata: {name: np}\nspec:\n  podSelector: {}\n  egress: [{to: [{ipBlock: {cidr: '2001:DB8::/32'}}]}]"},
+		want: []string{`spec.egress[0].to[0].ipBlock.cidr: IPv6 CIDR value "2001:DB8::/32" should be in RFC 5952 canonical format ("2001:db8::/32")`},
+	}, {
 		name: "refused by validation: none",
 		docs: []string{"apiVersion: v1\nkind: Pod\nmetadata: {name: web}\nspec:\n  containers:\n  - {name: app, image: app:1, resources: {requests: {memory: 1.5, cpu: '2'}, limits: {cpu: '1'}}}"},
 	}} {

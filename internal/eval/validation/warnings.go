@@ -27,7 +27,8 @@ import (
 
 // WarningsOnCreate is the create warnings of a validated object of a kind
 // whose strategy gives any that limitcheck reports: Pods, workloads,
-// Services, Ingresses and PersistentVolumeClaims. Nil for every other kind.
+// Services, Ingresses, NetworkPolicies and PersistentVolumeClaims. Nil for
+// every other kind.
 func WarningsOnCreate(obj runtime.Object) []string {
 	template := templatePath
 	switch o := obj.(type) {
@@ -61,6 +62,8 @@ func WarningsOnCreate(obj runtime.Object) []string {
 		return append(workloadNameWarning(o.Name), jobSpecWarnings(jobTemplateSpecPath, &o.Spec.JobTemplate.Spec)...)
 	case *corev1.Service:
 		return serviceWarnings(o)
+	case *networkingv1.NetworkPolicy:
+		return networkPolicyWarnings(o)
 	case *networkingv1.Ingress:
 		if _, ok := o.Annotations["kubernetes.io/ingress.class"]; ok && o.Spec.IngressClassName == nil {
 			return []string{`annotation "kubernetes.io/ingress.class" is deprecated, please use 'spec.ingressClassName' instead`}
@@ -627,6 +630,33 @@ func serviceWarnings(svc *corev1.Service) []string {
 	}
 	if d := s.TrafficDistribution; d != nil && *d == "PreferClose" {
 		w = append(w, `spec.trafficDistribution: "PreferClose" is deprecated; use "PreferSameZone"`)
+	}
+	return w
+}
+
+// networkPolicyWarnings: an ipBlock's CIDRs in a non-standard form (host
+// bits set, leading zeros, an IPv4-mapped address), ingress rules first.
+func networkPolicyWarnings(np *networkingv1.NetworkPolicy) []string {
+	var w []string
+	block := func(p *field.Path, b *networkingv1.IPBlock) {
+		w = append(w, utilvalidation.GetWarningsForCIDR(p.Child("cidr"), b.CIDR)...)
+		for k, except := range b.Except {
+			w = append(w, utilvalidation.GetWarningsForCIDR(p.Child("except").Index(k), except)...)
+		}
+	}
+	for i := range np.Spec.Ingress {
+		for j, peer := range np.Spec.Ingress[i].From {
+			if peer.IPBlock != nil {
+				block(specPath.Child("ingress").Index(i).Child("from").Index(j).Child("ipBlock"), peer.IPBlock)
+			}
+		}
+	}
+	for i := range np.Spec.Egress {
+		for j, peer := range np.Spec.Egress[i].To {
+			if peer.IPBlock != nil {
+				block(specPath.Child("egress").Index(i).Child("to").Index(j).Child("ipBlock"), peer.IPBlock)
+			}
+		}
 	}
 	return w
 }
