@@ -209,8 +209,7 @@ var deprecatedPodAnnotations = []struct{ key, message string }{
 	{`security.alpha.kubernetes.io/unsafe-sysctls`, `non-functional in v1.11+; use the "sysctls" field instead`},
 }
 
-// deprecatedVolumes are the volume sources that are deprecated or gone,
-// in the order upstream checks them.
+// deprecatedVolumes are the volume sources that are deprecated or gone.
 var deprecatedVolumes = []struct {
 	field, message string
 	set            func(*corev1.Volume) bool
@@ -222,7 +221,6 @@ var deprecatedVolumes = []struct {
 	{"storageOS", "deprecated in v1.22, non-functional in v1.25+", func(v *corev1.Volume) bool { return v.StorageOS != nil }},
 	{"quobyte", "deprecated in v1.22, non-functional in v1.25+", func(v *corev1.Volume) bool { return v.Quobyte != nil }},
 	{"glusterfs", "deprecated in v1.25, non-functional in v1.26+", func(v *corev1.Volume) bool { return v.Glusterfs != nil }},
-	{"", "", nil}, // an ephemeral volume's claim template: claimSpecWarnings
 	{"cephfs", "deprecated in v1.28, non-functional in v1.31+", func(v *corev1.Volume) bool { return v.CephFS != nil }},
 	{"rbd", "deprecated in v1.28, non-functional in v1.31+", func(v *corev1.Volume) bool { return v.RBD != nil }},
 }
@@ -276,15 +274,14 @@ func podSpecWarnings(path *field.Path, spec *corev1.PodSpec, meta *metav1.Object
 	for i := range spec.Volumes {
 		v := &spec.Volumes[i]
 		p := path.Child("spec", "volumes").Index(i)
+		// A valid volume has one source, so the order of these never shows.
 		for _, d := range deprecatedVolumes {
-			switch {
-			case d.set == nil:
-				if v.Ephemeral != nil && v.Ephemeral.VolumeClaimTemplate != nil {
-					w = append(w, claimSpecWarnings(p.Child("ephemeral", "volumeClaimTemplate", "spec"), &v.Ephemeral.VolumeClaimTemplate.Spec)...)
-				}
-			case d.set(v):
+			if d.set(v) {
 				add("%s: %s", p.Child(d.field), d.message)
 			}
+		}
+		if v.Ephemeral != nil && v.Ephemeral.VolumeClaimTemplate != nil {
+			w = append(w, claimSpecWarnings(p.Child("ephemeral", "volumeClaimTemplate", "spec"), &v.Ephemeral.VolumeClaimTemplate.Spec)...)
 		}
 	}
 	w = append(w, overlappingPathWarnings(spec.Volumes)...)
