@@ -19,6 +19,7 @@ require (
 	k8s.io/apiserver v0.36.3
 	k8s.io/component-helpers v0.36.3
 	k8s.io/kube-aggregator v0.36.3
+	k8s.io/pod-security-admission v0.36.3
 	k8s.io/utils v0.0.0-20260210185600-b8788abfbbc2
 	sigs.k8s.io/json v0.0.0-20250730193827-2d320260d730
 	sigs.k8s.io/structured-merge-diff/v6 v6.3.3

@@ -117,7 +117,7 @@ func isPolicy(d *load.Document) bool {
 
 // isPolicyKind reports whether documents of a kind are policies (isPolicy).
 func isPolicyKind(apiVersion, kind string) bool {
-	if apiVersion == "v1" && (kind == "LimitRange" || kind == "ResourceQuota") {
+	if apiVersion == "v1" && (kind == "LimitRange" || kind == "ResourceQuota" || kind == "Namespace") {
 		return true
 	}
 	return classes.IsClusterClass(apiVersion, kind) || admissionconfig.IsConfigKind(apiVersion, kind)
@@ -514,7 +514,7 @@ var skim = true
 // Lists, whose items may be any of them.
 var firstLookWords = [][]byte{
 	[]byte("LimitRange"), []byte("ResourceQuota"), []byte("PriorityClass"), []byte("StorageClass"),
-	[]byte("RuntimeClass"), []byte("Configuration"), []byte("CustomResourceDefinition"),
+	[]byte("RuntimeClass"), []byte("Namespace"), []byte("Configuration"), []byte("CustomResourceDefinition"),
 	[]byte("HorizontalPodAutoscaler"), []byte("ReplicaSet"), []byte("Deployment"),
 	[]byte("ReplicationController"), []byte("List"),
 }

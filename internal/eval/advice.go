@@ -51,17 +51,10 @@ func cpuByteUnitWarnings(obj runtime.Object) []string {
 }
 
 // unsimulatedAdmission warns of a cluster-scoped object of the input that
-// sets up admission limitcheck does not run (PL-12): a namespace's
-// PodSecurity enforce level, a ValidatingAdmissionPolicy. Without the
-// warning, what they would refuse is reported admitted in silence.
-func unsimulatedAdmission(obj runtime.Object, gvk schema.GroupVersionKind) []string {
-	switch o := obj.(type) {
-	case *corev1.Namespace:
-		if level, ok := o.Labels["pod-security.kubernetes.io/enforce"]; ok {
-			return []string{fmt.Sprintf("pod-security.kubernetes.io/enforce: %s is not checked: limitcheck does not run PodSecurity admission, which refuses the Pods of namespace %s that break the %q standard", level, o.Name, level)}
-		}
-		return nil
-	}
+// sets up admission limitcheck does not run (PL-12): a
+// ValidatingAdmissionPolicy. Without the warning, what it would refuse is
+// reported admitted in silence.
+func unsimulatedAdmission(gvk schema.GroupVersionKind) []string {
 	if gvk.Group == "admissionregistration.k8s.io" && gvk.Kind == "ValidatingAdmissionPolicy" {
 		return []string{"not evaluated: limitcheck does not run admission policies, so what this policy refuses is reported admitted"}
 	}

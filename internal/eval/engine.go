@@ -32,6 +32,7 @@ import (
 	crdschema "github.com/limitcheck/limitcheck/internal/eval/crd"
 	"github.com/limitcheck/limitcheck/internal/eval/defaults"
 	"github.com/limitcheck/limitcheck/internal/eval/limitranger"
+	"github.com/limitcheck/limitcheck/internal/eval/podsecurity"
 	"github.com/limitcheck/limitcheck/internal/eval/quota"
 	"github.com/limitcheck/limitcheck/internal/eval/status"
 	"github.com/limitcheck/limitcheck/internal/namecheck"
@@ -99,6 +100,9 @@ type Options struct {
 	DisablePriority            bool
 	DisableDefaultStorageClass bool
 	DisableRuntimeClass        bool
+	// DisablePodSecurity switches off the PodSecurity plugin (PS-01); on by
+	// default.
+	DisablePodSecurity bool
 	// QuotaConfig is the ResourceQuota plugin's configuration (limitedResources).
 	QuotaConfig *quota.Configuration
 	// QuotaUsage says where a quota's status.used starts (default computed).
@@ -203,7 +207,11 @@ type Engine struct {
 	// nsLabels are the labels of the input's admitted Namespaces: the
 	// admin-access check of claims reads them (VAL-32).
 	nsLabels map[string]map[string]string
-	services serviceAllocations
+	// podSecurity are the policies of the input's admitted Namespaces whose
+	// labels ask for more than privileged (PS-01); any other namespace is
+	// privileged, the plugin's default.
+	podSecurity map[string]podsecurity.Policy
+	services    serviceAllocations
 	// count, when set, replaces the replicas, nodes or parallelism of every
 	// workload: what Fit probes a copy of the engine with (FIT-01).
 	count *int32
@@ -610,6 +618,11 @@ func (e *Engine) admitObject(obj runtime.Object, fromInput bool) Result {
 		}
 		assignName(o) // after defaulting, which happens at decoding
 		clusterErrs = validation.Namespace(o)
+		if len(clusterErrs) == 0 && !e.opts.DisablePodSecurity {
+			// PS-01: the PodSecurity plugin's check of the labels, in
+			// validating admission (after validation passed).
+			clusterErrs = podsecurity.NamespaceErrors(o)
+		}
 		if len(clusterErrs) == 0 {
 			e.namespaceLabels(o.Name, o.Labels)
 		}
@@ -659,7 +672,7 @@ func (e *Engine) admitObject(obj runtime.Object, fromInput bool) Result {
 		}
 		res.Skipped, res.SkipReason = true, "cluster-scoped kind: LimitRanges and quotas do not apply"
 		if fromInput {
-			res.Warnings = append(res.Warnings, unsimulatedAdmission(obj, gvk)...)
+			res.Warnings = append(res.Warnings, unsimulatedAdmission(gvk)...)
 		}
 		return res
 	}
@@ -788,6 +801,12 @@ func (e *Engine) admitObject(obj runtime.Object, fromInput bool) Result {
 		}
 		if fromInput {
 			res.APIWarnings = appendWarnings(res.APIWarnings, validation.WarningsOnCreate(stored))
+			if t := podsecurity.Template(stored); t != nil && !e.opts.DisablePodSecurity {
+				// PS-03: a workload's template is warned of, never refused.
+				if w := e.podSecurity[ns.name].WarnTemplate(&t.ObjectMeta, &t.Spec); w != "" {
+					res.APIWarnings = appendWarnings(res.APIWarnings, []string{w})
+				}
+			}
 		}
 		res.Denial = e.quota.Check(&ns.Namespace, gr, meta.GetName(), obj)
 	}
@@ -830,6 +849,12 @@ func (e *Engine) namespaceLabels(name string, labels map[string]string) {
 		e.nsLabels = map[string]map[string]string{}
 	}
 	e.nsLabels[name] = labels
+	if p, errs := podsecurity.FromLabels(labels); len(errs) == 0 && !p.Privileged() {
+		if e.podSecurity == nil {
+			e.podSecurity = map[string]podsecurity.Policy{}
+		}
+		e.podSecurity[name] = p
+	}
 }
 
 // labelsOf returns a namespace's labels: its Namespace document's in the
@@ -991,7 +1016,7 @@ func (e *Engine) admitPod(ns *namespaceState, pod *corev1.Pod) (*status.Denial, 
 			return p.denial, p.warnings
 		}
 		usage, warnings = p.usage, p.warnings
-	} else if d := e.beforeQuota(ns.name, ns.limitRanges, pod, &warnings); d != nil {
+	} else if d := e.beforeQuota(ns.name, ns.limitRanges, e.podSecurity[ns.name], pod, &warnings); d != nil {
 		return d, warnings
 	}
 	return e.quota.CheckUsage(&ns.Namespace, podsResource, pod.Name, pod, usage), warnings
@@ -1000,8 +1025,9 @@ func (e *Engine) admitPod(ns *namespaceState, pod *corev1.Pod) (*status.Denial, 
 var podsResource = corev1.Resource("pods")
 
 // beforeQuota is a Pod's admission up to quota, in namespace ns governed by
-// limitRanges: what only the Pod and the settled policies decide (Prepare).
-func (e *Engine) beforeQuota(ns string, limitRanges []*limitranger.Policy, pod *corev1.Pod, warnings *[]string) *status.Denial {
+// limitRanges and the Pod Security policy ps: what only the Pod and the
+// settled policies decide (Prepare).
+func (e *Engine) beforeQuota(ns string, limitRanges []*limitranger.Policy, ps podsecurity.Policy, pod *corev1.Pod, warnings *[]string) *status.Denial {
 	gates := e.opts.Gates
 	defaults.DefaultPod(pod, gates)
 	if !e.opts.DisableLimitRanger {
@@ -1042,6 +1068,17 @@ func (e *Engine) beforeQuota(ns string, limitRanges []*limitranger.Policy, pod *
 				d.LimitRange = lr.LimitRange.Name
 				return d
 			}
+		}
+	}
+	if !e.opts.DisablePodSecurity && ps != (podsecurity.Policy{}) {
+		// PS-02: the validating plugins' order puts PodSecurity after
+		// LimitRanger and before RuntimeClass.
+		forbidden, warning := ps.ValidatePod(&pod.ObjectMeta, &pod.Spec)
+		if forbidden != nil {
+			return status.Forbidden(status.StagePodSecurity, podsResource, pod.Name, []error{forbidden})
+		}
+		if warning != "" {
+			*warnings = append(*warnings, warning)
 		}
 	}
 	if !e.opts.DisableRuntimeClass {

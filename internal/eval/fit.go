@@ -89,7 +89,7 @@ func (e *Engine) Clone() *Engine {
 		namespaces:    make(map[string]*namespaceState, len(e.namespaces)),
 		services:      serviceAllocations{ranges: e.services.ranges, ips: maps.Clone(e.services.ips), nodePorts: maps.Clone(e.services.nodePorts), next: e.services.next},
 		clusterStored: e.clusterStored.clone(), clusterStoredSeeded: e.clusterStoredSeeded, refusedNamespaces: maps.Clone(e.refusedNamespaces),
-		nsLabels: maps.Clone(e.nsLabels)}
+		nsLabels: maps.Clone(e.nsLabels), podSecurity: maps.Clone(e.podSecurity)}
 	for name, ns := range e.namespaces {
 		cn := &namespaceState{name: ns.name, stored: ns.stored.clone(), orphans: slices.Clone(ns.orphans),
 			deployments: slices.Clone(ns.deployments), limitRanges: slices.Clone(ns.limitRanges), governed: ns.governed,

@@ -79,13 +79,15 @@ func (o *Options) ApplyAdmissionPlugins(enable, disable string) error {
 			o.DisableDefaultStorageClass = true
 		case "RuntimeClass":
 			o.DisableRuntimeClass = true
+		case "PodSecurity":
+			o.DisablePodSecurity = true
 		}
 	}
 	return nil
 }
 
 // simulatedPlugins are the admission plugins limitcheck runs.
-var simulatedPlugins = map[string]bool{"LimitRanger": true, "ResourceQuota": true, "Priority": true, "DefaultStorageClass": true, "RuntimeClass": true}
+var simulatedPlugins = map[string]bool{"LimitRanger": true, "ResourceQuota": true, "Priority": true, "DefaultStorageClass": true, "RuntimeClass": true, "PodSecurity": true}
 
 // UnsimulatedPlugins returns the plugins of an --enable-admission-plugins value
 // that kube-apiserver knows and limitcheck does not run, in the order given:

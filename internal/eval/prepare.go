@@ -2,11 +2,13 @@ package eval
 
 import (
 	"fmt"
+	"maps"
 
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 
 	"github.com/limitcheck/limitcheck/internal/eval/limitranger"
+	"github.com/limitcheck/limitcheck/internal/eval/podsecurity"
 	"github.com/limitcheck/limitcheck/internal/eval/status"
 	"github.com/limitcheck/limitcheck/internal/namecheck"
 )
@@ -23,11 +25,12 @@ import (
 // settled is what Prepare reads: fixed from Expect on.
 type settled struct {
 	limitRanges map[string][]*limitranger.Policy // by namespace
+	podSecurity map[string]podsecurity.Policy    // by namespace
 }
 
 // settle fixes the policies Prepare reads.
 func (e *Engine) settle() {
-	s := &settled{limitRanges: map[string][]*limitranger.Policy{}}
+	s := &settled{limitRanges: map[string][]*limitranger.Policy{}, podSecurity: maps.Clone(e.podSecurity)}
 	for name, ns := range e.namespaces {
 		s.limitRanges[name] = ns.limitRanges
 	}
@@ -70,7 +73,7 @@ func (e *Engine) Prepare(obj runtime.Object) (p *Prepared) {
 	}()
 	pod.Namespace = ns
 	p = &Prepared{pod: pod}
-	p.denial = e.beforeQuota(ns, s.limitRanges[ns], pod, &p.warnings)
+	p.denial = e.beforeQuota(ns, s.limitRanges[ns], s.podSecurity[ns], pod, &p.warnings)
 	if p.denial == nil {
 		p.usage = e.quota.UsageOf(podsResource, pod)
 	}

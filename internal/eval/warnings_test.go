@@ -113,13 +113,14 @@ func TestCPUByteUnitWarnings(t *testing.T) {
 
 // PL-12: admission limitcheck does not run is said, not passed over.
 func TestUnsimulatedAdmissionWarnings(t *testing.T) {
-	ns := run(t, features.Default(), "apiVersion: v1\nkind: Namespace\nmetadata: {name: apps, labels: {pod-security.kubernetes.io/enforce: restricted}}")
-	want := []string{`pod-security.kubernetes.io/enforce: restricted is not checked: limitcheck does not run PodSecurity admission, which refuses the Pods of namespace apps that break the "restricted" standard`}
-	if !ns.Skipped || !slices.Equal(ns.Warnings, want) {
-		t.Errorf("Namespace: skipped %v, warnings %q, want %q", ns.Skipped, ns.Warnings, want)
+	vap := run(t, features.Default(), "apiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingAdmissionPolicy\nmetadata: {name: replicas}")
+	want := []string{"not evaluated: limitcheck does not run admission policies, so what this policy refuses is reported admitted"}
+	if !slices.Equal(vap.Warnings, want) {
+		t.Errorf("ValidatingAdmissionPolicy: warnings %q, want %q", vap.Warnings, want)
 	}
-	plain := run(t, features.Default(), "apiVersion: v1\nkind: Namespace\nmetadata: {name: apps}")
-	if len(plain.Warnings) > 0 {
-		t.Errorf("Namespace without the label: warnings %q", plain.Warnings)
+	// PodSecurity is run (PS-01): a Namespace's labels are no longer warned of.
+	ns := run(t, features.Default(), "apiVersion: v1\nkind: Namespace\nmetadata: {name: apps, labels: {pod-security.kubernetes.io/enforce: restricted}}")
+	if len(ns.Warnings) > 0 {
+		t.Errorf("Namespace with an enforce label: warnings %q", ns.Warnings)
 	}
 }

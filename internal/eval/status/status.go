@@ -63,6 +63,8 @@ const (
 	// admission plugins.
 	StagePriority     Stage = "priority"
 	StageRuntimeClass Stage = "runtimeclass"
+	// StagePodSecurity is the PodSecurity admission plugin (PS-02).
+	StagePodSecurity Stage = "podsecurity"
 	// StageServiceAccount is the ServiceAccount admission plugin (PL-11).
 	StageServiceAccount Stage = "serviceaccount"
 	// StageNamespaceLifecycle is the NamespaceLifecycle admission plugin,
