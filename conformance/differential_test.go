@@ -60,6 +60,14 @@ func TestDifferential(t *testing.T) {
 		// Cluster classes apply to every object, wherever they are (check.go).
 		classes := 0
 		for j, doc := range c.Docs {
+			if IsNamespaceDoc(doc) {
+				// Namespaces apply to the whole run too (PS-01).
+				if err := AddNamespace(up, engine, doc); err != nil {
+					t.Errorf("case %d doc %d: %v\n%s", i, j, err, doc)
+				}
+				stats["cases: with a Namespace"]++
+				continue
+			}
 			if !IsClassDoc(doc) {
 				continue
 			}
@@ -75,6 +83,9 @@ func TestDifferential(t *testing.T) {
 			stats["cases: with classes"]++
 		}
 		for j, doc := range c.Docs {
+			if IsNamespaceDoc(doc) {
+				continue // created first, compared there
+			}
 			if IsClassDoc(doc) {
 				if got, err := Mine(engine, doc); err != nil || !got.Skipped {
 					t.Errorf("case %d doc %d: class not skipped by limitcheck (err %v)", i, j, err)

@@ -281,6 +281,7 @@ func (g *Generator) podSpec(deadline bool) obj {
 	if len(inits) > 0 {
 		spec["initContainers"] = inits
 	}
+	g.podSecurity(spec)
 	if g.chance(0.15) {
 		names := []string{"cpu", "memory"}
 		if g.chance(0.1) {
@@ -480,6 +481,9 @@ func (g *Generator) Next() Case {
 		c.Nodes = 2 + g.r.IntN(3)
 	}
 	docs := g.classes()
+	if g.chance(0.25) {
+		docs = append(docs, g.podSecurityNamespace())
+	}
 	nLR := g.r.IntN(4)
 	nObj := 1 + g.r.IntN(6)
 	for i := 0; i < nLR; i++ {
@@ -522,4 +526,97 @@ func (g *Generator) Next() Case {
 		c.Docs = append(c.Docs, b)
 	}
 	return c
+}
+
+// podSecurityNamespace is a Namespace document for ns1 or ns2 with Pod
+// Security labels (PS-01): levels and versions of every mode, sometimes one
+// that does not parse.
+func (g *Generator) podSecurityNamespace() obj {
+	levels := []any{"privileged", "baseline", "restricted", "restricted", "baseline"}
+	versions := []any{"latest", "v1.20", "v1.30", "v1.36", "v1.40"}
+	labels := obj{"team": "a"}
+	for _, mode := range []string{"enforce", "warn", "audit"} {
+		if g.chance(0.6) {
+			labels["pod-security.kubernetes.io/"+mode] = g.pick(levels)
+			if g.chance(0.02) {
+				labels["pod-security.kubernetes.io/"+mode] = g.pick([]any{"strict", "Restricted", ""})
+			}
+		}
+		if g.chance(0.25) {
+			labels["pod-security.kubernetes.io/"+mode+"-version"] = g.pick(versions)
+			if g.chance(0.02) {
+				labels["pod-security.kubernetes.io/"+mode+"-version"] = g.pick([]any{"1.30", "v2.0", "v1.030"})
+			}
+		}
+	}
+	return obj{"apiVersion": "v1", "kind": "Namespace", "metadata": obj{"name": g.pick([]any{"ns1", "ns1", "ns2"}), "labels": labels}}
+}
+
+// podSecurity sometimes sets what the Pod Security Standards look at (PS-02):
+// host namespaces and paths, privileges, capabilities, users, seccomp, in
+// settings that meet restricted, baseline or neither.
+func (g *Generator) podSecurity(spec obj) {
+	if !g.chance(0.35) {
+		return
+	}
+	compliant := g.chance(0.5)
+	psc := obj{}
+	if compliant || g.chance(0.5) {
+		psc["runAsNonRoot"] = compliant || g.chance(0.5)
+	}
+	switch {
+	case compliant || g.chance(0.4):
+		psc["seccompProfile"] = obj{"type": "RuntimeDefault"}
+	case g.chance(0.3):
+		psc["seccompProfile"] = obj{"type": "Unconfined"}
+	case g.chance(0.3):
+		psc["seccompProfile"] = obj{"type": "Localhost", "localhostProfile": "profiles/app.json"}
+	}
+	if !compliant && g.chance(0.2) {
+		psc["runAsUser"] = g.pick([]any{0, 1000})
+	}
+	if len(psc) > 0 {
+		spec["securityContext"] = psc
+	}
+	if !compliant && g.chance(0.15) {
+		spec[g.pick([]any{"hostNetwork", "hostPID", "hostIPC"}).(string)] = true
+	}
+	if !compliant && g.chance(0.1) {
+		spec["volumes"] = append(anyList(spec["volumes"]), obj{"name": "psa-host", "hostPath": obj{"path": "/var/log"}})
+	}
+	for _, key := range []string{"containers", "initContainers"} {
+		for _, c := range anyList(spec[key]) {
+			c := c.(obj)
+			sc := obj{}
+			if compliant || g.chance(0.5) {
+				sc["allowPrivilegeEscalation"] = !compliant && g.chance(0.3)
+			}
+			switch {
+			case compliant:
+				caps := obj{"drop": []any{"ALL"}}
+				if g.chance(0.2) {
+					caps["add"] = []any{"NET_BIND_SERVICE"}
+				}
+				sc["capabilities"] = caps
+			case g.chance(0.3):
+				sc["capabilities"] = obj{"add": []any{g.pick([]any{"NET_ADMIN", "SYS_TIME", "CHOWN", "NET_RAW"})}}
+			}
+			if !compliant && g.chance(0.1) {
+				sc["privileged"] = true
+				delete(sc, "allowPrivilegeEscalation") // else validation refuses it
+			}
+			if !compliant && g.chance(0.1) {
+				sc["runAsUser"] = 0
+			}
+			if len(sc) > 0 {
+				c["securityContext"] = sc
+			}
+		}
+	}
+}
+
+// anyList is v as a list (nil when it is not one).
+func anyList(v any) []any {
+	l, _ := v.([]any)
+	return l
 }

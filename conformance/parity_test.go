@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	apicore "k8s.io/kubernetes/pkg/apis/core"
 	"strings"
 	"testing"
 
@@ -99,6 +100,15 @@ func upstreamTypedCreate(doc []byte, ext, internal runtime.Object, strategy rest
 		out := statusOutcome(err)
 		out.warnings = warned
 		return out, nil
+	}
+	// Validating admission: the PodSecurity plugin checks a Namespace's
+	// labels (PS-01).
+	if ns, ok := internal.(*apicore.Namespace); ok {
+		if err := validateNamespaceLabels(ns); err != nil {
+			out := statusOutcome(err)
+			out.warnings = warned
+			return out, nil
+		}
 	}
 	// etcd3's store.Create refuses a body with a resourceVersion (ST-03).
 	if rv, err := (storage.APIObjectVersioner{}).ObjectResourceVersion(internal); err == nil && rv != 0 {

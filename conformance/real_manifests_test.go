@@ -47,9 +47,9 @@ func TestRealManifestsParity(t *testing.T) {
 	if len(docs) == 0 {
 		t.Fatalf("no documents under %v", roots)
 	}
-	var classes [][]byte
+	var classes [][]byte // and Namespaces, which apply to the whole run too
 	for _, d := range docs {
-		if IsClassDoc(d.json) {
+		if IsClassDoc(d.json) || IsNamespaceDoc(d.json) {
 			classes = append(classes, d.json)
 		}
 	}
@@ -149,6 +149,12 @@ func createBoth(doc []byte, classes [][]byte) (Outcome, eval.Result, error) {
 	up.Controllers = ControllerOptions{Nodes: 1}
 	engine := eval.New(eval.Options{DefaultNamespace: "ns1", Gates: features.Default(), Nodes: 1})
 	for _, c := range classes {
+		if IsNamespaceDoc(c) {
+			// A disagreement is the Namespace document's own mismatch,
+			// reported where it is compared.
+			AddNamespace(up, engine, c)
+			continue
+		}
 		// A class neither side takes is left out of both.
 		if up.AddClass(c) == nil && AddClass(engine, c) != nil {
 			return Outcome{}, eval.Result{}, errors.New("class taken by upstream only")
@@ -380,6 +386,11 @@ func TestRealManifestsUnderPolicy(t *testing.T) {
 			if IsClassDoc(d.json) {
 				if up.AddClass(d.json) == nil && AddClass(engine, d.json) != nil {
 					t.Fatalf("%s: a class upstream takes and limitcheck does not", d.where)
+				}
+			}
+			if IsNamespaceDoc(d.json) {
+				if err := AddNamespace(up, engine, d.json); err != nil {
+					t.Errorf("%s: %v", d.where, err)
 				}
 			}
 		}

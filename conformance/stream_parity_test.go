@@ -85,6 +85,11 @@ func streamParity(t *testing.T, file string, stats map[string]int, shown int) in
 				t.Fatalf("%s: a class upstream takes and limitcheck does not", d.where)
 			}
 		}
+		if IsNamespaceDoc(d.json) {
+			if err := AddNamespace(up, engine, d.json); err != nil {
+				t.Errorf("%s: %v", d.where, err)
+			}
+		}
 		if root, ok := decodeObj(d.json); ok {
 			if ns, _ := child(root, "metadata", false)["namespace"].(string); ns != "" {
 				namespaces[ns] = true

@@ -133,6 +133,12 @@ type Upstream struct {
 	// orphans are the input's admitted Pods without a controller, per
 	// namespace, until a ReplicaSet or ReplicationController adopts them.
 	orphans map[string][]*corev1.Pod
+	// podSecurity is the PodSecurity plugin (PS-01), reading the labels of
+	// the namespaces AddNamespace created (nsLabels); refusedNamespaces are
+	// those whose Namespace document was refused: they do not exist (NS-03).
+	podSecurity       admission.ValidationInterface
+	nsLabels          map[string]map[string]string
+	refusedNamespaces map[string]bool
 }
 
 // SetGates sets feature gates of the upstream code (process-wide).
@@ -167,6 +173,9 @@ func NewUpstream(cfg *quota.Configuration) (*Upstream, error) {
 		return nil, err
 	}
 	u.serviceAccounts = newServiceAccountPlugin()
+	if u.podSecurity, err = newPodSecurityPlugin(func(ns string) map[string]string { return u.nsLabels[ns] }); err != nil {
+		return nil, err
+	}
 	plugins := admission.NewPlugins()
 	storageobjectinuseprotection.Register(plugins)
 	sp, err := plugins.InitPlugin(storageobjectinuseprotection.PluginName, nil, noInitializer{})
@@ -291,7 +300,7 @@ func (u *Upstream) createOne(doc []byte, namespace string, fromInput bool) (Outc
 	dropUndecodableManagedFields(meta)
 	ns := meta.GetNamespace()
 	out := Outcome{Kind: tm.Kind, Name: meta.GetName()}
-	if len(utilvalidation.IsDNS1123Label(ns)) > 0 {
+	if len(utilvalidation.IsDNS1123Label(ns)) > 0 || u.refusedNamespaces[ns] {
 		// NamespaceLifecycle, the first admission plugin, refuses a create
 		// into a namespace that does not exist. Every namespace of a case
 		// exists but those no cluster can have, whose names are no DNS label
@@ -320,7 +329,7 @@ func (u *Upstream) createOne(doc []byte, namespace string, fromInput bool) (Outc
 	})
 	attrs := func() admission.Attributes {
 		return admission.NewAttributesRecord(internal, nil, gvk, ns, meta.GetName(),
-			resource.WithVersion(gvk.Version), "", admission.Create, &metav1.CreateOptions{}, false, nil)
+			resource.WithVersion(gvk.Version), "", admission.Create, &metav1.CreateOptions{}, false, requester)
 	}
 	deny := func(err error, stage string) (Outcome, error) {
 		st, ok := err.(apierrors.APIStatus)
@@ -370,9 +379,13 @@ func (u *Upstream) createOne(doc []byte, namespace string, fromInput bool) (Outc
 			return deny(err, "validation")
 		}
 	}
-	// Validating admission: LimitRanger, RuntimeClass, then ResourceQuota.
+	// Validating admission: LimitRanger, PodSecurity, RuntimeClass, then
+	// ResourceQuota.
 	if err := u.plugin.Validate(ctx, attrs(), nil); err != nil {
 		return deny(err, "limitranger")
+	}
+	if err := u.podSecurity.Validate(ctx, attrs(), nil); err != nil {
+		return deny(err, "podsecurity")
 	}
 	if err := u.classes.validate(ctx, attrs()); err != nil {
 		return deny(err, "runtimeclass")
