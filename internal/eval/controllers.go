@@ -15,6 +15,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/utils/ptr"
 
 	"github.com/limitcheck/limitcheck/internal/eval/defaults"
@@ -350,9 +351,14 @@ func (e *Engine) replicate(w *Workload, namespace string, p replicaPlan) {
 		var k int
 		switch {
 		case admitted:
-			k = ns.Repeat(before, after, limit, !e.quota.Unenforced)
+			k = ns.Repeat(before, after, limit, !e.quota.Unenforced, nil)
 		case p.halt == nil && before.Same(after):
 			k = limit // refused, and refused again for the same reason
+		case p.halt == nil && podCreated(step):
+			// The Pod was admitted, a claim created for it refused (WL-06):
+			// the next replica is the same while the Pods' charges fit and
+			// touch nothing the refused claim asks for.
+			k = ns.Repeat(before, after, limit, !e.quota.Unenforced, e.refusedUsage(step))
 		}
 		if k <= 0 {
 			continue
@@ -361,6 +367,23 @@ func (e *Engine) replicate(w *Workload, namespace string, p replicaPlan) {
 		ns.governed += k * governedIn(step)
 		i += k
 	}
+}
+
+// refusedUsage lists the quota resources of what step created and admission
+// refused.
+func (e *Engine) refusedUsage(step []Result) []corev1.ResourceName {
+	var names []corev1.ResourceName
+	for i := range step {
+		r := &step[i]
+		if r.Allowed || r.Object == nil {
+			continue
+		}
+		gr := resourceIn(e.catalog(), schema.FromAPIVersionAndKind(r.APIVersion, r.Kind))
+		for name := range e.quota.UsageOf(gr, r.Object) {
+			names = append(names, name)
+		}
+	}
+	return names
 }
 
 // sameDigits is the first number after x with more digits than x.

@@ -116,6 +116,20 @@ var replicaRegressions = []replicaCase{
 		"apiVersion: apps/v1\nkind: ReplicaSet\nmetadata: {name: web}\nspec:\n  replicas: 700\n  selector: {matchLabels: {app: web}}\n  template:\n    metadata: {labels: {app: web}}\n    spec:\n      containers: [{name: web, image: i, resources: {requests: {cpu: 1e-3, memory: 1Ki}}}]",
 		"apiVersion: v1\nkind: ResourceQuota\nmetadata: {name: q}\nspec: {hard: {requests.cpu: '7', requests.memory: 1Ti, pods: '1000'}}",
 	}, nodes: 1},
+	// A claim created for each Pod and refused (WL-06): the Pods go on being
+	// created, each claim refused alike, until the Pods' own quota binds.
+	{docs: []string{
+		"apiVersion: v1\nkind: ResourceQuota\nmetadata: {name: claims}\nspec: {hard: {persistentvolumeclaims: '2', requests.storage: 5Gi}}",
+		"apiVersion: v1\nkind: ResourceQuota\nmetadata: {name: pods}\nspec: {hard: {pods: '480', requests.cpu: '100'}}",
+		"apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: scratch}\nspec:\n  replicas: 700\n  selector: {matchLabels: {app: s}}\n  template:\n    metadata: {labels: {app: s}}\n    spec:\n      containers: [{name: c, image: i, resources: {requests: {cpu: 10m}}, volumeMounts: [{name: tmp, mountPath: /tmp}]}]\n      volumes: [{name: tmp, ephemeral: {volumeClaimTemplate: {spec: {accessModes: [ReadWriteOnce], resources: {requests: {storage: 2Gi}}}}}}]",
+	}, nodes: 1},
+	// The same with two claims per Pod, one a quota counts in both: the
+	// second claim is refused from the first replica, the first from the
+	// third; and a Job, whose Pods are not replaced.
+	{docs: []string{
+		"apiVersion: v1\nkind: ResourceQuota\nmetadata: {name: claims}\nspec: {hard: {persistentvolumeclaims: '3', pods: '600'}}",
+		"apiVersion: batch/v1\nkind: Job\nmetadata: {name: batch}\nspec:\n  parallelism: 650\n  completions: 650\n  template:\n    spec:\n      restartPolicy: Never\n      containers: [{name: c, image: i, volumeMounts: [{name: a, mountPath: /a}, {name: b, mountPath: /b}]}]\n      volumes:\n      - {name: a, ephemeral: {volumeClaimTemplate: {spec: {accessModes: [ReadWriteOnce], resources: {requests: {storage: 1Gi}}}}}}\n      - {name: b, ephemeral: {volumeClaimTemplate: {spec: {accessModes: [ReadWriteOnce], resources: {requests: {storage: 30Gi}}}}}}",
+	}, nodes: 1},
 }
 
 func pick[T any](rng *rand.Rand, xs ...T) T { return xs[rng.Intn(len(xs))] }
@@ -212,4 +226,29 @@ spec:
 		docs = append(docs[1:], docs[0])
 	}
 	return docs, nodes
+}
+
+// WL-03, WL-06: a workload whose Pods are all admitted while the claim
+// created for each is refused costs what there is to say, not its replica
+// count: int32 max replicas under a claims-only quota.
+func TestRefusedClaimsAtAnyCount(t *testing.T) {
+	e := New(Options{DefaultNamespace: "ns"})
+	e.Admit(decode(t, "apiVersion: v1\nkind: ResourceQuota\nmetadata: {name: claims}\nspec: {hard: {persistentvolumeclaims: '1'}}"))
+	res := e.Admit(decode(t, "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: scratch}\nspec:\n  replicas: 2147483647\n  selector: {matchLabels: {app: s}}\n  template:\n    metadata: {labels: {app: s}}\n    spec:\n      containers: [{name: c, image: i, volumeMounts: [{name: tmp, mountPath: /tmp}]}]\n      volumes: [{name: tmp, ephemeral: {volumeClaimTemplate: {spec: {accessModes: [ReadWriteOnce], resources: {requests: {storage: 2Gi}}}}}}]"))
+	w := res.Workload
+	if w == nil || w.Replicas != 2147483647 || w.Admitted != 1 {
+		t.Fatalf("workload: %v, want int32 max replicas, only the first running (its claim admitted)", w != nil)
+	}
+	if len(w.Created) > CreatedListLimit+8 {
+		t.Errorf("%d created entries: the run was not folded", len(w.Created))
+	}
+	refused := 0
+	for _, c := range w.Created {
+		if c.Kind == "PersistentVolumeClaim" && !c.Allowed {
+			refused += 1 + c.Repeat
+		}
+	}
+	if refused != 2147483647-1 {
+		t.Errorf("%d claims refused, want all but the first", refused)
+	}
 }

@@ -1,6 +1,7 @@
 package quota
 
 import (
+	"slices"
 	"gopkg.in/inf.v0"
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
@@ -47,7 +48,11 @@ func (ns *Namespace) Snapshot() Snapshot {
 // binary amount that stops being a multiple of 1024 reads back as decimal).
 // The caller then creates the next replica for real. With enforced false
 // (Checker.Unenforced) no hard limit stops the repetition.
-func (ns *Namespace) Repeat(before, after Snapshot, limit int, enforced bool) int {
+//
+// frozen are the resources of what the step created and quota refused (a
+// Pod's claim): their usage must not change, so that each repetition
+// refuses them alike. A step charging any of them is not repeated.
+func (ns *Namespace) Repeat(before, after Snapshot, limit int, enforced bool, frozen []corev1.ResourceName) int {
 	if limit <= 0 || len(before.used) != len(ns.Quotas) || len(after.used) != len(ns.Quotas) || after.objects < before.objects {
 		return 0
 	}
@@ -70,6 +75,9 @@ func (ns *Namespace) Repeat(before, after Snapshot, limit int, enforced bool) in
 			case 0:
 				continue
 			case -1:
+				return 0
+			}
+			if slices.Contains(frozen, name) {
 				return 0
 			}
 			if !sameFormatAfterMore(was, now, step) {
