@@ -201,7 +201,7 @@ func entryFindings(e *check.Entry) []finding {
 		return []finding{f}
 	}
 	res := &e.Result
-	base := finding{File: e.Pos.File, Line: e.Pos.Line, Source: e.Pos.Source, Kind: res.Kind, Namespace: res.Namespace, Name: res.Name}
+	base := finding{File: e.Pos.File, Line: e.Pos.Line, Source: e.Pos.Source, Kind: res.Kind, Namespace: res.Namespace, Name: shownName(res)}
 	var out []finding
 	switch {
 	case res.Internal != "":

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"github.com/limitcheck/limitcheck/internal/eval/apis"
 	"io"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"maps"
 	"slices"
 	"strconv"
@@ -216,7 +217,20 @@ func writeDenial(b *strings.Builder, p palette, loc, object string, res *eval.Re
 // (Pod web-3, PersistentVolumeClaim data-db-1, ReplicaSet web); its namespace
 // is the workload's.
 func createdLabel(c *eval.Result) string {
-	return Escape(c.Kind + " " + c.Name)
+	return Escape(c.Kind + " " + shownName(c))
+}
+
+// shownName is the object's name; for one refused before its name was
+// generated (a mutating plugin's refusal, PL-04), the name it would have
+// had, the placeholder standing for the random part; else "".
+func shownName(res *eval.Result) string {
+	if res.Name != "" {
+		return res.Name
+	}
+	if m, ok := res.Object.(metav1.Object); ok && m.GetGenerateName() != "" {
+		return eval.GeneratedName(m.GetGenerateName())
+	}
+	return ""
 }
 
 func writeParts(b *strings.Builder, d *status.Denial) {
@@ -230,7 +244,7 @@ func writeParts(b *strings.Builder, d *status.Denial) {
 // qualifiedName is NAMESPACE/NAME, or NAME for cluster-scoped objects; an object
 // without a name is "(unnamed)".
 func qualifiedName(res *eval.Result) string {
-	name := res.Name
+	name := shownName(res)
 	if name == "" {
 		name = "(unnamed)" // kube-apiserver's message says "": metadata.name is required
 	}
