@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strings"
 )
 
@@ -34,6 +35,12 @@ var kustomizeRoles = []struct{ field, role string }{
 	{"transformers", "transformer"},
 	{"generators", "generator"},
 	{"validators", "validator"},
+	{"configurations", "transformer configuration"},
+	{"replacements", "replacement"},
+	// configMapGenerator and secretGenerator name files their entries read
+	// as data (files:, envs:, env:): kustomizeGeneratorInputs.
+	{"configMapGenerator", "configMapGenerator file"},
+	{"secretGenerator", "secretGenerator file"},
 	// A file a kustomization names as a resource is an object, whatever
 	// another one names it.
 	{"resources", "resource"},
@@ -51,6 +58,14 @@ func kustomizationInputs(p string) []namedFile {
 	for _, r := range kustomizeRoles {
 		var list []json.RawMessage
 		if json.Unmarshal(k[r.field], &list) != nil {
+			continue
+		}
+		if r.field == "configMapGenerator" || r.field == "secretGenerator" {
+			for _, file := range generatorFiles(list) {
+				if abs, ok := namedPath(dir, file); ok {
+					out = append(out, namedFile{abs, r.role})
+				}
+			}
 			continue
 		}
 		for _, entry := range list {
@@ -72,6 +87,85 @@ func kustomizationInputs(p string) []namedFile {
 			if abs, ok := namedPath(dir, file); ok {
 				out = append(out, namedFile{abs, r.role})
 			}
+		}
+	}
+	return out
+}
+
+// kustomizeTransformFields are the fields of a kustomization that change
+// every resource it names in what admission reads: the namespace, the
+// names, the replica counts.
+var kustomizeTransformFields = []string{"namespace", "namePrefix", "nameSuffix", "replicas"}
+
+// kustomizationTransforms returns, as `field: value`, the fields of
+// kustomizeTransformFields the kustomization at p sets.
+func kustomizationTransforms(p string) []string {
+	var k map[string]any
+	if !readToolFile(p, &k) {
+		return nil
+	}
+	var out []string
+	for _, f := range kustomizeTransformFields {
+		switch v := k[f].(type) {
+		case string:
+			if v != "" {
+				out = append(out, fmt.Sprintf("%s: %s", f, v))
+			}
+		case []any:
+			if len(v) > 0 {
+				out = append(out, f+": …")
+			}
+		}
+	}
+	return out
+}
+
+// phrase is the fields with their verb: "namespace: x is", "namespace: x,
+// namePrefix: y- are".
+func (k kustomizeTransform) phrase() string {
+	if len(k.fields) == 1 {
+		return k.fields[0] + " is"
+	}
+	return strings.Join(k.fields, ", ") + " are"
+}
+
+// noteTransformed says, for each kustomization that changes the files it
+// names as resources (namespace:, namePrefix:, …) and whose resources the
+// walk read as written, that what kustomize build creates is not what was
+// checked.
+func (w *walker) noteTransformed() {
+	for _, k := range w.transformed {
+		if slices.ContainsFunc(w.patched, func(s skippedInputs) bool { return s.by == k.by }) {
+			continue // said with its skipped files (noteKustomizeInputs)
+		}
+		w.note(Note{File: k.by, Msg: fmt.Sprintf("its %s not applied to the files it names, which are checked as written; to check what this kustomization creates: kustomize build %s | limitcheck check -",
+			k.phrase(), filepath.Dir(k.by))})
+	}
+}
+
+// generatorFiles are the files the entries of a configMapGenerator or
+// secretGenerator read: each of files: ("path" or "key=path"), each of
+// envs:, and env:.
+func generatorFiles(entries []json.RawMessage) []string {
+	var out []string
+	for _, entry := range entries {
+		var g struct {
+			Files []string `json:"files"`
+			Envs  []string `json:"envs"`
+			Env   string   `json:"env"`
+		}
+		if json.Unmarshal(entry, &g) != nil {
+			continue
+		}
+		for _, f := range g.Files {
+			if _, path, ok := strings.Cut(f, "="); ok {
+				f = path
+			}
+			out = append(out, f)
+		}
+		out = append(out, g.Envs...)
+		if g.Env != "" {
+			out = append(out, g.Env)
 		}
 	}
 	return out
@@ -118,7 +212,11 @@ func (w *walker) noteKustomizeInputs() {
 			}
 			parts = append(parts, fmt.Sprintf("%d %s", n, what))
 		}
-		w.note(Note{File: s.by, Msg: fmt.Sprintf("%s skipped; to check what this kustomization creates: kustomize build %s | limitcheck check -",
-			strings.Join(parts, ", "), filepath.Dir(s.by))})
+		also := ""
+		if i := slices.IndexFunc(w.transformed, func(t kustomizeTransform) bool { return t.by == s.by }); i >= 0 {
+			also = ", and its " + w.transformed[i].phrase() + " not applied to the files it names"
+		}
+		w.note(Note{File: s.by, Msg: fmt.Sprintf("%s skipped%s; to check what this kustomization creates: kustomize build %s | limitcheck check -",
+			strings.Join(parts, ", "), also, filepath.Dir(s.by))})
 	}
 }

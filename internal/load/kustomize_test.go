@@ -110,6 +110,8 @@ func TestKustomizationPatches(t *testing.T) {
 		{"strategic merge", "patchesStrategicMerge:\n- c.yaml\n- |\n  kind: ConfigMap\n- '{\"kind\": \"ConfigMap\"}'\n", []string{"patch k/c.yaml"}},
 		{"json6902", "patchesJson6902:\n- path: sub/ops.yaml\n", []string{"patch k/sub/ops.yaml"}},
 		{"plugins", "transformers:\n- prefix.yaml\n- |\n  apiVersion: builtin\n  kind: LabelTransformer\ngenerators: [gen/]\nvalidators: [v.yaml]\n", []string{"transformer k/prefix.yaml", "generator k/gen", "validator k/v.yaml"}},
+		{"generators' data", "configMapGenerator:\n- name: cfg\n  files: [controller_manager_config.yaml, key=conf/app.yaml]\n  envs: [app.env]\n- name: lit\n  literals: [a=b]\nsecretGenerator:\n- name: s\n  env: s.env\n  files: [tls.crt]\n", []string{"configMapGenerator file k/controller_manager_config.yaml", "configMapGenerator file k/conf/app.yaml", "configMapGenerator file k/app.env", "secretGenerator file k/tls.crt", "secretGenerator file k/s.env"}},
+		{"configurations and replacements", "configurations: [kustomizeconfig.yaml]\nreplacements:\n- path: repl.yaml\n- source: {kind: ConfigMap}\n", []string{"transformer configuration k/kustomizeconfig.yaml", "replacement k/repl.yaml"}},
 		{"not YAML", "patches: [\n", nil},
 		{"wrong shapes", "patches: {path: a.yaml}\npatchesStrategicMerge: [1, {}]\n", nil},
 	} {
@@ -134,4 +136,32 @@ func TestKustomizationPatches(t *testing.T) {
 			}
 		})
 	}
+}
+
+// IN-10: the resources of a kustomization that changes them (namespace:,
+// namePrefix:, replicas:) are read as written, and the walk says so once,
+// with its skipped patches when it has some.
+func TestWalkNotesKustomizeTransforms(t *testing.T) {
+	dir := writeTree(t, map[string]string{
+		"base/kustomization.yaml":  "namespace: kube-system\nnamePrefix: ebs-\nresources: [sa.yaml, cm.yaml]\n",
+		"base/sa.yaml":             "apiVersion: v1\nkind: ServiceAccount\nmetadata: {name: csi}\n",
+		"base/cm.yaml":             cmYAML("settings"),
+		"prod/kustomization.yaml":  "namespace: prod\nreplicas: [{name: web, count: 3}]\nresources: [web.yaml]\npatches: [{path: patch.yaml}]\n",
+		"prod/web.yaml":            patchDeploy,
+		"prod/patch.yaml":          patchDeploy,
+		"plain/kustomization.yaml": "resources: [cm.yaml]\n",
+		"plain/cm.yaml":            cmYAML("plain"),
+	})
+	checkEvents(t, walkEvents(t, dir, []string{dir}, nil, Options{Recursive: true}), []string{
+		"doc base/cm.yaml:1: ConfigMap settings",
+		"skip base/kustomization.yaml:1: " + ToolConfigReason,
+		"doc base/sa.yaml:1: ServiceAccount csi",
+		"doc plain/cm.yaml:1: ConfigMap plain",
+		"skip plain/kustomization.yaml:1: " + ToolConfigReason,
+		"skip prod/kustomization.yaml:1: " + ToolConfigReason,
+		"skip prod/patch.yaml:1: a kustomize patch (prod/kustomization.yaml names it), not an API object",
+		"doc prod/web.yaml:1: Deployment web",
+		"note prod/kustomization.yaml: 1 patch skipped, and its namespace: prod, replicas: … are not applied to the files it names; to check what this kustomization creates: kustomize build prod | limitcheck check -",
+		"note base/kustomization.yaml: its namespace: kube-system, namePrefix: ebs- are not applied to the files it names, which are checked as written; to check what this kustomization creates: kustomize build base | limitcheck check -",
+	})
 }

@@ -24,6 +24,18 @@ import (
 type toolInputs struct {
 	files map[string]toolInput
 	cwd   string
+	// transformedBy maps a file a kustomization names as a resource to
+	// that kustomization, when it sets what it changes in every resource
+	// (namespace:, namePrefix:, …): checked as written, the file is not
+	// what kustomize build creates (noteTransformed).
+	transformedBy map[string]kustomizeTransform
+}
+
+// kustomizeTransform is a kustomization and the fields it sets that change
+// its resources, as `field: value` ("namespace: kube-system").
+type kustomizeTransform struct {
+	by     string
+	fields []string
 }
 
 // toolInput is a file a tool's file names as its input: the tool
@@ -90,6 +102,7 @@ func (in toolInput) reason() string {
 func findToolInputs(paths []string, infos []os.FileInfo, opts Options, ign *ignorer) toolInputs {
 	pf := map[string]toolInput{}
 	objects := map[string]bool{} // named as objects: never skipped
+	transformed := map[string]kustomizeTransform{}
 	var scan func(dir string)
 	scan = func(dir string) {
 		entries, err := os.ReadDir(dir)
@@ -105,9 +118,13 @@ func findToolInputs(paths []string, infos []os.FileInfo, opts Options, ign *igno
 				}
 			case !e.Type().IsRegular() || ign.ignored(p):
 			case kustomizationNames[e.Name()]:
+				fields := kustomizationTransforms(p)
 				for _, f := range kustomizationInputs(p) {
 					if f.role == "resource" {
 						objects[f.path] = true
+						if _, named := transformed[f.path]; len(fields) > 0 && !named {
+							transformed[f.path] = kustomizeTransform{by: p, fields: fields}
+						}
 						continue
 					}
 					if _, named := pf[f.path]; !named {
@@ -135,14 +152,27 @@ func findToolInputs(paths []string, infos []os.FileInfo, opts Options, ign *igno
 	for p := range objects {
 		pf[p] = toolInput{} // an object, however else it is named
 	}
-	if len(pf) == 0 {
+	if len(pf) == 0 && len(transformed) == 0 {
 		return toolInputs{}
 	}
 	cwd, err := os.Getwd()
 	if err != nil {
 		return toolInputs{} // relative paths could not be told apart
 	}
-	return toolInputs{files: pf, cwd: cwd}
+	return toolInputs{files: pf, cwd: cwd, transformedBy: transformed}
+}
+
+// transformed returns the kustomization that changes the file at p, a
+// resource of it, if one does.
+func (t toolInputs) transformed(p string) (kustomizeTransform, bool) {
+	if len(t.transformedBy) == 0 {
+		return kustomizeTransform{}, false
+	}
+	if !filepath.IsAbs(p) {
+		p = filepath.Join(t.cwd, p)
+	}
+	k, ok := t.transformedBy[filepath.Clean(p)]
+	return k, ok
 }
 
 // isChart reports whether dir is a Helm chart's: it holds a Chart.yaml.

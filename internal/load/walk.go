@@ -8,6 +8,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -104,6 +105,7 @@ func Walk(paths []string, stdin io.Reader, opts Options, yield func(Document) bo
 		}
 	}
 	w.noteKustomizeInputs()
+	w.noteTransformed()
 	return nil
 }
 
@@ -135,16 +137,19 @@ func irregular(m fs.FileMode) string {
 }
 
 type walker struct {
-	opts    Options
-	yield   func(Document) bool
-	ign     *ignorer
-	budget  *budget
-	seen    *seenFiles
-	inputs  toolInputs      // the files tools' files of the walk name (IN-10)
-	patched []skippedInputs // per kustomization, in walk order, the files skipped
-	charts  map[string]bool // directories known to be a chart's or not (isChart)
-	stopped bool
-	err     error // what stopped the walk, from a file read ahead
+	opts   Options
+	yield  func(Document) bool
+	ign    *ignorer
+	budget *budget
+	seen   *seenFiles
+	inputs toolInputs // the files tools' files of the walk name (IN-10)
+	// transformed are the kustomizations whose resources the walk read
+	// as written though they change them, in walk order (noteTransformed).
+	transformed []kustomizeTransform
+	patched     []skippedInputs // per kustomization, in walk order, the files skipped
+	charts      map[string]bool // directories known to be a chart's or not (isChart)
+	stopped     bool
+	err         error // what stopped the walk, from a file read ahead
 
 	// With par (a first look: Options.Select), small regular files are
 	// read on goroutines of their own, up to one per core ahead, and what
@@ -411,6 +416,9 @@ func (w *walker) file(p string, info fs.FileInfo, walked bool) error {
 			if c := w.chartValues(p); c != "" {
 				opts.toolInputSkip = "values of the Helm chart in " + c + ", not an API object"
 			}
+		}
+		if k, ok := w.inputs.transformed(p); ok && !slices.ContainsFunc(w.transformed, func(t kustomizeTransform) bool { return t.by == k.by }) {
+			w.transformed = append(w.transformed, k)
 		}
 	}
 	size := int64(-1)
