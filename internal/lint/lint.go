@@ -468,9 +468,26 @@ func quotaProbe(gates features.Gates, ns string, lrs []*corev1.LimitRange, q *co
 			name, _, _ := strings.Cut(part, " for: ")
 			missing = append(missing, name)
 		}
+		who := "a Pod"
+		if sels := selectors(q); len(sels) > 0 {
+			// Only the Pods the quota selects are refused.
+			var shown []string
+			for _, s := range sels {
+				if s.Operator == corev1.ScopeSelectorOpExists && !classScope(s.ScopeName) {
+					shown = append(shown, string(s.ScopeName))
+					continue
+				}
+				shown = append(shown, fmt.Sprintf("%s %s%s", s.ScopeName, s.Operator, valuesText(s.Values)))
+			}
+			who = "a Pod the quota selects (" + strings.Join(shown, ", ") + ")"
+		}
+		exempt := ""
+		if gates.Enabled(features.PodLevelResources) {
+			exempt = " unless it sets pod-level resources"
+		}
 		return []Finding{{
 			Rule: RuleQuotaMustSpecify, Severity: Error, Object: quotaObject(q),
-			Message: fmt.Sprintf("a container that sets no %s is refused, no LimitRange of namespace %s defaults it: %s", strings.Join(missing, ", "), ns, d.Message),
+			Message: fmt.Sprintf("%s whose container sets no %s is refused%s, and no LimitRange of namespace %s defaults it: %s", who, strings.Join(missing, ", "), exempt, ns, d.Message),
 			Fix:     fmt.Sprintf("give a LimitRange of namespace %s a Container item with %s", ns, strings.Join(defaultFields(missing), ", ")),
 		}}
 	case strings.Contains(d.Message, "exceeded quota: "+q.Name+", "):

@@ -175,7 +175,7 @@ spec:
 metadata: {name: compute}
 spec:
   hard: {requests.cpu: "2", limits.memory: 2Gi, pods: "10"}`,
-			want: []string{`error lint/quota-must-specify ResourceQuota shop/compute: a container that sets no limits.memory, requests.cpu is refused, no LimitRange of namespace shop defaults it: pods "example" is forbidden: failed quota: compute: must specify limits.memory for: app; requests.cpu for: app (fix: give a LimitRange of namespace shop a Container item with default.memory, defaultRequest.cpu)`},
+			want: []string{`error lint/quota-must-specify ResourceQuota shop/compute: a Pod whose container sets no limits.memory, requests.cpu is refused unless it sets pod-level resources, and no LimitRange of namespace shop defaults it: pods "example" is forbidden: failed quota: compute: must specify limits.memory for: app; requests.cpu for: app (fix: give a LimitRange of namespace shop a Container item with default.memory, defaultRequest.cpu)`},
 		},
 		{
 			name: "quota naming cpu twice: one default to give",
@@ -183,7 +183,7 @@ spec:
 metadata: {name: compute}
 spec:
   hard: {cpu: "2", requests.cpu: "2"}`,
-			want: []string{`error lint/quota-must-specify ResourceQuota shop/compute: a container that sets no cpu, requests.cpu is refused, no LimitRange of namespace shop defaults it: pods "example" is forbidden: failed quota: compute: must specify cpu for: app; requests.cpu for: app (fix: give a LimitRange of namespace shop a Container item with defaultRequest.cpu)`},
+			want: []string{`error lint/quota-must-specify ResourceQuota shop/compute: a Pod whose container sets no cpu, requests.cpu is refused unless it sets pod-level resources, and no LimitRange of namespace shop defaults it: pods "example" is forbidden: failed quota: compute: must specify cpu for: app; requests.cpu for: app (fix: give a LimitRange of namespace shop a Container item with defaultRequest.cpu)`},
 		},
 		{
 			name: "quota with defaults for what it requires",
@@ -209,7 +209,7 @@ spec:
   scopeSelector:
     matchExpressions:
     - {scopeName: PriorityClass, operator: In, values: [high]}`,
-			want: []string{`error lint/quota-must-specify ResourceQuota shop/critical: a container that sets no cpu is refused, no LimitRange of namespace shop defaults it: pods "example" is forbidden: failed quota: critical: must specify cpu for: app (fix: give a LimitRange of namespace shop a Container item with defaultRequest.cpu)`},
+			want: []string{`error lint/quota-must-specify ResourceQuota shop/critical: a Pod the quota selects (PriorityClass In [high]) whose container sets no cpu is refused unless it sets pod-level resources, and no LimitRange of namespace shop defaults it: pods "example" is forbidden: failed quota: critical: must specify cpu for: app (fix: give a LimitRange of namespace shop a Container item with defaultRequest.cpu)`},
 		},
 		// LINT-03
 		{
