@@ -21,7 +21,7 @@ import (
 //   - KEY: the stdout of the command whose arguments, connection flags left
 //     out, joined with "_", are KEY (get_pods_-n_shop_-o_name); KEY.err: its
 //     stderr, and the command fails. With neither, a get answers as kubectl
-//     does when nothing is found;
+//     does when nothing is found (a get of one object by name: NotFound);
 //
 // Every command line is appended to the file $FAKE_KUBECTL_LOG, when set.
 // With $FAKE_KUBECTL unset there is no kubeconfig: no current context, and
@@ -100,8 +100,13 @@ func fakeKubectlMain(args []string) int {
 			return fail("error: the server doesn't have a resource type %q", r)
 		}
 	}
-	ns, output := "", ""
-	for i := 2; i < len(words); i += 2 {
+	ns, output, name := "", "", ""
+	first := 2
+	if len(words) > 2 && !strings.HasPrefix(words[2], "-") {
+		// get RESOURCE NAME: one object, or kubectl's NotFound.
+		name, first = words[2], 3
+	}
+	for i := first; i < len(words); i += 2 {
 		if i+1 >= len(words) {
 			return fail("error: flag needs an argument: %s", words[i])
 		}
@@ -132,6 +137,13 @@ func fakeKubectlMain(args []string) int {
 	if b, err := os.ReadFile(filepath.Join(dir, key)); err == nil {
 		fmt.Print(string(b))
 		return 0
+	}
+	if name != "" {
+		plural := words[1]
+		if !strings.HasSuffix(plural, "s") {
+			plural += "s"
+		}
+		return fail("Error from server (NotFound): %s %q not found", plural, name)
 	}
 	if output == "json" {
 		fmt.Println(`{"apiVersion":"v1","items":[],"kind":"List","metadata":{"resourceVersion":""}}`)

@@ -3,6 +3,7 @@ package check
 import (
 	"cmp"
 	"fmt"
+	"k8s.io/apimachinery/pkg/runtime"
 	"maps"
 	"slices"
 	"strings"
@@ -24,6 +25,10 @@ type Live interface {
 	// and the cluster's PriorityClasses, StorageClasses and RuntimeClasses, as
 	// documents whose Pos names where they live.
 	Policies(namespaces []string) ([]load.Document, error)
+	// Namespaces returns those of the namespaces that exist, as documents
+	// whose Pos names where they live; forbidden lists those the
+	// credentials may not read (not an error).
+	Namespaces(names []string) (docs []load.Document, forbidden []string, err error)
 	// Names returns the names of the existing objects of resource (kubectl's
 	// RESOURCE[.GROUP], e.g. "deployments.apps") in namespace.
 	Names(namespace, resource string) ([]string, error)
@@ -84,6 +89,12 @@ func readLive(live Live, docs []load.Document, catalog *apis.Catalog, def string
 	if err != nil {
 		return nil, err
 	}
+	// The namespaces' labels choose their Pod Security levels (PS-01).
+	nsDocs, unreadable, err := live.Namespaces(namespaces)
+	if err != nil {
+		return nil, err
+	}
+	policies = append(policies, nsDocs...)
 	st := &liveState{}
 	var read, replacedBy []string
 	// The input's policies replace the live ones of the same name.
@@ -102,8 +113,9 @@ func readLive(live Live, docs []load.Document, catalog *apis.Catalog, def string
 		if in == nil {
 			st.docs = append(st.docs, d)
 			// The PriorityClasses kube-apiserver creates in every
-			// cluster go without saying.
-			if !classes.IsSystemPriorityClass(d.APIVersion, d.Kind, d.Name) {
+			// cluster go without saying, and so do namespaces whose labels
+			// set no Pod Security level.
+			if !classes.IsSystemPriorityClass(d.APIVersion, d.Kind, d.Name) && (d.Kind != "Namespace" || podSecurityLabelled(d.Object)) {
 				read = append(read, what)
 			}
 			continue
@@ -143,6 +155,14 @@ func readLive(live Live, docs []load.Document, catalog *apis.Catalog, def string
 	if len(parts) == 0 {
 		parts = append(parts, "no LimitRange, ResourceQuota or class in namespace "+strings.Join(namespaces, ", ")+" or the cluster")
 	}
+	if len(unreadable) > 0 {
+		what := "namespace"
+		if len(unreadable) > 1 {
+			what = "namespaces"
+		}
+		parts = append(parts, fmt.Sprintf("%s %s not readable (forbidden): only the input's Namespaces set Pod Security levels",
+			what, strings.Join(unreadable, ", ")))
+	}
 	for _, ns := range namespaces {
 		var taken []string
 		seen := map[string]bool{}
@@ -164,7 +184,7 @@ func readLive(live Live, docs []load.Document, catalog *apis.Catalog, def string
 // policyKey identifies a policy document: kind, namespace (LimitRanges and
 // quotas) and name.
 func policyKey(d *load.Document, def string) string {
-	if classes.IsClusterClass(d.APIVersion, d.Kind) {
+	if classes.IsClusterClass(d.APIVersion, d.Kind) || d.Kind == "Namespace" {
 		return d.Kind + "//" + d.Name
 	}
 	ns := d.Namespace
@@ -239,4 +259,18 @@ func (st *liveState) unknownUsage(entries []Entry) {
 			res.Warnings = append(res.Warnings, "usage of "+strings.Join(unknown, ", ")+" counts the input's objects only: the cluster's existing objects, which the quota controller would count, are not read")
 		}
 	}
+}
+
+// podSecurityLabelled reports whether a Namespace has a pod-security label.
+func podSecurityLabelled(obj runtime.Object) bool {
+	ns, ok := obj.(*corev1.Namespace)
+	if !ok {
+		return false
+	}
+	for k := range ns.Labels {
+		if strings.HasPrefix(k, "pod-security.kubernetes.io/") {
+			return true
+		}
+	}
+	return false
 }

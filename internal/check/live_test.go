@@ -20,7 +20,9 @@ type fakeLive struct {
 	t        *testing.T
 	policies string
 	names    map[string][]string // "namespace resource"
-	asked    []string
+	// namespaces are the live Namespaces by name ("forbidden": not readable).
+	namespaces map[string]string
+	asked      []string
 }
 
 func (f *fakeLive) Where() string { return "cluster:test" }
@@ -37,6 +39,34 @@ func (f *fakeLive) Policies(namespaces []string) ([]load.Document, error) {
 		return true
 	})
 	return docs, err
+}
+
+func (f *fakeLive) Namespaces(names []string) ([]load.Document, []string, error) {
+	f.asked = append(f.asked, "namespaces "+strings.Join(names, ","))
+	var docs []load.Document
+	var forbidden []string
+	for _, name := range names {
+		text, ok := f.namespaces[name]
+		switch {
+		case !ok:
+			continue
+		case text == "forbidden":
+			forbidden = append(forbidden, name)
+			continue
+		}
+		err := load.ReadStream("cluster:test", strings.NewReader(text), load.Options{NewObject: eval.NewObject}, func(d load.Document) bool {
+			if d.Err != nil {
+				f.t.Fatal(d.Err)
+			}
+			d.Pos = load.Position{File: "cluster:test/namespaces/" + d.Name, Item: -1}
+			docs = append(docs, d)
+			return true
+		})
+		if err != nil {
+			return nil, nil, err
+		}
+	}
+	return docs, forbidden, nil
 }
 
 func (f *fakeLive) Names(namespace, resource string) ([]string, error) {
@@ -118,7 +148,7 @@ apiVersion: rbac.authorization.k8s.io/v1
 kind: ClusterRole
 metadata: {name: reader}
 `})
-	want := []string{"policies quiet,shop", "names shop deployments.apps", "names shop pods"}
+	want := []string{"policies quiet,shop", "namespaces quiet,shop", "names shop deployments.apps", "names shop pods"}
 	if !slices.Equal(live.asked, want) {
 		t.Errorf("asked\n%q\nwant\n%q", live.asked, want)
 	}
@@ -127,7 +157,7 @@ metadata: {name: reader}
 	runLive(t, live, check.Options{Engine: eval.Options{DefaultNamespace: "team"}}, map[string]string{
 		"a.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: settings}\n",
 	})
-	want = []string{"policies team", "names team configmaps"}
+	want = []string{"policies team", "namespaces team", "names team configmaps"}
 	if !slices.Equal(live.asked, want) {
 		t.Errorf("asked\n%q\nwant\n%q", live.asked, want)
 	}
@@ -238,4 +268,56 @@ value: 5
 	if len(rep.Notes) == 0 || rep.Notes[0].String() != wantNote {
 		t.Errorf("notes %q\nwant %q", rep.Notes, wantNote)
 	}
+}
+
+// TestLivePodSecurity (PS-01, CL-01): a live namespace's pod-security labels
+// govern the input's Pods; the input's Namespace of the name replaces it;
+// a namespace the credentials may not read is said, not an error.
+func TestLivePodSecurity(t *testing.T) {
+	const restricted = "apiVersion: v1\nkind: Namespace\nmetadata: {name: shop, resourceVersion: '42', uid: 5b2f, labels: {kubernetes.io/metadata.name: shop, pod-security.kubernetes.io/enforce: restricted}}\nspec: {finalizers: [kubernetes]}\nstatus: {phase: Active}\n"
+	pod := "apiVersion: v1\nkind: Pod\nmetadata: {name: web, namespace: shop}\nspec: {containers: [{name: c, image: i}]}\n"
+	firstDenial := func(rep *check.Report) string {
+		for _, e := range rep.Entries {
+			if e.Result.Kind == "Pod" && e.Result.Denial != nil {
+				return e.Result.Denial.Message
+			}
+		}
+		return ""
+	}
+
+	live := &fakeLive{t: t, namespaces: map[string]string{"shop": restricted}}
+	rep := runLive(t, live, check.Options{}, map[string]string{"pod.yaml": pod})
+	if got := firstDenial(rep); !strings.HasPrefix(got, `pods "web" is forbidden: violates PodSecurity "restricted:latest": `) {
+		t.Errorf("Pod in the live restricted namespace: %q", got)
+	}
+	if n := noteOf(rep, "cluster:test"); !strings.Contains(n, "live Namespace shop") {
+		t.Errorf("note %q does not say the namespace was read", n)
+	}
+
+	live = &fakeLive{t: t, namespaces: map[string]string{"shop": restricted}}
+	rep = runLive(t, live, check.Options{}, map[string]string{"pod.yaml": pod, "ns.yaml": "apiVersion: v1\nkind: Namespace\nmetadata: {name: shop, labels: {pod-security.kubernetes.io/enforce: privileged}}\n"})
+	if got := firstDenial(rep); got != "" {
+		t.Errorf("the input's privileged Namespace replaces the live one; the Pod was refused: %q", got)
+	}
+	if n := noteOf(rep, "cluster:test"); !strings.Contains(n, "Namespace shop replaced by the input's") {
+		t.Errorf("note %q", n)
+	}
+
+	live = &fakeLive{t: t, namespaces: map[string]string{"shop": "forbidden"}}
+	rep = runLive(t, live, check.Options{}, map[string]string{"pod.yaml": pod})
+	if got := firstDenial(rep); got != "" {
+		t.Errorf("unreadable namespace: the Pod was refused: %q", got)
+	}
+	if n, want := noteOf(rep, "cluster:test"), "namespace shop not readable (forbidden): only the input's Namespaces set Pod Security levels"; !strings.Contains(n, want) {
+		t.Errorf("note %q, want it to contain %q", n, want)
+	}
+}
+
+func noteOf(rep *check.Report, file string) string {
+	for _, n := range rep.Notes {
+		if n.File == file {
+			return n.Msg
+		}
+	}
+	return ""
 }

@@ -202,6 +202,40 @@ func (c *Cluster) Policies(namespaces []string) ([]load.Document, error) {
 	return append(docs, d...), nil
 }
 
+// NamespaceArgs is the argv that reads a namespace.
+func (c *Cluster) NamespaceArgs(name string) []string {
+	return c.withGlobals([]string{"get", "namespace", name, "-o", "json"}, true)
+}
+
+// Namespaces returns those of names that exist, each placed at
+// cluster:CONTEXT/namespaces/NAME: their labels choose the Pod Security
+// level of what is created in them (PS-01). Credentials that may not read a
+// namespace (a tenant's: namespaces are cluster-scoped) are no error:
+// forbidden lists those namespaces.
+func (c *Cluster) Namespaces(names []string) (docs []load.Document, forbidden []string, err error) {
+	for _, name := range names {
+		args := c.NamespaceArgs(name)
+		out, errOut, runErr := c.run(c.path, args)
+		if runErr != nil {
+			msg := kubectlMessage(errOut, runErr)
+			switch {
+			case strings.Contains(msg, "(NotFound)"):
+				continue // the input creates it, or nothing can be created in it
+			case strings.Contains(msg, "(Forbidden)") || strings.Contains(msg, " is forbidden: "):
+				forbidden = append(forbidden, name)
+				continue
+			}
+			return nil, nil, c.wordError(args, "namespaces", "", errOut, runErr)
+		}
+		d, err := c.decode(out)
+		if err != nil {
+			return nil, nil, err
+		}
+		docs = append(docs, d...)
+	}
+	return docs, forbidden, nil
+}
+
 // Names returns the names of the existing objects of resource in namespace.
 // A resource the server does not serve (a custom resource whose CRD the
 // input brings) has none.
@@ -354,6 +388,7 @@ func (c *Cluster) decode(out []byte) ([]load.Document, error) {
 var resources = map[string]string{
 	"LimitRange": "limitranges", "ResourceQuota": "resourcequotas",
 	"PriorityClass": "priorityclasses", "StorageClass": "storageclasses", "RuntimeClass": "runtimeclasses",
+	"Namespace": "namespaces",
 }
 
 // Place is where a live object is said to be: cluster:CONTEXT/namespaces/NS/RESOURCE/NAME,

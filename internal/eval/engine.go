@@ -618,7 +618,7 @@ func (e *Engine) admitObject(obj runtime.Object, fromInput bool) Result {
 		}
 		assignName(o) // after defaulting, which happens at decoding
 		clusterErrs = validation.Namespace(o)
-		if len(clusterErrs) == 0 && !e.opts.DisablePodSecurity {
+		if len(clusterErrs) == 0 && !e.opts.DisablePodSecurity && !e.live {
 			// PS-01: the PodSecurity plugin's check of the labels, in
 			// validating admission (after validation passed).
 			clusterErrs = podsecurity.NamespaceErrors(o)
@@ -626,7 +626,7 @@ func (e *Engine) admitObject(obj runtime.Object, fromInput bool) Result {
 		if len(clusterErrs) == 0 {
 			e.namespaceLabels(o.Name, o.Labels)
 		}
-		if len(clusterErrs) > 0 && !isInitialNamespace(o.Name) {
+		if len(clusterErrs) > 0 && !isInitialNamespace(o.Name) && !e.live {
 			// It is not created: every object in it is refused as in a
 			// namespace that does not exist.
 			if e.refusedNamespaces == nil {
