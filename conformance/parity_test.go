@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	apicore "k8s.io/kubernetes/pkg/apis/core"
 	"strings"
 	"testing"
 
@@ -17,6 +16,7 @@ import (
 	"k8s.io/apiserver/pkg/storage"
 	"k8s.io/apiserver/pkg/warning"
 	"k8s.io/kubernetes/pkg/api/legacyscheme"
+	apicore "k8s.io/kubernetes/pkg/apis/core"
 
 	"github.com/limitcheck/limitcheck/internal/eval"
 	"github.com/limitcheck/limitcheck/internal/eval/features"

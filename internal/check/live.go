@@ -3,13 +3,13 @@ package check
 import (
 	"cmp"
 	"fmt"
-	"k8s.io/apimachinery/pkg/runtime"
 	"maps"
 	"slices"
 	"strings"
 
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/equality"
+	"k8s.io/apimachinery/pkg/runtime"
 
 	"github.com/limitcheck/limitcheck/internal/eval"
 	"github.com/limitcheck/limitcheck/internal/eval/apis"

@@ -2,9 +2,7 @@ package render
 
 import (
 	"fmt"
-	"github.com/limitcheck/limitcheck/internal/eval/apis"
 	"io"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"maps"
 	"slices"
 	"strconv"
@@ -12,9 +10,11 @@ import (
 
 	"github.com/fatih/color"
 	"k8s.io/apimachinery/pkg/api/resource"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/limitcheck/limitcheck/internal/check"
 	"github.com/limitcheck/limitcheck/internal/eval"
+	"github.com/limitcheck/limitcheck/internal/eval/apis"
 	"github.com/limitcheck/limitcheck/internal/eval/status"
 	"github.com/limitcheck/limitcheck/internal/load"
 )

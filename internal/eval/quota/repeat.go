@@ -1,11 +1,12 @@
 package quota
 
 import (
+	"slices"
+
 	"gopkg.in/inf.v0"
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
 	"k8s.io/apimachinery/pkg/runtime"
-	"slices"
 
 	"github.com/limitcheck/limitcheck/internal/eval/resources"
 )
