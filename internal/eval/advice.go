@@ -51,12 +51,20 @@ func cpuByteUnitWarnings(obj runtime.Object) []string {
 }
 
 // unsimulatedAdmission warns of a cluster-scoped object of the input that
-// sets up admission limitcheck does not run (PL-12): a
-// ValidatingAdmissionPolicy. Without the warning, what it would refuse is
-// reported admitted in silence.
+// sets up admission limitcheck does not run (PL-12): an admission policy,
+// Kyverno's and Gatekeeper's policies. Without the warning, what it would
+// refuse is reported admitted in silence, and what it would change is not
+// part of the check.
 func unsimulatedAdmission(gvk schema.GroupVersionKind) []string {
-	if gvk.Group == "admissionregistration.k8s.io" && gvk.Kind == "ValidatingAdmissionPolicy" {
+	switch gvk.Group + "/" + gvk.Kind {
+	case "admissionregistration.k8s.io/ValidatingAdmissionPolicy":
 		return []string{"not evaluated: limitcheck does not run admission policies, so what this policy refuses is reported admitted"}
+	case "admissionregistration.k8s.io/MutatingAdmissionPolicy":
+		return []string{"not applied: limitcheck does not run admission policies, so what this policy changes (resources, labels, …) is not part of the check"}
+	case "kyverno.io/ClusterPolicy":
+		return []string{"not evaluated: limitcheck does not run Kyverno, so what this policy refuses is reported admitted and what it mutates is not part of the check"}
+	case "templates.gatekeeper.sh/ConstraintTemplate":
+		return []string{"not evaluated: limitcheck does not run Gatekeeper, so what this template's constraints refuse is reported admitted"}
 	}
 	return nil
 }

@@ -118,6 +118,10 @@ func TestUnsimulatedAdmissionWarnings(t *testing.T) {
 	if !slices.Equal(vap.Warnings, want) {
 		t.Errorf("ValidatingAdmissionPolicy: warnings %q, want %q", vap.Warnings, want)
 	}
+	mp := run(t, features.Default(), "apiVersion: admissionregistration.k8s.io/v1\nkind: MutatingAdmissionPolicy\nmetadata: {name: defaults}")
+	if want := []string{"not applied: limitcheck does not run admission policies, so what this policy changes (resources, labels, …) is not part of the check"}; !slices.Equal(mp.Warnings, want) {
+		t.Errorf("MutatingAdmissionPolicy: warnings %q, want %q", mp.Warnings, want)
+	}
 	// PodSecurity is run (PS-01): a Namespace's labels are no longer warned of.
 	ns := run(t, features.Default(), "apiVersion: v1\nkind: Namespace\nmetadata: {name: apps, labels: {pod-security.kubernetes.io/enforce: restricted}}")
 	if len(ns.Warnings) > 0 {
