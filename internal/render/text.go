@@ -33,7 +33,7 @@ import (
 //	quota usage in namespace shop:
 //	  QUOTA    RESOURCE      USED   HARD  FREE
 //	  compute  requests.cpu  1500m  2     500m
-//	6 objects: 5 admitted, 1 denied, 0 skipped; 2 of 5 replicas do not fit
+//	6 objects: 5 admitted, 1 denied, 0 skipped; 3 of 5 replicas admitted
 type textFormat struct{}
 
 func (textFormat) Description() string {
@@ -314,17 +314,13 @@ func writeSummary(b *strings.Builder, p palette, s check.Summary) {
 		fmt.Fprintf(b, ", %s", p.err.Sprint(Count(s.Internal, "internal error", "internal errors")))
 	}
 	if s.Workloads > 0 {
-		// The noun agrees with the total, the verb with the count before it:
-		// 1 of 5 replicas does not fit, 0 of 1 replica does not fit.
-		verb := plural(s.Unfit, "does", "do")
-		if s.Unfit == 0 {
-			verb = plural(s.Replicas, "does", "do")
-		}
-		unfit := fmt.Sprintf("%d of %s %s not fit", s.Unfit, Count(s.Replicas, "replica", "replicas"), verb)
+		// As a workload's own line says it: 5 of 7 replicas admitted, the
+		// others refused or never created.
+		replicas := fmt.Sprintf("%d of %s admitted", s.Replicas-s.Unfit, Count(s.Replicas, "replica", "replicas"))
 		if s.Unfit > 0 {
-			unfit = p.bad.Sprint(unfit)
+			replicas = p.bad.Sprint(replicas)
 		}
-		b.WriteString("; " + unfit)
+		b.WriteString("; " + replicas)
 	}
 	b.WriteString("\n")
 }
