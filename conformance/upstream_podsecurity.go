@@ -104,14 +104,24 @@ func AddNamespace(u *Upstream, e *eval.Engine, doc []byte) error {
 	if err != nil {
 		return err
 	}
-	if want.allowed != (got.Denial == nil) {
-		return fmt.Errorf("Namespace: upstream allowed %v (%s), limitcheck allowed %v", want.allowed, want.message, got.Denial == nil)
-	}
 	v1 := &corev1.Namespace{}
 	if err := json.Unmarshal(doc, v1); err != nil {
 		return err
 	}
 	legacyscheme.Scheme.Default(v1)
+	// Storage refuses a second namespace of a name, and one every cluster
+	// has, with a 409 (ST-01): it keeps the labels it has.
+	_, exists := u.nsLabels[v1.Name]
+	switch v1.Name {
+	case "default", "kube-system", "kube-public", "kube-node-lease":
+		exists = true
+	}
+	if want.allowed && exists {
+		return checkSame(false, "already exists", got)
+	}
+	if err := checkSame(want.allowed, want.message, got); err != nil {
+		return err
+	}
 	if !want.allowed {
 		// Not created, unless every cluster has it (NS-03).
 		switch v1.Name {
@@ -128,5 +138,17 @@ func AddNamespace(u *Upstream, e *eval.Engine, doc []byte) error {
 		u.nsLabels = map[string]map[string]string{}
 	}
 	u.nsLabels[v1.Name] = v1.Labels
+	return nil
+}
+
+// checkSame compares the verdicts of a Namespace's create.
+func checkSame(allowed bool, message string, got eval.Result) error {
+	if allowed != (got.Denial == nil) {
+		mine := ""
+		if got.Denial != nil {
+			mine = got.Denial.Message
+		}
+		return fmt.Errorf("Namespace: upstream allowed %v (%s), limitcheck allowed %v (%s)", allowed, message, got.Denial == nil, mine)
+	}
 	return nil
 }

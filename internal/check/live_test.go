@@ -303,6 +303,14 @@ func TestLivePodSecurity(t *testing.T) {
 		t.Errorf("note %q", n)
 	}
 
+	// Labels that do not parse on an existing namespace: the plugin fails
+	// closed for enforce (restricted, latest).
+	live = &fakeLive{t: t, namespaces: map[string]string{"shop": strings.Replace(restricted, "enforce: restricted", "enforce: strict", 1)}}
+	rep = runLive(t, live, check.Options{}, map[string]string{"pod.yaml": pod})
+	if got := firstDenial(rep); !strings.HasPrefix(got, `pods "web" is forbidden: violates PodSecurity "restricted:latest": `) {
+		t.Errorf("Pod in a live namespace with enforce: strict: %q", got)
+	}
+
 	live = &fakeLive{t: t, namespaces: map[string]string{"shop": "forbidden"}}
 	rep = runLive(t, live, check.Options{}, map[string]string{"pod.yaml": pod})
 	if got := firstDenial(rep); got != "" {

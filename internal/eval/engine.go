@@ -623,9 +623,6 @@ func (e *Engine) admitObject(obj runtime.Object, fromInput bool) Result {
 			// validating admission (after validation passed).
 			clusterErrs = podsecurity.NamespaceErrors(o)
 		}
-		if len(clusterErrs) == 0 {
-			e.namespaceLabels(o.Name, o.Labels)
-		}
 		if len(clusterErrs) > 0 && !isInitialNamespace(o.Name) && !e.live {
 			// It is not created: every object in it is refused as in a
 			// namespace that does not exist.
@@ -664,13 +661,20 @@ func (e *Engine) admitObject(obj runtime.Object, fromInput bool) Result {
 			// ST-01: a name the cluster or an earlier document has taken.
 			gr := resourceIn(e.catalog(), gvk)
 			id := e.resourceID(gr)
-			if e.clusterNames().has(id, written) {
+			if e.clusterNames().has(id, written) && !e.live {
 				res.Denial = status.AlreadyExists(gr, written)
 				return res
 			}
 			e.clusterStored.add(id, written)
 		}
 		res.Skipped, res.SkipReason = true, "cluster-scoped kind: LimitRanges and quotas do not apply"
+		if ns, ok := obj.(*corev1.Namespace); ok {
+			// Only a Namespace the cluster creates (or has, live) gives its
+			// namespace labels: not one refused, nor a second of a name.
+			if e.namespaceLabels(ns.Name, ns.Labels) {
+				res.SkipReason = "cluster-scoped kind: its pod-security labels set the Pod Security levels of its namespace; LimitRanges and quotas do not apply"
+			}
+		}
 		if fromInput {
 			res.Warnings = append(res.Warnings, unsimulatedAdmission(gvk)...)
 		}
@@ -844,17 +848,27 @@ func (e *Engine) admitObject(obj runtime.Object, fromInput bool) Result {
 var adminAccessPath = field.NewPath("spec", "devices", "requests")
 
 // namespaceLabels records the labels of an admitted Namespace.
-func (e *Engine) namespaceLabels(name string, labels map[string]string) {
+// namespaceLabels records the labels of a namespace the cluster has, and
+// reports whether they give it a Pod Security policy (PS-01). A live
+// namespace's labels that do not parse are read as the plugin reads them,
+// failing closed for enforce; the input's are refused before this.
+func (e *Engine) namespaceLabels(name string, labels map[string]string) bool {
 	if e.nsLabels == nil {
 		e.nsLabels = map[string]map[string]string{}
 	}
 	e.nsLabels[name] = labels
-	if p, errs := podsecurity.FromLabels(labels); len(errs) == 0 && !p.Privileged() {
-		if e.podSecurity == nil {
-			e.podSecurity = map[string]podsecurity.Policy{}
-		}
-		e.podSecurity[name] = p
+	if e.opts.DisablePodSecurity {
+		return false
 	}
+	p, errs := podsecurity.FromLabels(labels)
+	if (len(errs) > 0 && !e.live) || p.Privileged() {
+		return false
+	}
+	if e.podSecurity == nil {
+		e.podSecurity = map[string]podsecurity.Policy{}
+	}
+	e.podSecurity[name] = p
+	return true
 }
 
 // labelsOf returns a namespace's labels: its Namespace document's in the
