@@ -503,8 +503,10 @@ func (g *Generator) Next() Case {
 			o = g.pod(fmt.Sprintf("p-%d", n))
 		case x < 0.65:
 			o = g.claim(fmt.Sprintf("claim-%d", n))
-		case x < 0.85:
+		case x < 0.83:
 			o = g.workload(fmt.Sprintf("w-%d", n))
+		case x < 0.85:
+			o = g.podTemplate(fmt.Sprintf("pt-%d", n))
 		case x < 0.93:
 			o = g.metaObject(fmt.Sprintf("m-%d", n)) // mistakes_meta.go
 		default:
@@ -619,4 +621,12 @@ func (g *Generator) podSecurity(spec obj) {
 func anyList(v any) []any {
 	l, _ := v.([]any)
 	return l
+}
+
+// podTemplate is a v1 PodTemplate (VAL-105): its template as a workload's,
+// mistakes included.
+func (g *Generator) podTemplate(name string) obj {
+	meta := obj{"name": name}
+	g.namespace(meta)
+	return obj{"apiVersion": "v1", "kind": "PodTemplate", "metadata": meta, "template": g.template(obj{"app": name}, "")}
 }

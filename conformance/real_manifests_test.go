@@ -133,7 +133,7 @@ var upstreamCreates = map[string]bool{
 	"Pod": true, "LimitRange": true, "PersistentVolumeClaim": true, "ResourceQuota": true,
 	"Service": true, "ConfigMap": true, "Secret": true, "ServiceAccount": true,
 	"Deployment": true, "ReplicaSet": true, "StatefulSet": true, "DaemonSet": true,
-	"ReplicationController": true, "Job": true, "CronJob": true,
+	"ReplicationController": true, "Job": true, "CronJob": true, "PodTemplate": true,
 }
 
 // createBoth creates doc on a fresh upstream and a fresh engine, alike but

@@ -60,6 +60,7 @@ import (
 	"k8s.io/kubernetes/pkg/registry/core/limitrange"
 	"k8s.io/kubernetes/pkg/registry/core/persistentvolumeclaim"
 	"k8s.io/kubernetes/pkg/registry/core/pod"
+	"k8s.io/kubernetes/pkg/registry/core/podtemplate"
 	"k8s.io/kubernetes/pkg/registry/core/replicationcontroller"
 	resourcequotastrategy "k8s.io/kubernetes/pkg/registry/core/resourcequota"
 	"k8s.io/kubernetes/pkg/registry/core/secret"
@@ -273,6 +274,8 @@ func (u *Upstream) createOne(doc []byte, namespace string, fromInput bool) (Outc
 		ext, internal, strategy, resource = &appsv1.DaemonSet{}, &apps.DaemonSet{}, daemonset.Strategy, apps.Resource("daemonsets")
 	case "ReplicationController":
 		ext, internal, strategy, resource = &corev1.ReplicationController{}, &api.ReplicationController{}, replicationcontroller.Strategy, api.Resource("replicationcontrollers")
+	case "PodTemplate": // VAL-105
+		ext, internal, strategy, resource = &corev1.PodTemplate{}, &api.PodTemplate{}, podtemplate.Strategy, api.Resource("podtemplates")
 	case "Job":
 		ext, internal, strategy, resource = &batchv1.Job{}, &batch.Job{}, job.Strategy, batch.Resource("jobs")
 	case "CronJob":

@@ -425,6 +425,8 @@ func NewObject(apiVersion, kind string) runtime.Object {
 	switch kind {
 	case "ReplicationController":
 		return &corev1.ReplicationController{}
+	case "PodTemplate": // VAL-105: decoded to be validated
+		return &corev1.PodTemplate{}
 	case "Pod":
 		return &corev1.Pod{}
 	case "LimitRange":
@@ -1239,6 +1241,13 @@ func (e *Engine) validateCounted(obj runtime.Object, gvk schema.GroupVersionKind
 	case *storagev1.CSIStorageCapacity:
 		// VAL-90: nothing defaulted or prepared; validated.
 		return o, gk, validation.CSIStorageCapacity(o)
+	case *corev1.PodTemplate:
+		// VAL-105: its template defaulted and prepared as a workload's,
+		// then the metadata and the template validated.
+		defaults.DefaultPodTemplate(o)
+		validation.DropDisabledFields(&o.Template.Spec)
+		dropGatedFields(&o.Template.Spec, e.opts.Gates)
+		return o, gk, validation.PodTemplateObject(o, e.podOptions())
 	}
 	if t, path := defaults.PodTemplateOf(obj); path != "" {
 		defaults.DefaultWorkload(obj)

@@ -290,6 +290,13 @@ func DefaultWorkload(obj runtime.Object) {
 	}
 }
 
+// DefaultPodTemplate applies a PodTemplate's v1 defaults (its template's
+// Pod spec, SetObjectDefaults_PodTemplate) and rounds its resources.
+func DefaultPodTemplate(t *corev1.PodTemplate) {
+	DefaultPodSpec(&t.Template.Spec)
+	roundPodSpec(&t.Template.Spec)
+}
+
 // defaultJobSpec: both parallelism and completions 1 when both are unset, else
 // parallelism 1 (SetDefaults_Job).
 func defaultJobSpec(spec *batchv1.JobSpec) {

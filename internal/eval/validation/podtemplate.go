@@ -1,10 +1,11 @@
 package validation
 
 import (
-	"github.com/limitcheck/limitcheck/internal/eval/features"
-
 	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/util/validation/field"
+
+	"github.com/limitcheck/limitcheck/internal/eval/features"
 )
 
 // PodOptions are what Pod and Pod template validation depend on besides the
@@ -23,4 +24,11 @@ type PodOptions struct {
 // gates.
 func PodTemplate(t *corev1.PodTemplateSpec, path *field.Path, opts PodOptions) field.ErrorList {
 	return PodTemplateSpec(t, path, opts)
+}
+
+// PodTemplateObject is a v1 PodTemplate's create validation (VAL-105): its
+// metadata as a Pod's, then its template at template.
+func PodTemplateObject(t *corev1.PodTemplate, opts PodOptions) field.ErrorList {
+	errs := ObjectMeta(&t.ObjectMeta, MetaRulesFor(schema.GroupKind{Kind: "PodTemplate"}), field.NewPath("metadata"))
+	return append(errs, PodTemplateSpec(&t.Template, field.NewPath("template"), opts)...)
 }

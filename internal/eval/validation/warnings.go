@@ -47,6 +47,8 @@ func WarningsOnCreate(obj runtime.Object) []string {
 		return w
 	case *appsv1.DaemonSet:
 		return podSpecWarnings(template, &o.Spec.Template.Spec, &o.Spec.Template.ObjectMeta)
+	case *corev1.PodTemplate:
+		return podSpecWarnings(podTemplateTemplatePath, &o.Template.Spec, &o.Template.ObjectMeta)
 	case *appsv1.StatefulSet:
 		w := podSpecWarnings(template, &o.Spec.Template.Spec, &o.Spec.Template.ObjectMeta)
 		for i := range o.Spec.VolumeClaimTemplates {
@@ -82,9 +84,11 @@ func WarningsOnCreate(obj runtime.Object) []string {
 
 // The paths warnings start from, made once (a path is never changed).
 var (
-	specPath            = field.NewPath("spec")
-	templatePath        = field.NewPath("spec", "template")
-	jobTemplateSpecPath = field.NewPath("spec", "jobTemplate", "spec")
+	specPath     = field.NewPath("spec")
+	templatePath = field.NewPath("spec", "template")
+	// podTemplateTemplatePath is a PodTemplate's template.
+	podTemplateTemplatePath = field.NewPath("template")
+	jobTemplateSpecPath     = field.NewPath("spec", "jobTemplate", "spec")
 )
 
 // annotation looks up the annotation prefix+name without building the key
