@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/limitcheck/limitcheck/internal/eval/features"
+	"github.com/limitcheck/limitcheck/internal/eval/podsecurity"
 
 	corev1 "k8s.io/api/core/v1"
 
@@ -54,8 +55,21 @@ func TestDifferential(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
+		// Every fifth case runs under a PodSecurity configuration (PS-04),
+		// in turn.
+		var psConfig *podsecurity.Config
+		if i%5 == 4 {
+			doc := podSecurityConfigCases[(i/5)%len(podSecurityConfigCases)]
+			stats[fmt.Sprintf("cases: PodSecurity configuration %d", (i/5)%len(podSecurityConfigCases))]++
+			if err := up.SetPodSecurityConfig([]byte(doc)); err != nil {
+				t.Fatal(err)
+			}
+			if psConfig, err = podsecurity.LoadConfig([]byte(doc)); err != nil {
+				t.Fatal(err)
+			}
+		}
 		engine := eval.New(eval.Options{DefaultNamespace: "ns1", Gates: gates, QuotaConfig: c.QuotaConfig,
-			DisableControllers: c.DisableControllers, Replicas: c.Replicas, Nodes: c.Nodes, ServiceCIDRs: cidrs})
+			DisableControllers: c.DisableControllers, Replicas: c.Replicas, Nodes: c.Nodes, ServiceCIDRs: cidrs, PodSecurity: psConfig})
 		opts := caseOptions(c)
 		// Cluster classes apply to every object, wherever they are (check.go).
 		classes := 0
@@ -249,4 +263,13 @@ func statsTable(stats map[string]int, width int) string {
 		fmt.Fprintf(&b, "\n  %-*s %d", width, k, stats[k])
 	}
 	return b.String()
+}
+
+// podSecurityConfigCases are PodSecurity configurations TestDifferential
+// runs cases under (PS-04): cluster defaults of every level and version,
+// exempt namespaces and runtime classes.
+var podSecurityConfigCases = []string{
+	`{"apiVersion":"pod-security.admission.config.k8s.io/v1","kind":"PodSecurityConfiguration","defaults":{"enforce":"baseline","warn":"restricted","audit":"restricted"},"exemptions":{"namespaces":["ns2"]}}`,
+	`{"apiVersion":"pod-security.admission.config.k8s.io/v1","kind":"PodSecurityConfiguration","defaults":{"enforce":"restricted","enforce-version":"v1.25"},"exemptions":{"runtimeClasses":["kata","gvisor"]}}`,
+	`{"apiVersion":"pod-security.admission.config.k8s.io/v1beta1","kind":"PodSecurityConfiguration","defaults":{"warn":"baseline"},"exemptions":{"namespaces":["ns1"],"usernames":["admin"]}}`,
 }

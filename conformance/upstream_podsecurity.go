@@ -1,7 +1,9 @@
 package conformance
 
 import (
+	"bytes"
 	"context"
+	"io"
 	"sync"
 
 	corev1 "k8s.io/api/core/v1"
@@ -43,6 +45,24 @@ func (i podSecurityInit) Initialize(p admission.Interface) {
 // does not create). Its informers are never started: every lookup reaches
 // the client.
 func newPodSecurityPlugin(labels func(namespace string) map[string]string) (admission.ValidationInterface, error) {
+	return newPodSecurityPluginWith(labels, nil)
+}
+
+// SetPodSecurityConfig gives the PodSecurity plugin a configuration
+// (PS-04): a PodSecurityConfiguration document, as the plugin's entry of an
+// AdmissionConfiguration holds it.
+func (u *Upstream) SetPodSecurityConfig(config []byte) error {
+	p, err := newPodSecurityPluginWith(func(ns string) map[string]string { return u.nsLabels[ns] }, config)
+	if err != nil {
+		return err
+	}
+	u.podSecurity = p
+	return nil
+}
+
+// newPodSecurityPluginWith is newPodSecurityPlugin with a configuration (nil:
+// the default).
+func newPodSecurityPluginWith(labels func(namespace string) map[string]string, config []byte) (admission.ValidationInterface, error) {
 	client := fake.NewSimpleClientset()
 	client.PrependReactor("get", "namespaces", func(action k8stesting.Action) (bool, runtime.Object, error) {
 		name := action.(k8stesting.GetAction).GetName()
@@ -50,7 +70,11 @@ func newPodSecurityPlugin(labels func(namespace string) map[string]string) (admi
 	})
 	plugins := admission.NewPlugins()
 	podsecurity.Register(plugins)
-	p, err := plugins.InitPlugin(podsecurity.PluginName, nil, podSecurityInit{client: client, factory: informers.NewSharedInformerFactory(client, 0)})
+	var reader io.Reader
+	if config != nil {
+		reader = bytes.NewReader(config)
+	}
+	p, err := plugins.InitPlugin(podsecurity.PluginName, reader, podSecurityInit{client: client, factory: informers.NewSharedInformerFactory(client, 0)})
 	if err != nil {
 		return nil, err
 	}

@@ -128,7 +128,7 @@ func inputFlagsHelp() string {
 
 Workloads are followed by what their controllers create (a Deployment's ReplicaSet and Pods, a StatefulSet's claims and Pods, a Job's Pods, ...). --replicas N scales every Deployment, ReplicaSet, ReplicationController and StatefulSet; --scale=max (or min) scales every one a HorizontalPodAutoscaler of the input targets (scaleTargetRef, in the HPA's namespace) to the HPA's maxReplicas (or minReplicas), wherever the HPA is in the input, and cannot be combined with --replicas N; --nodes N is how many Pods a DaemonSet runs; --service-cluster-ip-range is the cluster's service CIDR (kubeadm's 10.96.0.0/12 by default; k3s 10.43.0.0/16, EKS 172.20.0.0/16, kube-apiserver's own default 10.0.0.0/24), or an IPv4 and an IPv6 CIDR, the primary first, for a dual-stack cluster: it decides which explicit clusterIPs are in range and which IP families Services may ask for; --simulate-controllers=false admits every document as it is and nothing more.
 
---quota-usage=computed (the default) starts each quota from the objects admitted before it, as the quota controller would; observed starts it from its status.used as written (e.g. by kubectl get resourcequota -o yaml). --admission-control-config-file takes kube-apiserver's AdmissionConfiguration or a ResourceQuotaConfiguration, for the ResourceQuota plugin's limitedResources. --enable-admission-plugins and --disable-admission-plugins take kube-apiserver's plugin names (LimitRanger and ResourceQuota are on by default). --feature-gates takes kube-apiserver's syntax for the gates limitcheck models: ` + strings.Join(features.Known(), ", ") + `.
+--quota-usage=computed (the default) starts each quota from the objects admitted before it, as the quota controller would; observed starts it from its status.used as written (e.g. by kubectl get resourcequota -o yaml). --admission-control-config-file takes kube-apiserver's AdmissionConfiguration or a ResourceQuotaConfiguration, for the ResourceQuota plugin's limitedResources and the PodSecurity plugin's defaults and exemptions. --enable-admission-plugins and --disable-admission-plugins take kube-apiserver's plugin names (LimitRanger and ResourceQuota are on by default). --feature-gates takes kube-apiserver's syntax for the gates limitcheck models: ` + strings.Join(features.Known(), ", ") + `.
 
 --from-cluster checks the input against a live cluster, read with your own kubectl (--kubectl PATH, else kubectl on PATH; --context, --kubeconfig and --request-timeout are passed to it): the LimitRanges and ResourceQuotas of the namespaces the input writes to, each quota with the status.used the cluster reports, those namespaces' Pod Security labels, the cluster's PriorityClasses, StorageClasses and RuntimeClasses, and the names of existing objects of the input's kinds, so that creating one is kube-apiserver's 409. A LimitRange, ResourceQuota, class or Namespace of the input with the name of a live one replaces it. As kubectl limitcheck it is on when kubectl has a context (--context or a current context); --from-cluster=false stays offline.`
 }
@@ -169,6 +169,9 @@ func (o *inputOptions) complete(fl *pflag.FlagSet, args []string) error {
 			if errors.As(err, &pe) && pe.Path == o.configFile {
 				return invalidFlagValue(fl.Lookup("admission-control-config-file"), o.configFile, pe.Err)
 			}
+			return &inputError{err: err}
+		}
+		if o.Engine.PodSecurity, err = admissionconfig.LoadPodSecurity(o.configFile); err != nil {
 			return &inputError{err: err}
 		}
 	}

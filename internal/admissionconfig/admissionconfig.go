@@ -37,6 +37,7 @@ import (
 	kjson "sigs.k8s.io/json"
 	"sigs.k8s.io/yaml"
 
+	"github.com/limitcheck/limitcheck/internal/eval/podsecurity"
 	"github.com/limitcheck/limitcheck/internal/eval/quota"
 	"github.com/limitcheck/limitcheck/internal/load"
 )
@@ -362,4 +363,59 @@ func validate(c *configuration) field.ErrorList {
 		}
 	}
 	return errs
+}
+
+// PodSecurityPluginName is the admission plugin whose entry LoadPodSecurity
+// reads.
+const PodSecurityPluginName = "PodSecurity"
+
+// LoadPodSecurity reads the PodSecurity plugin's configuration (PS-04) from
+// --admission-control-config-file: the first plugins[] entry named
+// "PodSecurity" of an AdmissionConfiguration, inline or from its path
+// (relative to path's directory). It returns nil when the file is not an
+// AdmissionConfiguration or has no such entry: the plugin's defaults.
+// Errors start with path.
+func LoadPodSecurity(path string) (*podsecurity.Config, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	js, yamlStrictErr, err := toJSON(data)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	var tm typeMeta
+	if json.Unmarshal(js, &tm) != nil || !isAdmissionKind(tm.APIVersion, tm.Kind) {
+		return nil, nil // LoadFile reports what else is wrong with it
+	}
+	var ac admissionConfiguration
+	if err := strictDecode(js, &ac, yamlStrictErr); err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	for _, p := range ac.Plugins {
+		if p.Name != PodSecurityPluginName {
+			continue
+		}
+		var cfg *podsecurity.Config
+		switch {
+		case load.JSONType(p.Configuration) != "null" && load.JSONType(p.Configuration) != "nothing":
+			if cfg, err = podsecurity.LoadConfig(p.Configuration); err != nil {
+				return nil, fmt.Errorf("%s: plugin %s: configuration: %w", path, PodSecurityPluginName, err)
+			}
+		case p.Path != "":
+			file := p.Path
+			if !filepath.IsAbs(file) {
+				file = filepath.Join(filepath.Dir(path), file)
+			}
+			data, err := os.ReadFile(file)
+			if err == nil {
+				cfg, err = podsecurity.LoadConfig(data)
+			}
+			if err != nil {
+				return nil, fmt.Errorf("%s: plugin %s: path %q: %w", path, PodSecurityPluginName, p.Path, err)
+			}
+		}
+		return cfg, nil
+	}
+	return nil, nil
 }

@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"strings"
 	"testing"
 
 	corev1 "k8s.io/api/core/v1"
@@ -604,5 +605,39 @@ func checkResult(t *testing.T, got *quota.Configuration, err error, want *quota.
 	}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("config:\n got %#v\nwant %#v", got, want)
+	}
+}
+
+// PS-04: the PodSecurity entry of an AdmissionConfiguration, inline or by
+// path; none, or another kind of file, is the plugin's default.
+func TestLoadPodSecurity(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, text string) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	const psc = "apiVersion: pod-security.admission.config.k8s.io/v1\nkind: PodSecurityConfiguration\ndefaults: {enforce: baseline, warn: restricted}\nexemptions: {namespaces: [kube-system], runtimeClasses: [kata]}\n"
+	write("ps.yaml", psc)
+	inline := write("inline.yaml", "apiVersion: apiserver.config.k8s.io/v1\nkind: AdmissionConfiguration\nplugins:\n- name: PodSecurity\n  configuration:\n    apiVersion: pod-security.admission.config.k8s.io/v1\n    kind: PodSecurityConfiguration\n    defaults: {enforce: baseline, warn: restricted}\n    exemptions: {namespaces: [kube-system], runtimeClasses: [kata]}\n")
+	byPath := write("path.yaml", "apiVersion: apiserver.config.k8s.io/v1\nkind: AdmissionConfiguration\nplugins:\n- name: ResourceQuota\n  configuration: {apiVersion: apiserver.config.k8s.io/v1, kind: ResourceQuotaConfiguration}\n- name: PodSecurity\n  path: ps.yaml\n")
+	for _, p := range []string{inline, byPath} {
+		cfg, err := LoadPodSecurity(p)
+		if err != nil {
+			t.Fatalf("%s: %v", p, err)
+		}
+		if cfg == nil || !cfg.NamespaceExempt("kube-system") || cfg.NamespaceExempt("apps") || cfg.Defaults().Enforce() != "baseline:latest" {
+			t.Errorf("%s: %+v, want baseline defaults, kube-system exempt", p, cfg)
+		}
+	}
+	none := write("none.yaml", "apiVersion: apiserver.config.k8s.io/v1\nkind: AdmissionConfiguration\nplugins:\n- name: ResourceQuota\n  configuration: {apiVersion: apiserver.config.k8s.io/v1, kind: ResourceQuotaConfiguration}\n")
+	if cfg, err := LoadPodSecurity(none); cfg != nil || err != nil {
+		t.Errorf("no PodSecurity entry: %+v, %v", cfg, err)
+	}
+	bad := write("bad.yaml", "apiVersion: apiserver.config.k8s.io/v1\nkind: AdmissionConfiguration\nplugins:\n- name: PodSecurity\n  configuration:\n    apiVersion: pod-security.admission.config.k8s.io/v1\n    kind: PodSecurityConfiguration\n    defaults: {enforce: strict}\n")
+	if _, err := LoadPodSecurity(bad); err == nil || !strings.Contains(err.Error(), "plugin PodSecurity: configuration: ") || !strings.Contains(err.Error(), "strict") {
+		t.Errorf("invalid level: %v", err)
 	}
 }

@@ -101,8 +101,10 @@ type Options struct {
 	DisableDefaultStorageClass bool
 	DisableRuntimeClass        bool
 	// DisablePodSecurity switches off the PodSecurity plugin (PS-01); on by
-	// default.
+	// default. PodSecurity is its configuration (PS-04); nil: the default,
+	// privileged unless a namespace's labels say otherwise, no exemptions.
 	DisablePodSecurity bool
+	PodSecurity        *podsecurity.Config
 	// QuotaConfig is the ResourceQuota plugin's configuration (limitedResources).
 	QuotaConfig *quota.Configuration
 	// QuotaUsage says where a quota's status.used starts (default computed).
@@ -807,9 +809,9 @@ func (e *Engine) admitObject(obj runtime.Object, fromInput bool) Result {
 		}
 		if fromInput {
 			res.APIWarnings = appendWarnings(res.APIWarnings, validation.WarningsOnCreate(stored))
-			if t := podsecurity.Template(stored); t != nil && !e.opts.DisablePodSecurity {
+			if t := podsecurity.Template(stored); t != nil && !e.opts.DisablePodSecurity && !e.opts.PodSecurity.RuntimeClassExempt(t.Spec.RuntimeClassName) {
 				// PS-03: a workload's template is warned of, never refused.
-				if w := e.podSecurity[ns.name].WarnTemplate(&t.ObjectMeta, &t.Spec); w != "" {
+				if w := e.podSecurityOf(ns.name).WarnTemplate(&t.ObjectMeta, &t.Spec); w != "" {
 					res.APIWarnings = appendWarnings(res.APIWarnings, []string{w})
 				}
 			}
@@ -862,15 +864,22 @@ func (e *Engine) namespaceLabels(name string, labels map[string]string) bool {
 	if e.opts.DisablePodSecurity {
 		return false
 	}
-	p, errs := podsecurity.FromLabels(labels)
-	if (len(errs) > 0 && !e.live) || p.Privileged() {
+	p, errs := e.opts.PodSecurity.Labels(labels)
+	if len(errs) > 0 && !e.live {
 		return false
 	}
 	if e.podSecurity == nil {
 		e.podSecurity = map[string]podsecurity.Policy{}
 	}
-	e.podSecurity[name] = p
-	return true
+	e.podSecurity[name] = p // privileged too: it overrides a configured default
+	return !p.Privileged()
+}
+
+// podSecurityOf is the Pod Security policy of a namespace (PS-01, PS-04):
+// its Namespace's labels, else the configuration's defaults; the zero
+// Policy, which checks nothing, for an exempt namespace.
+func (e *Engine) podSecurityOf(ns string) podsecurity.Policy {
+	return e.opts.PodSecurity.Policy(ns, e.podSecurity)
 }
 
 // labelsOf returns a namespace's labels: its Namespace document's in the
@@ -1032,7 +1041,7 @@ func (e *Engine) admitPod(ns *namespaceState, pod *corev1.Pod) (*status.Denial, 
 			return p.denial, p.warnings
 		}
 		usage, warnings = p.usage, p.warnings
-	} else if d := e.beforeQuota(ns.name, ns.limitRanges, e.podSecurity[ns.name], pod, &warnings); d != nil {
+	} else if d := e.beforeQuota(ns.name, ns.limitRanges, e.podSecurityOf(ns.name), pod, &warnings); d != nil {
 		return d, warnings
 	}
 	return e.quota.CheckUsage(&ns.Namespace, podsResource, pod.Name, pod, usage), warnings
@@ -1086,7 +1095,7 @@ func (e *Engine) beforeQuota(ns string, limitRanges []*limitranger.Policy, ps po
 			}
 		}
 	}
-	if !e.opts.DisablePodSecurity && ps != (podsecurity.Policy{}) {
+	if !e.opts.DisablePodSecurity && ps != (podsecurity.Policy{}) && !e.opts.PodSecurity.RuntimeClassExempt(pod.Spec.RuntimeClassName) {
 		// PS-02: the validating plugins' order puts PodSecurity after
 		// LimitRanger and before RuntimeClass.
 		forbidden, warning := ps.ValidatePod(&pod.ObjectMeta, &pod.Spec)

@@ -73,7 +73,7 @@ func (e *Engine) Prepare(obj runtime.Object) (p *Prepared) {
 	}()
 	pod.Namespace = ns
 	p = &Prepared{pod: pod}
-	p.denial = e.beforeQuota(ns, s.limitRanges[ns], s.podSecurity[ns], pod, &p.warnings)
+	p.denial = e.beforeQuota(ns, s.limitRanges[ns], e.opts.PodSecurity.Policy(ns, s.podSecurity), pod, &p.warnings)
 	if p.denial == nil {
 		p.usage = e.quota.UsageOf(podsResource, pod)
 	}

@@ -13,6 +13,7 @@ package podsecurity
 
 import (
 	"fmt"
+	"slices"
 	"sync"
 
 	appsv1 "k8s.io/api/apps/v1"
@@ -21,6 +22,9 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/util/validation/field"
+	psadmissionapi "k8s.io/pod-security-admission/admission/api"
+	psload "k8s.io/pod-security-admission/admission/api/load"
+	psvalidation "k8s.io/pod-security-admission/admission/api/validation"
 	psapi "k8s.io/pod-security-admission/api"
 	"k8s.io/pod-security-admission/policy"
 )
@@ -52,8 +56,11 @@ func FromLabels(labels map[string]string) (Policy, field.ErrorList) {
 // Privileged reports whether the policy checks nothing a create shows:
 // enforce and warn both privileged (audit reaches only the audit log).
 func (p Policy) Privileged() bool {
-	return p.p.Enforce.Level == psapi.LevelPrivileged && p.p.Warn.Level == psapi.LevelPrivileged
+	return checksNothing(p.p.Enforce.Level) && checksNothing(p.p.Warn.Level)
 }
+
+// checksNothing: privileged, or the zero Policy's empty level.
+func checksNothing(l psapi.Level) bool { return l == psapi.LevelPrivileged || l == "" }
 
 // Enforce is the enforce level and version, as messages print it
 // ("restricted:latest").
@@ -84,7 +91,7 @@ func (p Policy) ValidatePod(meta *metav1.ObjectMeta, spec *corev1.PodSpec) (forb
 		return nil, ""
 	}
 	results := map[psapi.LevelVersion]policy.AggregateCheckResult{}
-	if p.p.Enforce.Level != psapi.LevelPrivileged {
+	if !checksNothing(p.p.Enforce.Level) {
 		r := evaluate(p.p.Enforce, meta, spec)
 		if !r.Allowed {
 			return fmt.Errorf("violates PodSecurity %q: %s", p.p.Enforce.String(), r.ForbiddenDetail()), ""
@@ -97,7 +104,7 @@ func (p Policy) ValidatePod(meta *metav1.ObjectMeta, spec *corev1.PodSpec) (forb
 // WarnTemplate is the plugin on a workload's create (PS-03): only the warn
 // level applies to a Pod template, never enforce.
 func (p Policy) WarnTemplate(meta *metav1.ObjectMeta, spec *corev1.PodSpec) string {
-	if p.p.Warn.Level == psapi.LevelPrivileged {
+	if checksNothing(p.p.Warn.Level) {
 		return ""
 	}
 	return p.warn(meta, spec, nil)
@@ -106,7 +113,7 @@ func (p Policy) WarnTemplate(meta *metav1.ObjectMeta, spec *corev1.PodSpec) stri
 // warn is the warning of the warn level, reusing a result of the same level
 // and version.
 func (p Policy) warn(meta *metav1.ObjectMeta, spec *corev1.PodSpec, results map[psapi.LevelVersion]policy.AggregateCheckResult) string {
-	if p.p.Warn.Level == psapi.LevelPrivileged {
+	if checksNothing(p.p.Warn.Level) {
 		return ""
 	}
 	r, ok := results[p.p.Warn]
@@ -148,4 +155,76 @@ func Template(obj runtime.Object) *corev1.PodTemplateSpec {
 		return &o.Spec.JobTemplate.Spec.Template
 	}
 	return nil
+}
+
+// Config is the plugin's PodSecurityConfiguration (PS-04): the policy of a
+// namespace without labels, and what is exempt.
+type Config struct {
+	defaults Policy
+	// ExemptNamespaces, ExemptRuntimeClasses and ExemptUsernames are
+	// never evaluated.
+	ExemptNamespaces, ExemptRuntimeClasses, ExemptUsernames []string
+}
+
+// LoadConfig reads a PodSecurityConfiguration (pod-security.admission.config.k8s.io
+// v1, v1beta1 or v1alpha1) as kube-apiserver does: decoded, defaulted
+// (privileged, latest), validated.
+func LoadConfig(data []byte) (*Config, error) {
+	c, err := psload.LoadFromData(data)
+	if err != nil {
+		return nil, err
+	}
+	if errs := psvalidation.ValidatePodSecurityConfiguration(c); len(errs) > 0 {
+		return nil, errs.ToAggregate()
+	}
+	p, err := psadmissionapi.ToPolicy(c.Defaults)
+	if err != nil {
+		return nil, err
+	}
+	return &Config{defaults: Policy{p}, ExemptNamespaces: c.Exemptions.Namespaces,
+		ExemptRuntimeClasses: c.Exemptions.RuntimeClasses, ExemptUsernames: c.Exemptions.Usernames}, nil
+}
+
+// Defaults is the policy of a namespace without labels: the configuration's,
+// or privileged everywhere without one.
+func (c *Config) Defaults() Policy {
+	if c == nil {
+		return Default()
+	}
+	return c.defaults
+}
+
+// NamespaceExempt reports whether the configuration exempts a namespace.
+func (c *Config) NamespaceExempt(ns string) bool {
+	return c != nil && ns != "" && slices.Contains(c.ExemptNamespaces, ns)
+}
+
+// RuntimeClassExempt reports whether the configuration exempts the Pods of
+// a RuntimeClass.
+func (c *Config) RuntimeClassExempt(name *string) bool {
+	return c != nil && name != nil && *name != "" && slices.Contains(c.ExemptRuntimeClasses, *name)
+}
+
+// Labels reads a namespace's labels over the configuration's defaults (see
+// FromLabels).
+func (c *Config) Labels(labels map[string]string) (Policy, field.ErrorList) {
+	p, errs := psapi.PolicyToEvaluate(labels, c.Defaults().p)
+	return Policy{p}, errs
+}
+
+// Policy is the policy of namespace ns, given the policies the namespaces'
+// labels set (labelled): its own, else the defaults; the zero Policy, which
+// checks nothing, for an exempt namespace or a privileged one.
+func (c *Config) Policy(ns string, labelled map[string]Policy) Policy {
+	if c.NamespaceExempt(ns) {
+		return Policy{}
+	}
+	p, ok := labelled[ns]
+	if !ok {
+		p = c.Defaults()
+	}
+	if p.Privileged() {
+		return Policy{}
+	}
+	return p
 }
