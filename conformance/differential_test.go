@@ -9,12 +9,12 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/limitcheck/limitcheck/internal/eval/features"
-	"github.com/limitcheck/limitcheck/internal/eval/podsecurity"
-
 	corev1 "k8s.io/api/core/v1"
 
+	"github.com/limitcheck/limitcheck/internal/admissionconfig"
 	"github.com/limitcheck/limitcheck/internal/eval"
+	"github.com/limitcheck/limitcheck/internal/eval/features"
+	"github.com/limitcheck/limitcheck/internal/eval/podsecurity"
 )
 
 var (
@@ -64,7 +64,7 @@ func TestDifferential(t *testing.T) {
 			if err := up.SetPodSecurityConfig([]byte(doc)); err != nil {
 				t.Fatal(err)
 			}
-			if psConfig, err = podsecurity.LoadConfig([]byte(doc)); err != nil {
+			if psConfig, err = admissionconfig.PodSecurityConfig([]byte(doc)); err != nil {
 				t.Fatal(err)
 			}
 		}

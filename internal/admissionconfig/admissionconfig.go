@@ -29,6 +29,8 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
+	"strings"
 
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/runtime"
@@ -399,7 +401,7 @@ func LoadPodSecurity(path string) (*podsecurity.Config, error) {
 		var cfg *podsecurity.Config
 		switch {
 		case load.JSONType(p.Configuration) != "null" && load.JSONType(p.Configuration) != "nothing":
-			if cfg, err = podsecurity.LoadConfig(p.Configuration); err != nil {
+			if cfg, err = decodePodSecurity(p.Configuration, nil); err != nil {
 				return nil, fmt.Errorf("%s: plugin %s: configuration: %w", path, PodSecurityPluginName, err)
 			}
 		case p.Path != "":
@@ -409,7 +411,11 @@ func LoadPodSecurity(path string) (*podsecurity.Config, error) {
 			}
 			data, err := os.ReadFile(file)
 			if err == nil {
-				cfg, err = podsecurity.LoadConfig(data)
+				var js []byte
+				var yamlStrictErr error
+				if js, yamlStrictErr, err = toJSON(data); err == nil {
+					cfg, err = decodePodSecurity(js, yamlStrictErr)
+				}
 			}
 			if err != nil {
 				return nil, fmt.Errorf("%s: plugin %s: path %q: %w", path, PodSecurityPluginName, p.Path, err)
@@ -418,4 +424,61 @@ func LoadPodSecurity(path string) (*podsecurity.Config, error) {
 		return cfg, nil
 	}
 	return nil, nil
+}
+
+// podSecurityVersions are the versions of PodSecurityConfiguration
+// kube-apiserver 1.36 decodes (pod-security-admission admission/api/scheme).
+var podSecurityVersions = []string{
+	"pod-security.admission.config.k8s.io/v1", "pod-security.admission.config.k8s.io/v1beta1", "pod-security.admission.config.k8s.io/v1alpha1",
+}
+
+// podSecurityConfiguration mirrors PodSecurityConfiguration (its versions
+// are identical).
+type podSecurityConfiguration struct {
+	typeMeta `json:",inline"`
+	Defaults struct {
+		Enforce        string `json:"enforce,omitempty"`
+		EnforceVersion string `json:"enforce-version,omitempty"`
+		Audit          string `json:"audit,omitempty"`
+		AuditVersion   string `json:"audit-version,omitempty"`
+		Warn           string `json:"warn,omitempty"`
+		WarnVersion    string `json:"warn-version,omitempty"`
+	} `json:"defaults"`
+	Exemptions struct {
+		Usernames      []string `json:"usernames,omitempty"`
+		Namespaces     []string `json:"namespaces,omitempty"`
+		RuntimeClasses []string `json:"runtimeClasses,omitempty"`
+	} `json:"exemptions"`
+}
+
+// decodePodSecurity decodes a PodSecurityConfiguration strictly, then
+// defaults and validates it (podsecurity.NewConfig).
+func decodePodSecurity(js []byte, yamlStrictErr error) (*podsecurity.Config, error) {
+	want := "want PodSecurityConfiguration of " + strings.Join(podSecurityVersions, ", ")
+	tm, err := interpret(js, want)
+	if err != nil {
+		return nil, err
+	}
+	if tm.Kind != "PodSecurityConfiguration" || !slices.Contains(podSecurityVersions, tm.APIVersion) {
+		return nil, notRegistered(tm, want)
+	}
+	var c podSecurityConfiguration
+	if err := strictDecode(js, &c, yamlStrictErr); err != nil {
+		return nil, err
+	}
+	d, x := c.Defaults, c.Exemptions
+	return podsecurity.NewConfig(podsecurity.Settings{
+		Enforce: d.Enforce, EnforceVersion: d.EnforceVersion, Audit: d.Audit, AuditVersion: d.AuditVersion, Warn: d.Warn, WarnVersion: d.WarnVersion,
+		Usernames: x.Usernames, Namespaces: x.Namespaces, RuntimeClasses: x.RuntimeClasses,
+	})
+}
+
+// PodSecurityConfig decodes a PodSecurityConfiguration document (JSON or
+// YAML): what the plugin's entry of an AdmissionConfiguration holds.
+func PodSecurityConfig(data []byte) (*podsecurity.Config, error) {
+	js, yamlStrictErr, err := toJSON(data)
+	if err != nil {
+		return nil, err
+	}
+	return decodePodSecurity(js, yamlStrictErr)
 }

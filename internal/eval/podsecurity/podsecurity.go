@@ -23,7 +23,6 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 	psadmissionapi "k8s.io/pod-security-admission/admission/api"
-	psload "k8s.io/pod-security-admission/admission/api/load"
 	psvalidation "k8s.io/pod-security-admission/admission/api/validation"
 	psapi "k8s.io/pod-security-admission/api"
 	"k8s.io/pod-security-admission/policy"
@@ -158,7 +157,9 @@ func Template(obj runtime.Object) *corev1.PodTemplateSpec {
 }
 
 // Config is the plugin's PodSecurityConfiguration (PS-04): the policy of a
-// namespace without labels, and what is exempt.
+// namespace without labels, and what is exempt. (Decoding the document is
+// internal/admissionconfig's: the library's loader registers a scheme at
+// start-up, which every run would pay.)
 type Config struct {
 	defaults Policy
 	// ExemptNamespaces, ExemptRuntimeClasses and ExemptUsernames are
@@ -166,13 +167,29 @@ type Config struct {
 	ExemptNamespaces, ExemptRuntimeClasses, ExemptUsernames []string
 }
 
-// LoadConfig reads a PodSecurityConfiguration (pod-security.admission.config.k8s.io
-// v1, v1beta1 or v1alpha1) as kube-apiserver does: decoded, defaulted
-// (privileged, latest), validated.
-func LoadConfig(data []byte) (*Config, error) {
-	c, err := psload.LoadFromData(data)
-	if err != nil {
-		return nil, err
+// Settings are the fields of a PodSecurityConfiguration, as decoded.
+type Settings struct {
+	Enforce, EnforceVersion, Audit, AuditVersion, Warn, WarnVersion string
+	Usernames, Namespaces, RuntimeClasses                           []string
+}
+
+// NewConfig is the configuration of settings as kube-apiserver takes it:
+// defaulted (privileged, latest) and validated.
+func NewConfig(s Settings) (*Config, error) {
+	or := func(v string, def string) string {
+		if v == "" {
+			return def
+		}
+		return v
+	}
+	priv, latest := string(psapi.LevelPrivileged), string(psapi.VersionLatest)
+	c := &psadmissionapi.PodSecurityConfiguration{
+		Defaults: psadmissionapi.PodSecurityDefaults{
+			Enforce: or(s.Enforce, priv), EnforceVersion: or(s.EnforceVersion, latest),
+			Audit: or(s.Audit, priv), AuditVersion: or(s.AuditVersion, latest),
+			Warn: or(s.Warn, priv), WarnVersion: or(s.WarnVersion, latest),
+		},
+		Exemptions: psadmissionapi.PodSecurityExemptions{Usernames: s.Usernames, Namespaces: s.Namespaces, RuntimeClasses: s.RuntimeClasses},
 	}
 	if errs := psvalidation.ValidatePodSecurityConfiguration(c); len(errs) > 0 {
 		return nil, errs.ToAggregate()
@@ -181,8 +198,7 @@ func LoadConfig(data []byte) (*Config, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Config{defaults: Policy{p}, ExemptNamespaces: c.Exemptions.Namespaces,
-		ExemptRuntimeClasses: c.Exemptions.RuntimeClasses, ExemptUsernames: c.Exemptions.Usernames}, nil
+	return &Config{defaults: Policy{p}, ExemptNamespaces: s.Namespaces, ExemptRuntimeClasses: s.RuntimeClasses, ExemptUsernames: s.Usernames}, nil
 }
 
 // Defaults is the policy of a namespace without labels: the configuration's,
