@@ -2,9 +2,11 @@ package eval
 
 import (
 	"fmt"
+	"strings"
 
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/util/validation/field"
@@ -67,4 +69,40 @@ func unsimulatedAdmission(gvk schema.GroupVersionKind) []string {
 		return []string{"not evaluated: limitcheck does not run Gatekeeper, so what this template's constraints refuse is reported admitted"}
 	}
 	return nil
+}
+
+// namespaceObjectsCounted explains a quota refusal whose object count
+// includes what every namespace holds (NS-01): `used: configmaps=2` after
+// the input's first ConfigMap counts kube-root-ca.crt.
+func namespaceObjectsCounted(ns, kind, message string) []string {
+	_, rest, ok := strings.Cut(message, "exceeded quota: ")
+	if !ok {
+		return nil
+	}
+	_, rest, _ = strings.Cut(rest, ", requested: ")
+	requested, _, _ := strings.Cut(rest, ", used: ")
+	counted := false
+	for _, part := range strings.Split(requested, ",") {
+		name, _, _ := strings.Cut(part, "=")
+		if strings.HasPrefix(name, "count/") || name == strings.ToLower(kind)+"s" {
+			counted = true
+		}
+	}
+	if !counted {
+		return nil
+	}
+	var names []string
+	for _, obj := range namespaceObjects(ns) {
+		if obj.GetObjectKind().GroupVersionKind().Kind == kind {
+			names = append(names, obj.(metav1.Object).GetName())
+		}
+	}
+	switch len(names) {
+	case 0:
+		return nil
+	case 1:
+		return []string{fmt.Sprintf("used counts the %s %s, which every namespace holds (--namespace-objects=false leaves it out)", kind, names[0])}
+	}
+	return []string{fmt.Sprintf("used counts the %ss %s and %s, which namespace %s holds in every cluster (--namespace-objects=false leaves them out)",
+		kind, strings.Join(names[:len(names)-1], ", "), names[len(names)-1], ns)}
 }

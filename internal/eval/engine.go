@@ -844,6 +844,9 @@ func (e *Engine) admitObject(obj runtime.Object, fromInput bool) Result {
 		ns.orphans = append(ns.orphans, pod)
 	}
 	res.Allowed = res.Denial == nil
+	if d := res.Denial; d != nil && d.Stage == status.StageQuota && fromInput && !e.opts.OmitNamespaceObjects {
+		res.Warnings = append(res.Warnings, namespaceObjectsCounted(res.Namespace, gvk.Kind, d.Message)...)
+	}
 	return res
 }
 
@@ -851,7 +854,6 @@ func (e *Engine) admitObject(obj runtime.Object, fromInput bool) Result {
 // templates alike (upstream's path for both).
 var adminAccessPath = field.NewPath("spec", "devices", "requests")
 
-// namespaceLabels records the labels of an admitted Namespace.
 // namespaceLabels records the labels of a namespace the cluster has, and
 // reports whether they give it a Pod Security policy (PS-01). A live
 // namespace's labels that do not parse are read as the plugin reads them,

@@ -2,6 +2,7 @@ package eval
 
 import (
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/limitcheck/limitcheck/internal/eval/features"
@@ -126,5 +127,33 @@ func TestUnsimulatedAdmissionWarnings(t *testing.T) {
 	ns := run(t, features.Default(), "apiVersion: v1\nkind: Namespace\nmetadata: {name: apps, labels: {pod-security.kubernetes.io/enforce: restricted}}")
 	if len(ns.Warnings) > 0 {
 		t.Errorf("Namespace with an enforce label: warnings %q", ns.Warnings)
+	}
+}
+
+// NS-01: a quota refusal whose count includes what every namespace holds
+// says so; one on other resources, or with the objects left out, does not.
+func TestNamespaceObjectsCounted(t *testing.T) {
+	quota := "apiVersion: v1\nkind: ResourceQuota\nmetadata: {name: objects}\nspec:\n  hard: {configmaps: '1', requests.cpu: 100m}"
+	cm := "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: settings}"
+	res := run(t, features.Default(), quota, cm)
+	want := []string{"used counts the ConfigMap kube-root-ca.crt, which every namespace holds (--namespace-objects=false leaves it out)"}
+	if res.Denial == nil || !slices.Equal(res.Warnings, want) {
+		t.Errorf("ConfigMap: denial %v, warnings %q, want %q", res.Denial != nil, res.Warnings, want)
+	}
+	sys := run(t, features.Default(), strings.Replace(quota, "metadata: {name: objects}", "metadata: {name: objects, namespace: kube-system}", 1),
+		strings.Replace(cm, "metadata: {name: settings}", "metadata: {name: settings, namespace: kube-system}", 1))
+	want = []string{"used counts the ConfigMaps kube-root-ca.crt, extension-apiserver-authentication and kube-apiserver-legacy-service-account-token-tracking, which namespace kube-system holds in every cluster (--namespace-objects=false leaves them out)"}
+	if !slices.Equal(sys.Warnings, want) {
+		t.Errorf("kube-system: warnings %q, want %q", sys.Warnings, want)
+	}
+	pod := run(t, features.Default(), quota, "apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec: {containers: [{name: c, image: i, resources: {requests: {cpu: 200m}}}]}")
+	if pod.Denial == nil || len(pod.Warnings) > 0 {
+		t.Errorf("Pod over requests.cpu: warnings %q", pod.Warnings)
+	}
+	e := New(Options{DefaultNamespace: "ns1", OmitNamespaceObjects: true})
+	e.Admit(decode(t, quota))
+	e.Admit(decode(t, cm))
+	if r := e.Admit(decode(t, strings.Replace(cm, "settings", "more", 1))); r.Denial == nil || len(r.Warnings) > 0 {
+		t.Errorf("objects left out: warnings %q", r.Warnings)
 	}
 }
