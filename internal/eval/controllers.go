@@ -240,6 +240,35 @@ func (e *Engine) parallelism(spec *batchv1.JobSpec) int32 {
 	return 1
 }
 
+// writeParallelism writes the parallelism that replaces a Job's (a
+// CronJob's Job's), Options.Parallelism or a fit probe's count, into the
+// object as `kubectl patch` would, so that its validation sees it: an
+// Indexed Job's is at most 100000 (VAL-44). A negative parallelism as
+// written is left: validation refuses the Job whatever its count.
+func (e *Engine) writeParallelism(obj runtime.Object) {
+	var n int32
+	switch {
+	case e.count != nil:
+		n = *e.count
+	case e.opts.Parallelism != nil:
+		n = max(*e.opts.Parallelism, 0)
+	default:
+		return
+	}
+	var p **int32
+	switch o := obj.(type) {
+	case *batchv1.Job:
+		p = &o.Spec.Parallelism
+	case *batchv1.CronJob:
+		p = &o.Spec.JobTemplate.Spec.Parallelism
+	default:
+		return
+	}
+	if *p == nil || **p >= 0 {
+		*p = &n
+	}
+}
+
 // scaled is the replicas of a scalable workload obj: replicas, unless an
 // HPA of Options.Scale targets obj (--scale, FIT-04).
 func (e *Engine) scaled(obj runtime.Object, spec *int32) int32 {

@@ -535,6 +535,9 @@ func (e *Engine) admitObject(obj runtime.Object, fromInput bool) Result {
 		return res
 	}
 	res.Name = meta.GetName()
+	if fromInput {
+		e.writeParallelism(obj)
+	}
 	switch obj.(type) {
 	case *schedulingv1.PriorityClass, *storagev1.StorageClass, *nodev1.RuntimeClass:
 		if d := e.classes.Refusal(obj); d != nil {

@@ -136,7 +136,16 @@ func (e *Engine) fitOf(obj runtime.Object) (int, *Binding) {
 		c.opts.EveryReplica = false // the arithmetic gives the same results (WL-03), at any count
 		return c.Admit(obj.DeepCopyObject())
 	}
-	n, b := fitFrom(probe(Unbounded))
+	top := countLimit(obj)
+	n, b := fitFrom(probe(top))
+	if b == nil && top < Unbounded {
+		// Admitted in full at the most its validation allows: one more is
+		// the workload refused (an Indexed Job's parallelism, VAL-44).
+		if _, b = fitFrom(probe(top + 1)); b != nil {
+			b.Replica = top + 1
+		}
+		return top, b
+	}
 	if confirmFit(probe, n, b) {
 		return n, b
 	}
@@ -157,7 +166,9 @@ func (e *Engine) fitOf(obj runtime.Object) (int, *Binding) {
 		return n, nil
 	}
 	_, b = fitFrom(probe(hi))
-	if b != nil && b.Replica > 0 {
+	if b != nil && (b.Replica > 0 || lo >= 0) {
+		// A workload admitted at lo and refused itself at hi (its
+		// validation bounds the count) is refused at replica hi.
 		b.Replica = hi
 	}
 	return n, b
@@ -227,3 +238,26 @@ func (e *Engine) wanted(obj runtime.Object) int {
 	}
 	return 0
 }
+
+// countLimit is the largest count a workload's own validation admits: an
+// Indexed Job's (a CronJob's Indexed Job's) parallelism is at most 100000
+// (VAL-44); Unbounded for the others.
+func countLimit(obj runtime.Object) int {
+	var spec *batchv1.JobSpec
+	switch o := obj.(type) {
+	case *batchv1.Job:
+		spec = &o.Spec
+	case *batchv1.CronJob:
+		spec = &o.Spec.JobTemplate.Spec
+	default:
+		return Unbounded
+	}
+	if spec.CompletionMode != nil && *spec.CompletionMode == batchv1.IndexedCompletion {
+		return maxIndexedParallelism
+	}
+	return Unbounded
+}
+
+// maxIndexedParallelism is job validation's bound on an Indexed Job's
+// parallelism.
+const maxIndexedParallelism = 100000

@@ -321,3 +321,21 @@ func TestAdmitFitLeavesState(t *testing.T) {
 		}
 	}
 }
+
+// FIT-01, VAL-44: an Indexed Job's parallelism is bounded by its own
+// validation: 100000 fit, and the 100001st is the Job refused.
+func TestFitIndexedJobBound(t *testing.T) {
+	for _, doc := range []string{
+		"apiVersion: batch/v1\nkind: Job\nmetadata: {name: idx}\nspec:\n  completionMode: Indexed\n  completions: 4\n  parallelism: 2\n  template: {spec: {restartPolicy: Never, containers: [{name: c, image: i}]}}",
+		"apiVersion: batch/v1\nkind: CronJob\nmetadata: {name: idx}\nspec:\n  schedule: '0 * * * *'\n  jobTemplate:\n    spec:\n      completionMode: Indexed\n      completions: 2\n      template: {spec: {restartPolicy: Never, containers: [{name: c, image: i}]}}",
+	} {
+		_, fit := New(Options{DefaultNamespace: "ns"}).AdmitFit(decode(t, doc))
+		if fit == nil || fit.Fit != 100000 || fit.Binding == nil || fit.Binding.Replica != 100001 || fit.Binding.Denial == nil ||
+			!strings.Contains(fit.Binding.Denial.Message, "parallelism: Invalid value: 100001: must be less than or equal to 100000 when completion mode is Indexed") {
+			t.Errorf("%s\nfit %+v", doc, fit)
+		}
+		if fit != nil && !fit.Fits() {
+			t.Errorf("%s: wanted fits, Fits() false", doc)
+		}
+	}
+}
