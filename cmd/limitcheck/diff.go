@@ -39,11 +39,11 @@ func newCmdDiff(s streams, runF func(*diffOptions) error) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "diff [-f PATH]... (BASE HEAD | --base-ref REF PATH...)",
 		Short: "Compare two input sets: what a change newly gets refused",
-		Long: `Admit two input sets, BASE and HEAD, as check does, and report per namespace what HEAD changes: objects newly denied, newly admitted, removed while denied, refused in both for another reason, and how many are refused in both for the same reason (-v lists them); then each quota's usage before and after with the delta, and the replicas that fit before and after. Objects are matched by kind, namespace and name, so a moved file is not a change. BASE and HEAD are paths; -f paths are read on both sides. With --base-ref REF, every path is read twice: as it is in git revision REF (without a checkout; the current directory must be inside a git work tree) for BASE, and as it is on disk for HEAD.
+		Long: `Admit two input sets, BASE and HEAD, as check does, and report per namespace what HEAD changes: objects newly denied, workloads refused in both that HEAD admits fewer replicas of, objects newly admitted, removed while denied, refused in both for another reason, and how many are refused in both for the same reason (-v lists them); then each quota's usage before and after with the delta, and the replicas admitted before and after. Objects are matched by kind, namespace and name, so a moved file is not a change. BASE and HEAD are paths; -f paths are read on both sides. With --base-ref REF, every path is read twice: as it is in git revision REF (without a checkout; the current directory must be inside a git work tree) for BASE, and as it is on disk for HEAD.
 
 -o text (the default) or -o json (schemaVersion, summary, namespaces).
 
-Exit status: 0 HEAD adds no denial, 1 it does (--fail-on any-denial: HEAD has any denial; never: always 0), 2 bad input or usage, 3 internal error.`,
+Exit status: 0 HEAD adds no denial, 1 it does, a workload with fewer replicas admitted included (--fail-on any-denial: HEAD has any denial; never: always 0), 2 bad input or usage, 3 internal error.`,
 		Example: `  limitcheck diff -f policy/ deploy-main/ deploy/
   limitcheck diff --base-ref origin/main -f policy/ deploy/`,
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -143,8 +143,8 @@ func runDiff(opts *diffOptions) error {
 	}
 	switch {
 	case opts.FailOn == diffFailOnNever:
-	case d.NewlyDenied > 0, opts.FailOn == diffFailOnAnyDenial && d.HeadDenied > 0:
-		return &findingsError{denied: d.NewlyDenied}
+	case d.NewlyDenied+d.FewerAdmitted > 0, opts.FailOn == diffFailOnAnyDenial && d.HeadDenied > 0:
+		return &findingsError{denied: d.NewlyDenied + d.FewerAdmitted}
 	}
 	return nil
 }

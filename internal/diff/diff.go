@@ -27,6 +27,10 @@ type Side struct {
 	// prints it.
 	Allowed bool
 	Message string
+	// Workload says whether the object is a workload whose controllers
+	// were simulated; Admitted is then the replicas admitted.
+	Workload bool
+	Admitted int
 }
 
 // Change is one object in BASE and HEAD; Base is nil for an object HEAD
@@ -52,6 +56,9 @@ type Namespace struct {
 	// NewlyAdmitted: refused in BASE, admitted in HEAD; Removed: refused in
 	// BASE, absent from HEAD.
 	NewlyAdmitted, Removed []Change
+	// FewerAdmitted: a workload refused in both whose HEAD admits fewer of
+	// its replicas than BASE (a regression as much as a new denial).
+	FewerAdmitted []Change
 	// ReasonChanged: refused in both, with another message; DeniedInBoth:
 	// refused in both for the same reason.
 	ReasonChanged, DeniedInBoth []Change
@@ -68,7 +75,7 @@ type Diff struct {
 	Namespaces []Namespace
 	Base, Head Fit
 	// Counts over all namespaces.
-	NewlyDenied, NewlyAdmitted, Removed, ReasonChanged, DeniedInBoth int
+	NewlyDenied, NewlyAdmitted, Removed, FewerAdmitted, ReasonChanged, DeniedInBoth int
 	// HeadDenied counts every object refused in HEAD.
 	HeadDenied int
 }
@@ -106,7 +113,11 @@ func message(e *check.Entry) string {
 }
 
 func side(e *check.Entry) *Side {
-	return &Side{File: e.Pos.File, Line: e.Pos.Line, Source: e.Pos.Source, Allowed: e.Result.Allowed, Message: message(e)}
+	s := &Side{File: e.Pos.File, Line: e.Pos.Line, Source: e.Pos.Source, Allowed: e.Result.Allowed, Message: message(e)}
+	if w := e.Result.Workload; w != nil {
+		s.Workload, s.Admitted = true, w.Admitted
+	}
+	return s
 }
 
 // index: the evaluated objects of a report by key, in input order; a second
@@ -155,6 +166,9 @@ func Compare(base, head *check.Report) *Diff {
 		case denied(h) && (b == nil || !denied(b)):
 			n.NewlyDenied = append(n.NewlyDenied, c)
 			d.NewlyDenied++
+		case denied(h) && c.Base.Workload && c.Head.Workload && c.Head.Admitted < c.Base.Admitted:
+			n.FewerAdmitted = append(n.FewerAdmitted, c)
+			d.FewerAdmitted++
 		case denied(h) && c.Base.Message != c.Head.Message:
 			n.ReasonChanged = append(n.ReasonChanged, c)
 			d.ReasonChanged++
@@ -192,7 +206,7 @@ func Compare(base, head *check.Report) *Diff {
 	}
 	// Namespaces with nothing to say are left out.
 	d.Namespaces = slices.DeleteFunc(d.Namespaces, func(n Namespace) bool {
-		return len(n.NewlyDenied)+len(n.NewlyAdmitted)+len(n.Removed)+len(n.ReasonChanged)+len(n.DeniedInBoth)+len(n.Quotas)+n.Base.Replicas+n.Head.Replicas == 0
+		return len(n.NewlyDenied)+len(n.NewlyAdmitted)+len(n.Removed)+len(n.FewerAdmitted)+len(n.ReasonChanged)+len(n.DeniedInBoth)+len(n.Quotas)+n.Base.Replicas+n.Head.Replicas == 0
 	})
 	bs, hs := base.Summary(), head.Summary()
 	d.Base = Fit{Replicas: bs.Replicas, Admitted: bs.Replicas - bs.Unfit}

@@ -76,6 +76,9 @@ func (diffTextFormat) Render(w io.Writer, d *diff.Diff, o Options) error {
 			}
 			line(p.bad.Sprint("newly denied:"), c, c.Head, suffix)
 		}
+		for _, c := range n.FewerAdmitted {
+			line(p.bad.Sprint("fewer replicas admitted:"), c, c.Head, "was: "+c.Base.Message)
+		}
 		for _, c := range n.ReasonChanged {
 			line(p.warn.Sprint("reason changed:"), c, c.Head, "was: "+c.Base.Message)
 		}
@@ -114,13 +117,17 @@ func (diffTextFormat) Render(w io.Writer, d *diff.Diff, o Options) error {
 			_ = tw.Flush()
 		}
 		if n.Base.Replicas+n.Head.Replicas > 0 {
-			fmt.Fprintf(&b, "replicas that fit in namespace %s: %d of %d before, %d of %d after\n", Escape(n.Name), n.Base.Admitted, n.Base.Replicas, n.Head.Admitted, n.Head.Replicas)
+			fmt.Fprintf(&b, "replicas admitted in namespace %s: %d of %d before, %d of %d after\n", Escape(n.Name), n.Base.Admitted, n.Base.Replicas, n.Head.Admitted, n.Head.Replicas)
 		}
 	}
-	fmt.Fprintf(&b, "%d newly denied, %d newly admitted, %d removed, %d reason changed, %d denied in both",
-		d.NewlyDenied, d.NewlyAdmitted, d.Removed, d.ReasonChanged, d.DeniedInBoth)
+	fmt.Fprintf(&b, "%d newly denied, ", d.NewlyDenied)
+	if d.FewerAdmitted > 0 {
+		fmt.Fprintf(&b, "%d with fewer replicas admitted, ", d.FewerAdmitted)
+	}
+	fmt.Fprintf(&b, "%d newly admitted, %d removed, %d reason changed, %d denied in both",
+		d.NewlyAdmitted, d.Removed, d.ReasonChanged, d.DeniedInBoth)
 	if d.Base.Replicas+d.Head.Replicas > 0 {
-		fmt.Fprintf(&b, "; replicas that fit: %d of %d before, %d of %d after", d.Base.Admitted, d.Base.Replicas, d.Head.Admitted, d.Head.Replicas)
+		fmt.Fprintf(&b, "; replicas admitted: %d of %d before, %d of %d after", d.Base.Admitted, d.Base.Replicas, d.Head.Admitted, d.Head.Replicas)
 	}
 	b.WriteString("\n")
 	_, err := io.WriteString(w, b.String())
@@ -141,6 +148,7 @@ type diffJSONSummary struct {
 	NewlyDenied   int     `json:"newlyDenied"`
 	NewlyAdmitted int     `json:"newlyAdmitted"`
 	Removed       int     `json:"removed"`
+	FewerAdmitted int     `json:"fewerAdmitted"`
 	ReasonChanged int     `json:"reasonChanged"`
 	DeniedInBoth  int     `json:"deniedInBoth"`
 	Replicas      jsonFit `json:"replicas"`
@@ -158,6 +166,7 @@ type diffJSONNamespace struct {
 	NewlyDenied   []diffJSONChange `json:"newlyDenied"`
 	NewlyAdmitted []diffJSONChange `json:"newlyAdmitted"`
 	Removed       []diffJSONChange `json:"removed"`
+	FewerAdmitted []diffJSONChange `json:"fewerAdmitted"`
 	ReasonChanged []diffJSONChange `json:"reasonChanged"`
 	DeniedInBoth  []diffJSONChange `json:"deniedInBoth"`
 	Quotas        []diffJSONQuota  `json:"quotas"`
@@ -195,7 +204,7 @@ func (diffJSONFormat) Description() string { return "the same content as one JSO
 
 func (diffJSONFormat) Render(w io.Writer, d *diff.Diff, o Options) error {
 	doc := diffJSONDoc{SchemaVersion: DiffJSONSchemaVersion, Version: o.Version, Namespaces: []diffJSONNamespace{},
-		Summary: diffJSONSummary{NewlyDenied: d.NewlyDenied, NewlyAdmitted: d.NewlyAdmitted, Removed: d.Removed, ReasonChanged: d.ReasonChanged, DeniedInBoth: d.DeniedInBoth,
+		Summary: diffJSONSummary{NewlyDenied: d.NewlyDenied, NewlyAdmitted: d.NewlyAdmitted, Removed: d.Removed, FewerAdmitted: d.FewerAdmitted, ReasonChanged: d.ReasonChanged, DeniedInBoth: d.DeniedInBoth,
 			Replicas: jsonFit{BaseWanted: d.Base.Replicas, BaseAdmitted: d.Base.Admitted, HeadWanted: d.Head.Replicas, HeadAdmitted: d.Head.Admitted}}}
 	conv := func(cs []diff.Change) []diffJSONChange {
 		out := []diffJSONChange{}
@@ -214,7 +223,7 @@ func (diffJSONFormat) Render(w io.Writer, d *diff.Diff, o Options) error {
 		return out
 	}
 	for _, n := range d.Namespaces {
-		jn := diffJSONNamespace{Name: n.Name, NewlyDenied: conv(n.NewlyDenied), NewlyAdmitted: conv(n.NewlyAdmitted), Removed: conv(n.Removed),
+		jn := diffJSONNamespace{Name: n.Name, NewlyDenied: conv(n.NewlyDenied), NewlyAdmitted: conv(n.NewlyAdmitted), Removed: conv(n.Removed), FewerAdmitted: conv(n.FewerAdmitted),
 			ReasonChanged: conv(n.ReasonChanged), DeniedInBoth: conv(n.DeniedInBoth), Quotas: []diffJSONQuota{},
 			Replicas: jsonFit{BaseWanted: n.Base.Replicas, BaseAdmitted: n.Base.Admitted, HeadWanted: n.Head.Replicas, HeadAdmitted: n.Head.Admitted}}
 		for _, r := range n.Quotas {
