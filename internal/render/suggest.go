@@ -55,6 +55,11 @@ func QuotaYAML(w io.Writer, r *check.Report, _ Options) error {
 			line := "    " + values[i]
 			if was, ok := s.Was[k]; ok && was.Cmp(q.Spec.Hard[k]) != 0 {
 				line += strings.Repeat(" ", width-len(values[i])) + "  # was " + was.String()
+				if was.Cmp(q.Spec.Hard[k]) > 0 {
+					// The smallest value leaves the release no room to grow:
+					// say so rather than let it pass for a fix.
+					line += ", lowered to what the input uses"
+				}
 			}
 			b.WriteString(line + "\n")
 		}
