@@ -53,11 +53,16 @@ func (t toolInputs) of(p string) (toolInput, bool) {
 	if len(t.files) == 0 {
 		return toolInput{}, false
 	}
+	in, ok := t.files[t.key(p)]
+	return in, ok
+}
+
+// key is the absolute, clean path of p, as the maps are keyed.
+func (t toolInputs) key(p string) string {
 	if !filepath.IsAbs(p) {
 		p = filepath.Join(t.cwd, p)
 	}
-	in, ok := t.files[filepath.Clean(p)]
-	return in, ok
+	return filepath.Clean(p)
 }
 
 // namedFile is a file a tool's file names, by its absolute path, and its
@@ -168,10 +173,7 @@ func (t toolInputs) transformed(p string) (kustomizeTransform, bool) {
 	if len(t.transformedBy) == 0 {
 		return kustomizeTransform{}, false
 	}
-	if !filepath.IsAbs(p) {
-		p = filepath.Join(t.cwd, p)
-	}
-	k, ok := t.transformedBy[filepath.Clean(p)]
+	k, ok := t.transformedBy[t.key(p)]
 	return k, ok
 }
 
