@@ -48,8 +48,7 @@ func Default() Policy {
 // is refused for (NamespaceErrors); read from an existing namespace it fails
 // closed for enforce (restricted, latest) and open for warn.
 func FromLabels(labels map[string]string) (Policy, field.ErrorList) {
-	p, errs := psapi.PolicyToEvaluate(labels, Default().p)
-	return Policy{p}, errs
+	return (*Config)(nil).Labels(labels)
 }
 
 // Privileged reports whether the policy checks nothing a create shows:
