@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -110,4 +111,18 @@ func namespaceObjectsCounted(ns, kind, message string) []string {
 	}
 	return []string{fmt.Sprintf("used counts the %ss %s and %s, which namespace %s holds in every cluster (--namespace-objects=false leaves them out)",
 		kind, strings.Join(names[:len(names)-1], ", "), names[len(names)-1], ns)}
+}
+
+// droppedFieldWarnings are limitcheck's own warnings for a field of the
+// input that kube-apiserver 1.36 drops without a word on create because its
+// feature gate is off by default: a StatefulSet's maxUnavailable
+// (MaxUnavailableStatefulSet, beta and off), which the author expects to
+// speed up rollouts.
+func droppedFieldWarnings(obj runtime.Object) []string {
+	if sts, ok := obj.(*appsv1.StatefulSet); ok {
+		if r := sts.Spec.UpdateStrategy.RollingUpdate; r != nil && r.MaxUnavailable != nil {
+			return []string{"spec.updateStrategy.rollingUpdate.maxUnavailable is dropped: kube-apiserver 1.36 keeps it only with the MaxUnavailableStatefulSet feature gate (beta, off by default), so the StatefulSet updates one Pod at a time"}
+		}
+	}
+	return nil
 }

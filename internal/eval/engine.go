@@ -468,9 +468,13 @@ func (e *Engine) Admit(obj runtime.Object) (res Result) {
 			res.Internal = fmt.Sprintf("limitcheck failed on this object: %v", r)
 		}
 	}()
+	dropped := droppedFieldWarnings(obj) // before PrepareForCreate drops them
 	res = e.admitObject(obj, true)
 	if res.Object != nil {
 		res.Warnings = append(res.Warnings, cpuByteUnitWarnings(res.Object)...)
+	}
+	if res.Denial == nil && !res.Skipped && res.Internal == "" {
+		res.Warnings = append(res.Warnings, dropped...)
 	}
 	if e.opts.DisableControllers || res.Skipped || res.Internal != "" {
 		return res

@@ -157,3 +157,17 @@ func TestNamespaceObjectsCounted(t *testing.T) {
 		t.Errorf("objects left out: warnings %q", r.Warnings)
 	}
 }
+
+// limitcheck's own warning: a field 1.36 drops because its gate is off.
+func TestDroppedFieldWarnings(t *testing.T) {
+	sts := "apiVersion: apps/v1\nkind: StatefulSet\nmetadata: {name: db}\nspec:\n  serviceName: db\n  replicas: 1\n  selector: {matchLabels: {app: db}}\n  updateStrategy: {type: RollingUpdate, rollingUpdate: {maxUnavailable: 2}}\n  template:\n    metadata: {labels: {app: db}}\n    spec: {containers: [{name: c, image: i}]}"
+	res := run(t, features.Default(), sts)
+	want := "spec.updateStrategy.rollingUpdate.maxUnavailable is dropped: kube-apiserver 1.36 keeps it only with the MaxUnavailableStatefulSet feature gate (beta, off by default), so the StatefulSet updates one Pod at a time"
+	if !slices.Contains(res.Warnings, want) {
+		t.Errorf("warnings %q, want %q", res.Warnings, want)
+	}
+	plain := run(t, features.Default(), strings.Replace(sts, ", rollingUpdate: {maxUnavailable: 2}", "", 1))
+	if slices.Contains(plain.Warnings, want) {
+		t.Errorf("without maxUnavailable: %q", plain.Warnings)
+	}
+}
