@@ -2,9 +2,11 @@ package eval
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	appsv1 "k8s.io/api/apps/v1"
+	batchv1 "k8s.io/api/batch/v1"
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -13,6 +15,7 @@ import (
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
 	"github.com/limitcheck/limitcheck/internal/eval/defaults"
+	"github.com/limitcheck/limitcheck/internal/eval/status"
 )
 
 // cpuByteUnitWarnings are limitcheck's own warnings (VAL-104) for a cpu
@@ -122,6 +125,52 @@ func droppedFieldWarnings(obj runtime.Object) []string {
 	if sts, ok := obj.(*appsv1.StatefulSet); ok {
 		if r := sts.Spec.UpdateStrategy.RollingUpdate; r != nil && r.MaxUnavailable != nil {
 			return []string{"spec.updateStrategy.rollingUpdate.maxUnavailable is dropped: kube-apiserver 1.36 keeps it only with the MaxUnavailableStatefulSet feature gate (beta, off by default), so the StatefulSet updates one Pod at a time"}
+		}
+	}
+	return nil
+}
+
+// jobDeadlineScopeHint explains a Job's Pod refused by a NotTerminating
+// quota when the Job sets spec.activeDeadlineSeconds: only the Pod's own
+// (the template's) makes a Pod Terminating for quota scopes (RQ-17).
+func (e *Engine) jobDeadlineScopeHint(obj runtime.Object, w *Workload) []string {
+	var spec *batchv1.JobSpec
+	path := "spec"
+	switch o := obj.(type) {
+	case *batchv1.Job:
+		spec = &o.Spec
+	case *batchv1.CronJob:
+		spec, path = &o.Spec.JobTemplate.Spec, "spec.jobTemplate.spec"
+	default:
+		return nil
+	}
+	if spec.ActiveDeadlineSeconds == nil || spec.Template.Spec.ActiveDeadlineSeconds != nil {
+		return nil
+	}
+	for i := range w.Created {
+		c := &w.Created[i]
+		if c.Kind != "Pod" || c.Denial == nil || c.Denial.Stage != status.StageQuota {
+			continue
+		}
+		_, rest, ok := strings.Cut(c.Denial.Message, "exceeded quota: ")
+		if !ok {
+			continue
+		}
+		name, _, _ := strings.Cut(rest, ",")
+		ns := e.namespaces[c.Namespace]
+		if ns == nil {
+			continue
+		}
+		for _, q := range ns.Quotas {
+			notTerminating := slices.Contains(q.Spec.Scopes, corev1.ResourceQuotaScopeNotTerminating)
+			if sel := q.Spec.ScopeSelector; sel != nil {
+				notTerminating = notTerminating || slices.ContainsFunc(sel.MatchExpressions, func(r corev1.ScopedResourceSelectorRequirement) bool {
+					return r.ScopeName == corev1.ResourceQuotaScopeNotTerminating
+				})
+			}
+			if q.Name == name && notTerminating {
+				return []string{fmt.Sprintf("%s.activeDeadlineSeconds bounds the Job, not its Pods: quota %s (NotTerminating) counts them; %s.template.spec.activeDeadlineSeconds makes them Terminating", path, name, path)}
+			}
 		}
 	}
 	return nil

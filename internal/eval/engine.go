@@ -505,6 +505,7 @@ func (e *Engine) Admit(obj runtime.Object) (res Result) {
 		for _, c := range w.Created {
 			res.Allowed = res.Allowed && c.Allowed
 		}
+		res.Warnings = append(res.Warnings, e.jobDeadlineScopeHint(obj, w)...)
 	}
 	return res
 }

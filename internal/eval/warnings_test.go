@@ -171,3 +171,20 @@ func TestDroppedFieldWarnings(t *testing.T) {
 		t.Errorf("without maxUnavailable: %q", plain.Warnings)
 	}
 }
+
+// RQ-17: a Job's own activeDeadlineSeconds does not make its Pods
+// Terminating; a NotTerminating quota refusing them says so.
+func TestJobDeadlineScopeHint(t *testing.T) {
+	quota := "apiVersion: v1\nkind: ResourceQuota\nmetadata: {name: services}\nspec: {hard: {pods: '1'}, scopes: [NotTerminating]}"
+	job := "apiVersion: batch/v1\nkind: Job\nmetadata: {name: report}\nspec:\n  activeDeadlineSeconds: 600\n  parallelism: 2\n  completions: 2\n  template:\n    spec: {restartPolicy: Never, containers: [{name: r, image: i}]}"
+	res := run(t, features.Default(), quota, job)
+	want := "spec.activeDeadlineSeconds bounds the Job, not its Pods: quota services (NotTerminating) counts them; spec.template.spec.activeDeadlineSeconds makes them Terminating"
+	if !slices.Contains(res.Warnings, want) {
+		t.Errorf("warnings %q, want %q", res.Warnings, want)
+	}
+	// The template's deadline: its Pods are Terminating, and nothing refuses them.
+	ok := run(t, features.Default(), quota, strings.Replace(job, "spec: {restartPolicy: Never,", "spec: {activeDeadlineSeconds: 600, restartPolicy: Never,", 1))
+	if slices.Contains(ok.Warnings, want) || !ok.Allowed {
+		t.Errorf("template deadline: allowed %v, warnings %q", ok.Allowed, ok.Warnings)
+	}
+}
