@@ -1,6 +1,7 @@
 package e2e
 
 import (
+	"slices"
 	"strings"
 	"testing"
 	"testing/fstest"
@@ -119,5 +120,22 @@ memory      0     1Gi
 		"Container   cpu       -    2    2                2              -\nContainer   memory    -    2Gi  2Gi              2Gi            -", 1)
 	if got := describeRows(kubectl); got != want {
 		t.Errorf("got\n%s\nwant\n%s", got, want)
+	}
+}
+
+// A StatefulSet's Pod event whose claims both failed aggregates their
+// errors; each is a refusal of its own.
+func TestRefusalsOfAggregate(t *testing.T) {
+	msg := `Create Pod w-3-0 in StatefulSet w-3 failed error: [failed to create PVC data-w-3-0: persistentvolumeclaims "data-w-3-0" is forbidden: minimum storage usage per PersistentVolumeClaim is 10Gi, but request is 1G, failed to create PVC logs-w-3-0: persistentvolumeclaims "logs-w-3-0" is forbidden: minimum storage usage per PersistentVolumeClaim is 10Gi, but request is 1Gi]`
+	got := RefusalsOf(msg)
+	want := []string{
+		`persistentvolumeclaims "data-w-3-0" is forbidden: minimum storage usage per PersistentVolumeClaim is 10Gi, but request is 1G`,
+		`persistentvolumeclaims "logs-w-3-0" is forbidden: minimum storage usage per PersistentVolumeClaim is 10Gi, but request is 1Gi`,
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("RefusalsOf:\n got %q\nwant %q", got, want)
+	}
+	if got := RefusalsOf("Error creating: pods \"p\" is forbidden: x"); !slices.Equal(got, []string{`pods "p" is forbidden: x`}) {
+		t.Errorf("one refusal: %q", got)
 	}
 }

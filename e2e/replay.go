@@ -509,7 +509,9 @@ func (r *Replayer) snapshot(ctx context.Context, w *unstructured.Unstructured, c
 		if e.Reason != "FailedCreate" && e.Reason != "ReplicaSetCreateError" {
 			continue
 		}
-		refusals[NormalizeMessage(RefusalOf(e.Message))] = true
+		for _, m := range RefusalsOf(e.Message) {
+			refusals[NormalizeMessage(m)] = true
+		}
 		counts = append(counts, fmt.Sprintf("%s=%d", e.Name, e.Count))
 	}
 	c.Refusals = c.Refusals[:0]
@@ -600,7 +602,35 @@ var refusalPrefixes = []*regexp.Regexp{
 	regexp.MustCompile(`^Create Claim \S+ for Pod \S+ in StatefulSet \S+ failed error: `),
 	regexp.MustCompile(`^Failed to create new replica set "[^"]*": `),
 	// A StatefulSet's Pod event carries its claim's error.
-	regexp.MustCompile(`^failed to create PVC \S+: `),
+	claimPrefix,
+}
+
+var claimPrefix = regexp.MustCompile(`^failed to create PVC \S+: `)
+
+// claimErrors splits the aggregate a StatefulSet's Pod event carries when
+// several of its claims failed: "[failed to create PVC a: …, failed to
+// create PVC b: …]", the claims in the order the controller's goroutines
+// finished (utilerrors.Aggregate).
+var claimErrors = regexp.MustCompile(`(?:^\[|, )failed to create PVC \S+: `)
+
+// RefusalsOf is kube-apiserver's messages in a FailedCreate event's
+// message: one, or each claim's of an aggregate.
+func RefusalsOf(msg string) []string {
+	for _, re := range refusalPrefixes {
+		if re != claimPrefix {
+			msg = re.ReplaceAllString(msg, "")
+		}
+	}
+	if strings.HasPrefix(msg, "[failed to create PVC ") && strings.HasSuffix(msg, "]") {
+		var out []string
+		for _, part := range claimErrors.Split(strings.TrimSuffix(msg, "]"), -1) {
+			if part != "" {
+				out = append(out, part)
+			}
+		}
+		return out
+	}
+	return []string{RefusalOf(msg)}
 }
 
 // RefusalOf is kube-apiserver's message in a FailedCreate event's message.
