@@ -161,6 +161,8 @@ func TestLookup(t *testing.T) {
 		{"tanka.dev/v1alpha1", "Environment", ToolConfig, "environments.tanka.dev", false, "", ""},
 		{"backstage.io/v1alpha1", "Component", ToolConfig, "components.backstage.io", false, "", ""},
 		{"scaffolder.backstage.io/v1beta3", "Template", ToolConfig, "templates.scaffolder.backstage.io", false, "", ""},
+		{"config.kwok.x-k8s.io/v1alpha1", "KwokctlConfiguration", ToolConfig, "kwokctlconfigurations.config.kwok.x-k8s.io", false, "", ""},
+		{"kube-scheduler-simulator-config/v1alpha1", "SimulatorConfiguration", ToolConfig, "simulatorconfigurations.kube-scheduler-simulator-config", false, "", ""},
 		// A dotless group that is not built in cannot be served at all:
 		// Skaffold's is a tool's, another one more likely a typo.
 		{"skaffold/v4beta11", "Config", ToolConfig, "configs.skaffold", false, "", ""},

@@ -12,8 +12,9 @@ import (
 // config, a kubelet config in a node-setup repository, a skaffold.yaml at a
 // repository's root, a policy repository's kyverno-test.yaml, a Backstage
 // catalog-info.yaml). Besides groups with a dot, only the dotless names of
-// three tools are: Skaffold's skaffold/v…, the descheduler's
-// descheduler/v1alpha… and kustomize's apiVersion builtin.
+// four tools are: Skaffold's skaffold/v…, the descheduler's
+// descheduler/v1alpha…, kube-scheduler-simulator's and kustomize's
+// apiVersion builtin.
 // Another dotless unknown group (app/v1) cannot be any apiserver's group
 // either, but is more likely a mistake, and is NotServed, as kubectl reports
 // it.
@@ -44,6 +45,9 @@ var (
 		"tanka.dev":               true, // a Tanka environment's spec.json
 		"backstage.io":            true, // a Backstage catalog-info.yaml (Component, API, System, …)
 		"scaffolder.backstage.io": true, // a Backstage software Template
+		"config.kwok.x-k8s.io":    true, // kwok's and kwokctl's KwokConfiguration, KwokctlConfiguration
+		// kube-scheduler-simulator's SimulatorConfiguration (a dotless group).
+		"kube-scheduler-simulator-config": true,
 	}
 )
 
@@ -54,7 +58,8 @@ var (
 // Kustomization and Component, KubeletConfiguration, KubeProxyConfiguration,
 // KubeSchedulerConfiguration, AdmissionConfiguration, …), or a kind of
 // apiserver.k8s.io, audit.k8s.io, kubeadm.k8s.io, kind.x-k8s.io,
-// config.kubernetes.io, kpt.dev, fn.kpt.dev, skaffold, descheduler, of the test tools'
+// config.kubernetes.io, kpt.dev, fn.kpt.dev, skaffold, descheduler,
+// config.kwok.x-k8s.io, kube-scheduler-simulator-config, of the test tools'
 // cli.kyverno.io, test.gatekeeper.sh, chainsaw.kyverno.io and kuttl.dev, or
 // Backstage's backstage.io and scaffolder.backstage.io. (internal/admissionconfig reads
 // the admission configuration kinds among them.)
