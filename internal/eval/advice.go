@@ -78,25 +78,17 @@ func unsimulatedAdmission(gvk schema.GroupVersionKind) []string {
 // namespaceObjectsCounted explains a quota refusal whose object count
 // includes what every namespace holds (NS-01): `used: configmaps=2` after
 // the input's first ConfigMap counts kube-root-ca.crt.
-func namespaceObjectsCounted(ns, kind, message string) []string {
+func namespaceObjectsCounted(ns, kind string, d *status.Denial) []string {
 	switch kind {
 	case "ConfigMap", "ServiceAccount", "Service", "Endpoints", "EndpointSlice", "Role", "RoleBinding":
 	default:
 		return nil // no namespace holds one of its own (a quota refusing Pods is the common case)
 	}
-	_, rest, ok := strings.Cut(message, "exceeded quota: ")
-	if !ok {
-		return nil
-	}
-	_, rest, _ = strings.Cut(rest, ", requested: ")
-	requested, _, _ := strings.Cut(rest, ", used: ")
-	counted := false
-	for _, part := range strings.Split(requested, ",") {
-		name, _, _ := strings.Cut(part, "=")
-		if strings.HasPrefix(name, "count/") || name == strings.ToLower(kind)+"s" {
-			counted = true
-		}
-	}
+	// The resources the object exceeds (none for "must specify", which is
+	// Pods' only).
+	counted := slices.ContainsFunc(d.Resources, func(name string) bool {
+		return strings.HasPrefix(name, "count/") || name == strings.ToLower(kind)+"s"
+	})
 	if !counted {
 		return nil
 	}
@@ -152,11 +144,7 @@ func (e *Engine) jobDeadlineScopeHint(obj runtime.Object, w *Workload) []string 
 		if c.Kind != "Pod" || c.Denial == nil || c.Denial.Stage != status.StageQuota {
 			continue
 		}
-		_, rest, ok := strings.Cut(c.Denial.Message, "exceeded quota: ")
-		if !ok {
-			continue
-		}
-		name, _, _ := strings.Cut(rest, ",")
+		name := c.Denial.Quota
 		ns := e.namespaces[c.Namespace]
 		if ns == nil {
 			continue

@@ -853,7 +853,7 @@ func (e *Engine) admitObject(obj runtime.Object, fromInput bool) Result {
 	}
 	res.Allowed = res.Denial == nil
 	if d := res.Denial; d != nil && d.Stage == status.StageQuota && fromInput && !e.opts.OmitNamespaceObjects {
-		res.Warnings = append(res.Warnings, namespaceObjectsCounted(res.Namespace, gvk.Kind, d.Message)...)
+		res.Warnings = append(res.Warnings, namespaceObjectsCounted(res.Namespace, gvk.Kind, d)...)
 	}
 	return res
 }
