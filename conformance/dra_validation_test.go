@@ -87,10 +87,19 @@ func (g *draGen) selectors() []any {
 	return g.n(2, func() any {
 		switch {
 		case g.chance(0.8):
+			// Valid ones, and the mistakes the CEL compiler refuses (VAL-35):
+			// syntax, a name not declared, a type that is not bool, a cost
+			// over the limit.
 			return map[string]any{"cel": map[string]any{"expression": g.pick(
 				`device.driver == "gpu.example.com"`,
 				`device.attributes["gpu.example.com"].model == "a100"`,
-				`device.capacity["gpu.example.com"].memory.compareTo(quantity("40Gi")) >= 0`).(string)}}
+				`device.capacity["gpu.example.com"].memory.compareTo(quantity("40Gi")) >= 0`,
+				`device.driver = "gpu.example.com"`,
+				`dev.driver == "gpu.example.com"`,
+				`device.driver`,
+				`device.capacity["gpu.example.com"].memory >= "40Gi"`,
+				`device.attributes.all(d, device.attributes[d].all(a, device.attributes.all(e, device.attributes[e].all(b, true))))`,
+				`  `).(string)}}
 		case g.chance(0.5):
 			return map[string]any{}
 		default:
@@ -277,7 +286,7 @@ func (g *draGen) class(i int) map[string]any {
 }
 
 // draRules are messages the generated cases must reach: the rules of
-// VAL-32..VAL-34 (and VAL-35's length bound).
+// VAL-32..VAL-35.
 var draRules = []string{
 	"metadata.name: Invalid value: \"Gpu_Claim\"",
 	".name: Invalid value: \"GPU\"",
@@ -293,6 +302,10 @@ var draRules = []string{
 	".count: Invalid value: -1: must be greater than zero",
 	".cel: Required value",
 	".cel.expression: Too long: may not be more than 10240 bytes",
+	`.cel.expression: Invalid value: "device.driver = \"gpu.example.com\"": compilation failed: ERROR: <input>:1:15: Syntax error: token recognition error at: '= '`,
+	`.cel.expression: Invalid value: "dev.driver == \"gpu.example.com\"": compilation failed: ERROR: <input>:1:1: undeclared reference to 'dev'`,
+	`.cel.expression: Invalid value: "device.driver": must evaluate to bool or the unknown type, not string`,
+	".cel.expression: Forbidden: too complex, exceeds cost limit",
 	".operator: Unsupported value: \"equal\": supported values: \"Equal\", \"Exists\"",
 	".value: Invalid value: \"true\": must be empty for operator `Exists`",
 	".effect: Unsupported value: \"PreferNoSchedule\"",

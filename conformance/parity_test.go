@@ -47,7 +47,7 @@ func statusOutcome(err error) rqOutcome {
 // admitOutcome admits obj on a fresh engine with no namespace objects and no
 // controllers, and returns the outcome and the denial (nil when admitted).
 func admitOutcome(obj runtime.Object, namespace string, gates features.Gates) (rqOutcome, *status.Denial) {
-	e := eval.New(eval.Options{DefaultNamespace: namespace, OmitNamespaceObjects: true, DisableControllers: true, Gates: gates})
+	e := eval.New(eval.Options{DefaultNamespace: namespace, OmitNamespaceObjects: true, DisableControllers: true, Gates: gates, Rules: celRules()})
 	res := e.Admit(obj)
 	if res.Internal != "" {
 		return rqOutcome{code: 500, message: res.Internal}, nil

@@ -147,7 +147,7 @@ func createBoth(doc []byte, classes [][]byte) (Outcome, eval.Result, error) {
 		return Outcome{}, eval.Result{}, err
 	}
 	up.Controllers = ControllerOptions{Nodes: 1}
-	engine := eval.New(eval.Options{DefaultNamespace: "ns1", Gates: features.Default(), Nodes: 1})
+	engine := eval.New(eval.Options{DefaultNamespace: "ns1", Gates: features.Default(), Nodes: 1, Rules: celRules()})
 	for _, c := range classes {
 		if IsNamespaceDoc(c) {
 			// A disagreement is the Namespace document's own mismatch,
@@ -391,7 +391,7 @@ func TestRealManifestsUnderPolicy(t *testing.T) {
 			t.Fatal(err)
 		}
 		up.Controllers = ControllerOptions{Nodes: 2}
-		engine := eval.New(eval.Options{DefaultNamespace: "ns1", Gates: features.Default(), Nodes: 2})
+		engine := eval.New(eval.Options{DefaultNamespace: "ns1", Gates: features.Default(), Nodes: 2, Rules: celRules()})
 		var inOrder [][]byte
 		var where []string // of each of inOrder
 		for _, d := range docs {

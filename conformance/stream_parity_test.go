@@ -77,7 +77,7 @@ func streamParity(t *testing.T, file string, stats map[string]int, shown int) in
 		t.Fatal(err)
 	}
 	up.Controllers = ControllerOptions{Nodes: 1}
-	engine := eval.New(eval.Options{DefaultNamespace: "ns1", Gates: features.Default(), Nodes: 1})
+	engine := eval.New(eval.Options{DefaultNamespace: "ns1", Gates: features.Default(), Nodes: 1, Rules: celRules()})
 	namespaces := map[string]bool{"ns1": true}
 	for _, d := range docs {
 		if IsClassDoc(d.json) {

@@ -114,8 +114,12 @@ func (g *webhookGen) matchCondition() map[string]any {
 		m["name"] = g.pick("exclude-leases", "exclude-leases", "", "Bad Name", "example.com/rule", "-x", "a/b/c")
 	}
 	if g.chance(0.9) {
-		// Only expressions that compile: the CEL compiler is not simulated.
-		m["expression"] = g.pick("true", "  object != null ", "", "   ", "request.userInfo.username != 'admin'")
+		// Expressions that compile and the mistakes the compiler refuses
+		// (VAL-83): syntax, params (not declared for webhooks), not a bool.
+		m["expression"] = g.pick("true", "  object != null ", "", "   ", "request.userInfo.username != 'admin'",
+			"!(request.resource.group == 'coordination.k8s.io' && request.resource.resource == 'leases')",
+			"authorizer.group('').resource('pods').check('get').allowed()",
+			"object.metadata.name ==", "params.enabled", " request.userInfo.username ", "request.kind.kind = 'Pod'")
 	}
 	return m
 }
@@ -325,6 +329,9 @@ var webhookRules = map[string][]string{
 		`service.path: Invalid value: "/Mutate_Pods": segment[0]: a lowercase RFC 1123 subdomain`,
 		`matchConditions: Too many: 65: must have at most 64 items`,
 		`expression: Required value`,
+		`expression: Invalid value: "object.metadata.name ==": compilation failed: ERROR: <input>:1:`,
+		`expression: Invalid value: "params.enabled": compilation failed: ERROR: <input>:1:1: undeclared reference to 'params'`,
+		`expression: Invalid value: "request.userInfo.username": must evaluate to bool`,
 		`matchConditions[0].name: Required value`,
 		`name: Invalid value: "Bad Name": name part must consist of`,
 		`matchConditions[1].name: Duplicate value: "exclude-leases"`,

@@ -13,6 +13,7 @@ import (
 	crdschema "github.com/limitcheck/limitcheck/internal/eval/crd"
 	"github.com/limitcheck/limitcheck/internal/eval/status"
 	"github.com/limitcheck/limitcheck/internal/eval/validation"
+	"github.com/limitcheck/limitcheck/internal/rules"
 )
 
 // customSchema is the schema a custom resource is checked with: its CRD's,
@@ -61,15 +62,17 @@ func metadataUnknown(obj map[string]any) []string {
 	return crdschema.MetadataUnknown("metadata", md)
 }
 
-// RuleEvaluator evaluates the x-kubernetes-validations (CEL) rules of a
-// CRD's schema on a custom resource (VAL-78), as kube-apiserver's CEL
-// validator does on create: key names the schema (its digest), schema is
-// its openAPIV3Schema as JSON, obj the defaulted object. It returns the
-// errors of the rules that fail; an error when they could not be evaluated.
-// limitcheck's own (package rules) runs them in a helper process, so that
-// runs without rules do not pay CEL's start-up.
+// RuleEvaluator is limitcheck's CEL. EvaluateRules evaluates the
+// x-kubernetes-validations rules of a CRD's schema on a custom resource
+// (VAL-78), as kube-apiserver's CEL validator does on create: key names the
+// schema (its digest), schema is its openAPIV3Schema as JSON, obj the
+// defaulted object. CompileExpression compiles an expression of an object
+// being validated (VAL-35, VAL-83) and returns its errors at p. Both return
+// an error when CEL could not be run. limitcheck's own (package rules) runs
+// CEL in a helper process, so that runs without CEL do not pay its start-up.
 type RuleEvaluator interface {
 	EvaluateRules(key string, schema []byte, obj map[string]any) (field.ErrorList, error)
+	CompileExpression(kind rules.Expression, expression string, p *field.Path) (field.ErrorList, error)
 }
 
 // validateCustom is the custom resource strategy's validation on create

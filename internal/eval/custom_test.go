@@ -12,6 +12,7 @@ import (
 
 	"github.com/limitcheck/limitcheck/internal/eval/apis"
 	"github.com/limitcheck/limitcheck/internal/eval/status"
+	"github.com/limitcheck/limitcheck/internal/rules"
 	"github.com/limitcheck/limitcheck/internal/rules/celserver"
 )
 
@@ -193,5 +194,9 @@ func TestCustomResourceRulesUnevaluated(t *testing.T) {
 type failingRules struct{}
 
 func (failingRules) EvaluateRules(string, []byte, map[string]any) (field.ErrorList, error) {
+	return nil, errors.New("the limitcheck-cel helper was not found")
+}
+
+func (failingRules) CompileExpression(rules.Expression, string, *field.Path) (field.ErrorList, error) {
 	return nil, errors.New("the limitcheck-cel helper was not found")
 }

@@ -65,6 +65,7 @@ import (
 	apiregistrationv1 "k8s.io/kube-aggregator/pkg/apis/apiregistration/v1"
 
 	"github.com/limitcheck/limitcheck/internal/eval/apis"
+	"github.com/limitcheck/limitcheck/internal/rules"
 )
 
 // Placeholders for names the apiserver would generate at random (PL-04). They are
@@ -219,6 +220,9 @@ type Engine struct {
 	count *int32
 	// live is set while AdmitLive admits a live cluster's policy (CL-01).
 	live bool
+	// uncompiled is why the CEL expressions of the object being admitted
+	// were not compiled, if they were not (VAL-35, VAL-83).
+	uncompiled string
 	// seeds are the live usages of quotas the input replaces (SeedQuotaUsage).
 	seeds map[string]corev1.ResourceList
 	// resourceIDs number the resources of storedNames.
@@ -469,7 +473,11 @@ func (e *Engine) Admit(obj runtime.Object) (res Result) {
 		}
 	}()
 	dropped := droppedFieldWarnings(obj) // before PrepareForCreate drops them
+	e.uncompiled = ""
 	res = e.admitObject(obj, true)
+	if e.uncompiled != "" {
+		res.Warnings = append(res.Warnings, "its CEL expressions were not compiled: "+e.uncompiled)
+	}
 	if res.Object != nil {
 		res.Warnings = append(res.Warnings, cpuByteUnitWarnings(res.Object)...)
 	}
@@ -582,11 +590,11 @@ func (e *Engine) admitObject(obj runtime.Object, fromInput bool) Result {
 	case *admissionregistrationv1.ValidatingWebhookConfiguration: // VAL-79..VAL-83
 		defaults.DefaultValidatingWebhookConfiguration(o)
 		assignName(o)
-		clusterErrs = validation.ValidatingWebhookConfiguration(o)
+		clusterErrs = validation.ValidatingWebhookConfiguration(o, e.compiler(rules.MatchCondition))
 	case *admissionregistrationv1.MutatingWebhookConfiguration:
 		defaults.DefaultMutatingWebhookConfiguration(o)
 		assignName(o)
-		clusterErrs = validation.MutatingWebhookConfiguration(o)
+		clusterErrs = validation.MutatingWebhookConfiguration(o, e.compiler(rules.MatchCondition))
 	case *networkingv1.IngressClass: // VAL-84
 		defaults.IngressClass(o)
 		assignName(o)
@@ -620,7 +628,7 @@ func (e *Engine) admitObject(obj runtime.Object, fromInput bool) Result {
 	case *resourcev1.DeviceClass: // VAL-34
 		validation.PrepareDeviceClassForCreate(o)
 		assignName(o)
-		clusterErrs = validation.DeviceClass(o)
+		clusterErrs = validation.DeviceClass(o, e.compiler(rules.DeviceSelector))
 	case *corev1.Namespace: // NS-03
 		if o.Name != "" { // SetDefaults_Namespace
 			if o.Labels == nil {
@@ -786,7 +794,7 @@ func (e *Engine) admitObject(obj runtime.Object, fromInput bool) Result {
 		assignName(&o.ObjectMeta)
 		// VAL-32: validated before the ResourceQuota plugin charges it.
 		errs := validation.AdminAccess(&o.Spec.Devices, adminAccessPath, e.labelsOf(ns.name))
-		if errs = append(errs, validation.ResourceClaim(o)...); len(errs) > 0 {
+		if errs = append(errs, validation.ResourceClaim(o, e.compiler(rules.DeviceSelector))...); len(errs) > 0 {
 			res.Denial = status.Invalid(gvk.GroupKind(), o.Name, errs)
 			break
 		}
@@ -1248,7 +1256,7 @@ func (e *Engine) validateCounted(obj runtime.Object, gvk schema.GroupVersionKind
 		// VAL-33: defaulted, then the admin-access check and validation.
 		defaults.DefaultResourceClaimTemplate(o)
 		errs := validation.AdminAccess(&o.Spec.Spec.Devices, adminAccessPath, e.labelsOf(namespace))
-		return o, gk, append(errs, validation.ResourceClaimTemplate(o)...)
+		return o, gk, append(errs, validation.ResourceClaimTemplate(o, e.compiler(rules.DeviceSelector))...)
 	case *corev1.Endpoints:
 		// VAL-85: defaulted (protocol), validated.
 		validation.DefaultEndpoints(o)

@@ -9,12 +9,15 @@ import (
 	"k8s.io/utils/ptr"
 
 	"github.com/limitcheck/limitcheck/internal/eval/defaults"
+	"github.com/limitcheck/limitcheck/internal/rules/celserver"
 )
 
 // TestWebhookIngressClassValidation: VAL-79..VAL-84, whole messages as
 // kube-apiserver 1.36.3's create path (defaulting, the strategies'
 // PrepareForCreate and Validate) returned them; a valid one stays skipped.
 func TestWebhookIngressClassValidation(t *testing.T) {
+	cel := celserver.Pipe() // the limitcheck-cel helper's server, in-process
+	defer cel.Close()
 	for _, tc := range []struct {
 		name, doc string
 		want      string // "" valid: skipped
@@ -35,6 +38,11 @@ func TestWebhookIngressClassValidation(t *testing.T) {
 		{name: "policies, timeout, selectors, matchConditions",
 			doc:  "apiVersion: admissionregistration.k8s.io/v1\nkind: MutatingWebhookConfiguration\nmetadata: {name: policies}\nwebhooks:\n- name: policies.example.com\n  sideEffects: None\n  admissionReviewVersions: [v1]\n  clientConfig: {service: {name: hooks, namespace: system}}\n  failurePolicy: \"\"\n  matchPolicy: exact\n  timeoutSeconds: 31\n  reinvocationPolicy: Always\n  namespaceSelector: {matchExpressions: [{key: control-plane, operator: exists}]}\n  objectSelector: {matchLabels: {app: \"-web-\"}}\n  matchConditions:\n  - {name: \"Bad Name\", expression: \"true\"}\n  - {name: skip, expression: \"   \"}\n  - {name: skip, expression: \"true\"}\n  - {expression: \"true\"}\n",
 			want: `MutatingWebhookConfiguration.admissionregistration.k8s.io "policies" is invalid: [webhooks[0].failurePolicy: Unsupported value: "": supported values: "Fail", "Ignore", webhooks[0].matchPolicy: Unsupported value: "exact": supported values: "Equivalent", "Exact", webhooks[0].timeoutSeconds: Invalid value: 31: the timeout value must be between 1 and 30 seconds, webhooks[0].namespaceSelector.matchExpressions[0].operator: Invalid value: "exists": not a valid selector operator, webhooks[0].objectSelector.matchLabels: Invalid value: "-web-": a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyValue',  or 'my_value',  or '12345', regex used for validation is '(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?'), webhooks[0].reinvocationPolicy: Unsupported value: "Always": supported values: "IfNeeded", "Never", webhooks[0].matchConditions[0].name: Invalid value: "Bad Name": name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]'), webhooks[0].matchConditions[1].expression: Required value, webhooks[0].matchConditions[2].name: Duplicate value: "skip", webhooks[0].matchConditions[3].name: Required value]`},
+		{name: "matchConditions that do not compile (VAL-83)",
+			doc: "apiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingWebhookConfiguration\nmetadata: {name: policy}\nwebhooks:\n- name: policy.example.com\n  sideEffects: None\n  admissionReviewVersions: [v1]\n  clientConfig: {service: {name: policy, namespace: system}}\n  matchConditions:\n  - {name: not-leases, expression: \"!(request.resource.group == 'coordination.k8s.io' && request.resource.resource == 'leases')\"}\n  - {name: can-get, expression: \"authorizer.group('').resource('pods').check('get').allowed()\"}\n  - {name: team, expression: \"  object.metadata.labels['team'] \"}\n  - {name: enabled, expression: \"params.enabled\"}\n",
+			want: `ValidatingWebhookConfiguration.admissionregistration.k8s.io "policy" is invalid: [webhooks[0].matchConditions[2].expression: Invalid value: "object.metadata.labels['team']": must evaluate to bool but got dyn, webhooks[0].matchConditions[3].expression: Invalid value: "params.enabled": compilation failed: ERROR: <input>:1:1: undeclared reference to 'params' (in container '')
+ | params.enabled
+ | ^]`},
 		{name: "valid IngressClass, parameters in a namespace",
 			doc: "apiVersion: networking.k8s.io/v1\nkind: IngressClass\nmetadata: {name: nginx, annotations: {ingressclass.kubernetes.io/is-default-class: \"true\"}}\nspec:\n  controller: k8s.io/ingress-nginx\n  parameters: {apiGroup: k8s.example.com, kind: IngressParameters, name: external-lb, scope: Namespace, namespace: ingress}\n"},
 		{name: "IngressClass without controller, parameters incomplete",
@@ -48,7 +56,7 @@ func TestWebhookIngressClassValidation(t *testing.T) {
 			want: "IngressClass.networking.k8s.io \"traefik\" is invalid: [spec.controller: Invalid value: \"nginx\": must be a domain-prefixed path (such as \"acme.io/foo\"), spec.parameters.namespace: Forbidden: `parameters.scope` is set to 'Cluster']"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			clusterScopedOutcome(t, New(Options{DefaultNamespace: "ns1"}).Admit(decode(t, tc.doc)), tc.want)
+			clusterScopedOutcome(t, New(Options{DefaultNamespace: "ns1", Rules: cel}).Admit(decode(t, tc.doc)), tc.want)
 		})
 	}
 }

@@ -1,8 +1,9 @@
 // Package rules lets limitcheck evaluate the x-kubernetes-validations (CEL)
-// rules of custom resources (VAL-78) without linking CEL: a Client starts
+// rules of custom resources (VAL-78), and compile the CEL expressions that
+// other objects carry (VAL-35, VAL-83), without linking CEL: a Client starts
 // the limitcheck-cel helper (package celserver) the first time an object
-// needs its rules evaluated and talks to it over a pipe, one JSON line per
-// request and per answer. A run with no such object never starts it.
+// needs CEL and talks to it over a pipe, one JSON line per request and per
+// answer. A run with no such object never starts it.
 package rules
 
 import (
@@ -17,6 +18,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strconv"
 	"sync"
 
@@ -30,7 +32,7 @@ const HelperName = "limitcheck-cel"
 // Protocol is the version of the requests and answers below. The helper's
 // first line says which it speaks (Hello), so that a helper from another
 // install is refused with a clear error rather than misunderstood.
-const Protocol = 1
+const Protocol = 2
 
 // Hello is the helper's first line.
 type Hello struct {
@@ -40,11 +42,33 @@ type Hello struct {
 
 // Request asks for the rules of the schema Key to be evaluated on Object.
 // The schema (an openAPIV3Schema, v1 JSON) is sent with the first request
-// for its key only.
+// for its key only. A request with Compile set asks for that instead.
 type Request struct {
-	Key    string          `json:"key"`
-	Schema json.RawMessage `json:"schema,omitempty"`
-	Object json.RawMessage `json:"object"`
+	Key     string          `json:"key,omitempty"`
+	Schema  json.RawMessage `json:"schema,omitempty"`
+	Object  json.RawMessage `json:"object,omitempty"`
+	Compile *Compile        `json:"compile,omitempty"`
+}
+
+// An Expression is a kind of CEL expression that kube-apiserver compiles
+// when it validates the object that holds it.
+type Expression string
+
+const (
+	// DeviceSelector is a device selector's cel.expression in a
+	// ResourceClaim, ResourceClaimTemplate or DeviceClass (VAL-35).
+	DeviceSelector Expression = "device-selector"
+	// MatchCondition is a matchConditions[].expression of an admission
+	// webhook (VAL-83).
+	MatchCondition Expression = "match-condition"
+)
+
+// Compile asks for Expression, of kind Kind, to be compiled as
+// kube-apiserver compiles it on create; the errors are reported at Field.
+type Compile struct {
+	Kind       Expression `json:"kind"`
+	Expression string     `json:"expression"`
+	Field      string     `json:"field"`
 }
 
 // Response is the field errors of the rules that failed, or why the rules
@@ -164,6 +188,9 @@ type Client struct {
 	wait    func() error    // ends the helper once its input is closed
 	sent    map[string]bool // keys whose schema the helper has
 	broken  error           // why the helper cannot be used, once known
+	// compiled keeps the answers to compile requests: a template's claims
+	// repeat its selectors once per replica.
+	compiled map[Compile]field.ErrorList
 }
 
 // NewClient returns a client of the helper at path, or of the one Find
@@ -221,6 +248,27 @@ func (c *Client) EvaluateRules(key string, schema []byte, obj map[string]any) (f
 		c.sent[key] = true
 	}
 	return errs, err
+}
+
+// CompileExpression compiles expression, of kind kind, as kube-apiserver
+// does when it validates the object that holds it at path p, and returns
+// the errors it gives there: none when the expression compiles.
+func (c *Client) CompileExpression(kind Expression, expression string, p *field.Path) (field.ErrorList, error) {
+	req := Compile{Kind: kind, Expression: expression, Field: p.String()}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if errs, ok := c.compiled[req]; ok {
+		return slices.Clone(errs), nil
+	}
+	errs, err := c.call(&Request{Compile: &req})
+	if err != nil {
+		return nil, err
+	}
+	if c.compiled == nil {
+		c.compiled = map[Compile]field.ErrorList{}
+	}
+	c.compiled[req] = slices.Clone(errs)
+	return errs, nil
 }
 
 // call sends one request and reads its answer, starting the helper first

@@ -22,7 +22,8 @@ import (
 // as the registry strategies validate them at 1.36's default gates
 // (DRAPrioritizedList, DRAAdminAccess, DRADeviceTaints and
 // DRAConsumableCapacity on, so PrepareForCreate drops no field). The CEL
-// expressions of device selectors are not compiled (VAL-35).
+// expressions of device selectors are compiled by the ExpressionCompiler the
+// caller gives, if any (VAL-35).
 
 // Sizes of resource.k8s.io's lists and values.
 const (
@@ -70,19 +71,19 @@ func AdminAccess(d *resourcev1.DeviceClaim, requestsPath *field.Path, nsLabels m
 
 // ResourceClaim is ValidateResourceClaim on a defaulted claim (VAL-32): its
 // metadata, then spec.devices.
-func ResourceClaim(c *resourcev1.ResourceClaim) field.ErrorList {
+func ResourceClaim(c *resourcev1.ResourceClaim, compile ExpressionCompiler) field.ErrorList {
 	errs := ObjectMeta(&c.ObjectMeta, MetaRulesFor(resourceClaimGK), field.NewPath("metadata"))
-	return append(errs, deviceClaim(&c.Spec.Devices, field.NewPath("spec", "devices"))...)
+	return append(errs, deviceClaim(&c.Spec.Devices, field.NewPath("spec", "devices"), compile)...)
 }
 
 // ResourceClaimTemplate is ValidateResourceClaimTemplate on a defaulted
 // template (VAL-33): its metadata, the template's metadata (as a Pod
 // template's), then spec.spec.devices.
-func ResourceClaimTemplate(t *resourcev1.ResourceClaimTemplate) field.ErrorList {
+func ResourceClaimTemplate(t *resourcev1.ResourceClaimTemplate, compile ExpressionCompiler) field.ErrorList {
 	errs := ObjectMeta(&t.ObjectMeta, MetaRulesFor(resourceClaimTemplateGK), field.NewPath("metadata"))
 	sp := field.NewPath("spec")
 	errs = append(errs, templateObjectMeta(&t.Spec.ObjectMeta, lazy(sp.Child("metadata")))...)
-	return append(errs, deviceClaim(&t.Spec.Spec.Devices, sp.Child("spec", "devices"))...)
+	return append(errs, deviceClaim(&t.Spec.Spec.Devices, sp.Child("spec", "devices"), compile)...)
 }
 
 // PrepareDeviceClassForCreate is the strategy's PrepareForCreate: generation 1.
@@ -92,10 +93,10 @@ func PrepareDeviceClassForCreate(c *resourcev1.DeviceClass) {
 
 // DeviceClass is ValidateDeviceClass (VAL-34): its metadata, then the
 // selectors, the configurations and the extended resource name.
-func DeviceClass(c *resourcev1.DeviceClass) field.ErrorList {
+func DeviceClass(c *resourcev1.DeviceClass, compile ExpressionCompiler) field.ErrorList {
 	errs := ObjectMeta(&c.ObjectMeta, deviceClassMeta, field.NewPath("metadata"))
 	sp := field.NewPath("spec")
-	errs = append(errs, deviceSelectors(c.Spec.Selectors, sp.Child("selectors"))...)
+	errs = append(errs, deviceSelectors(c.Spec.Selectors, sp.Child("selectors"), compile)...)
 	errs = append(errs, draList(len(c.Spec.Config), draMaxConfigs, sp.Child("config"), func(i int, p *field.Path) field.ErrorList {
 		return deviceConfiguration(&c.Spec.Config[i].DeviceConfiguration, p)
 	})...)
@@ -137,7 +138,7 @@ func draSet(keys []string, max int, p *field.Path, item func(i int, p *field.Pat
 
 // deviceClaim is validateDeviceClaim: the requests (unique names), the
 // constraints and the configurations, which may name only its requests.
-func deviceClaim(d *resourcev1.DeviceClaim, p *field.Path) field.ErrorList {
+func deviceClaim(d *resourcev1.DeviceClaim, p *field.Path, compile ExpressionCompiler) field.ErrorList {
 	requests := map[string]map[string]bool{} // request → its subrequests (nil: none)
 	names := make([]string, len(d.Requests))
 	for i := range d.Requests {
@@ -154,7 +155,7 @@ func deviceClaim(d *resourcev1.DeviceClaim, p *field.Path) field.ErrorList {
 		requests[r.Name] = subs
 	}
 	errs := draSet(names, draMaxRequests, p.Child("requests"), func(i int, p *field.Path) field.ErrorList {
-		return deviceRequest(&d.Requests[i], p)
+		return deviceRequest(&d.Requests[i], p, compile)
 	})
 	errs = append(errs, draList(len(d.Constraints), draMaxConstraints, p.Child("constraints"), func(i int, p *field.Path) field.ErrorList {
 		c := &d.Constraints[i]
@@ -205,7 +206,7 @@ func requestRefs(refs []string, requests map[string]map[string]bool, p *field.Pa
 
 // deviceRequest is validateDeviceRequest: a DNS-label name and exactly one of
 // exactly and firstAvailable.
-func deviceRequest(r *resourcev1.DeviceRequest, p *field.Path) field.ErrorList {
+func deviceRequest(r *resourcev1.DeviceRequest, p *field.Path, compile ExpressionCompiler) field.ErrorList {
 	errs := dns1123Label(r.Name, lazy(p.Child("name")))
 	switch {
 	case r.Exactly == nil && len(r.FirstAvailable) == 0:
@@ -214,7 +215,7 @@ func deviceRequest(r *resourcev1.DeviceRequest, p *field.Path) field.ErrorList {
 		errs = append(errs, field.Invalid(p, nil, "exactly one of `exactly` or `firstAvailable` is required, but multiple fields are set"))
 	case r.Exactly != nil:
 		x := r.Exactly
-		errs = append(errs, deviceRequestBody(x.DeviceClassName, x.Selectors, x.AllocationMode, x.Count, x.Tolerations, p.Child("exactly"))...)
+		errs = append(errs, deviceRequestBody(x.DeviceClassName, x.Selectors, x.AllocationMode, x.Count, x.Tolerations, p.Child("exactly"), compile)...)
 	default:
 		names := make([]string, len(r.FirstAvailable))
 		for i := range r.FirstAvailable {
@@ -223,7 +224,7 @@ func deviceRequest(r *resourcev1.DeviceRequest, p *field.Path) field.ErrorList {
 		errs = append(errs, draSet(names, draMaxFirstAvailable, p.Child("firstAvailable"), func(i int, p *field.Path) field.ErrorList {
 			s := &r.FirstAvailable[i]
 			es := dns1123Label(s.Name, lazy(p.Child("name")))
-			return append(es, deviceRequestBody(s.DeviceClassName, s.Selectors, s.AllocationMode, s.Count, s.Tolerations, p)...)
+			return append(es, deviceRequestBody(s.DeviceClassName, s.Selectors, s.AllocationMode, s.Count, s.Tolerations, p, compile)...)
 		})...)
 	}
 	return errs
@@ -231,7 +232,7 @@ func deviceRequest(r *resourcev1.DeviceRequest, p *field.Path) field.ErrorList {
 
 // deviceRequestBody is what an exact request and a subrequest share: the
 // device class, the selectors, the allocation mode and count, the tolerations.
-func deviceRequestBody(class string, selectors []resourcev1.DeviceSelector, mode resourcev1.DeviceAllocationMode, count int64, tolerations []resourcev1.DeviceToleration, p *field.Path) field.ErrorList {
+func deviceRequestBody(class string, selectors []resourcev1.DeviceSelector, mode resourcev1.DeviceAllocationMode, count int64, tolerations []resourcev1.DeviceToleration, p *field.Path, compile ExpressionCompiler) field.ErrorList {
 	var errs field.ErrorList
 	cp := p.Child("deviceClassName")
 	if class == "" {
@@ -239,7 +240,7 @@ func deviceRequestBody(class string, selectors []resourcev1.DeviceSelector, mode
 	} else {
 		errs = append(errs, dns1123Subdomain(class, lazy(cp))...)
 	}
-	errs = append(errs, deviceSelectors(selectors, p.Child("selectors"))...)
+	errs = append(errs, deviceSelectors(selectors, p.Child("selectors"), compile)...)
 	switch mode {
 	case resourcev1.DeviceAllocationModeAll:
 		if count != 0 {
@@ -260,8 +261,9 @@ func deviceRequestBody(class string, selectors []resourcev1.DeviceSelector, mode
 }
 
 // deviceSelectors is validateSelectorSlice: each selector needs cel, whose
-// expression may be at most 10 KiB. The expression is not compiled (VAL-35).
-func deviceSelectors(selectors []resourcev1.DeviceSelector, p *field.Path) field.ErrorList {
+// expression may be at most 10 KiB; one that is not too long is compiled
+// (VAL-35) when compile is not nil.
+func deviceSelectors(selectors []resourcev1.DeviceSelector, p *field.Path, compile ExpressionCompiler) field.ErrorList {
 	return draList(len(selectors), draMaxSelectors, p, func(i int, p *field.Path) field.ErrorList {
 		cel := selectors[i].CEL
 		if cel == nil {
@@ -269,6 +271,9 @@ func deviceSelectors(selectors []resourcev1.DeviceSelector, p *field.Path) field
 		}
 		if len(cel.Expression) > draMaxCELLength {
 			return field.ErrorList{field.TooLong(p.Child("cel", "expression"), "", draMaxCELLength)}
+		}
+		if compile != nil {
+			return compile(cel.Expression, p.Child("cel", "expression"))
 		}
 		return nil
 	})

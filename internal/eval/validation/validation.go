@@ -21,6 +21,13 @@ import (
 // validating admission (VAL in docs/behaviour.md; PL-05, PL-08, LR-02..09). Map keys are
 // visited in sorted order where upstream's order is random.
 
+// An ExpressionCompiler compiles a CEL expression of one kind (a device
+// selector, a webhook's match condition) as kube-apiserver does when it
+// validates a new object, and returns the errors it gives at p: none when
+// the expression compiles. Validation without one leaves expressions
+// uncompiled.
+type ExpressionCompiler func(expression string, p *field.Path) field.ErrorList
+
 const (
 	msgNegative   = "must be greater than or equal to 0"
 	msgNotInteger = "must be an integer"

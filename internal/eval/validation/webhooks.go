@@ -57,33 +57,35 @@ type webhook struct {
 	matchConditions                []admissionregistrationv1.MatchCondition
 	mutating                       bool
 	reinvocationPolicy             *admissionregistrationv1.ReinvocationPolicyType
+	compile                        ExpressionCompiler // of the match conditions; nil: not compiled
 }
 
 // ValidatingWebhookConfiguration is the strategy's Validate,
 // ValidateValidatingWebhookConfiguration, on a defaulted configuration: the
-// metadata, then every webhook (VAL-80..VAL-83).
-func ValidatingWebhookConfiguration(c *admissionregistrationv1.ValidatingWebhookConfiguration) field.ErrorList {
+// metadata, then every webhook (VAL-80..VAL-83). compile, when not nil,
+// compiles the match conditions' expressions.
+func ValidatingWebhookConfiguration(c *admissionregistrationv1.ValidatingWebhookConfiguration, compile ExpressionCompiler) field.ErrorList {
 	hooks := make([]webhook, len(c.Webhooks))
 	for i := range c.Webhooks {
 		w := &c.Webhooks[i]
 		hooks[i] = webhook{name: w.Name, clientConfig: &w.ClientConfig, rules: w.Rules, failurePolicy: w.FailurePolicy,
 			matchPolicy: w.MatchPolicy, namespaceSelector: w.NamespaceSelector, objSelector: w.ObjectSelector,
 			sideEffects: w.SideEffects, timeoutSeconds: w.TimeoutSeconds, admissionReviewVersions: w.AdmissionReviewVersions,
-			matchConditions: w.MatchConditions}
+			matchConditions: w.MatchConditions, compile: compile}
 	}
 	return webhookConfiguration(&c.ObjectMeta, hooks)
 }
 
 // MutatingWebhookConfiguration is ValidateMutatingWebhookConfiguration: as
 // ValidatingWebhookConfiguration, and each webhook's reinvocationPolicy.
-func MutatingWebhookConfiguration(c *admissionregistrationv1.MutatingWebhookConfiguration) field.ErrorList {
+func MutatingWebhookConfiguration(c *admissionregistrationv1.MutatingWebhookConfiguration, compile ExpressionCompiler) field.ErrorList {
 	hooks := make([]webhook, len(c.Webhooks))
 	for i := range c.Webhooks {
 		w := &c.Webhooks[i]
 		hooks[i] = webhook{name: w.Name, clientConfig: &w.ClientConfig, rules: w.Rules, failurePolicy: w.FailurePolicy,
 			matchPolicy: w.MatchPolicy, namespaceSelector: w.NamespaceSelector, objSelector: w.ObjectSelector,
 			sideEffects: w.SideEffects, timeoutSeconds: w.TimeoutSeconds, admissionReviewVersions: w.AdmissionReviewVersions,
-			matchConditions: w.MatchConditions, mutating: true, reinvocationPolicy: w.ReinvocationPolicy}
+			matchConditions: w.MatchConditions, mutating: true, reinvocationPolicy: w.ReinvocationPolicy, compile: compile}
 	}
 	return webhookConfiguration(&c.ObjectMeta, hooks)
 }
@@ -138,7 +140,7 @@ func (w *webhook) validate(p *field.Path) field.ErrorList {
 		errs = append(errs, field.NotSupported(p.Child("reinvocationPolicy"), *rp, webhookReinvocations))
 	}
 	errs = append(errs, webhookClientConfig(w.clientConfig, p.Child("clientConfig"))...)
-	return append(errs, matchConditions(w.matchConditions, p.Child("matchConditions"))...)
+	return append(errs, matchConditions(w.matchConditions, p.Child("matchConditions"), w.compile)...)
 }
 
 // webhookRule is validateRuleWithOperations (VAL-82): operations required,
@@ -358,10 +360,11 @@ func webhookService(svc *admissionregistrationv1.ServiceReference, p *field.Path
 	return errs
 }
 
-// matchConditions is validateMatchConditions without the CEL compilation
-// (VAL-83): at most 64; each needs an expression (spaces around it do not
-// count) and a name that is a qualified name, and no name may repeat.
-func matchConditions(conds []admissionregistrationv1.MatchCondition, p *field.Path) field.ErrorList {
+// matchConditions is validateMatchConditions (VAL-83): at most 64; each needs
+// an expression (spaces around it do not count), which compile compiles
+// trimmed when it is not nil, and a name that is a qualified name, and no
+// name may repeat.
+func matchConditions(conds []admissionregistrationv1.MatchCondition, p *field.Path, compile ExpressionCompiler) field.ErrorList {
 	var errs field.ErrorList
 	if len(conds) > maxMatchConditions {
 		errs = append(errs, field.TooMany(p, len(conds), maxMatchConditions))
@@ -369,8 +372,10 @@ func matchConditions(conds []admissionregistrationv1.MatchCondition, p *field.Pa
 	names := sets.New[string]()
 	for i := range conds {
 		c, cp := &conds[i], p.Index(i)
-		if strings.TrimSpace(c.Expression) == "" {
+		if expr := strings.TrimSpace(c.Expression); expr == "" {
 			errs = append(errs, field.Required(cp.Child("expression"), ""))
+		} else if compile != nil {
+			errs = append(errs, compile(expr, cp.Child("expression"))...)
 		}
 		if c.Name == "" {
 			errs = append(errs, field.Required(cp.Child("name"), ""))
