@@ -1,6 +1,8 @@
 package conformance
 
 import (
+	"strings"
+
 	admissionregistrationv1 "k8s.io/api/admissionregistration/v1"
 	corev1 "k8s.io/api/core/v1"
 	flowcontrolv1 "k8s.io/api/flowcontrol/v1"
@@ -11,6 +13,7 @@ import (
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 	"k8s.io/apiextensions-apiserver/pkg/registry/customresourcedefinition"
 	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apiserver/pkg/registry/rest"
 	"k8s.io/kube-aggregator/pkg/apis/apiregistration"
 	apiregistrationv1 "k8s.io/kube-aggregator/pkg/apis/apiregistration/v1"
@@ -23,6 +26,9 @@ import (
 	resourceinternal "k8s.io/kubernetes/pkg/apis/resource"
 	"k8s.io/kubernetes/pkg/apis/storage"
 	"k8s.io/kubernetes/pkg/registry/admissionregistration/mutatingwebhookconfiguration"
+	"k8s.io/kubernetes/pkg/registry/admissionregistration/resolver"
+	"k8s.io/kubernetes/pkg/registry/admissionregistration/validatingadmissionpolicy"
+	"k8s.io/kubernetes/pkg/registry/admissionregistration/validatingadmissionpolicybinding"
 	"k8s.io/kubernetes/pkg/registry/admissionregistration/validatingwebhookconfiguration"
 	"k8s.io/kubernetes/pkg/registry/core/namespace"
 	"k8s.io/kubernetes/pkg/registry/core/persistentvolume"
@@ -86,10 +92,25 @@ var clusterKinds = map[string]struct {
 	"PriorityLevelConfiguration": {"flowcontrol.apiserver.k8s.io/v1", "prioritylevelconfigurations",
 		func() runtime.Object { return &flowcontrolv1.PriorityLevelConfiguration{} },
 		func() runtime.Object { return &flowcontrol.PriorityLevelConfiguration{} }, prioritylevelconfiguration.Strategy, nil},
+	"ValidatingAdmissionPolicy": {"admissionregistration.k8s.io/v1", "validatingadmissionpolicies",
+		func() runtime.Object { return &admissionregistrationv1.ValidatingAdmissionPolicy{} },
+		func() runtime.Object { return &admissionregistration.ValidatingAdmissionPolicy{} },
+		validatingadmissionpolicy.NewStrategy(nil, policyResolver), nil},
+	"ValidatingAdmissionPolicyBinding": {"admissionregistration.k8s.io/v1", "validatingadmissionpolicybindings",
+		func() runtime.Object { return &admissionregistrationv1.ValidatingAdmissionPolicyBinding{} },
+		func() runtime.Object { return &admissionregistration.ValidatingAdmissionPolicyBinding{} },
+		validatingadmissionpolicybinding.NewStrategy(nil, nil, policyResolver), nil},
 	"CustomResourceDefinition": {"apiextensions.k8s.io/v1", "customresourcedefinitions",
 		func() runtime.Object { return &apiextensionsv1.CustomResourceDefinition{} },
 		func() runtime.Object { return &apiextensions.CustomResourceDefinition{} }, customresourcedefinition.NewStrategy(apiextensionsScheme), apiextensionsScheme},
 }
+
+// policyResolver resolves a paramKind as the REST mapper would; with no
+// authorizer (the requester is cluster-admin) the strategies only need one
+// to be there.
+var policyResolver = resolver.ResourceResolverFunc(func(gvk schema.GroupVersionKind) (schema.GroupVersionResource, error) {
+	return gvk.GroupVersion().WithResource(strings.ToLower(gvk.Kind) + "s"), nil
+})
 
 // upstreamClusterCreate runs kube-apiserver's code on one document of a
 // clusterKinds kind: decode into the v1 type, its defaulting, conversion to

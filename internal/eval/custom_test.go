@@ -200,3 +200,7 @@ func (failingRules) EvaluateRules(string, []byte, map[string]any) (field.ErrorLi
 func (failingRules) CompileExpression(rules.Expression, string, *field.Path) (field.ErrorList, error) {
 	return nil, errors.New("the limitcheck-cel helper was not found")
 }
+
+func (failingRules) CompilePolicy(*rules.PolicyCompile) (map[string]field.ErrorList, error) {
+	return nil, errors.New("the limitcheck-cel helper was not found")
+}

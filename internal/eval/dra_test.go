@@ -116,6 +116,8 @@ func TestExpressionsNotCompiled(t *testing.T) {
 		{"no evaluator, claim", nil, claim, "its CEL expressions were not compiled: limitcheck was run without a CEL evaluator"},
 		{"helper missing, claim", failingRules{}, claim, "its CEL expressions were not compiled: the limitcheck-cel helper was not found"},
 		{"helper missing, webhook", failingRules{}, hook, "its CEL expressions were not compiled: the limitcheck-cel helper was not found"},
+		{"helper missing, policy", failingRules{}, "apiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingAdmissionPolicy\nmetadata: {name: p}\nspec:\n  matchConstraints: {resourceRules: [{apiGroups: [apps], apiVersions: [v1], operations: [CREATE], resources: [deployments]}]}\n  validations: [{expression: \"object.x ==\"}]\n",
+			"its CEL expressions were not compiled: the limitcheck-cel helper was not found"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			res := New(Options{DefaultNamespace: "ns1", Rules: tc.rules}).Admit(decode(t, tc.doc))

@@ -386,6 +386,10 @@ func NewObject(apiVersion, kind string) runtime.Object {
 		return &admissionregistrationv1.ValidatingWebhookConfiguration{}
 	case "admissionregistration.k8s.io/v1/MutatingWebhookConfiguration":
 		return &admissionregistrationv1.MutatingWebhookConfiguration{}
+	case "admissionregistration.k8s.io/v1/ValidatingAdmissionPolicy": // VAL-106
+		return &admissionregistrationv1.ValidatingAdmissionPolicy{}
+	case "admissionregistration.k8s.io/v1/ValidatingAdmissionPolicyBinding": // VAL-107
+		return &admissionregistrationv1.ValidatingAdmissionPolicyBinding{}
 	case "networking.k8s.io/v1/IngressClass": // VAL-84
 		return &networkingv1.IngressClass{}
 	case "storage.k8s.io/v1/CSIDriver": // VAL-87
@@ -595,6 +599,15 @@ func (e *Engine) admitObject(obj runtime.Object, fromInput bool) Result {
 		defaults.DefaultMutatingWebhookConfiguration(o)
 		assignName(o)
 		clusterErrs = validation.MutatingWebhookConfiguration(o, e.compiler(rules.MatchCondition))
+	case *admissionregistrationv1.ValidatingAdmissionPolicy: // VAL-106
+		defaults.DefaultValidatingAdmissionPolicy(o)
+		validation.PrepareValidatingAdmissionPolicyForCreate(o)
+		assignName(o)
+		clusterErrs = validation.ValidatingAdmissionPolicy(o, e.compilePolicy(validation.PolicyExpressions(o)))
+	case *admissionregistrationv1.ValidatingAdmissionPolicyBinding: // VAL-107
+		defaults.DefaultValidatingAdmissionPolicyBinding(o)
+		assignName(o)
+		clusterErrs = validation.ValidatingAdmissionPolicyBinding(o)
 	case *networkingv1.IngressClass: // VAL-84
 		defaults.IngressClass(o)
 		assignName(o)
@@ -697,6 +710,7 @@ func (e *Engine) admitObject(obj runtime.Object, fromInput bool) Result {
 		}
 		if fromInput {
 			res.Warnings = append(res.Warnings, unsimulatedAdmission(gvk)...)
+			res.APIWarnings = appendWarnings(res.APIWarnings, validation.WarningsOnCreate(obj))
 		}
 		return res
 	}

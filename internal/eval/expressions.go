@@ -26,3 +26,22 @@ func (e *Engine) compiler(kind rules.Expression) validation.ExpressionCompiler {
 		return errs
 	}
 }
+
+// compilePolicy compiles the expressions of one admission policy together
+// (VAL-106) and returns their errors by path; nil, with e.uncompiled set,
+// when they could not be compiled.
+func (e *Engine) compilePolicy(exprs *rules.PolicyCompile) map[string]field.ErrorList {
+	if exprs == nil {
+		return nil
+	}
+	if e.opts.Rules == nil {
+		e.uncompiled = "limitcheck was run without a CEL evaluator"
+		return nil
+	}
+	errs, err := e.opts.Rules.CompilePolicy(exprs)
+	if err != nil {
+		e.uncompiled = err.Error()
+		return nil
+	}
+	return errs
+}

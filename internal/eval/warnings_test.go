@@ -114,8 +114,9 @@ func TestCPUByteUnitWarnings(t *testing.T) {
 
 // PL-12: admission limitcheck does not run is said, not passed over.
 func TestUnsimulatedAdmissionWarnings(t *testing.T) {
-	vap := run(t, features.Default(), "apiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingAdmissionPolicy\nmetadata: {name: replicas}")
-	want := []string{"not evaluated: limitcheck does not run admission policies, so what this policy refuses is reported admitted"}
+	vap := run(t, features.Default(), "apiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingAdmissionPolicy\nmetadata: {name: replicas}\nspec:\n  matchConstraints: {resourceRules: [{apiGroups: [apps], apiVersions: [v1], operations: [CREATE], resources: [deployments]}]}\n  validations: [{expression: \"true\"}]")
+	want := []string{"not evaluated: limitcheck does not run admission policies, so what this policy refuses is reported admitted",
+		"its CEL expressions were not compiled: limitcheck was run without a CEL evaluator"}
 	if !slices.Equal(vap.Warnings, want) {
 		t.Errorf("ValidatingAdmissionPolicy: warnings %q, want %q", vap.Warnings, want)
 	}

@@ -94,3 +94,28 @@ func TestWebhookDefaults(t *testing.T) {
 		t.Errorf("IngressClass parameters scope = %v, want Cluster", s)
 	}
 }
+
+// TestPolicyValidation: VAL-106 and VAL-107, whole messages; the policy's
+// expressions compiled together, variables and params declared.
+func TestPolicyValidation(t *testing.T) {
+	cel := celserver.Pipe() // the limitcheck-cel helper's server, in-process
+	defer cel.Close()
+	for _, tc := range []struct {
+		name, doc string
+		want      string // "": valid, skipped
+	}{
+		{name: "valid policy, defaults", doc: "apiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingAdmissionPolicy\nmetadata: {name: replicas}\nspec:\n  matchConstraints: {resourceRules: [{apiGroups: [apps], apiVersions: [v1], operations: [CREATE], resources: [deployments]}]}\n  validations: [{expression: \"object.spec.replicas <= 5\"}]\n"},
+		{name: "policy: compile errors after variables and params", doc: "apiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingAdmissionPolicy\nmetadata:\n  name: replica-limit\nspec:\n  paramKind: {apiVersion: rules.example.com/v1, kind: ReplicaLimit}\n  matchConstraints:\n    resourceRules:\n    - {apiGroups: [apps], apiVersions: [v1], operations: [CREATE, UPDATE], resources: [deployments]}\n  variables:\n  - {name: replicas, expression: \"object.spec.replicas\"}\n  validations:\n  - expression: \"variables.replicas <= params.maxReplicas\"\n    messageExpression: \"'at most ' + string(params.maxReplicas) + ' replicas'\"\n  - expression: \"variables.replica <= 5\"\n    message: \"too many\"\n  auditAnnotations:\n  - {key: high-replicas, valueExpression: \"variables.replicas\"}\n",
+			want: `ValidatingAdmissionPolicy.admissionregistration.k8s.io "replica-limit" is invalid: [spec.validations[1].expression: Invalid value: "variables.replica <= 5": compilation failed: ERROR: <input>:1:10: undefined field 'replica'
+ | variables.replica <= 5
+ | .........^, spec.auditAnnotations[0].valueExpression: Invalid value: "variables.replicas": must evaluate to one of [string null_type] but got dyn]`},
+		{name: "binding mistakes", doc: "apiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingAdmissionPolicyBinding\nmetadata:\n  name: replica-limit\nspec:\n  policyName: replica-limit\n  paramRef: {name: default, selector: {}}\n  validationActions: [Deny, Warn]\n",
+			want: `ValidatingAdmissionPolicyBinding.admissionregistration.k8s.io "replica-limit" is invalid: [spec.paramRef.name: Forbidden: name and selector are mutually exclusive, spec.paramRef.selector: Forbidden: name and selector are mutually exclusive, spec.paramRef.parameterNotFoundAction: Required value, spec.validationActions: Invalid value: ["Deny","Warn"]: must not contain both Deny and Warn (repeating the same validation failure information in the API response and headers serves no purpose)]`},
+		{name: "policy without rules or validations", doc: "apiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingAdmissionPolicy\nmetadata: {name: empty}\nspec: {failurePolicy: fail, matchConstraints: {}}\n",
+			want: `ValidatingAdmissionPolicy.admissionregistration.k8s.io "empty" is invalid: [spec.failurePolicy: Unsupported value: "fail": supported values: "Fail", "Ignore", spec.matchConstraints.resourceRules: Required value, spec.validations: Required value: validations or auditAnnotations must contain at least one item, spec.auditAnnotations: Required value: validations or auditAnnotations must contain at least one item]`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			clusterScopedOutcome(t, New(Options{DefaultNamespace: "ns1", Rules: cel}).Admit(decode(t, tc.doc)), tc.want)
+		})
+	}
+}

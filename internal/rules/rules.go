@@ -48,6 +48,7 @@ type Request struct {
 	Schema  json.RawMessage `json:"schema,omitempty"`
 	Object  json.RawMessage `json:"object,omitempty"`
 	Compile *Compile        `json:"compile,omitempty"`
+	Policy  *PolicyCompile  `json:"policy,omitempty"`
 }
 
 // An Expression is a kind of CEL expression that kube-apiserver compiles
@@ -61,6 +62,16 @@ const (
 	// MatchCondition is a matchConditions[].expression of an admission
 	// webhook (VAL-83).
 	MatchCondition Expression = "match-condition"
+
+	// The expressions of a ValidatingAdmissionPolicy (VAL-106), compiled
+	// together (PolicyCompile): its match conditions, its variables (which
+	// the expressions after them may use), each validation's expression and
+	// messageExpression, each audit annotation's valueExpression.
+	PolicyMatchCondition Expression = "policy-match-condition"
+	PolicyVariable       Expression = "policy-variable"
+	PolicyValidation     Expression = "policy-validation"
+	PolicyMessage        Expression = "policy-message-expression"
+	PolicyAudit          Expression = "policy-audit-annotation"
 )
 
 // Compile asks for Expression, of kind Kind, to be compiled as
@@ -69,6 +80,22 @@ type Compile struct {
 	Kind       Expression `json:"kind"`
 	Expression string     `json:"expression"`
 	Field      string     `json:"field"`
+	// Name is a variable's name.
+	Name string `json:"name,omitempty"`
+	// Shown, when set, is the value an Invalid error shows instead of
+	// Expression (an audit annotation's valueExpression is compiled trimmed
+	// and shown as written).
+	Shown *string `json:"shown,omitempty"`
+}
+
+// PolicyCompile asks for the expressions of one admission policy to be
+// compiled in order, as kube-apiserver validates a new policy; Params says
+// whether the policy has a paramKind, Variables whether it declares
+// variables (even ones whose expression is not compiled).
+type PolicyCompile struct {
+	Params      bool      `json:"params,omitempty"`
+	Variables   bool      `json:"variables,omitempty"`
+	Expressions []Compile `json:"expressions"`
 }
 
 // Response is the field errors of the rules that failed, or why the rules
@@ -269,6 +296,23 @@ func (c *Client) CompileExpression(kind Expression, expression string, p *field.
 	}
 	c.compiled[req] = slices.Clone(errs)
 	return errs, nil
+}
+
+// CompilePolicy compiles the expressions of one admission policy as
+// kube-apiserver does when it validates the new policy, and returns each
+// one's errors by its Field: none for an expression that compiles.
+func (c *Client) CompilePolicy(policy *PolicyCompile) (map[string]field.ErrorList, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	errs, err := c.call(&Request{Policy: policy})
+	if err != nil {
+		return nil, err
+	}
+	byField := map[string]field.ErrorList{}
+	for _, e := range errs {
+		byField[e.Field] = append(byField[e.Field], e)
+	}
+	return byField, nil
 }
 
 // call sends one request and reads its answer, starting the helper first

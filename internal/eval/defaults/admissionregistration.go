@@ -76,3 +76,47 @@ func DefaultMutatingWebhookConfiguration(c *admissionregistrationv1.MutatingWebh
 		}
 	}
 }
+
+// DefaultValidatingAdmissionPolicy is the v1 defaulting of a
+// ValidatingAdmissionPolicy (VAL-106): failurePolicy Fail; match
+// constraints, when given, as DefaultMatchResources.
+func DefaultValidatingAdmissionPolicy(p *admissionregistrationv1.ValidatingAdmissionPolicy) {
+	if p.Spec.FailurePolicy == nil {
+		f := admissionregistrationv1.Fail
+		p.Spec.FailurePolicy = &f
+	}
+	defaultMatchResources(p.Spec.MatchConstraints)
+}
+
+// DefaultValidatingAdmissionPolicyBinding is the v1 defaulting of a
+// binding (VAL-107): its match resources, when given, as a policy's.
+func DefaultValidatingAdmissionPolicyBinding(b *admissionregistrationv1.ValidatingAdmissionPolicyBinding) {
+	defaultMatchResources(b.Spec.MatchResources)
+}
+
+// defaultMatchResources gives match resources without them matchPolicy
+// Equivalent and empty (match-all) namespace and object selectors, and each
+// rule, included or excluded, without a scope "*".
+func defaultMatchResources(m *admissionregistrationv1.MatchResources) {
+	if m == nil {
+		return
+	}
+	if m.MatchPolicy == nil {
+		p := admissionregistrationv1.Equivalent
+		m.MatchPolicy = &p
+	}
+	if m.NamespaceSelector == nil {
+		m.NamespaceSelector = &metav1.LabelSelector{}
+	}
+	if m.ObjectSelector == nil {
+		m.ObjectSelector = &metav1.LabelSelector{}
+	}
+	for _, rules := range [][]admissionregistrationv1.NamedRuleWithOperations{m.ResourceRules, m.ExcludeResourceRules} {
+		for i := range rules {
+			if rules[i].Scope == nil {
+				s := admissionregistrationv1.AllScopes
+				rules[i].Scope = &s
+			}
+		}
+	}
+}

@@ -6,6 +6,7 @@ import (
 	"sort"
 	"strings"
 
+	admissionregistrationv1 "k8s.io/api/admissionregistration/v1"
 	appsv1 "k8s.io/api/apps/v1"
 	batchv1 "k8s.io/api/batch/v1"
 	corev1 "k8s.io/api/core/v1"
@@ -49,6 +50,9 @@ func WarningsOnCreate(obj runtime.Object) []string {
 		return podSpecWarnings(template, &o.Spec.Template.Spec, &o.Spec.Template.ObjectMeta)
 	case *corev1.PodTemplate:
 		return podSpecWarnings(podTemplateTemplatePath, &o.Template.Spec, &o.Template.ObjectMeta)
+	case *admissionregistrationv1.ValidatingWebhookConfiguration, *admissionregistrationv1.MutatingWebhookConfiguration,
+		*admissionregistrationv1.ValidatingAdmissionPolicy, *admissionregistrationv1.ValidatingAdmissionPolicyBinding:
+		return staticSuffixWarning(o.(metav1.Object).GetName())
 	case *appsv1.StatefulSet:
 		w := podSpecWarnings(template, &o.Spec.Template.Spec, &o.Spec.Template.ObjectMeta)
 		for i := range o.Spec.VolumeClaimTemplates {
@@ -660,4 +664,16 @@ func networkPolicyWarnings(np *networkingv1.NetworkPolicy) []string {
 		}
 	}
 	return w
+}
+
+// staticSuffix ends the names kube-apiserver reserves for the admission
+// configurations it loads from manifest files (an alpha feature, off in
+// 1.36): such a name is still accepted on create, with a warning.
+const staticSuffix = ".static.k8s.io"
+
+func staticSuffixWarning(name string) []string {
+	if !strings.HasSuffix(name, staticSuffix) {
+		return nil
+	}
+	return []string{fmt.Sprintf("metadata.name: names ending with %q are reserved for static manifest-based configurations and cannot be managed via the API", staticSuffix)}
 }

@@ -168,7 +168,13 @@ func Serve(r io.Reader, w io.Writer) error {
 		}
 		var resp rules.Response
 		var obj map[string]any
-		if req.Compile != nil {
+		if req.Policy != nil {
+			if errs, err := compilePolicy(req.Policy); err != nil {
+				resp.Failure = err.Error()
+			} else {
+				resp.Errors = rules.Encode(errs)
+			}
+		} else if req.Compile != nil {
 			if errs, err := compileExpression(req.Compile); err != nil {
 				resp.Failure = err.Error()
 			} else {

@@ -8,6 +8,7 @@ import (
 	resourcev1 "k8s.io/api/resource/v1"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 	plugincel "k8s.io/apiserver/pkg/admission/plugin/cel"
+	validatingpolicy "k8s.io/apiserver/pkg/admission/plugin/policy/validating"
 	"k8s.io/apiserver/pkg/admission/plugin/webhook/matchconditions"
 	apiservercel "k8s.io/apiserver/pkg/cel"
 	"k8s.io/apiserver/pkg/cel/environment"
@@ -21,9 +22,9 @@ import (
 // (alpha).
 var draFeatures = dracel.Features{EnableConsumableCapacity: true, EnableListTypeAttributes: false}
 
-// webhookCompiler compiles the match conditions of admission webhooks: the
-// base environment of the default compatibility version, without
-// composition.
+// webhookCompiler compiles the match conditions of admission webhooks and
+// policies, and the expressions of a policy without variables: the base
+// environment of the default compatibility version, without composition.
 var webhookCompiler = sync.OnceValue(func() plugincel.Compiler {
 	return plugincel.NewCompiler(environment.MustBaseEnvSet(environment.DefaultCompatibilityVersion()))
 })
@@ -56,6 +57,59 @@ func compileExpression(c *rules.Compile) (field.ErrorList, error) {
 	}
 	for _, e := range errs {
 		e.Field = c.Field
+	}
+	return errs, nil
+}
+
+// compilePolicy compiles the expressions of a ValidatingAdmissionPolicy in
+// order, as its validation does on create (VAL-106): the match conditions
+// with the webhooks' compiler (params declared when the policy has a
+// paramKind); the variables, validations and audit annotations with one
+// composition compiler for the policy when it has variables, so that an
+// expression sees the variables before it, else the webhooks' compiler;
+// message expressions without the authorizer.
+func compilePolicy(pc *rules.PolicyCompile) (field.ErrorList, error) {
+	compiler := webhookCompiler()
+	if pc.Variables {
+		composited, err := plugincel.NewCompositedCompiler(environment.MustBaseEnvSet(environment.DefaultCompatibilityVersion()))
+		if err != nil {
+			return nil, err
+		}
+		compiler = composited
+	}
+	vars := plugincel.OptionalVariableDeclarations{HasParams: pc.Params, HasAuthorizer: true}
+	var errs field.ErrorList
+	for _, c := range pc.Expressions {
+		p := field.NewPath("expression") // renamed below
+		shown := c.Expression
+		if c.Shown != nil {
+			shown = *c.Shown
+		}
+		var result plugincel.CompilationResult
+		switch c.Kind {
+		case rules.PolicyMatchCondition:
+			result = webhookCompiler().CompileCELExpression(&matchconditions.MatchCondition{Expression: c.Expression}, vars, environment.NewExpressions)
+		case rules.PolicyVariable:
+			composited, ok := compiler.(*plugincel.CompositedCompiler)
+			if !ok {
+				return nil, fmt.Errorf("variable %q sent without composition", c.Name)
+			}
+			result = composited.CompileAndStoreVariable(&validatingpolicy.Variable{Name: c.Name, Expression: c.Expression}, vars, environment.NewExpressions)
+		case rules.PolicyValidation:
+			result = compiler.CompileCELExpression(&validatingpolicy.ValidationCondition{Expression: c.Expression}, vars, environment.NewExpressions)
+		case rules.PolicyMessage:
+			result = compiler.CompileCELExpression(&validatingpolicy.MessageExpressionCondition{MessageExpression: c.Expression},
+				plugincel.OptionalVariableDeclarations{HasParams: pc.Params, HasAuthorizer: false}, environment.NewExpressions)
+		case rules.PolicyAudit:
+			result = compiler.CompileCELExpression(&validatingpolicy.AuditAnnotationCondition{ValueExpression: c.Expression}, vars, environment.NewExpressions)
+		default:
+			return nil, fmt.Errorf("unknown kind of policy expression %q", c.Kind)
+		}
+		if result.Error != nil {
+			e := celError(p, shown, result.Error)
+			e.Field = c.Field
+			errs = append(errs, e)
+		}
 	}
 	return errs, nil
 }
