@@ -470,7 +470,7 @@ var streamCases = []struct {
 				Err: `f.yaml:8: spec.containers[0].resources.limits.cpu: ` + quantityR + ` (got "1.5.Gi")`},
 			{Pos: pos(10, 3, -1), Err: "f.yaml:10: expected a JSON object"},
 			{Pos: pos(11, 4, -1), Err: "f.yaml:11: expected a JSON object"},
-			{Pos: pos(12, 5, -1), APIVersion: "v1", Kind: "Pod", Name: "d", Err: `f.yaml:13: kind: duplicate field "kind"`},
+			{Pos: pos(12, 5, -1), APIVersion: "v1", Kind: "Pod", Name: "d", Obj: "*v1.Pod"}, // kubectl keeps the last "kind" (IN-04)
 			cm(pos(15, 6, 0), "i0"),
 			cm(pos(16, 6, 1), "i1"),
 			{Pos: pos(18, 7, -1), Err: "f.yaml:19: invalid JSON: invalid character '}' looking for beginning of value; the remaining 43 bytes of f.yaml were not read"},

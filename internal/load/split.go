@@ -723,7 +723,14 @@ func (s *stream) readJSON(off int64, line int) {
 			}})
 		default:
 			d := &docSrc{stream: s, index: idx, text: raw, lineBase: startLine}
-			s.emit(d.run(raw, startLine))
+			docs := d.run(raw, startLine)
+			if needsKubectlForm(docs) {
+				if js, dups, ok := kubectlJSON(raw); ok {
+					d = &docSrc{stream: s, index: idx, text: raw, lineBase: startLine, dups: dups}
+					docs = d.run(js, startLine)
+				}
+			}
+			s.emit(docs)
 		}
 		if s.stopped {
 			return
