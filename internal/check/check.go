@@ -815,12 +815,6 @@ func scalings(docs []load.Document, engineOpts eval.Options) []hpaAt {
 	return out
 }
 
-// scalable are the kinds an HPA's scaleTargetRef can name in the input.
-var scalable = map[eval.ScaleTarget]bool{
-	{Group: "apps", Kind: "Deployment"}: true, {Group: "apps", Kind: "ReplicaSet"}: true,
-	{Group: "apps", Kind: "StatefulSet"}: true, {Kind: "ReplicationController"}: true,
-}
-
 // applyHPAs, with --scale=max|min or fit, warns on every HPA whose target is
 // not in the input or that another HPA already targets, and gives the fit
 // of every targeted workload its HPA (FIT-04).
@@ -835,7 +829,7 @@ func applyHPAs(entries []Entry, hpas []hpaAt, opts Options) {
 			continue
 		}
 		t := eval.ScaleTargetOf(&e.Result)
-		if !scalable[eval.ScaleTarget{Group: t.Group, Kind: t.Kind}] {
+		if !eval.Scalable(t) {
 			continue
 		}
 		if _, dup := workloads[t]; !dup {

@@ -44,6 +44,20 @@ spec:
   minReplicas: 5
   maxReplicas: 4
 ---
+apiVersion: autoscaling/v2
+kind: HorizontalPodAutoscaler
+metadata: {name: api-lower, namespace: shop}
+spec:
+  scaleTargetRef: {apiVersion: apps/v1, kind: deployment, name: api}
+  maxReplicas: 3
+---
+apiVersion: autoscaling/v2
+kind: HorizontalPodAutoscaler
+metadata: {name: upper, namespace: shop}
+spec:
+  scaleTargetRef: {apiVersion: apps/v1, kind: DEPLOYMENT, name: api}
+  maxReplicas: 7
+---
 apiVersion: apps/v1
 kind: Deployment
 metadata: {name: web, namespace: shop}
@@ -67,7 +81,9 @@ spec:
 
 // TestScale: FIT-04. The first valid HPA of a target scales it, wherever it
 // is in the input; an invalid HPA scales nothing; an HPA whose target is not
-// in the input (another kind, another namespace) is warned about.
+// in the input (another kind, another namespace) is warned about. A kind in
+// lower case names the workload as the REST mapper resolves it; in upper
+// case, nothing.
 func TestScale(t *testing.T) {
 	for _, tc := range []struct {
 		scale    Scale
@@ -76,12 +92,13 @@ func TestScale(t *testing.T) {
 		warnings map[string]string
 	}{
 		{scale: ScaleSpec, web: 1, api: 1},
-		{scale: ScaleMax, web: 6, api: 1, warnings: map[string]string{
+		{scale: ScaleMax, web: 6, api: 3, warnings: map[string]string{
+			"upper":    `its scaleTargetRef DEPLOYMENT "api" is not a Deployment, ReplicaSet, StatefulSet or ReplicationController of the input in namespace "shop": --scale and fit do not apply to it`,
 			"web-too":  `HorizontalPodAutoscaler "web" already targets Deployment "web": limitcheck scales it by the first one only`,
 			"db":       `its scaleTargetRef StatefulSet "db" is not a Deployment, ReplicaSet, StatefulSet or ReplicationController of the input in namespace "shop": --scale and fit do not apply to it`,
 			"other-ns": `its scaleTargetRef Deployment "web" is not a Deployment, ReplicaSet, StatefulSet or ReplicationController of the input in namespace "elsewhere": --scale and fit do not apply to it`,
 		}},
-		{scale: ScaleMin, web: 2, api: 1, warnings: map[string]string{"web-too": "x", "db": "x", "other-ns": "x"}},
+		{scale: ScaleMin, web: 2, api: 1, warnings: map[string]string{"web-too": "x", "db": "x", "other-ns": "x", "upper": "x"}},
 		{scale: ScaleSpec, fit: true, web: 1, api: 1},
 	} {
 		rep, err := Run(Options{Paths: []string{"-"}, Stdin: strings.NewReader(hpaInput), Scale: tc.scale, Fit: tc.fit})
@@ -99,8 +116,8 @@ func TestScale(t *testing.T) {
 				if tc.fit && r.Name == "web" && (e.Fit == nil || e.Fit.HPA == nil || *e.Fit.HPA != (eval.FitHPA{Name: "web", MinReplicas: 2, MaxReplicas: 6, MaxFits: true})) {
 					t.Errorf("fit of web: %+v", e.Fit)
 				}
-				if tc.fit && r.Name == "api" && e.Fit.HPA != nil {
-					t.Errorf("api's invalid HPA reported: %+v", e.Fit.HPA)
+				if tc.fit && r.Name == "api" && (e.Fit == nil || e.Fit.HPA == nil || e.Fit.HPA.Name != "api-lower") {
+					t.Errorf("api's HPA is not api-lower (the invalid one never exists): %+v", e.Fit)
 				}
 			case r.Name == "invalid":
 				if r.Allowed || len(r.Warnings) > 0 {
@@ -112,7 +129,7 @@ func TestScale(t *testing.T) {
 					want = tc.warnings[r.Name]
 				}
 				if tc.fit {
-					want = map[string]string{"web-too": "x", "db": "x", "other-ns": "x"}[r.Name]
+					want = map[string]string{"web-too": "x", "db": "x", "other-ns": "x", "upper": "x"}[r.Name]
 				}
 				got := strings.Join(r.Warnings, "; ")
 				if want == "x" { // wording checked with --scale=max

@@ -1,6 +1,8 @@
 package eval
 
 import (
+	"strings"
+
 	autoscalingv2 "k8s.io/api/autoscaling/v2"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
@@ -88,7 +90,40 @@ func HPAScaling(obj runtime.Object, defaultNamespace string, gates features.Gate
 		min = *hpa.Spec.MinReplicas
 	}
 	return Scaling{HPA: hpa.Name, MinReplicas: min, MaxReplicas: hpa.Spec.MaxReplicas,
-		Target: ScaleTarget{Namespace: hpa.Namespace, Group: gv.Group, Kind: ref.Kind, Name: ref.Name}}, true
+		Target: ScaleTarget{Namespace: hpa.Namespace, Group: gv.Group, Kind: mappedKind(gv.Group, ref.Kind), Name: ref.Name}}, true
+}
+
+// scalableKinds are the workloads an HPA can scale whose Pods limitcheck
+// creates.
+var scalableKinds = []schema.GroupKind{
+	{Group: "apps", Kind: "Deployment"}, {Group: "apps", Kind: "ReplicaSet"},
+	{Group: "apps", Kind: "StatefulSet"}, {Kind: "ReplicationController"},
+}
+
+// Scalable reports whether t is of a kind whose replicas limitcheck creates
+// Pods for.
+func Scalable(t ScaleTarget) bool {
+	for _, gk := range scalableKinds {
+		if gk.Group == t.Group && gk.Kind == t.Kind {
+			return true
+		}
+	}
+	return false
+}
+
+// mappedKind is the kind the HPA controller's REST mapper resolves a
+// scaleTargetRef kind to: discovery maps a kind as served and in all lower
+// case, so "deployment" names Deployment but "DEPLOYMENT" nothing (FIT-04).
+func mappedKind(group, kind string) string {
+	if strings.ToLower(kind) != kind {
+		return kind
+	}
+	for _, gk := range scalableKinds {
+		if gk.Group == group && strings.ToLower(gk.Kind) == kind {
+			return gk.Kind
+		}
+	}
+	return kind
 }
 
 // scaleTargetOf is the ScaleTarget identity of a workload as admitted.
