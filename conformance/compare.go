@@ -103,7 +103,8 @@ func diffOne(up Outcome, mine eval.Result) []string {
 
 // warned are the kinds whose create warnings limitcheck gives (VAL-104).
 var warned = map[string]bool{"Pod": true, "PersistentVolumeClaim": true, "Service": true, "Ingress": true, "NetworkPolicy": true, "Deployment": true, "ReplicaSet": true,
-	"ReplicationController": true, "DaemonSet": true, "StatefulSet": true, "Job": true, "CronJob": true, "PodTemplate": true}
+	"ReplicationController": true, "DaemonSet": true, "StatefulSet": true, "Job": true, "CronJob": true, "PodTemplate": true,
+	"Endpoints": true, "EndpointSlice": true}
 
 // DiffWorkload compares what the controllers created: the counts, then every
 // created object in creation order (kind, name, Pod ordinal and diffOne).

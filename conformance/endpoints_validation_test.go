@@ -77,12 +77,20 @@ func (g *epGen) meta(i int, prefix string) map[string]any {
 	default:
 		m["generateName"] = g.pick(prefix+"-", "Bad_")
 	}
+	if g.chance(0.3) {
+		// The controllers' own objects carry no address warnings.
+		key, value := "endpoints.kubernetes.io/managed-by", g.pick("endpoint-controller", "helm", "endpointslice-controller.k8s.io")
+		if prefix == "eps" {
+			key, value = "endpointslice.kubernetes.io/managed-by", g.pick("endpointslice-controller.k8s.io", "endpointslicemirroring-controller.k8s.io", "helm", "endpoint-controller")
+		}
+		m["labels"] = map[string]any{key: value}
+	}
 	return m
 }
 
 func (g *epGen) ip() string {
 	return g.pick("10.0.0.5", "10.0.0.5", "192.168.1.20", "fd00::5", "2001:db8::1", "127.0.0.1", "0.0.0.0", "169.254.169.254",
-		"224.0.0.1", "::1", "fe80::1", "010.0.0.5", "10.0.0.5/32", "db.example.com", "::ffff:10.0.0.5", "").(string)
+		"224.0.0.1", "::1", "fe80::1", "010.0.0.5", "2001:DB8::1", "fd00:0:0::5", "10.0.0.5/32", "db.example.com", "::ffff:10.0.0.5", "").(string)
 }
 
 func (g *epGen) port(named bool) map[string]any {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
@@ -11,6 +12,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apiserver/pkg/endpoints/deprecation"
 	genericapirequest "k8s.io/apiserver/pkg/endpoints/request"
 	"k8s.io/apiserver/pkg/registry/rest"
 	"k8s.io/apiserver/pkg/storage"
@@ -19,6 +21,7 @@ import (
 	apicore "k8s.io/kubernetes/pkg/apis/core"
 
 	"github.com/limitcheck/limitcheck/internal/eval"
+	"github.com/limitcheck/limitcheck/internal/eval/apis"
 	"github.com/limitcheck/limitcheck/internal/eval/features"
 	"github.com/limitcheck/limitcheck/internal/eval/status"
 	"github.com/limitcheck/limitcheck/internal/jsondec"
@@ -95,6 +98,9 @@ func upstreamTypedCreate(doc []byte, ext, internal runtime.Object, strategy rest
 		IsResourceRequest: true, Verb: "create", APIGroup: gv.Group, APIVersion: gv.Version, Namespace: meta.GetNamespace(), Resource: resource, Name: meta.GetName()})
 	var warned []string
 	ctx = warning.WithWarningRecorder(ctx, warnings{&warned})
+	if err := deprecationWarning(ctx, scheme, ext, gv); err != nil {
+		return rqOutcome{}, err
+	}
 	rest.FillObjectMetaSystemFields(meta)
 	if err := rest.BeforeCreate(strategy, ctx, internal); err != nil {
 		out := statusOutcome(err)
@@ -117,6 +123,31 @@ func upstreamTypedCreate(doc []byte, ext, internal runtime.Object, strategy rest
 		return out, nil
 	}
 	return rqOutcome{allowed: true, warnings: warned}, nil
+}
+
+// deprecationWarning adds the warning kube-apiserver's installer gives every
+// request on a version the release deprecates (the endpoint of ext's kind
+// in gv), as the handler does before the create runs.
+func deprecationWarning(ctx context.Context, scheme *runtime.Scheme, ext runtime.Object, gv schema.GroupVersion) error {
+	kinds, _, err := scheme.ObjectKinds(ext)
+	if err != nil {
+		return err
+	}
+	var major, minor int
+	if _, err := fmt.Sscanf(apis.KubernetesVersion, "v%d.%d.", &major, &minor); err != nil {
+		return err
+	}
+	for _, gvk := range kinds {
+		if gvk.GroupVersion() != gv {
+			continue
+		}
+		obj := ext.DeepCopyObject()
+		obj.GetObjectKind().SetGroupVersionKind(gvk)
+		if deprecation.IsDeprecated(obj, major, minor) {
+			warning.AddWarning(ctx, "", deprecation.WarningMessage(obj))
+		}
+	}
+	return nil
 }
 
 // mineTypedCreate admits doc, a document of a kind limitcheck decodes typed,
@@ -170,6 +201,12 @@ func (p *parity) compare(i int, kind string, doc []byte, want, got rqOutcome, gr
 	}
 	if want.message != got.message && (same == nil || !same(want.message, got.message)) {
 		diffs = append(diffs, fmt.Sprintf("message:\n  upstream:   %s\n  limitcheck: %s", want.message, got.message))
+	}
+	if len(want.warnings) > 0 {
+		p.stats["warned "+kind]++
+	}
+	if warned[kind] && !slices.Equal(want.warnings, got.warnings) {
+		diffs = append(diffs, fmt.Sprintf("warnings:\n  upstream:   %q\n  limitcheck: %q", want.warnings, got.warnings))
 	}
 	if len(diffs) > 0 {
 		p.mismatches++

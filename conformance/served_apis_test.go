@@ -273,3 +273,66 @@ func summary(kinds []apis.Kind) string {
 	flush()
 	return fmt.Sprintf("%d kinds served by default:%s", total, b.String())
 }
+
+// TestServedAPIsGroupKindMapping checks MapGroupKind, what an HPA's
+// scaleTargetRef resolves to (FIT-04), against the REST mapper the
+// HorizontalPodAutoscaler controller builds from the same discovery (no
+// version given): every kind of the table in its own spelling, all in lower
+// case and all in upper case, and groups that serve nothing, map exactly when
+// MapGroupKind says Served, to the same group and kind, and the kind has the
+// scale subresource exactly when discovery lists "<resource>/scale".
+func TestServedAPIsGroupKindMapping(t *testing.T) {
+	u, err := servedapis.Derive()
+	if err != nil {
+		t.Fatal(err)
+	}
+	mapper := restmapper.NewDiscoveryRESTMapper(u.Served)
+	withScale := map[schema.GroupResource]bool{}
+	for _, g := range u.Served {
+		for _, rs := range g.VersionedResources {
+			for _, r := range rs {
+				if parent, ok := strings.CutSuffix(r.Name, "/scale"); ok {
+					withScale[schema.GroupResource{Group: g.Group.Name, Resource: parent}] = true
+				}
+			}
+		}
+	}
+	cases := []schema.GroupKind{{Group: "extensions", Kind: "Deployment"}, {Group: "app", Kind: "Deployment"}, {Group: "apps", Kind: "Deploymnet"}}
+	for _, k := range apis.BuiltIns() {
+		for _, kind := range []string{k.Kind, strings.ToLower(k.Kind), strings.ToUpper(k.Kind)} {
+			cases = append(cases, schema.GroupKind{Group: k.Group, Kind: kind})
+		}
+	}
+	cat := apis.New()
+	served, scalable := 0, 0
+	for _, gk := range cases {
+		k, st, scale := cat.MapGroupKind(gk.Group, gk.Kind)
+		ms, err := mapper.RESTMappings(gk)
+		if err == nil && len(ms) == 0 {
+			err = fmt.Errorf("no mappings")
+		}
+		switch {
+		case err == nil && st == apis.Served:
+			served++
+			m := ms[0]
+			// The mapper keeps the spelling it was asked for.
+			if got := m.GroupVersionKind; k.Group != got.Group || !strings.EqualFold(k.Kind, got.Kind) {
+				t.Errorf("%s: MapGroupKind %s, the mapper %s", gk, got, m.GroupVersionKind.GroupKind())
+			}
+			if want := withScale[m.Resource.GroupResource()]; scale != want {
+				t.Errorf("%s: MapGroupKind scalable %v, discovery %v", gk, scale, want)
+			}
+			if scale {
+				scalable++
+			}
+		case err == nil:
+			t.Errorf("%s: MapGroupKind says %v, the mapper maps it to %s", gk, st, ms[0].Resource)
+		case st != apis.NotServed:
+			t.Errorf("%s: MapGroupKind says %v, the mapper: %v", gk, st, err)
+		}
+	}
+	if served < 120 || scalable < 8 {
+		t.Errorf("%d spellings mapped, %d of them scalable", served, scalable)
+	}
+	t.Logf("%d group/kind spellings, %d mapped, %d of them with the scale subresource", len(cases), served, scalable)
+}

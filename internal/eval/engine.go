@@ -479,6 +479,10 @@ func (e *Engine) Admit(obj runtime.Object) (res Result) {
 	dropped := droppedFieldWarnings(obj) // before PrepareForCreate drops them
 	e.uncompiled = ""
 	res = e.admitObject(obj, true)
+	if w := e.catalog().Deprecation(res.APIVersion, res.Kind); w != "" && res.Internal == "" {
+		// The endpoint's own warning, sent before anything the create adds.
+		res.APIWarnings = appendWarnings([]string{w}, res.APIWarnings)
+	}
 	if e.uncompiled != "" {
 		res.Warnings = append(res.Warnings, "its CEL expressions were not compiled: "+e.uncompiled)
 	}
@@ -487,6 +491,9 @@ func (e *Engine) Admit(obj runtime.Object) (res Result) {
 	}
 	if res.Denial == nil && !res.Skipped && res.Internal == "" {
 		res.Warnings = append(res.Warnings, dropped...)
+		if w := e.scaleTargetWarning(obj); w != "" {
+			res.Warnings = append(res.Warnings, w)
+		}
 	}
 	if e.opts.DisableControllers || res.Skipped || res.Internal != "" {
 		return res

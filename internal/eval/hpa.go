@@ -1,13 +1,16 @@
 package eval
 
 import (
+	"fmt"
 	"strings"
 
+	autoscalingv1 "k8s.io/api/autoscaling/v1"
 	autoscalingv2 "k8s.io/api/autoscaling/v2"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
+	"github.com/limitcheck/limitcheck/internal/eval/apis"
 	"github.com/limitcheck/limitcheck/internal/eval/defaults"
 	"github.com/limitcheck/limitcheck/internal/eval/features"
 	"github.com/limitcheck/limitcheck/internal/eval/validation"
@@ -143,4 +146,40 @@ func scaleTargetOf(obj runtime.Object) ScaleTarget {
 func ScaleTargetOf(res *Result) ScaleTarget {
 	gv, _ := schema.ParseGroupVersion(res.APIVersion)
 	return ScaleTarget{Namespace: res.Namespace, Group: gv.Group, Kind: res.Kind, Name: res.Name}
+}
+
+// scaleTargetWarning says why the HorizontalPodAutoscaler controller cannot
+// scale the target of an HPA kube-apiserver creates, or "": its REST mapper
+// finds the group and kind in no served version, or the kind has no scale
+// subresource (the controller reports FailedGetScale either way). A kind a
+// CRD outside the input may serve is taken as scalable.
+func (e *Engine) scaleTargetWarning(obj runtime.Object) string {
+	var ref autoscalingv2.CrossVersionObjectReference
+	switch o := obj.(type) {
+	case *autoscalingv2.HorizontalPodAutoscaler:
+		ref = o.Spec.ScaleTargetRef
+	case *autoscalingv1.HorizontalPodAutoscaler:
+		ref = autoscalingv2.CrossVersionObjectReference(o.Spec.ScaleTargetRef)
+	default:
+		return ""
+	}
+	gv, err := schema.ParseGroupVersion(ref.APIVersion)
+	if err != nil || ref.Kind == "" {
+		return ""
+	}
+	c := e.catalog()
+	k, st, scalable := c.MapGroupKind(gv.Group, ref.Kind)
+	target := fmt.Sprintf("its scaleTargetRef %s %s %q", ref.APIVersion, ref.Kind, ref.Name)
+	switch {
+	case st == apis.NotServed:
+		msg := fmt.Sprintf("%s cannot be scaled (the HorizontalPodAutoscaler controller reports FailedGetScale): no matches for kind %q in group %q", target, ref.Kind, gv.Group)
+		if s := c.Suggest(ref.APIVersion, ref.Kind); s != "" {
+			msg += "; " + s
+		}
+		return msg
+	case st == apis.Served && !scalable:
+		return fmt.Sprintf("%s cannot be scaled (the HorizontalPodAutoscaler controller reports FailedGetScale): %s %s has no scale subresource",
+			target, k.APIVersion(), k.Kind)
+	}
+	return ""
 }

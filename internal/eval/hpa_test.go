@@ -2,10 +2,12 @@ package eval
 
 import (
 	"encoding/json"
+	"strings"
 	"testing"
 
 	autoscalingv2 "k8s.io/api/autoscaling/v2"
 
+	"github.com/limitcheck/limitcheck/internal/eval/apis"
 	"github.com/limitcheck/limitcheck/internal/eval/features"
 )
 
@@ -95,5 +97,49 @@ func TestHPADefaults(t *testing.T) {
 	b := res.Object.(*autoscalingv2.HorizontalPodAutoscaler).Spec.Behavior
 	if *b.ScaleDown.StabilizationWindowSeconds != 60 || len(b.ScaleDown.Policies) != 1 || *b.ScaleUp.StabilizationWindowSeconds != 0 || len(b.ScaleUp.Policies) != 2 || *b.ScaleUp.SelectPolicy != autoscalingv2.MaxChangePolicySelect {
 		t.Errorf("v2 behavior defaults: %+v %+v", b.ScaleUp, b.ScaleDown)
+	}
+}
+
+// FIT-04: an HPA kube-apiserver creates but whose target the HPA controller
+// cannot scale is warned about: a group/kind served in no version (as its
+// REST mapper resolves it: any version, the kind as served or in lower case)
+// or a kind without the scale subresource. A kind a CRD outside the input may
+// serve is not.
+func TestScaleTargetWarning(t *testing.T) {
+	catalog := apis.New()
+	for _, crd := range []string{
+		`{"apiVersion":"apiextensions.k8s.io/v1","kind":"CustomResourceDefinition","metadata":{"name":"rollouts.argoproj.io"},"spec":{"group":"argoproj.io","scope":"Namespaced","names":{"plural":"rollouts","kind":"Rollout"},"versions":[{"name":"v1alpha1","served":true,"storage":true,"subresources":{"scale":{"specReplicasPath":".spec.replicas","statusReplicasPath":".status.replicas"}}}]}}`,
+		`{"apiVersion":"apiextensions.k8s.io/v1","kind":"CustomResourceDefinition","metadata":{"name":"workflows.argoproj.io"},"spec":{"group":"argoproj.io","scope":"Namespaced","names":{"plural":"workflows","kind":"Workflow"},"versions":[{"name":"v1alpha1","served":true,"storage":true}]}}`,
+	} {
+		if err := catalog.AddCRD([]byte(crd)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	const prefix = `its scaleTargetRef `
+	for _, tc := range []struct{ ref, want string }{
+		{`"apiVersion":"apps/v1","kind":"Deployment"`, ""},
+		{`"apiVersion":"apps/v1beta2","kind":"StatefulSet"`, ""}, // the version does not matter
+		{`"apiVersion":"apps/v1","kind":"replicaset"`, ""},
+		{`"apiVersion":"argoproj.io/v1alpha1","kind":"Rollout"`, ""},
+		{`"apiVersion":"keda.sh/v1alpha1","kind":"ScaledThing"`, ""}, // a CRD not in the input
+		{`"apiVersion":"extensions/v1beta1","kind":"Deployment"`,
+			prefix + `extensions/v1beta1 Deployment "web" cannot be scaled (the HorizontalPodAutoscaler controller reports FailedGetScale): no matches for kind "Deployment" in group "extensions"; kube-apiserver 1.36 serves Deployment as apps/v1`},
+		{`"apiVersion":"apps/v1","kind":"DEPLOYMENT"`,
+			prefix + `apps/v1 DEPLOYMENT "web" cannot be scaled (the HorizontalPodAutoscaler controller reports FailedGetScale): no matches for kind "DEPLOYMENT" in group "apps"; kube-apiserver 1.36 serves Deployment as apps/v1 (kinds are case-sensitive)`},
+		{`"apiVersion":"apps/v1","kind":"DaemonSet"`,
+			prefix + `apps/v1 DaemonSet "web" cannot be scaled (the HorizontalPodAutoscaler controller reports FailedGetScale): apps/v1 DaemonSet has no scale subresource`},
+		{`"apiVersion":"argoproj.io/v1","kind":"workflow"`,
+			prefix + `argoproj.io/v1 workflow "web" cannot be scaled (the HorizontalPodAutoscaler controller reports FailedGetScale): argoproj.io/v1alpha1 Workflow has no scale subresource`},
+		{`"apiVersion":"argoproj.io/v1alpha1","kind":"AnalysisRun"`,
+			prefix + `argoproj.io/v1alpha1 AnalysisRun "web" cannot be scaled (the HorizontalPodAutoscaler controller reports FailedGetScale): no matches for kind "AnalysisRun" in group "argoproj.io"`},
+	} {
+		e := New(Options{OmitNamespaceObjects: true, APIs: catalog})
+		res := admitHPA(t, e, `{"apiVersion":"autoscaling/v2","metadata":{"name":"web"},"spec":{"scaleTargetRef":{`+tc.ref+`,"name":"web"},"maxReplicas":3}}`)
+		if !res.Allowed || res.Denial != nil {
+			t.Fatalf("%s: refused: %+v", tc.ref, res.Denial)
+		}
+		if got := strings.Join(res.Warnings, "\n"); got != tc.want {
+			t.Errorf("%s:\n got %q\nwant %q", tc.ref, got, tc.want)
+		}
 	}
 }

@@ -75,6 +75,14 @@ spec:
 		docs: []string{"apiVersion: networking.k8s.io/v1\nkind: NetworkPolicy\nmetadata: {name: np}\nspec:\n  podSelector: {}\n  egress: [{to: [{ipBlock: {cidr: '2001:DB8::/32'}}]}]"},
 		want: []string{`spec.egress[0].to[0].ipBlock.cidr: IPv6 CIDR value "2001:DB8::/32" should be in RFC 5952 canonical format ("2001:db8::/32")`},
 	}, {
+		name: "v1 Endpoints: the endpoint's deprecation warning comes first",
+		docs: []string{"apiVersion: v1\nkind: Endpoints\nmetadata: {name: ext}\nsubsets:\n- addresses: [{ip: 10.1.2.3}]\n  ports: [{port: 80}, {port: 80}]"},
+		want: []string{`v1 Endpoints is deprecated in v1.33+; use discovery.k8s.io/v1 EndpointSlice`},
+	}, {
+		name: "refused v1 Endpoints: the deprecation warning is sent all the same",
+		docs: []string{"apiVersion: v1\nkind: Endpoints\nmetadata: {name: ext}\nsubsets:\n- addresses: [{ip: 'not an IP'}]\n  ports: [{port: 80}]"},
+		want: []string{`v1 Endpoints is deprecated in v1.33+; use discovery.k8s.io/v1 EndpointSlice`},
+	}, {
 		name: "refused by validation: none",
 		docs: []string{"apiVersion: v1\nkind: Pod\nmetadata: {name: web}\nspec:\n  containers:\n  - {name: app, image: app:1, resources: {requests: {memory: 1.5, cpu: '2'}, limits: {cpu: '1'}}}"},
 	}} {

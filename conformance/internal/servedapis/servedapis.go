@@ -36,6 +36,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apiserver/pkg/endpoints/deprecation"
 	"k8s.io/apiserver/pkg/server/resourceconfig"
 	serverstorage "k8s.io/apiserver/pkg/server/storage"
 	"k8s.io/client-go/restmapper"
@@ -81,7 +82,39 @@ func Derive() (*Upstream, error) {
 		return nil, err
 	}
 	u.Version = mod.Version
+	if err := u.setDeprecations(); err != nil {
+		return nil, err
+	}
 	return u, nil
+}
+
+// setDeprecations gives every kind the warning kube-apiserver adds to each
+// request on its version when the version is deprecated in the release of
+// u.Version (the installer's endpoint-level deprecation warning).
+func (u *Upstream) setDeprecations() error {
+	var major, minor int
+	if _, err := fmt.Sscanf(u.Version, "v%d.%d.", &major, &minor); err != nil {
+		return fmt.Errorf("k8s.io/kubernetes version %q: %w", u.Version, err)
+	}
+	for i := range u.Kinds {
+		k := &u.Kinds[i]
+		gvk := schema.GroupVersionKind{Group: k.Group, Version: k.Version, Kind: k.Kind}
+		for _, s := range []*runtime.Scheme{legacyscheme.Scheme, aggregatorscheme.Scheme, apiextensionsserver.Scheme} {
+			if !s.Recognizes(gvk) {
+				continue
+			}
+			obj, err := s.New(gvk)
+			if err != nil {
+				return err
+			}
+			obj.GetObjectKind().SetGroupVersionKind(gvk)
+			if deprecation.IsDeprecated(obj, major, minor) {
+				k.Deprecation = deprecation.WarningMessage(obj)
+			}
+			break
+		}
+	}
+	return nil
 }
 
 // enablement answers whether kube-apiserver serves a group/version/resource with
@@ -209,6 +242,7 @@ func DeriveFrom(dir string) (*Upstream, error) {
 	var kinds []apis.Kind
 	topLevel := map[schema.GroupVersionKind]bool{}
 	subresources := map[schema.GroupVersionKind][]subresourceUse{}
+	scaled := map[schema.GroupVersionResource]bool{} // resources with the scale subresource
 	served := map[string]*restmapper.APIGroupResources{}
 	var servedOrder []string
 	for _, g := range gvs {
@@ -247,6 +281,9 @@ func DeriveFrom(dir string) (*Upstream, error) {
 				}
 				sg.VersionedResources[g.gv.Version] = append(sg.VersionedResources[g.gv.Version], r)
 			}
+			if isSub && strings.HasSuffix(r.Name, "/scale") {
+				scaled[g.gv.WithResource(parent)] = true
+			}
 			if isSub {
 				subresources[gvk] = append(subresources[gvk], subresourceUse{r.Name, r.Namespaced, enabled})
 				continue
@@ -266,6 +303,10 @@ func DeriveFrom(dir string) (*Upstream, error) {
 				Disabled:   !enabled,
 			})
 		}
+	}
+	for i := range kinds {
+		k := &kinds[i]
+		k.Scale = scaled[schema.GroupVersionResource{Group: k.Group, Version: k.Version, Resource: k.Resource}]
 	}
 	// Kinds that exist only as subresources (Scale, Eviction, TokenRequest, the
 	// connect options): one row each, named after the alphabetically first
@@ -342,10 +383,13 @@ func Render(u *Upstream) ([]byte, error) {
 		for _, f := range []struct {
 			name string
 			set  bool
-		}{{"Namespaced", k.Namespaced}, {"CreateOnly", k.CreateOnly}, {"Subresource", k.Subresource}, {"Disabled", k.Disabled}} {
+		}{{"Namespaced", k.Namespaced}, {"CreateOnly", k.CreateOnly}, {"Subresource", k.Subresource}, {"Disabled", k.Disabled}, {"Scale", k.Scale}} {
 			if f.set {
 				fmt.Fprintf(&b, ", %s: true", f.name)
 			}
+		}
+		if k.Deprecation != "" {
+			fmt.Fprintf(&b, ", Deprecation: %s", strconv.Quote(k.Deprecation))
 		}
 		b.WriteString("},\n")
 	}

@@ -54,6 +54,13 @@ type Kind struct {
 	// Disabled marks built-in kinds whose version kube-apiserver has but does not
 	// serve with the default --runtime-config (alpha and beta versions).
 	Disabled bool
+	// Scale marks kinds whose resource has the scale subresource (what an
+	// HPA can scale).
+	Scale bool
+	// Deprecation is the warning kube-apiserver adds to every request on this
+	// version when KubernetesVersion deprecates it ("v1 Endpoints is deprecated
+	// in v1.33+; use discovery.k8s.io/v1 EndpointSlice"), else empty.
+	Deprecation string
 }
 
 // APIVersion returns the kind's apiVersion ("apps/v1", "v1").

@@ -299,6 +299,48 @@ func TestRefusedCRD(t *testing.T) {
 	}
 }
 
+// VAL-104: the deprecation warning of a served version, built in or of a
+// CRD (its own text, else one naming the best served version above it).
+func TestDeprecation(t *testing.T) {
+	c := New()
+	crd := `apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata: {name: gadgets.example.com}
+spec:
+  group: example.com
+  names: {kind: Gadget, plural: gadgets}
+  scope: Namespaced
+  versions:
+  - {name: v1alpha1, served: true, storage: false, deprecated: true}
+  - {name: v1beta1, served: true, storage: false, deprecated: true, deprecationWarning: "v1beta1 goes away in 2.0"}
+  - {name: v1beta2, served: true, storage: false}
+  - {name: v1, served: true, storage: true}
+  - {name: v2alpha1, served: true, storage: false}
+  - {name: v2, served: false, storage: false}
+  - {name: v3, served: true, storage: false, deprecated: true}
+  - {name: v0, served: false, storage: false, deprecated: true}
+`
+	if err := c.AddCRD([]byte(crd)); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct{ apiVersion, kind, want string }{
+		{"v1", "Endpoints", "v1 Endpoints is deprecated in v1.33+; use discovery.k8s.io/v1 EndpointSlice"},
+		{"v1", "ComponentStatus", "v1 ComponentStatus is deprecated in v1.19+"},
+		{"discovery.k8s.io/v1", "EndpointSlice", ""},
+		{"resource.k8s.io/v1beta2", "DeviceClass", ""}, // not served by default
+		{"example.com/v1alpha1", "Gadget", "example.com/v1alpha1 Gadget is deprecated; use example.com/v1 Gadget"},
+		{"example.com/v1beta1", "Gadget", "v1beta1 goes away in 2.0"},
+		{"example.com/v1", "Gadget", ""},
+		{"example.com/v3", "Gadget", "example.com/v3 Gadget is deprecated"},
+		{"example.com/v0", "Gadget", ""}, // not served
+		{"example.com/v1", "Gizmo", ""},
+	} {
+		if got := c.Deprecation(tc.apiVersion, tc.kind); got != tc.want {
+			t.Errorf("%s %s: %q, want %q", tc.apiVersion, tc.kind, got, tc.want)
+		}
+	}
+}
+
 // A CRD added again replaces the first; catalogues do not share CRDs.
 func TestAddCRDReplaces(t *testing.T) {
 	c := catalogWithCRDs(t)

@@ -8,6 +8,7 @@ import (
 
 	"k8s.io/apimachinery/pkg/api/meta"
 	"k8s.io/apimachinery/pkg/runtime/schema"
+	utilversion "k8s.io/apimachinery/pkg/version"
 	"sigs.k8s.io/yaml"
 
 	crdschema "github.com/limitcheck/limitcheck/internal/eval/crd"
@@ -106,6 +107,8 @@ type crd struct {
 	status map[string]bool
 	// scale is the scale subresource of the served versions that have one.
 	scale map[string]*Scale
+	// deprecation is the warning of each served version marked deprecated.
+	deprecation map[string]string
 }
 
 // Scale is a CRD version's scale subresource: where a custom resource
@@ -186,9 +189,11 @@ type crdDocument struct {
 		} `json:"names"`
 		Scope    string `json:"scope"`
 		Versions []struct {
-			Name   string `json:"name"`
-			Served bool   `json:"served"`
-			Schema struct {
+			Name               string  `json:"name"`
+			Served             bool    `json:"served"`
+			Deprecated         bool    `json:"deprecated"`
+			DeprecationWarning *string `json:"deprecationWarning"`
+			Schema             struct {
 				OpenAPIV3Schema json.RawMessage `json:"openAPIV3Schema"`
 			} `json:"schema"`
 			Subresources struct {
@@ -237,13 +242,16 @@ func (c *Catalog) AddCRD(data []byte) error {
 		return nil
 	}
 	r := &crd{name: d.Metadata.Name, resource: s.Names.Plural, namespaced: s.Scope == "Namespaced", versions: map[string]bool{},
-		schemas: map[string]*crdschema.Schema{}, status: map[string]bool{}, scale: map[string]*Scale{}}
+		schemas: map[string]*crdschema.Schema{}, status: map[string]bool{}, scale: map[string]*Scale{}, deprecation: map[string]string{}}
 	for _, v := range s.Versions {
 		r.versions[v.Name] = v.Served
 		if !v.Served {
 			continue
 		}
 		r.served = append(r.served, v.Name)
+		if v.Deprecated {
+			r.deprecation[v.Name] = crdDeprecation(&d, v.Name, v.DeprecationWarning)
+		}
 		if st := v.Subresources.Status; len(st) > 0 && string(st) != "null" {
 			r.status[v.Name] = true
 		}
@@ -261,6 +269,47 @@ func (c *Catalog) AddCRD(data []byte) error {
 	c.crds[schema.GroupKind{Group: s.Group, Kind: s.Names.Kind}] = r
 	c.crdGroups[s.Group] = true
 	return nil
+}
+
+// crdDeprecation is the warning of a CRD's deprecated version: its own
+// deprecationWarning, else that the version is deprecated, naming the
+// highest-priority served version that is not deprecated and is of higher
+// priority than it, if any.
+func crdDeprecation(d *crdDocument, version string, own *string) string {
+	if own != nil {
+		return *own
+	}
+	s := d.Spec
+	msg := fmt.Sprintf("%s/%s %s is deprecated", s.Group, version, s.Names.Kind)
+	use := ""
+	for _, v := range s.Versions {
+		if v.Served && !v.Deprecated && utilversion.CompareKubeAwareVersionStrings(version, v.Name) < 0 &&
+			(use == "" || utilversion.CompareKubeAwareVersionStrings(v.Name, use) > 0) {
+			use = v.Name
+		}
+	}
+	if use == "" {
+		return msg
+	}
+	return fmt.Sprintf("%s; use %s/%s %s", msg, s.Group, use, s.Names.Kind)
+}
+
+// Deprecation is the warning kube-apiserver adds to every request on
+// apiVersion/kind when it serves it in a deprecated version (a built-in
+// version deprecated by KubernetesVersion, a CRD version marked deprecated),
+// else empty (VAL-104).
+func (c *Catalog) Deprecation(apiVersion, kind string) string {
+	k, st := c.Lookup(apiVersion, kind)
+	if st != Served {
+		return ""
+	}
+	if k.Deprecation != "" {
+		return k.Deprecation
+	}
+	if r := c.orEmpty().crds[schema.GroupKind{Group: k.Group, Kind: kind}]; r != nil && !builtinGroups[k.Group] {
+		return r.deprecation[k.Version]
+	}
+	return ""
 }
 
 // Lookup says whether kube-apiserver serves apiVersion/kind, and how. Like the
@@ -370,4 +419,43 @@ func (c *Catalog) orEmpty() *Catalog {
 func guessed(gvk schema.GroupVersionKind) Kind {
 	plural, _ := meta.UnsafeGuessKindToResource(gvk)
 	return Kind{Group: gvk.Group, Version: gvk.Version, Kind: gvk.Kind, Resource: plural.Resource, Namespaced: true}
+}
+
+// MapGroupKind resolves a group and kind in any served version, as the REST
+// mapper of a controller does (the HorizontalPodAutoscaler's for its
+// scaleTargetRef): the kind as served or all in lower case. It returns the
+// served kind (its preferred version) and Served; NotServed when
+// kube-apiserver serves the group/kind in no version (a built-in group, a
+// group no CRD can have, a CRD group of the catalog without the kind); Custom
+// when a CRD not in the catalog may serve it. scalable says whether the
+// served kind has the scale subresource.
+func (c *Catalog) MapGroupKind(group, kind string) (k Kind, st Status, scalable bool) {
+	c = c.orEmpty()
+	matches := func(served string) bool {
+		return served == kind || strings.ToLower(served) == kind
+	}
+	for _, b := range builtinOrdered {
+		if b.Group == group && !b.Disabled && !b.Subresource && matches(b.Kind) {
+			return b, Served, b.Scale
+		}
+	}
+	if builtinGroups[group] {
+		return guessed(schema.GroupVersionKind{Group: group, Kind: kind}), NotServed, false
+	}
+	for gk, r := range c.crds {
+		if gk.Group != group || !matches(gk.Kind) || len(r.served) == 0 {
+			continue
+		}
+		v := r.served[0]
+		for _, s := range r.served {
+			if utilversion.CompareKubeAwareVersionStrings(s, v) > 0 {
+				v = s
+			}
+		}
+		return Kind{Group: group, Version: v, Kind: gk.Kind, Resource: r.resource, Namespaced: r.namespaced}, Served, r.scale[v] != nil
+	}
+	if c.crdGroups[group] || !strings.Contains(group, ".") {
+		return guessed(schema.GroupVersionKind{Group: group, Kind: kind}), NotServed, false
+	}
+	return customKind(schema.GroupVersionKind{Group: group, Kind: kind}), Custom, false
 }

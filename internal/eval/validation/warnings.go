@@ -10,11 +10,13 @@ import (
 	appsv1 "k8s.io/api/apps/v1"
 	batchv1 "k8s.io/api/batch/v1"
 	corev1 "k8s.io/api/core/v1"
+	discoveryv1 "k8s.io/api/discovery/v1"
 	networkingv1 "k8s.io/api/networking/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	utilvalidation "k8s.io/apimachinery/pkg/util/validation"
 	"k8s.io/apimachinery/pkg/util/validation/field"
+	netutils "k8s.io/utils/net"
 
 	"github.com/limitcheck/limitcheck/internal/namecheck"
 )
@@ -28,8 +30,8 @@ import (
 
 // WarningsOnCreate is the create warnings of a validated object of a kind
 // whose strategy gives any that limitcheck reports: Pods, workloads,
-// Services, Ingresses, NetworkPolicies and PersistentVolumeClaims. Nil for
-// every other kind.
+// Services, Ingresses, NetworkPolicies, PersistentVolumeClaims, Endpoints
+// and EndpointSlices. Nil for every other kind.
 func WarningsOnCreate(obj runtime.Object) []string {
 	template := templatePath
 	switch o := obj.(type) {
@@ -82,8 +84,54 @@ func WarningsOnCreate(obj runtime.Object) []string {
 				`deprecated since v1.8; use "storageClassName" attribute instead`))
 		}
 		return append(w, claimSpecWarnings(specPath, &o.Spec)...)
+	case *corev1.Endpoints:
+		return endpointsWarnings(o)
+	case *discoveryv1.EndpointSlice:
+		return endpointSliceWarnings(o)
 	}
 	return nil
+}
+
+// endpointsWarnings: addresses in a non-standard form, unless the Endpoints
+// says the endpoints controller manages it.
+func endpointsWarnings(ep *corev1.Endpoints) []string {
+	if ep.Labels["endpoints.kubernetes.io/managed-by"] == "endpoint-controller" {
+		return nil
+	}
+	var w []string
+	for i := range ep.Subsets {
+		s := &ep.Subsets[i]
+		for j := range s.Addresses {
+			w = append(w, utilvalidation.GetWarningsForIP(field.NewPath("subsets").Index(i).Child("addresses").Index(j).Child("ip"), s.Addresses[j].IP)...)
+		}
+		for j := range s.NotReadyAddresses {
+			w = append(w, utilvalidation.GetWarningsForIP(field.NewPath("subsets").Index(i).Child("notReadyAddresses").Index(j).Child("ip"), s.NotReadyAddresses[j].IP)...)
+		}
+	}
+	return w
+}
+
+// endpointSliceWarnings: the FQDN address type, deprecated, then addresses
+// that parse as IPs in a non-standard form (an FQDN slice's too), unless the
+// slice says one of the EndpointSlice controllers manages it.
+func endpointSliceWarnings(eps *discoveryv1.EndpointSlice) []string {
+	var w []string
+	if eps.AddressType == discoveryv1.AddressTypeFQDN {
+		w = append(w, "spec.addressType: FQDN endpoints are deprecated")
+	}
+	switch eps.Labels[discoveryv1.LabelManagedBy] {
+	case "endpointslice-controller.k8s.io", "endpointslicemirroring-controller.k8s.io":
+		return w
+	}
+	for i := range eps.Endpoints {
+		for j, addr := range eps.Endpoints[i].Addresses {
+			if netutils.ParseIPSloppy(addr) == nil {
+				continue // not an IP: upstream only logs
+			}
+			w = append(w, utilvalidation.GetWarningsForIP(field.NewPath("endpoints").Index(i).Child("addresses").Index(j), addr)...)
+		}
+	}
+	return w
 }
 
 // The paths warnings start from, made once (a path is never changed).
