@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"reflect"
+	"sort"
 	"strings"
 
 	"github.com/limitcheck/limitcheck/internal/jsondec"
@@ -408,10 +409,13 @@ func (d *docSrc) unquotedHint(o *obj, p problem) string {
 	return fmt.Sprintf(" (YAML reads the unquoted %s as %s: write %q for a string)", v.Value, what, v.Value)
 }
 
-// strictError reports the first (in file order) unknown or duplicate field
-// of an object of type t, with a hint at the spelling or place meant.
+// strictError reports the unknown and duplicate fields of an object of type
+// t, each with a hint at the spelling or place meant: the first in file
+// order is the error's field and line, the others follow it in order
+// ("; also FIELD (line N): ..."), as kube-apiserver lists them all.
 func (d *docSrc) strictError(o *obj, t reflect.Type, errs []error) *Error {
-	var best *Error
+	var fields []*Error
+	var other *Error
 	for _, err := range errs {
 		var path, what string
 		if fe, ok := err.(kjson.FieldError); ok {
@@ -419,8 +423,8 @@ func (d *docSrc) strictError(o *obj, t reflect.Type, errs []error) *Error {
 			what, _, _ = strings.Cut(err.Error(), " \"")
 		}
 		if path == "" {
-			if best == nil {
-				best = &Error{Msg: strings.TrimPrefix(err.Error(), "json: ")}
+			if other == nil {
+				other = &Error{Msg: strings.TrimPrefix(err.Error(), "json: ")}
 			}
 			continue
 		}
@@ -434,14 +438,33 @@ func (d *docSrc) strictError(o *obj, t reflect.Type, errs []error) *Error {
 				e.Msg += " (" + hint + ")"
 			}
 		}
-		if best == nil || best.Line == 0 || line < best.Line {
-			best = e
+		fields = append(fields, e)
+	}
+	if len(fields) == 0 {
+		if other == nil {
+			other = &Error{Msg: "strict decoding error"}
 		}
+		return other
 	}
-	if best == nil {
-		best = &Error{Msg: "strict decoding error"}
+	// File order; a field whose line is not known goes last.
+	sort.SliceStable(fields, func(i, j int) bool {
+		a, b := fields[i].Line, fields[j].Line
+		return a != 0 && (b == 0 || a < b)
+	})
+	first := *fields[0]
+	const listed = 5
+	for i, e := range fields[1:] {
+		if i == listed {
+			first.Msg += fmt.Sprintf("; and %d more", len(fields)-1-listed)
+			break
+		}
+		at := ""
+		if e.Line > 0 {
+			at = fmt.Sprintf(" (line %d)", e.Line)
+		}
+		first.Msg += fmt.Sprintf("; also %s%s: %s", e.Field, at, e.Msg)
 	}
-	return best
+	return &first
 }
 
 // lastPathKey returns the last key of a path like a.b[0].c.

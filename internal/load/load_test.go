@@ -974,7 +974,13 @@ func TestCheckFields(t *testing.T) {
 			name: "unknown fields",
 			in:   ingress + "          serviceName: web\n" + "          servicePort: 80\n",
 			want: []got{{Pos: pos(1, 0, -1), APIVersion: "networking.k8s.io/v1", Kind: "Ingress", Name: "web",
-				Err: `f.yaml:11: spec.rules[0].http.paths[0].backend.serviceName: unknown field "serviceName" (networking.k8s.io/v1 names the Service in service.name)`}},
+				Err: `f.yaml:11: spec.rules[0].http.paths[0].backend.serviceName: unknown field "serviceName" (networking.k8s.io/v1 names the Service in service.name); also spec.rules[0].http.paths[0].backend.servicePort (line 12): unknown field "servicePort" (networking.k8s.io/v1 gives the port as service.port.number or service.port.name)`}},
+		},
+		{
+			name: "every unknown field, in file order, five after the first",
+			in:   ingress + "          zz: 1\n          servicePort: 80\n          a1: 1\n          a2: 1\n          a3: 1\n          a4: 1\n          a5: 1\n",
+			want: []got{{Pos: pos(1, 0, -1), APIVersion: "networking.k8s.io/v1", Kind: "Ingress", Name: "web",
+				Err: `f.yaml:11: spec.rules[0].http.paths[0].backend.zz: unknown field "zz"; also spec.rules[0].http.paths[0].backend.servicePort (line 12): unknown field "servicePort" (networking.k8s.io/v1 gives the port as service.port.number or service.port.name); also spec.rules[0].http.paths[0].backend.a1 (line 13): unknown field "a1"; also spec.rules[0].http.paths[0].backend.a2 (line 14): unknown field "a2"; also spec.rules[0].http.paths[0].backend.a3 (line 15): unknown field "a3"; also spec.rules[0].http.paths[0].backend.a4 (line 16): unknown field "a4"; and 1 more`}},
 		},
 		{
 			name: "wrong type",
