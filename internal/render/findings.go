@@ -198,10 +198,11 @@ func entryFindings(e *check.Entry) []finding {
 			}
 			f.Message = strings.TrimPrefix(f.Message, loc+": ")
 		}
-		return []finding{f}
+		// And what the reading noticed (a "---" left out, say).
+		return append([]finding{f}, warningFindings(entryBase(e), e.Result.Warnings)...)
 	}
 	res := &e.Result
-	base := finding{File: e.Pos.File, Line: e.Pos.Line, Source: e.Pos.Source, Kind: res.Kind, Namespace: res.Namespace, Name: shownName(res)}
+	base := entryBase(e)
 	var out []finding
 	switch {
 	case res.Internal != "":
@@ -211,7 +212,19 @@ func entryFindings(e *check.Entry) []finding {
 	case !res.Skipped && !res.Allowed:
 		out = append(out, denialFindings(base, res)...)
 	}
-	for _, w := range res.Warnings {
+	return append(out, warningFindings(base, res.Warnings)...)
+}
+
+// entryBase is the finding of an entry's document, without rule or message.
+func entryBase(e *check.Entry) finding {
+	res := &e.Result
+	return finding{File: e.Pos.File, Line: e.Pos.Line, Source: e.Pos.Source, Kind: res.Kind, Namespace: res.Namespace, Name: shownName(res)}
+}
+
+// warningFindings: one finding per warning, at base.
+func warningFindings(base finding, warnings []string) []finding {
+	var out []finding
+	for _, w := range warnings {
 		f := base
 		f.Rule, f.Level, f.Message = ruleWarning, levelWarning, w
 		// A lint finding (`lint/RULE: MESSAGE (fix: FIX)`) keeps its rule.

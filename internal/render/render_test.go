@@ -302,6 +302,8 @@ func sampleReport() *check.Report {
 		},
 		{
 			Pos: load.Position{File: "deploy/bad.yaml", Line: 1, Index: 0, Item: -1},
+			Result: eval.Result{APIVersion: "v1", Kind: "Pod", Namespace: "default", Name: "bad",
+				Warnings: []string{`duplicate key "resources" (line 7 and line 11): kubectl keeps the last value`}},
 			Err: &load.Error{
 				File: "deploy/bad.yaml", Line: 9, Field: "spec.containers[0].resources.limits.memory",
 				Msg: "quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$' (got \"1.5.Gi\")",

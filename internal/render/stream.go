@@ -181,7 +181,7 @@ func (t *textStream) Finish(r *check.Report) error {
 	// cluster-scoped objects) first, under no header.
 	groups := make([]*textGroup, 0, len(t.groups))
 	for _, g := range t.groups {
-		slices.SortFunc(g.items, func(a, b textItem) int { return a.seq - b.seq })
+		slices.SortStableFunc(g.items, func(a, b textItem) int { return a.seq - b.seq })
 		groups = append(groups, g)
 	}
 	slices.SortFunc(groups, func(a, b *textGroup) int {
@@ -191,7 +191,10 @@ func (t *textStream) Finish(r *check.Report) error {
 		case b.ns == "":
 			return 1
 		}
-		return a.items[0].seq - b.items[0].seq
+		if d := a.items[0].seq - b.items[0].seq; d != 0 {
+			return d
+		}
+		return strings.Compare(a.ns, b.ns) // entries without Seq (a report built by hand)
 	})
 	out := bufio.NewWriterSize(t.w, 64<<10)
 	var buf []byte

@@ -121,6 +121,15 @@ func writeFinding(b *strings.Builder, p palette, e *check.Entry) {
 		loc := e.Err.File + ":" + strconv.Itoa(e.Err.Line) + ":"
 		msg := strings.TrimPrefix(e.Err.Error(), loc+" ")
 		fmt.Fprintf(b, "%s %s %s\n", p.location.Sprint(Escape(loc)), p.err.Sprint("error:"), Escape(msg))
+		// What the reading noticed first often explains the error (two
+		// documents without a "---" between them).
+		for _, w := range e.Result.Warnings {
+			about := ""
+			if e.Result.Kind != "" {
+				about = Escape(e.Result.Kind+" "+qualifiedName(&e.Result)) + ": "
+			}
+			fmt.Fprintf(b, "%s %s %s%s\n", p.location.Sprint(Escape(place(e.Pos)+":")), p.warn.Sprint("warning:"), about, Escape(w))
+		}
 		return
 	}
 	loc := Escape(place(e.Pos) + ":")
