@@ -391,6 +391,7 @@ func Run(opts Options) (*Report, error) {
 		live.unknownUsage(rep.Entries)
 	}
 	defaultNamespaceHint(rep, defaulted, engine.DefaultNamespace(), opts.EnforceNamespace)
+	schemalessNote(rep, r.schemaless)
 	if opts.Lint {
 		lintPolicies(rep, look.policies, engineOpts.QuotaConfig, cfgPos, catalog)
 	}
@@ -652,6 +653,9 @@ type runner struct {
 	skipped map[string]*skippedDocs
 	// scratch is the entry deliver hands the stream.
 	scratch Entry
+	// schemaless counts the custom resources admitted of kinds no CRD of
+	// the input defines, by "apiVersion Kind".
+	schemaless map[string]int
 }
 
 // deliver adds an entry to the report, or hands it to the stream unless
@@ -703,6 +707,14 @@ func (r *runner) admitInput(engine *eval.Engine, catalog *apis.Catalog, l *look,
 		e := admitDocument(engine, catalog, d, opts)
 		if e.Err == nil && !e.Result.Skipped && d.Namespace == "" && e.Result.Namespace == engine.DefaultNamespace() {
 			defaulted++
+		}
+		if e.Err == nil && !e.Result.Skipped && e.Result.Internal == "" {
+			if _, st := catalog.Lookup(d.APIVersion, d.Kind); st == apis.Custom {
+				if r.schemaless == nil {
+					r.schemaless = map[string]int{}
+				}
+				r.schemaless[d.APIVersion+" "+d.Kind]++
+			}
 		}
 		r.deliver(e, held)
 	}
@@ -889,6 +901,34 @@ func defaultNamespaceHint(rep *Report, defaulted int, def string, explicit bool)
 	}
 	rep.Notes = append(rep.Notes, load.Note{Msg: fmt.Sprintf("%d %s checked in %q, which has no LimitRange or ResourceQuota, while the input's are for %s; give -n %s if they are meant for it",
 		defaulted, what, def, strings.Join(names, ", "), names[0])})
+}
+
+// schemalessNote notes the custom resources of kinds no CRD of the input
+// defines (VAL-76): kube-apiserver would validate them against their CRD's
+// schema, which limitcheck does not have, so only what holds for every
+// object was checked.
+func schemalessNote(rep *Report, counts map[string]int) {
+	if len(counts) == 0 {
+		return
+	}
+	n := 0
+	kinds := slices.Sorted(maps.Keys(counts))
+	for _, k := range kinds {
+		n += counts[k]
+	}
+	what := "custom resources of kinds"
+	switch {
+	case n == 1:
+		what = "custom resource of a kind"
+	case len(kinds) == 1:
+		what = "custom resources of a kind"
+	}
+	const listed = 3
+	if len(kinds) > listed {
+		kinds = append(kinds[:listed], fmt.Sprintf("%d more", len(kinds)-listed))
+	}
+	rep.Notes = append(rep.Notes, load.Note{Msg: fmt.Sprintf("%d %s no CustomResourceDefinition of the input defines (%s) checked without a schema: metadata, namespace and quota only; give their CRDs with the input to validate them as kube-apiserver would",
+		n, what, strings.Join(kinds, ", "))})
 }
 
 // admitServed admits a document whose apiVersion/kind kube-apiserver serves;
