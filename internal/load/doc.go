@@ -2,9 +2,12 @@ package load
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
+	"maps"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"sort"
 	"strings"
 
@@ -153,6 +156,21 @@ func (d *docSrc) skip(o *obj, h *header, reason string) {
 	d.add(doc)
 }
 
+// caseVariant returns the top-level key of the object js that is field
+// spelt in another case, or "".
+func caseVariant(js []byte, field string) string {
+	var m map[string]json.RawMessage
+	if json.Unmarshal(js, &m) != nil {
+		return ""
+	}
+	for _, k := range slices.Sorted(maps.Keys(m)) {
+		if k != field && strings.EqualFold(k, field) {
+			return k
+		}
+	}
+	return ""
+}
+
 // missing reports whether a type field is absent, null or "".
 func missing(raw []byte, val string) bool {
 	t := JSONType(raw)
@@ -193,6 +211,18 @@ func (d *docSrc) object(js []byte, o *obj, depth int) {
 		d.fail(o, nil, js, &Error{Msg: "not a Kubernetes object: expected a mapping"})
 		return
 	}
+	// A type field spelt in another case ("Kind:", "apiversion:") is a
+	// typo in an object, not a sign of another kind of file.
+	var kindVariant, apiVersionVariant string
+	if missing(h.kindRaw, h.kind) {
+		kindVariant = caseVariant(js, "kind")
+	}
+	if missing(h.apiVersionRaw, h.apiVersion) {
+		apiVersionVariant = caseVariant(js, "apiVersion")
+	}
+	if kindVariant != "" || apiVersionVariant != "" {
+		skippable = false
+	}
 	if skippable && missing(h.kindRaw, h.kind) && missing(h.apiVersionRaw, h.apiVersion) && kustomizationNames[filepath.Base(d.stream.name)] {
 		// kustomize reads a kustomization without apiVersion and kind as
 		// its Kustomization, a tool's configuration (API-01).
@@ -221,9 +251,9 @@ func (d *docSrc) object(js []byte, o *obj, depth int) {
 		d.skip(o, nil, fmt.Sprintf("not a Kubernetes object: no apiVersion, and %q is not a kind", h.kind))
 		return
 	}
-	typeErr := d.checkTypeField(o, "kind", h.kindRaw, h.kind)
+	typeErr := d.checkTypeField(o, "kind", h.kindRaw, h.kind, kindVariant)
 	if typeErr == nil {
-		typeErr = d.checkTypeField(o, "apiVersion", h.apiVersionRaw, h.apiVersion)
+		typeErr = d.checkTypeField(o, "apiVersion", h.apiVersionRaw, h.apiVersion, apiVersionVariant)
 	}
 	if d.dups {
 		isList := typeErr == nil && strings.HasSuffix(h.kind, "List") && JSONType(h.items) == "array"
@@ -259,8 +289,12 @@ func (d *docSrc) object(js []byte, o *obj, depth int) {
 	d.decode(js, o, &h)
 }
 
-func (d *docSrc) checkTypeField(o *obj, field string, raw []byte, val string) *Error {
+func (d *docSrc) checkTypeField(o *obj, field string, raw []byte, val, variant string) *Error {
 	t := JSONType(raw)
+	if raw == nil && variant != "" {
+		line, _ := d.fieldLine(o, variant)
+		return &Error{Line: line, Field: field, Msg: fmt.Sprintf("is required (the document has %q: keys are case-sensitive)", variant)}
+	}
 	if raw == nil || t == "null" || (t == "string" && val == "") {
 		return &Error{Field: field, Msg: "is required"}
 	}

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 
+	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
 )
 
@@ -14,6 +15,33 @@ import (
 // the spelling the API wanted when the one written is a near miss. They add
 // to kube-apiserver's text, which stays as it is, and say nothing when no
 // fix is clear.
+
+// aliasHint explains a YAML error at line (1-based in text) whose value
+// starts with an unquoted *: YAML reads it as an alias (a cron schedule
+// such as */5 * * * *, a glob).
+func aliasHint(text []byte, line int) string {
+	if line < 1 {
+		return ""
+	}
+	lines := bytes.Split(text, []byte{'\n'})
+	if line > len(lines) {
+		return ""
+	}
+	l := strings.TrimSpace(string(lines[line-1]))
+	l = strings.TrimSpace(strings.TrimPrefix(l, "- "))
+	key, value, ok := strings.Cut(l, ": ")
+	if !ok {
+		key, value = "", l
+	}
+	value = strings.TrimSpace(value)
+	if !strings.HasPrefix(value, "*") {
+		return ""
+	}
+	if key == "" || strings.ContainsAny(key, `"'{[`) {
+		return fmt.Sprintf(" (YAML reads a value starting with * as an alias: quote it, %q)", value)
+	}
+	return fmt.Sprintf(" (YAML reads a value starting with * as an alias: quote it, %s: %q)", key, value)
+}
 
 // templateHint explains a document that does not parse because it holds
 // template actions ({{ .Values.replicas }}): a Helm chart's templates or
@@ -125,6 +153,9 @@ func fieldHint(root reflect.Type, path string) string {
 	if r, ok := renamed[parent.PkgPath()+"."+parent.Name()+"."+key]; ok {
 		return r
 	}
+	if h := securityContextHint(parent, key, path); h != "" {
+		return h
+	}
 	fields := structFields(parent)
 	if near := nearestName(key, fields); near != "" {
 		return fmt.Sprintf("did you mean %q?", near)
@@ -157,6 +188,32 @@ func fieldHint(root reflect.Type, path string) string {
 		}
 	}
 	return ""
+}
+
+// securityContextHint: a field of a container's securityContext given in the
+// Pod's, or the reverse (allowPrivilegeEscalation, capabilities, privileged
+// are per container; fsGroup, sysctls, supplementalGroups per Pod).
+func securityContextHint(parent reflect.Type, key, path string) string {
+	pod, container := reflect.TypeFor[corev1.PodSecurityContext](), reflect.TypeFor[corev1.SecurityContext]()
+	switch parent {
+	case pod:
+		if _, ok := structFields(container)[key]; ok {
+			return fmt.Sprintf("%s is set per container, in %s.containers[*].securityContext, not in the Pod's securityContext", key, joinPath(parentPath(path, 2)))
+		}
+	case container:
+		if _, ok := structFields(pod)[key]; ok {
+			return fmt.Sprintf("%s is set for the whole Pod, in %s.securityContext, not in a container's", key, joinPath(parentPath(path, 3)))
+		}
+	}
+	return ""
+}
+
+// joinPath is path as the start of another, "spec" when empty.
+func joinPath(path string) string {
+	if path == "" {
+		return "spec"
+	}
+	return path
 }
 
 // renamed explains fields that an older version of a kind had and the

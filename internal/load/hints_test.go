@@ -59,6 +59,10 @@ func TestFieldHint(t *testing.T) {
 		{deploy, "spec.template.containers", "containers belongs under spec: check the indentation"},
 		{pod, "spec.containers[0].ports[0].resources", "resources belongs to spec.containers[0], not to ports[0]: check the indentation"},
 		{pod, "metadata.lables", `did you mean "labels"?`},
+		{pod, "spec.securityContext.allowPrivilegeEscalation", "allowPrivilegeEscalation is set per container, in spec.containers[*].securityContext, not in the Pod's securityContext"},
+		{pod, "spec.securityContext.capabilities", "capabilities is set per container, in spec.containers[*].securityContext, not in the Pod's securityContext"},
+		{deploy, "spec.template.spec.initContainers[1].securityContext.fsGroup", "fsGroup is set for the whole Pod, in spec.template.spec.securityContext, not in a container's"},
+		{pod, "spec.containers[0].securityContext.sysctls", "sysctls is set for the whole Pod, in spec.securityContext, not in a container's"},
 		// Nothing close: no hint rather than a wrong one.
 		{pod, "spec.containers[0].sizeLimitBytes", ""},
 		{pod, "spec.zz", ""},

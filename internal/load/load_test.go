@@ -227,6 +227,15 @@ var streamCases = []struct {
 		},
 	},
 	{
+		name: "kind and apiVersion in another case",
+		in: "apiversion: v1\nkind: ConfigMap\nmetadata: {name: a}\n" + // 1-3
+			"---\napiVersion: v1\nmetadata: {name: b}\nKind: ConfigMap\n", // 4-7
+		want: []got{
+			{Pos: pos(1, 0, -1), Kind: "ConfigMap", Name: "a", Err: `f.yaml:1: apiVersion: is required (the document has "apiversion": keys are case-sensitive)`},
+			{Pos: pos(5, 1, -1), APIVersion: "v1", Name: "b", Err: `f.yaml:7: kind: is required (the document has "Kind": keys are case-sensitive)`},
+		},
+	},
+	{
 		name: "YAML syntax errors report absolute lines",
 		in: "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: a}\n" + // 1-3
 			"---\n# comment\n\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: b\n   labels: x\n" + // 4-11
@@ -244,10 +253,19 @@ var streamCases = []struct {
 		},
 	},
 	{
+		name: "an unquoted value starting with *: an alias",
+		in: "apiVersion: batch/v1\nkind: CronJob\nmetadata: {name: c}\nspec:\n  schedule: */5 * * * *\n" + // 1-5
+			"---\napiVersion: v1\nkind: ConfigMap\ndata:\n  globs:\n  - *.txt\n", // 6-11
+		want: []got{
+			{Pos: pos(1, 0, -1), Err: `f.yaml:5: invalid YAML: did not find expected alphabetic or numeric character (YAML reads a value starting with * as an alias: quote it, schedule: "*/5 * * * *")`},
+			{Pos: pos(7, 1, -1), Err: `f.yaml:11: invalid YAML: did not find expected alphabetic or numeric character (YAML reads a value starting with * as an alias: quote it, "*.txt")`},
+		},
+	},
+	{
 		name: "YAML errors without a line",
 		in:   "apiVersion: v1\nkind: ConfigMap\nmetadata: *nope\n---\napiVersion: v1\nkind: ConfigMap\ndata:\n  ? [a]\n  : b\n",
 		want: []got{
-			{Pos: pos(1, 0, -1), Err: "f.yaml:1: invalid YAML: unknown anchor 'nope' referenced"},
+			{Pos: pos(1, 0, -1), Err: `f.yaml:3: invalid YAML: unknown anchor 'nope' referenced (YAML reads a value starting with * as an alias: quote it, metadata: "*nope")`},
 			{Pos: pos(5, 1, -1), Err: "f.yaml:5: invalid YAML: invalid map key: []interface {}{\"a\"}"},
 		},
 	},

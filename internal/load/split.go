@@ -515,6 +515,14 @@ func (s *stream) yamlDocument(doc *yamlDoc, end int64) {
 					line = 1 + bytes.Count(text[:bytes.Index(text, []byte("{{"))], []byte{'\n'})
 				}
 				msg += hint
+			} else {
+				if name, ok := strings.CutPrefix(msg, "invalid YAML: unknown anchor '"); ok {
+					// The parser gives no line: the alias's own.
+					if i := bytes.Index(text, []byte("*"+strings.TrimSuffix(name, "' referenced"))); i >= 0 {
+						line = 1 + bytes.Count(text[:i], []byte{'\n'})
+					}
+				}
+				msg += aliasHint(text, line)
 			}
 			abs := contentLine
 			if line > 0 {
