@@ -486,6 +486,9 @@ func (e *Engine) Admit(obj runtime.Object) (res Result) {
 	if e.uncompiled != "" {
 		res.Warnings = append(res.Warnings, "its CEL expressions were not compiled: "+e.uncompiled)
 	}
+	if status.IsResourceVersionSetOnCreate(res.Denial) {
+		res.Warnings = append(res.Warnings, "saved from a cluster (kubectl get -o yaml)? remove metadata.resourceVersion to create it (ST-03)")
+	}
 	if res.Object != nil {
 		res.Warnings = append(res.Warnings, cpuByteUnitWarnings(res.Object)...)
 	}
@@ -805,7 +808,7 @@ func (e *Engine) admitObject(obj runtime.Object, fromInput bool) Result {
 		res.Object = o
 		observedUsed := o.Status.Used
 		res.Denial = e.admitQuota(ns, o, refused)
-		if res.Denial == nil && e.opts.QuotaUsage != quota.UsageObserved && !e.live && len(observedUsed) > 0 {
+		if res.Denial == nil && !refused && e.opts.QuotaUsage != quota.UsageObserved && !e.live && len(observedUsed) > 0 {
 			res.Warnings = append(res.Warnings, "its status.used (from a live cluster?) is ignored: usage is computed from the objects in the input; give --quota-usage=observed to start from it")
 		}
 	case *resourcev1.ResourceClaim:

@@ -98,6 +98,11 @@ func ResourceVersionSetOnCreate() *Denial {
 
 var errResourceVersionSet = errors.New("resourceVersion should not be set on objects to be created")
 
+// IsResourceVersionSetOnCreate reports whether d is ResourceVersionSetOnCreate's.
+func IsResourceVersionSetOnCreate(d *Denial) bool {
+	return d != nil && d.Stage == StageStorage && d.Message == errResourceVersionSet.Error()
+}
+
 // BadRequest is the 400 of a body kube-apiserver cannot decode: the message
 // unchanged.
 func BadRequest(stage Stage, msg string) *Denial {
