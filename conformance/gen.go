@@ -353,7 +353,7 @@ var quotaKeys = map[string][]any{
 	"limits.ephemeral-storage": {"2Gi"}, "hugepages-2Mi": {"4Mi"}, "example.com/foo": {"1"},
 	"gpu.deviceclass.resource.k8s.io/devices": {"1", "2", "4", "40"}, "count/resourceclaims.resource.k8s.io": {"1", "2"},
 	// Names kube-apiserver admits that count nothing: no resource is served so.
-	"count/deployments": {"0", "1"}, "count/deployment.apps": {"0", "1"}, "count/jobs": {"1"},
+	"count/deployments": {"0", "1"}, "count/deployment.apps": {"0", "1"}, "count/jobs": {"1"}, "count/deployments.extensions": {"0", "1"},
 }
 
 var workloadQuotaKeys = []string{"count/deployments.apps", "count/replicasets.apps", "count/statefulsets.apps", "count/daemonsets.apps",

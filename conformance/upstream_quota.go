@@ -160,11 +160,12 @@ func overTheAPI(q corev1.ResourceQuota) (corev1.ResourceQuota, error) {
 
 // discovered reports whether the quota monitor's discovery finds gr: a
 // resource kube-apiserver 1.36 serves with the default --runtime-config (from
-// its discovery documents), or one of a group it does not build in (a custom
-// resource whose CRD is taken as installed).
+// its discovery documents), or one of a group it does not build in that a
+// CRD can have (a custom resource whose CRD is taken as installed): a CRD's
+// group has a dot, so "extensions", which 1.36 no longer serves, is neither.
 func discovered(gr schema.GroupResource) bool {
 	served, groups := discovery()
-	return served[gr] || !groups[gr.Group]
+	return served[gr] || !groups[gr.Group] && strings.Contains(gr.Group, ".")
 }
 
 var discovery = sync.OnceValues(func() (map[schema.GroupResource]bool, map[string]bool) {

@@ -158,6 +158,9 @@ func (g *Generator) jobSpec() obj {
 	if g.chance(0.2) {
 		spec["backoffLimit"] = 2
 	}
+	if g.chance(0.08) {
+		spec["activeDeadlineSeconds"] = g.pick([]any{0, 0, 30})
+	}
 	return spec
 }
 

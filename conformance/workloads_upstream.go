@@ -487,6 +487,11 @@ func jobWantActive(job *batchv1.Job) int {
 	if job.Spec.Suspend != nil && *job.Spec.Suspend {
 		return 0
 	}
+	// syncJob sets the start time, then pastActiveDeadline (since start >=
+	// 0s) fails the Job with DeadlineExceeded before manageJob runs.
+	if d := job.Spec.ActiveDeadlineSeconds; d != nil && *d == 0 {
+		return 0
+	}
 	parallelism := *job.Spec.Parallelism
 	if job.Spec.Completions == nil {
 		return int(max(parallelism, 0)) // negative: refused, reported as none
