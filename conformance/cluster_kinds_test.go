@@ -25,6 +25,8 @@ import (
 	"k8s.io/kubernetes/pkg/apis/networking"
 	resourceinternal "k8s.io/kubernetes/pkg/apis/resource"
 	"k8s.io/kubernetes/pkg/apis/storage"
+	"k8s.io/kubernetes/pkg/registry/admissionregistration/mutatingadmissionpolicy"
+	"k8s.io/kubernetes/pkg/registry/admissionregistration/mutatingadmissionpolicybinding"
 	"k8s.io/kubernetes/pkg/registry/admissionregistration/mutatingwebhookconfiguration"
 	"k8s.io/kubernetes/pkg/registry/admissionregistration/resolver"
 	"k8s.io/kubernetes/pkg/registry/admissionregistration/validatingadmissionpolicy"
@@ -100,6 +102,14 @@ var clusterKinds = map[string]struct {
 		func() runtime.Object { return &admissionregistrationv1.ValidatingAdmissionPolicyBinding{} },
 		func() runtime.Object { return &admissionregistration.ValidatingAdmissionPolicyBinding{} },
 		validatingadmissionpolicybinding.NewStrategy(nil, nil, policyResolver), nil},
+	"MutatingAdmissionPolicy": {"admissionregistration.k8s.io/v1", "mutatingadmissionpolicies",
+		func() runtime.Object { return &admissionregistrationv1.MutatingAdmissionPolicy{} },
+		func() runtime.Object { return &admissionregistration.MutatingAdmissionPolicy{} },
+		mutatingadmissionpolicy.NewStrategy(nil, policyResolver), nil},
+	"MutatingAdmissionPolicyBinding": {"admissionregistration.k8s.io/v1", "mutatingadmissionpolicybindings",
+		func() runtime.Object { return &admissionregistrationv1.MutatingAdmissionPolicyBinding{} },
+		func() runtime.Object { return &admissionregistration.MutatingAdmissionPolicyBinding{} },
+		mutatingadmissionpolicybinding.NewStrategy(nil, nil, policyResolver), nil},
 	"CustomResourceDefinition": {"apiextensions.k8s.io/v1", "customresourcedefinitions",
 		func() runtime.Object { return &apiextensionsv1.CustomResourceDefinition{} },
 		func() runtime.Object { return &apiextensions.CustomResourceDefinition{} }, customresourcedefinition.NewStrategy(apiextensionsScheme), apiextensionsScheme},

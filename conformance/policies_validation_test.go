@@ -11,7 +11,7 @@ import (
 )
 
 var (
-	flagPolicyCases = flag.Int("policy-cases", 4000, "number of random ValidatingAdmissionPolicies and bindings")
+	flagPolicyCases = flag.Int("policy-cases", 6000, "number of random admission policies and bindings")
 	flagPolicySeed  = flag.Uint64("policy-seed", 1, "ValidatingAdmissionPolicy generator seed")
 )
 
@@ -204,6 +204,104 @@ func (g *policyGen) binding(i int) map[string]any {
 	return map[string]any{"apiVersion": "admissionregistration.k8s.io/v1", "kind": "ValidatingAdmissionPolicyBinding", "metadata": m, "spec": spec}
 }
 
+// Mutation expressions, valid and not: an apply configuration, a JSON
+// patch list, wrong result types, syntax errors, params and variables.
+var (
+	applyConfigExprs = []any{
+		`Object{metadata: Object.metadata{labels: {"team": "a"}}}`,
+		`Object{spec: Object.spec{replicas: 3}}`,
+		`Object{metadata: Object.metadata{labels: {"v": variables.team}}}`,
+		`Object{spec: Object.spec{replicas: params.maxReplicas}}`,
+		`object.spec`, `Object{`, `  `, `[JSONPatch{op: "add", path: "/a", value: 1}]`,
+	}
+	jsonPatchExprs = []any{
+		`[JSONPatch{op: "add", path: "/metadata/labels/team", value: "a"}]`,
+		`[JSONPatch{op: "replace", path: "/spec/replicas", value: variables.replicas}]`,
+		`[JSONPatch{op: "test", path: "/spec/replicas", value: params.maxReplicas}]`,
+		`JSONPatch{op: "add"}`, `object.spec`, `[JSONPatch{`, `  `, `Object{}`,
+	}
+)
+
+func (g *policyGen) mutatingPolicy(i int) map[string]any {
+	p := g.policy(i)
+	spec := p["spec"].(map[string]any)
+	delete(spec, "validations")
+	delete(spec, "auditAnnotations")
+	if mc, ok := spec["matchConstraints"].(map[string]any); ok && g.chance(0.3) {
+		if rules, ok := mc["resourceRules"].([]any); ok && len(rules) > 0 {
+			rules[0].(map[string]any)["operations"] = g.list(2, "CREATE", "UPDATE", "DELETE", "*", "CONNECT")
+		}
+	}
+	if g.chance(0.9) {
+		var ms []any
+		for range 1 + g.r.IntN(2) {
+			m := map[string]any{}
+			if g.chance(0.9) {
+				m["patchType"] = g.pick("ApplyConfiguration", "JSONPatch", "JSONPatch", "Strategic", "")
+			}
+			if g.chance(0.6) {
+				m["applyConfiguration"] = map[string]any{"expression": g.pick(applyConfigExprs...)}
+			}
+			if g.chance(0.5) {
+				m["jsonPatch"] = map[string]any{"expression": g.pick(jsonPatchExprs...)}
+			}
+			ms = append(ms, m)
+		}
+		spec["mutations"] = ms
+	}
+	if g.chance(0.8) {
+		spec["reinvocationPolicy"] = g.pick("Never", "IfNeeded", "IfNeeded", "never", "")
+	}
+	meta := p["metadata"]
+	if g.chance(0.25) {
+		// Valid, but perhaps for its expressions.
+		spec = map[string]any{"matchConstraints": g.matchResources(true), "reinvocationPolicy": g.pick("Never", "IfNeeded"),
+			"variables": []any{map[string]any{"name": "team", "expression": "'a'"}, map[string]any{"name": "replicas", "expression": "3"}}}
+		if g.chance(0.5) {
+			spec["mutations"] = []any{map[string]any{"patchType": "ApplyConfiguration", "applyConfiguration": map[string]any{"expression": g.pick(applyConfigExprs[:3]...)}}}
+		} else {
+			spec["mutations"] = []any{map[string]any{"patchType": "JSONPatch", "jsonPatch": map[string]any{"expression": g.pick(jsonPatchExprs[:2]...)}}}
+		}
+		meta = map[string]any{"name": g.pick(fmt.Sprintf("mutate-%d", i), "sidecar.static.k8s.io")}
+	}
+	return map[string]any{"apiVersion": "admissionregistration.k8s.io/v1", "kind": "MutatingAdmissionPolicy", "metadata": meta, "spec": spec}
+}
+
+func (g *policyGen) mutatingBinding(i int) map[string]any {
+	b := g.binding(i)
+	spec := b["spec"].(map[string]any)
+	delete(spec, "validationActions")
+	if mr, ok := spec["matchResources"].(map[string]any); ok && g.chance(0.4) {
+		if rules, ok := mr["resourceRules"].([]any); ok && len(rules) > 0 {
+			rules[0].(map[string]any)["operations"] = g.list(2, "CREATE", "DELETE", "*")
+		}
+	}
+	return map[string]any{"apiVersion": "admissionregistration.k8s.io/v1", "kind": "MutatingAdmissionPolicyBinding", "metadata": b["metadata"], "spec": spec}
+}
+
+// mutatingPolicyRules are messages the generated MutatingAdmissionPolicies
+// and bindings must reach (VAL-108, VAL-109).
+var mutatingPolicyRules = []string{
+	`spec.matchConstraints.resourceRules.operations: Unsupported value: "DELETE": supported values: "*", "CONNECT", "CREATE", "UPDATE"`,
+	`spec.matchResources.resourceRules.operations: Unsupported value: "DELETE"`,
+	`spec.mutations: Required value: mutations must contain at least one item`,
+	`.patchType: Required value`,
+	`.patchType: Unsupported value: "Strategic": supported values: "ApplyConfiguration", "JSONPatch"`,
+	`.jsonPatch: Required value: must be specified when patchType is JSONPatch`,
+	`.applyConfiguration: Required value: must be specified when patchType is ApplyConfiguration`,
+	`.applyConfiguration: Invalid value: "{applyConfiguration}": must not be specified when patchType is JSONPatch`,
+	`.jsonPatch: Invalid value: "{jsonPatch}": must not be specified when patchType is ApplyConfiguration`,
+	`.applyConfiguration.expression: Required value`,
+	`.jsonPatch.expression: Invalid value: "object.spec"`,
+	`.applyConfiguration.expression: Invalid value: "Object{": compilation failed`,
+	`undeclared reference to 'params'`,
+	`spec.reinvocationPolicy: Required value`,
+	`spec.reinvocationPolicy: Unsupported value: "never": supported values: "IfNeeded", "Never"`,
+	`spec.variables[0].name: Invalid value: "1bad": must be a valid CEL identifier`,
+	`spec.policyName: Required value`,
+	`spec.paramRef: Required value: one of name or selector must be specified`,
+}
+
 // policyRules are messages the generated cases must reach (VAL-106,
 // VAL-107), the compile errors of each kind of expression included.
 var policyRules = []string{
@@ -258,10 +356,19 @@ func TestPolicyValidationParity(t *testing.T) {
 	for i := 0; i < *flagPolicyCases; i++ {
 		kind := "ValidatingAdmissionPolicy"
 		m := map[string]any(nil)
-		if g.chance(0.3) {
+		switch x := g.r.Float64(); {
+		case x < 0.2:
 			kind, m = "ValidatingAdmissionPolicyBinding", g.binding(i)
-		} else {
+		case x < 0.5:
 			m = g.policy(i)
+		case x < 0.6:
+			kind, m = "MutatingAdmissionPolicyBinding", g.mutatingBinding(i)
+		default:
+			kind, m = "MutatingAdmissionPolicy", g.mutatingPolicy(i)
+		}
+		group := "validating"
+		if strings.HasPrefix(kind, "Mutating") {
+			group = "mutating"
 		}
 		doc, err := json.Marshal(m)
 		if err != nil {
@@ -275,7 +382,7 @@ func TestPolicyValidationParity(t *testing.T) {
 		if err != nil {
 			t.Fatalf("case %d: limitcheck: %v\n%s", i, err, doc)
 		}
-		p.compare(i, kind, doc, want, got, "", policyRules, nil)
+		p.compare(i, kind, doc, want, got, group, map[string][]string{"validating": policyRules, "mutating": mutatingPolicyRules}[group], nil)
 		if !slices.Equal(want.warnings, got.warnings) {
 			t.Errorf("case %d: warnings: upstream %q, limitcheck %q\n%s", i, want.warnings, got.warnings, doc)
 		}
@@ -286,5 +393,5 @@ func TestPolicyValidationParity(t *testing.T) {
 	if staticWarned == 0 {
 		t.Errorf("no generated case gets the static-suffix warning")
 	}
-	p.finish("ValidatingAdmissionPolicies and bindings", *flagPolicyCases, []string{""}, map[string][]string{"": policyRules})
+	p.finish("admission policies and bindings", *flagPolicyCases, []string{"validating", "mutating"}, map[string][]string{"validating": policyRules, "mutating": mutatingPolicyRules})
 }

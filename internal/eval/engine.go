@@ -390,6 +390,10 @@ func NewObject(apiVersion, kind string) runtime.Object {
 		return &admissionregistrationv1.ValidatingAdmissionPolicy{}
 	case "admissionregistration.k8s.io/v1/ValidatingAdmissionPolicyBinding": // VAL-107
 		return &admissionregistrationv1.ValidatingAdmissionPolicyBinding{}
+	case "admissionregistration.k8s.io/v1/MutatingAdmissionPolicy": // VAL-108
+		return &admissionregistrationv1.MutatingAdmissionPolicy{}
+	case "admissionregistration.k8s.io/v1/MutatingAdmissionPolicyBinding": // VAL-109
+		return &admissionregistrationv1.MutatingAdmissionPolicyBinding{}
 	case "networking.k8s.io/v1/IngressClass": // VAL-84
 		return &networkingv1.IngressClass{}
 	case "storage.k8s.io/v1/CSIDriver": // VAL-87
@@ -618,6 +622,14 @@ func (e *Engine) admitObject(obj runtime.Object, fromInput bool) Result {
 		defaults.DefaultValidatingAdmissionPolicyBinding(o)
 		assignName(o)
 		clusterErrs = validation.ValidatingAdmissionPolicyBinding(o)
+	case *admissionregistrationv1.MutatingAdmissionPolicy: // VAL-108
+		defaults.DefaultMutatingAdmissionPolicy(o)
+		assignName(o)
+		clusterErrs = validation.MutatingAdmissionPolicy(o, e.compilePolicy(validation.MutatingPolicyExpressions(o)))
+	case *admissionregistrationv1.MutatingAdmissionPolicyBinding: // VAL-109
+		defaults.DefaultMutatingAdmissionPolicyBinding(o)
+		assignName(o)
+		clusterErrs = validation.MutatingAdmissionPolicyBinding(o)
 	case *networkingv1.IngressClass: // VAL-84
 		defaults.IngressClass(o)
 		assignName(o)

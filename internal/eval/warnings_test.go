@@ -128,8 +128,9 @@ func TestUnsimulatedAdmissionWarnings(t *testing.T) {
 	if !slices.Equal(vap.Warnings, want) {
 		t.Errorf("ValidatingAdmissionPolicy: warnings %q, want %q", vap.Warnings, want)
 	}
-	mp := run(t, features.Default(), "apiVersion: admissionregistration.k8s.io/v1\nkind: MutatingAdmissionPolicy\nmetadata: {name: defaults}")
-	if want := []string{"not applied: limitcheck does not run admission policies, so what this policy changes (resources, labels, …) is not part of the check"}; !slices.Equal(mp.Warnings, want) {
+	mp := run(t, features.Default(), "apiVersion: admissionregistration.k8s.io/v1\nkind: MutatingAdmissionPolicy\nmetadata: {name: defaults}\nspec:\n  matchConstraints: {resourceRules: [{apiGroups: [apps], apiVersions: [v1], operations: [CREATE], resources: [deployments]}]}\n  mutations: [{patchType: JSONPatch, jsonPatch: {expression: \"[]\"}}]\n  reinvocationPolicy: Never")
+	if want := []string{"not applied: limitcheck does not run admission policies, so what this policy changes (resources, labels, …) is not part of the check",
+		"its CEL expressions were not compiled: limitcheck was run without a CEL evaluator"}; !slices.Equal(mp.Warnings, want) {
 		t.Errorf("MutatingAdmissionPolicy: warnings %q, want %q", mp.Warnings, want)
 	}
 	// PodSecurity is run (PS-01): a Namespace's labels are no longer warned of.

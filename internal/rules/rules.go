@@ -32,7 +32,7 @@ const HelperName = "limitcheck-cel"
 // Protocol is the version of the requests and answers below. The helper's
 // first line says which it speaks (Hello), so that a helper from another
 // install is refused with a clear error rather than misunderstood.
-const Protocol = 2
+const Protocol = 3
 
 // Hello is the helper's first line.
 type Hello struct {
@@ -72,6 +72,13 @@ const (
 	PolicyValidation     Expression = "policy-validation"
 	PolicyMessage        Expression = "policy-message-expression"
 	PolicyAudit          Expression = "policy-audit-annotation"
+
+	// The mutations of a MutatingAdmissionPolicy (VAL-108), compiled with
+	// its match conditions and variables: an applyConfiguration's
+	// expression, a jsonPatch's; both see the patch types (Object,
+	// JSONPatch).
+	PolicyApplyConfiguration Expression = "policy-apply-configuration"
+	PolicyJSONPatch          Expression = "policy-json-patch"
 )
 
 // Compile asks for Expression, of kind Kind, to be compiled as
@@ -90,8 +97,10 @@ type Compile struct {
 
 // PolicyCompile asks for the expressions of one admission policy to be
 // compiled in order, as kube-apiserver validates a new policy; Params says
-// whether the policy has a paramKind, Variables whether it declares
-// variables (even ones whose expression is not compiled).
+// whether the policy has a paramKind, Variables whether its expressions are
+// compiled with composition: a ValidatingAdmissionPolicy that declares
+// variables (even ones whose expression is not compiled), every
+// MutatingAdmissionPolicy.
 type PolicyCompile struct {
 	Params      bool      `json:"params,omitempty"`
 	Variables   bool      `json:"variables,omitempty"`

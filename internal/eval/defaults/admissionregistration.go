@@ -94,6 +94,24 @@ func DefaultValidatingAdmissionPolicyBinding(b *admissionregistrationv1.Validati
 	defaultMatchResources(b.Spec.MatchResources)
 }
 
+// DefaultMutatingAdmissionPolicy is the v1 defaulting of a
+// MutatingAdmissionPolicy (VAL-108): failurePolicy Fail; match
+// constraints, when given, as DefaultMatchResources. reinvocationPolicy
+// has no default.
+func DefaultMutatingAdmissionPolicy(p *admissionregistrationv1.MutatingAdmissionPolicy) {
+	if p.Spec.FailurePolicy == nil {
+		f := admissionregistrationv1.Fail
+		p.Spec.FailurePolicy = &f
+	}
+	defaultMatchResources(p.Spec.MatchConstraints)
+}
+
+// DefaultMutatingAdmissionPolicyBinding is the v1 defaulting of a
+// binding (VAL-109): its match resources, when given, as a policy's.
+func DefaultMutatingAdmissionPolicyBinding(b *admissionregistrationv1.MutatingAdmissionPolicyBinding) {
+	defaultMatchResources(b.Spec.MatchResources)
+}
+
 // defaultMatchResources gives match resources without them matchPolicy
 // Equivalent and empty (match-all) namespace and object selectors, and each
 // rule, included or excluded, without a scope "*".

@@ -129,19 +129,7 @@ func ValidatingAdmissionPolicy(pol *admissionregistrationv1.ValidatingAdmissionP
 		}
 	}
 	errs = append(errs, policyMatchConditions(spec.MatchConditions, sp.Child("matchConditions"), compileErrs)...)
-	for i, v := range spec.Variables {
-		p := sp.Child("variables").Index(i)
-		if strings.TrimSpace(v.Name) == "" {
-			errs = append(errs, field.Required(p.Child("name"), "name is not specified"))
-		} else if !celIdentifier.MatchString(v.Name) || celReserved.Has(v.Name) {
-			errs = append(errs, field.Invalid(p.Child("name"), v.Name, "must be a valid CEL identifier"))
-		}
-		if strings.TrimSpace(v.Expression) == "" {
-			errs = append(errs, field.Required(p.Child("expression"), "expression is not specified"))
-		} else {
-			errs = append(errs, compileErrs(p.Child("expression"))...)
-		}
-	}
+	errs = append(errs, policyVariables(spec.Variables, sp.Child("variables"), compileErrs)...)
 	if len(spec.Validations) == 0 && len(spec.AuditAnnotations) == 0 {
 		const msg = "validations or auditAnnotations must contain at least one item"
 		return append(errs, field.Required(sp.Child("validations"), msg), field.Required(sp.Child("auditAnnotations"), msg))
@@ -268,6 +256,26 @@ func namedRule(r *admissionregistrationv1.NamedRuleWithOperations, p *field.Path
 		names.Insert(n)
 	}
 	return append(errs, webhookRule(&r.RuleWithOperations, p)...)
+}
+
+// policyVariables is validateVariable of each variable: a name that is a
+// CEL identifier, an expression, compiled.
+func policyVariables(vars []admissionregistrationv1.Variable, vp *field.Path, compiled func(*field.Path) field.ErrorList) field.ErrorList {
+	var errs field.ErrorList
+	for i, v := range vars {
+		p := vp.Index(i)
+		if strings.TrimSpace(v.Name) == "" {
+			errs = append(errs, field.Required(p.Child("name"), "name is not specified"))
+		} else if !celIdentifier.MatchString(v.Name) || celReserved.Has(v.Name) {
+			errs = append(errs, field.Invalid(p.Child("name"), v.Name, "must be a valid CEL identifier"))
+		}
+		if strings.TrimSpace(v.Expression) == "" {
+			errs = append(errs, field.Required(p.Child("expression"), "expression is not specified"))
+		} else {
+			errs = append(errs, compiled(p.Child("expression"))...)
+		}
+	}
+	return errs
 }
 
 // policyMatchConditions is a policy's validateMatchConditions: as a

@@ -53,7 +53,8 @@ func WarningsOnCreate(obj runtime.Object) []string {
 	case *corev1.PodTemplate:
 		return podSpecWarnings(podTemplateTemplatePath, &o.Template.Spec, &o.Template.ObjectMeta)
 	case *admissionregistrationv1.ValidatingWebhookConfiguration, *admissionregistrationv1.MutatingWebhookConfiguration,
-		*admissionregistrationv1.ValidatingAdmissionPolicy, *admissionregistrationv1.ValidatingAdmissionPolicyBinding:
+		*admissionregistrationv1.ValidatingAdmissionPolicy, *admissionregistrationv1.ValidatingAdmissionPolicyBinding,
+		*admissionregistrationv1.MutatingAdmissionPolicy, *admissionregistrationv1.MutatingAdmissionPolicyBinding:
 		return staticSuffixWarning(o.(metav1.Object).GetName())
 	case *appsv1.StatefulSet:
 		w := podSpecWarnings(template, &o.Spec.Template.Spec, &o.Spec.Template.ObjectMeta)

@@ -8,6 +8,7 @@ import (
 	resourcev1 "k8s.io/api/resource/v1"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 	plugincel "k8s.io/apiserver/pkg/admission/plugin/cel"
+	"k8s.io/apiserver/pkg/admission/plugin/policy/mutating/patch"
 	validatingpolicy "k8s.io/apiserver/pkg/admission/plugin/policy/validating"
 	"k8s.io/apiserver/pkg/admission/plugin/webhook/matchconditions"
 	apiservercel "k8s.io/apiserver/pkg/cel"
@@ -62,7 +63,9 @@ func compileExpression(c *rules.Compile) (field.ErrorList, error) {
 }
 
 // compilePolicy compiles the expressions of a ValidatingAdmissionPolicy in
-// order, as its validation does on create (VAL-106): the match conditions
+// order, as its validation does on create (VAL-106), or of a
+// MutatingAdmissionPolicy (VAL-108, always with composition, its mutations
+// with the patch types declared): the match conditions
 // with the webhooks' compiler (params declared when the policy has a
 // paramKind); the variables, validations and audit annotations with one
 // composition compiler for the policy when it has variables, so that an
@@ -78,6 +81,8 @@ func compilePolicy(pc *rules.PolicyCompile) (field.ErrorList, error) {
 		compiler = composited
 	}
 	vars := plugincel.OptionalVariableDeclarations{HasParams: pc.Params, HasAuthorizer: true}
+	patchVars := vars
+	patchVars.HasPatchTypes = true
 	var errs field.ErrorList
 	for _, c := range pc.Expressions {
 		p := field.NewPath("expression") // renamed below
@@ -102,6 +107,10 @@ func compilePolicy(pc *rules.PolicyCompile) (field.ErrorList, error) {
 				plugincel.OptionalVariableDeclarations{HasParams: pc.Params, HasAuthorizer: false}, environment.NewExpressions)
 		case rules.PolicyAudit:
 			result = compiler.CompileCELExpression(&validatingpolicy.AuditAnnotationCondition{ValueExpression: c.Expression}, vars, environment.NewExpressions)
+		case rules.PolicyApplyConfiguration:
+			result = compiler.CompileCELExpression(&patch.ApplyConfigurationCondition{Expression: c.Expression}, patchVars, environment.NewExpressions)
+		case rules.PolicyJSONPatch:
+			result = compiler.CompileCELExpression(&patch.JSONPatchCondition{Expression: c.Expression}, patchVars, environment.NewExpressions)
 		default:
 			return nil, fmt.Errorf("unknown kind of policy expression %q", c.Kind)
 		}
