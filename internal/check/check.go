@@ -708,7 +708,8 @@ func (r *runner) admitInput(engine *eval.Engine, catalog *apis.Catalog, l *look,
 		if e.Err == nil && !e.Result.Skipped && d.Namespace == "" && e.Result.Namespace == engine.DefaultNamespace() {
 			defaulted++
 		}
-		if e.Err == nil && !e.Result.Skipped && e.Result.Internal == "" {
+		if e.Err == nil && !e.Result.Skipped && e.Result.Internal == "" && strings.Contains(d.APIVersion, ".") {
+			// (A group without a dot is built in: no lookup for the usual kinds.)
 			if _, st := catalog.Lookup(d.APIVersion, d.Kind); st == apis.Custom {
 				if r.schemaless == nil {
 					r.schemaless = map[string]int{}
