@@ -346,7 +346,7 @@ func Run(opts Options) (*Report, error) {
 		look.skipped = r.skipped // all of them, the first look's unread included
 		return &Report{Notes: rep.Notes}, noObjects(rep.Notes, look)
 	}
-	applyHPAs(rep.Entries[nLive:], hpas, opts)
+	applyHPAs(rep.Entries[nLive:], hpas, opts, catalog)
 	if opts.Rollout {
 		for i := range rep.Entries {
 			if e := &rep.Entries[i]; e.Err == nil && e.Result.Internal == "" {
@@ -831,7 +831,7 @@ func scalings(docs []load.Document, engineOpts eval.Options) []hpaAt {
 // applyHPAs, with --scale=max|min or fit, warns on every HPA whose target is
 // not in the input or that another HPA already targets, and gives the fit
 // of every targeted workload its HPA (FIT-04).
-func applyHPAs(entries []Entry, hpas []hpaAt, opts Options) {
+func applyHPAs(entries []Entry, hpas []hpaAt, opts Options, catalog *apis.Catalog) {
 	if len(hpas) == 0 || !(opts.Fit || opts.Scale == ScaleMax || opts.Scale == ScaleMin) {
 		return
 	}
@@ -864,6 +864,9 @@ func applyHPAs(entries []Entry, hpas []hpaAt, opts Options) {
 		w, found := workloads[t]
 		switch {
 		case !found:
+			if _, st, scalable := catalog.MapGroupKind(t.Group, t.Kind); st == apis.NotServed || st == apis.Served && !scalable {
+				continue // the engine said the controller cannot scale it (FIT-04)
+			}
 			res.Warnings = append(res.Warnings, fmt.Sprintf("its scaleTargetRef %s %q is not a Deployment, ReplicaSet, StatefulSet or ReplicationController of the input in namespace %q: --scale and fit do not apply to it", t.Kind, t.Name, t.Namespace))
 			continue
 		case by[t] != "":
