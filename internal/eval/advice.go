@@ -18,11 +18,13 @@ import (
 	"github.com/limitcheck/limitcheck/internal/eval/status"
 )
 
-// cpuByteUnitWarnings are limitcheck's own warnings (VAL-104) for a cpu
-// request or limit of a Pod or a workload's template written with a byte
-// unit: "500Mi" for 500m is 524288000 CPUs, which kube-apiserver takes
-// without a word and no node can run.
-func cpuByteUnitWarnings(obj runtime.Object) []string {
+// unitWarnings are limitcheck's own warnings (VAL-104) for a container's cpu
+// or memory request or limit, in a Pod or a workload's template, whose unit
+// is almost surely a mistake kube-apiserver takes without a word: a cpu
+// written with a byte unit ("500Mi" for 500m is 524288000 CPUs, which no
+// node can run) or without a unit where millicores were meant (cpu: 500),
+// and memory without a unit where Mi was meant (memory: 512 is 512 bytes).
+func unitWarnings(obj runtime.Object) []string {
 	var spec *corev1.PodSpec
 	specPath := func() *field.Path { return field.NewPath("spec") }
 	switch o := obj.(type) {
@@ -46,14 +48,64 @@ func cpuByteUnitWarnings(obj runtime.Object) []string {
 				name string
 				l    corev1.ResourceList
 			}{{"requests", c.Resources.Requests}, {"limits", c.Resources.Limits}} {
-				if q, ok := rl.l[corev1.ResourceCPU]; ok && q.Format == resource.BinarySI && q.Sign() > 0 {
-					w = append(w, fmt.Sprintf("%s: %s is %s CPUs: Ki, Mi and Gi are units of bytes; millicores take m (250m is a quarter of a CPU)",
-						specPath().Child(list.name).Index(i).Child("resources", rl.name).Key(string(corev1.ResourceCPU)), q.String(), q.AsDec().String()))
+				at := func(r corev1.ResourceName) *field.Path {
+					return specPath().Child(list.name).Index(i).Child("resources", rl.name).Key(string(r))
+				}
+				if q, ok := rl.l[corev1.ResourceCPU]; ok {
+					if msg := cpuUnitMistake(q); msg != "" {
+						w = append(w, fmt.Sprintf("%s: %s", at(corev1.ResourceCPU), msg))
+					}
+				}
+				if q, ok := rl.l[corev1.ResourceMemory]; ok {
+					if msg := memoryUnitMistake(q); msg != "" {
+						w = append(w, fmt.Sprintf("%s: %s", at(corev1.ResourceMemory), msg))
+					}
 				}
 			}
 		}
 	}
 	return w
+}
+
+// cpusWithoutUnit is the number of whole CPUs from which a cpu quantity
+// without a unit reads as millicores written without their m.
+const cpusWithoutUnit = 64
+
+// cpuUnitMistake: a cpu quantity in a byte unit, or more than
+// cpusWithoutUnit CPUs written as a bare integer.
+func cpuUnitMistake(q resource.Quantity) string {
+	switch {
+	case q.Sign() <= 0:
+		return ""
+	case q.Format == resource.BinarySI:
+		return fmt.Sprintf("%s is %s CPUs: Ki, Mi and Gi are units of bytes; millicores take m (250m is a quarter of a CPU)", q.String(), q.AsDec().String())
+	case q.Format == resource.DecimalSI && q.MilliValue()%1000 == 0 && q.Value() > cpusWithoutUnit && allDigits(q.String()):
+		return fmt.Sprintf("%s is %s CPUs: a cpu quantity without a unit counts whole CPUs; did you mean %sm?", q.String(), q.String(), q.String())
+	}
+	return ""
+}
+
+// memoryUnitMistake: a memory quantity under a mebibyte, far less than any
+// container needs: a unit left out (memory: 512).
+func memoryUnitMistake(q resource.Quantity) string {
+	if q.Sign() <= 0 || q.Cmp(resource.MustParse("1Mi")) >= 0 {
+		return ""
+	}
+	msg := fmt.Sprintf("%s is %s bytes: far less memory than a container needs", q.String(), q.AsDec().String())
+	if allDigits(q.String()) {
+		msg += fmt.Sprintf("; a memory quantity without a unit counts bytes; did you mean %sMi?", q.String())
+	}
+	return msg
+}
+
+// allDigits: s is a non-empty string of decimal digits.
+func allDigits(s string) bool {
+	for _, r := range s {
+		if r < '0' || r > '9' {
+			return false
+		}
+	}
+	return s != ""
 }
 
 // unsimulatedAdmission warns of a cluster-scoped object of the input that

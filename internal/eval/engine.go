@@ -481,6 +481,14 @@ func (e *Engine) Admit(obj runtime.Object) (res Result) {
 		}
 	}()
 	dropped := droppedFieldWarnings(obj) // before PrepareForCreate drops them
+	// As written: before defaults copy limits to requests (Prepare saw
+	// a prepared Pod so).
+	var units []string
+	if p := e.prep; p != nil && p.pod == obj {
+		units = p.units
+	} else {
+		units = unitWarnings(obj)
+	}
 	e.uncompiled = ""
 	res = e.admitObject(obj, true)
 	if w := e.catalog().Deprecation(res.APIVersion, res.Kind); w != "" && res.Internal == "" {
@@ -494,7 +502,7 @@ func (e *Engine) Admit(obj runtime.Object) (res Result) {
 		res.Warnings = append(res.Warnings, "saved from a cluster (kubectl get -o yaml)? remove metadata.resourceVersion to create it (ST-03)")
 	}
 	if res.Object != nil {
-		res.Warnings = append(res.Warnings, cpuByteUnitWarnings(res.Object)...)
+		res.Warnings = append(res.Warnings, units...)
 	}
 	if res.Denial == nil && !res.Skipped && res.Internal == "" {
 		res.Warnings = append(res.Warnings, dropped...)

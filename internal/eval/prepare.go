@@ -42,9 +42,10 @@ type Prepared struct {
 	pod    *corev1.Pod
 	denial *status.Denial
 	usage  corev1.ResourceList // the Pod's quota usage, when admitted so far
-	// warnings are the create's (VAL-104)
-	warnings []string
-	panic    any // what Prepare panicked with
+	// warnings are the create's (VAL-104); units, limitcheck's own on its
+	// resources as written (unitWarnings)
+	warnings, units []string
+	panic           any // what Prepare panicked with
 }
 
 // Prepare runs a Pod's admission up to quota (beforeQuota), on policies
@@ -72,7 +73,7 @@ func (e *Engine) Prepare(obj runtime.Object) (p *Prepared) {
 		}
 	}()
 	pod.Namespace = ns
-	p = &Prepared{pod: pod}
+	p = &Prepared{pod: pod, units: unitWarnings(pod)}
 	p.denial = e.beforeQuota(ns, s.limitRanges[ns], e.opts.PodSecurity.Policy(ns, s.podSecurity), pod, &p.warnings)
 	if p.denial == nil {
 		p.usage = e.quota.UsageOf(podsResource, pod)

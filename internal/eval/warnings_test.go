@@ -111,6 +111,32 @@ func TestAPIWarningsNotOnCreatedObjects(t *testing.T) {
 	}
 }
 
+// limitcheck's own warnings: units left out, whole messages; quantities
+// that are plausible as written are not warned of.
+func TestUnitWarnings(t *testing.T) {
+	for _, tc := range []struct {
+		resources string
+		want      []string
+	}{
+		{"{requests: {cpu: 250, memory: 256}, limits: {cpu: '500', memory: 512}}", []string{
+			`spec.containers[0].resources.requests[cpu]: 250 is 250 CPUs: a cpu quantity without a unit counts whole CPUs; did you mean 250m?`,
+			`spec.containers[0].resources.requests[memory]: 256 is 256 bytes: far less memory than a container needs; a memory quantity without a unit counts bytes; did you mean 256Mi?`,
+			`spec.containers[0].resources.limits[cpu]: 500 is 500 CPUs: a cpu quantity without a unit counts whole CPUs; did you mean 500m?`,
+			`spec.containers[0].resources.limits[memory]: 512 is 512 bytes: far less memory than a container needs; a memory quantity without a unit counts bytes; did you mean 512Mi?`,
+		}},
+		{"{limits: {memory: 500k}}", []string{
+			`spec.containers[0].resources.limits[memory]: 500k is 500000 bytes: far less memory than a container needs`,
+		}},
+		{"{requests: {cpu: 64, memory: 1Mi}, limits: {cpu: 64.5, memory: 1048576}}", nil},
+		{"{requests: {cpu: 100m, memory: 64Mi}, limits: {cpu: '2', memory: 2G}}", nil},
+	} {
+		res := run(t, features.Default(), "apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec:\n  containers: [{name: c, image: c:1, resources: "+tc.resources+"}]")
+		if !slices.Equal(res.Warnings, tc.want) {
+			t.Errorf("%s: warnings\n%q\nwant\n%q", tc.resources, res.Warnings, tc.want)
+		}
+	}
+}
+
 // limitcheck's own warning: a cpu quantity with a byte unit.
 func TestCPUByteUnitWarnings(t *testing.T) {
 	res := run(t, features.Default(), "apiVersion: batch/v1\nkind: CronJob\nmetadata: {name: nightly}\nspec:\n  schedule: '0 0 * * *'\n  jobTemplate:\n    spec:\n      template:\n        spec:\n          restartPolicy: Never\n          containers: [{name: c, image: c:1, resources: {requests: {cpu: 500Mi, memory: 1Gi}, limits: {cpu: '2'}}}]")
