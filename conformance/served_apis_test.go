@@ -336,3 +336,39 @@ func TestServedAPIsGroupKindMapping(t *testing.T) {
 	}
 	t.Logf("%d group/kind spellings, %d mapped, %d of them with the scale subresource", len(cases), served, scalable)
 }
+
+// TestServedAPIsListMapping checks ListNotMapped against kubectl's REST
+// mapper: the kind of a document with items (List, <Kind>List) in every
+// group/version of the table, and some served nowhere, maps exactly when
+// ListNotMapped says it does, and fails with its text otherwise.
+func TestServedAPIsListMapping(t *testing.T) {
+	u, err := servedapis.Derive()
+	if err != nil {
+		t.Fatal(err)
+	}
+	mapper := restmapper.NewDiscoveryRESTMapper(u.Served)
+	cat := apis.New()
+	cases := []schema.GroupVersionKind{{Version: "v2", Kind: "List"}, {Version: "v1", Kind: "NotAList"},
+		{Group: "extensions", Version: "v1beta1", Kind: "List"}, {Group: "apps", Version: "v1", Kind: "ServiceList"}}
+	for _, k := range apis.BuiltIns() {
+		cases = append(cases, schema.GroupVersionKind{Group: k.Group, Version: k.Version, Kind: "List"},
+			schema.GroupVersionKind{Group: k.Group, Version: k.Version, Kind: k.Kind + "List"})
+	}
+	mapped := 0
+	for _, gvk := range cases {
+		msg := cat.ListNotMapped(gvk.GroupVersion().String(), gvk.Kind)
+		_, err := mapper.RESTMapping(gvk.GroupKind(), gvk.Version)
+		switch {
+		case err == nil && msg == "":
+			mapped++
+		case err == nil:
+			t.Errorf("%s: ListNotMapped %q, the mapper maps it", gvk, msg)
+		case msg != err.Error():
+			t.Errorf("%s: ListNotMapped %q, the mapper: %v", gvk, msg, err)
+		}
+	}
+	if mapped < 80 {
+		t.Errorf("only %d list kinds mapped", mapped)
+	}
+	t.Logf("%d list kinds, %d mapped", len(cases), mapped)
+}

@@ -252,7 +252,10 @@ func Run(opts Options) (*Report, error) {
 	rep := &Report{}
 	copies := load.NewCopies()
 	defer copies.Remove()
-	loadOpts := load.Options{Recursive: opts.Recursive, NewObject: eval.NewObject, CheckFields: apis.Typed, Strict: opts.Strict, Ignore: opts.Ignore, SkipNonObjects: opts.SkipNonObjects,
+	// Lists are mapped as kubectl maps them; in the first look, by the
+	// built-in kinds (the input's CRDs are not read yet).
+	var builtins *apis.Catalog
+	loadOpts := load.Options{Recursive: opts.Recursive, NewObject: eval.NewObject, CheckFields: apis.Typed, ListNotMapped: builtins.ListNotMapped, Strict: opts.Strict, Ignore: opts.Ignore, SkipNonObjects: opts.SkipNonObjects,
 		Copies: copies, Note: func(n load.Note) { rep.Notes = append(rep.Notes, n) }}
 	look, err := firstLook(opts, loadOpts)
 	if err != nil {
@@ -295,6 +298,7 @@ func Run(opts Options) (*Report, error) {
 		}
 	}
 	engineOpts.APIs = catalog
+	loadOpts.ListNotMapped = catalog.ListNotMapped
 	// Custom resources of those CRDs are decoded whole, to be checked
 	// against their schema (VAL-76..VAL-78).
 	loadOpts.NewObject = func(apiVersion, kind string) runtime.Object {

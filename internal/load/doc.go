@@ -275,11 +275,21 @@ func (d *docSrc) object(js []byte, o *obj, depth int) {
 	// a list and sends its items (unstructured.UnstructuredJSONScheme); a
 	// v1 List without one has no items either.
 	if strings.HasSuffix(h.kind, "List") && (h.items != nil || h.kind == "List") {
+		if f := d.stream.opts.ListNotMapped; f != nil && !o.isItem { // kubectl maps the document, not the lists in it
+			if msg := f(h.apiVersion, h.kind); msg != "" {
+				d.fail(o, &h, js, &Error{Msg: msg})
+				return
+			}
+		}
 		switch JSONType(h.items) {
 		case "array":
+			if bytes.Equal(bytes.TrimSpace(h.items), []byte("[]")) {
+				d.skip(o, &h, "a list without items: nothing to create")
+				return
+			}
 			d.list(js, o, &h, depth)
 		case "nothing", "null":
-			// an empty list
+			d.skip(o, &h, "a list without items: nothing to create")
 		default:
 			line, _ := d.fieldLine(o, "items")
 			d.fail(o, &h, js, &Error{Line: line, Field: "items", Msg: "expected array, got " + describeJSON(h.items)})

@@ -56,8 +56,14 @@ func FuzzReadStream(f *testing.F) {
 			if d.Pos.Line < 1 || d.Pos.Line > maxLine {
 				t.Errorf("Line = %d out of [1, %d]: %+v", d.Pos.Line, maxLine, d.Pos)
 			}
-			if (d.Object == nil) == (d.Err == nil) {
-				t.Errorf("want exactly one of Object and Err: %+v object=%v err=%v", d.Pos, d.Object, d.Err)
+			n := 0
+			for _, set := range []bool{d.Object != nil, d.Err != nil, d.Skip != ""} {
+				if set {
+					n++
+				}
+			}
+			if n != 1 {
+				t.Errorf("want exactly one of Object, Err and Skip: %+v object=%v err=%v skip=%q", d.Pos, d.Object, d.Err, d.Skip)
 			}
 			if d.Err != nil {
 				if d.Err.Line < 1 || d.Err.Line > maxLine || d.Err.File != "fuzz.yaml" {

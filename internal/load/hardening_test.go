@@ -828,8 +828,8 @@ func TestLongJSONLine(t *testing.T) {
 	}
 }
 
-// TestDuplicateKeysEmptyList: warnings about a List without items, which has
-// no document to carry them, are Notes.
+// TestDuplicateKeysEmptyList: a List without items is skipped, and its
+// document carries its warnings.
 func TestDuplicateKeysEmptyList(t *testing.T) {
 	var got []string
 	opts := Options{Note: func(n Note) { got = append(got, "note "+n.String()) }}
@@ -840,5 +840,6 @@ func TestDuplicateKeysEmptyList(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	checkEvents(t, got, []string{`note f.yaml:4: duplicate key "metadata" (line 3 and line 4): kubectl keeps the last value`})
+	checkEvents(t, got, []string{"skip f.yaml:1: a list without items: nothing to create",
+		`warning f.yaml:4: duplicate key "metadata" (line 3 and line 4): kubectl keeps the last value`})
 }

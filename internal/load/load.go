@@ -157,6 +157,10 @@ type Options struct {
 	// decoded strictly into it, then leniently as for any other kind. Nil:
 	// no such kinds.
 	CheckFields func(apiVersion, kind string) runtime.Object
+	// ListNotMapped says why a document with items, of a kind ending in
+	// List, cannot be taken apart into its items (kubectl maps the list's
+	// kind first), or returns "". Nil: every list is.
+	ListNotMapped func(apiVersion, kind string) string
 	// Strict makes a mapping key given twice in a YAML document an error of
 	// the document (Document.Err) instead of a warning.
 	Strict bool

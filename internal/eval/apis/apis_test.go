@@ -341,6 +341,30 @@ spec:
 	}
 }
 
+// IN-11: a document with items is taken apart as kubectl's discovery REST
+// mapper allows: List in a served group/version, <Kind>List of a served kind.
+func TestListNotMapped(t *testing.T) {
+	c := catalogWithCRDs(t)
+	for _, tc := range []struct{ apiVersion, kind, want string }{
+		{"v1", "List", ""},
+		{"apps/v1", "List", ""},
+		{"v1", "ConfigMapList", ""},
+		{"apps/v1", "DeploymentList", ""},
+		{"example.com/v1", "WidgetList", ""},
+		{"example.com/v1", "List", ""},
+		{"other.example.org/v1", "ThingList", ""}, // a CRD not in the input
+		{"v2", "List", `no matches for kind "List" in version "v2"`},
+		{"v1", "NotAList", `no matches for kind "NotAList" in version "v1"`},
+		{"apps/v1", "ServiceList", `no matches for kind "ServiceList" in version "apps/v1"`},
+		{"example.com/v1", "GadgetList", `no matches for kind "GadgetList" in version "example.com/v1"`},
+		{"extensions/v1beta1", "List", `no matches for kind "List" in version "extensions/v1beta1"`},
+	} {
+		if got := c.ListNotMapped(tc.apiVersion, tc.kind); got != tc.want {
+			t.Errorf("%s %s: %q, want %q", tc.apiVersion, tc.kind, got, tc.want)
+		}
+	}
+}
+
 // A CRD added again replaces the first; catalogues do not share CRDs.
 func TestAddCRDReplaces(t *testing.T) {
 	c := catalogWithCRDs(t)

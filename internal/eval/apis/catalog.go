@@ -459,3 +459,39 @@ func (c *Catalog) MapGroupKind(group, kind string) (k Kind, st Status, scalable 
 	}
 	return customKind(schema.GroupVersionKind{Group: group, Kind: kind}), Custom, false
 }
+
+// ListNotMapped says why kubectl cannot take a document of the list kind
+// apiVersion/kind (one with items) apart, or "" when it can: kubectl maps the
+// list itself before it sends the items, and its discovery REST mapper knows
+// List in every served group/version and <Kind>List for every served kind.
+// A list of a kind a CRD outside the catalog may serve is taken as mapped.
+func (c *Catalog) ListNotMapped(apiVersion, kind string) string {
+	c = c.orEmpty()
+	gv, err := schema.ParseGroupVersion(apiVersion)
+	if err != nil {
+		return NoMatchMessage(apiVersion, kind)
+	}
+	if kind == "List" {
+		for _, k := range builtinOrdered {
+			if k.Group == gv.Group && k.Version == gv.Version && !k.Disabled && !k.Subresource {
+				return ""
+			}
+		}
+		for gk, r := range c.crds {
+			if gk.Group == gv.Group && r.versions[gv.Version] {
+				return ""
+			}
+		}
+		if !builtinGroups[gv.Group] && !c.crdGroups[gv.Group] && strings.Contains(gv.Group, ".") {
+			return "" // a CRD's group, maybe installed
+		}
+		return NoMatchMessage(apiVersion, kind)
+	}
+	if item, ok := strings.CutSuffix(kind, "List"); ok && item != "" {
+		switch _, st := c.Lookup(apiVersion, item); st {
+		case Served, Custom:
+			return ""
+		}
+	}
+	return NoMatchMessage(apiVersion, kind)
+}
