@@ -20,6 +20,7 @@ import (
 	"github.com/limitcheck/limitcheck/internal/eval/apis"
 	"github.com/limitcheck/limitcheck/internal/eval/classes"
 	"github.com/limitcheck/limitcheck/internal/eval/quota"
+	"github.com/limitcheck/limitcheck/internal/eval/status"
 	"github.com/limitcheck/limitcheck/internal/load"
 )
 
@@ -317,6 +318,20 @@ func Run(opts Options) (*Report, error) {
 		}
 		rep.Notes = append(rep.Notes, live.note)
 	}
+	// In input order, a namespace the input creates does not exist before
+	// its Namespace (NS-04); policies first, Namespaces come first anyway.
+	// Against a live cluster it may exist already: taken to.
+	createdAt := map[string]load.Position{}
+	if opts.Order == OrderInput && opts.Live == nil {
+		for _, d := range look.policies {
+			if d.APIVersion == "v1" && d.Kind == "Namespace" && d.Name != "" {
+				if _, seen := createdAt[d.Name]; !seen {
+					createdAt[d.Name] = d.Pos
+					engineOpts.CreatedNamespaces = append(engineOpts.CreatedNamespaces, d.Name)
+				}
+			}
+		}
+	}
 	// HPAs apply to the whole run, wherever they are in the input (FIT-04).
 	hpas := scalings(look.hpas, engineOpts)
 	if opts.Scale == ScaleMax || opts.Scale == ScaleMin {
@@ -332,7 +347,7 @@ func Run(opts Options) (*Report, error) {
 		}
 	}
 	engine := eval.New(engineOpts)
-	r := &runner{rep: rep}
+	r := &runner{rep: rep, createdAt: createdAt}
 	// Entries a later step changes are kept whole (Options.Stream).
 	if opts.Stream != nil && !opts.Fit && !opts.Rollout && !opts.SuggestQuota && opts.Scale != ScaleMax && opts.Scale != ScaleMin {
 		r.stream = opts.Stream
@@ -660,6 +675,9 @@ type runner struct {
 	// schemaless counts the custom resources admitted of kinds no CRD of
 	// the input defines, by "apiVersion Kind".
 	schemaless map[string]int
+	// createdAt is where the input creates each namespace of
+	// eval.Options.CreatedNamespaces (NS-04).
+	createdAt map[string]load.Position
 }
 
 // deliver adds an entry to the report, or hands it to the stream unless
@@ -711,6 +729,11 @@ func (r *runner) admitInput(engine *eval.Engine, catalog *apis.Catalog, l *look,
 		e := admitDocument(engine, catalog, d, opts)
 		if e.Err == nil && !e.Result.Skipped && d.Namespace == "" && e.Result.Namespace == engine.DefaultNamespace() {
 			defaulted++
+		}
+		if den := e.Result.Denial; den != nil && den.Stage == status.StageNamespaceLifecycle && engine.NotYetCreated(e.Result.Namespace) {
+			at := r.createdAt[e.Result.Namespace]
+			e.Result.Warnings = append(e.Result.Warnings, fmt.Sprintf("namespace %q is created by the Namespace at %s:%d, later in the input: kubectl create -f sends this object first; put the Namespace before it (--order=policies-first checks the input as Helm and Argo CD apply it, Namespaces first)",
+				e.Result.Namespace, at.File, at.Line))
 		}
 		if e.Err == nil && !e.Result.Skipped && e.Result.Internal == "" && strings.Contains(d.APIVersion, ".") {
 			// (A group without a dot is built in: no lookup for the usual kinds.)

@@ -106,6 +106,12 @@ type Options struct {
 	// privileged unless a namespace's labels say otherwise, no exemptions.
 	DisablePodSecurity bool
 	PodSecurity        *podsecurity.Config
+	// CreatedNamespaces are namespaces the input creates with a Namespace
+	// document and that do not exist before it: until that document is
+	// admitted, NamespaceLifecycle refuses every object in them (NS-04). Nil
+	// when every namespace is taken to exist (policies first: the
+	// Namespaces come first anyway).
+	CreatedNamespaces []string
 	// QuotaConfig is the ResourceQuota plugin's configuration (limitedResources).
 	QuotaConfig *quota.Configuration
 	// QuotaUsage says where a quota's status.used starts (default computed).
@@ -205,8 +211,9 @@ type Engine struct {
 	namespaces map[string]*namespaceState
 	order      []string // namespaces in order of first appearance
 	// refusedNamespaces are the input's Namespaces kube-apiserver refuses
-	// (NS-03): the objects in them are refused as in no namespace.
-	refusedNamespaces map[string]bool
+	// (NS-03): the objects in them are refused as in no namespace. pending
+	// are the CreatedNamespaces whose Namespace is not created yet (NS-04).
+	refusedNamespaces, pending map[string]bool
 	// nsLabels are the labels of the input's admitted Namespaces: the
 	// admin-access check of claims reads them (VAL-32).
 	nsLabels map[string]map[string]string
@@ -297,15 +304,28 @@ func New(opts Options) *Engine {
 	if opts.QuotaUsage == "" {
 		opts.QuotaUsage = quota.UsageComputed
 	}
-	return &Engine{opts: opts, namespaces: map[string]*namespaceState{},
+	e := &Engine{opts: opts, namespaces: map[string]*namespaceState{},
 		quota: quota.Checker{Gates: opts.Gates, Config: opts.QuotaConfig, Disabled: opts.DisableResourceQuota, Usage: opts.QuotaUsage, Unenforced: opts.UnenforcedQuota,
 			Counted: opts.APIs.Counted}}
+	for _, ns := range opts.CreatedNamespaces {
+		if !isInitialNamespace(ns) {
+			if e.pending == nil {
+				e.pending = map[string]bool{}
+			}
+			e.pending[ns] = true
+		}
+	}
+	return e
 }
 
 // podOptions are the options of Pod and Pod template validation.
 func (e *Engine) podOptions() validation.PodOptions {
 	return validation.PodOptions{Gates: e.opts.Gates, DisallowPrivileged: e.opts.DisallowPrivileged}
 }
+
+// NotYetCreated reports whether ns is one of Options.CreatedNamespaces whose
+// Namespace has not been created yet (NS-04).
+func (e *Engine) NotYetCreated(ns string) bool { return e.pending[ns] }
 
 // DefaultNamespace is the namespace of objects that name none.
 func (e *Engine) DefaultNamespace() string { return e.opts.DefaultNamespace }
@@ -732,6 +752,7 @@ func (e *Engine) admitObject(obj runtime.Object, fromInput bool) Result {
 		}
 		res.Skipped, res.SkipReason = true, "cluster-scoped kind: LimitRanges and quotas do not apply"
 		if ns, ok := obj.(*corev1.Namespace); ok {
+			delete(e.pending, ns.Name) // created: it exists from here on (NS-04)
 			// Only a Namespace the cluster creates (or has, live) gives its
 			// namespace labels: not one refused, nor a second of a name.
 			if e.namespaceLabels(ns.Name, ns.Labels) {
@@ -765,9 +786,10 @@ func (e *Engine) admitObject(obj runtime.Object, fromInput bool) Result {
 			}
 		}
 	}
-	if len(namecheck.IsDNS1123Label(res.Namespace)) > 0 || e.refusedNamespaces[res.Namespace] {
-		// No namespace can have this name, so none exists: NamespaceLifecycle,
-		// the first admission plugin, refuses the create (NS-02).
+	if len(namecheck.IsDNS1123Label(res.Namespace)) > 0 || e.refusedNamespaces[res.Namespace] || e.pending[res.Namespace] {
+		// No namespace can have this name, or the namespace is not created
+		// (yet), so none exists: NamespaceLifecycle, the first admission
+		// plugin, refuses the create (NS-02, NS-03, NS-04).
 		res.Denial = status.NamespaceNotFound(res.Namespace)
 		return res
 	}
