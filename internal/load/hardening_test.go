@@ -503,6 +503,30 @@ func TestIgnorePatterns(t *testing.T) {
 	}
 }
 
+// A dangling symbolic link is an error kubectl shares, naming its target;
+// --ignore-path leaves it out, by name or by a trailing pattern.
+func TestIgnoreDanglingSymlink(t *testing.T) {
+	dir := writeTree(t, map[string]string{"repo/a.yaml": cmYAML("a")})
+	if err := os.MkdirAll(filepath.Join(dir, "repo", "sub"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink("nowhere.json", filepath.Join(dir, "repo", "sub", "link.json")); err != nil {
+		t.Skip("no symlinks:", err)
+	}
+	repo := filepath.Join(dir, "repo")
+	for _, tc := range []struct {
+		ignore []string
+		want   []string
+	}{
+		{nil, []string{"doc repo/a.yaml:1: ConfigMap a",
+			`stop path "repo/sub/link.json" is a symbolic link to "nowhere.json", which does not exist (--ignore-path link.json leaves it out)`}},
+		{[]string{"link.json"}, []string{"doc repo/a.yaml:1: ConfigMap a", "note repo: 1 path ignored by --ignore-path"}},
+		{[]string{"sub/*"}, []string{"doc repo/a.yaml:1: ConfigMap a", "note repo: 1 path ignored by --ignore-path"}},
+	} {
+		checkEvents(t, walkEvents(t, dir, []string{repo}, nil, Options{Recursive: true, Ignore: tc.ignore}), tc.want)
+	}
+}
+
 func TestRecursiveHint(t *testing.T) {
 	dir := writeTree(t, map[string]string{
 		"team-a/envs/prod/web.yaml": cmYAML("web"),

@@ -329,6 +329,15 @@ func (w *walker) dir(dir string, depth int, st *walkStats) error {
 				if !manifest {
 					continue // would not be read anyway
 				}
+				st.found++
+				if w.ign.ignored(p) {
+					st.ignored++
+					continue
+				}
+				if target, lerr := os.Readlink(p); lerr == nil && errors.Is(err, fs.ErrNotExist) {
+					// kubectl fails on it too (os.Open).
+					return &Error{Msg: fmt.Sprintf("path %q is a symbolic link to %q, which does not exist (--ignore-path %s leaves it out)", p, target, filepath.Base(p))}
+				}
 				return pathError(p, err)
 			}
 			if info.IsDir() {
