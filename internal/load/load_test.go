@@ -824,7 +824,7 @@ func TestWalkBrokenSymlink(t *testing.T) {
 		names = append(names, d.Name)
 		return true
 	})
-	if want := fmt.Sprintf("path %q does not exist", link); err == nil || err.Error() != want {
+	if want := fmt.Sprintf("path %q is a symbolic link to %q, which does not exist (--ignore-path b.yaml leaves it out)", link, filepath.Join(dir, "nowhere.yaml")); err == nil || err.Error() != want {
 		t.Errorf("error = %v, want %q", err, want)
 	}
 	if !reflect.DeepEqual(names, []string{"a"}) {
