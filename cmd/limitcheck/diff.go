@@ -106,6 +106,9 @@ func runDiff(opts *diffOptions) error {
 		}
 		defer tree.Remove()
 		opts.base = tree.Paths
+		for _, p := range tree.New {
+			opts.warnings = append(opts.warnings, fmt.Sprintf("%s does not exist at %s: new since, it is read as empty on the BASE side", p, opts.BaseRef))
+		}
 	}
 	side := func(paths []string) (*check.Report, error) {
 		in := opts.inputOptions
@@ -114,9 +117,12 @@ func runDiff(opts *diffOptions) error {
 		return in.run(opts.streams, nil)
 	}
 	printWarnings(opts.streams.ErrOut, opts.warnings)
-	base, err := side(opts.base)
-	if err != nil {
-		return err
+	base := &check.Report{} // every path new at --base-ref: nothing before
+	if len(opts.base) > 0 {
+		var err error
+		if base, err = side(opts.base); err != nil {
+			return err
+		}
 	}
 	if tree != nil {
 		base.RenameFiles(tree.Name)

@@ -16,10 +16,14 @@ import (
 
 // Tree is a revision's copy of some paths on disk.
 type Tree struct {
-	// Paths are the copies to read, one per path given, in order.
+	// Paths are the copies to read, one per path given that the revision
+	// has, in order.
 	Paths []string
+	// New are the paths given that the revision does not have but the
+	// work tree does: added since (a pull request's new manifests).
+	New   []string
 	dir   string
-	given []string
+	given []string // by Paths
 }
 
 // git runs git in the current directory and returns its standard output.
@@ -53,7 +57,7 @@ func Read(ref string, paths []string, tmp string) (*Tree, error) {
 	if err != nil {
 		return nil, err
 	}
-	t := &Tree{dir: dir, given: paths}
+	t := &Tree{dir: dir}
 	cwd, err := os.Getwd()
 	if err != nil {
 		return nil, err
@@ -75,10 +79,15 @@ func Read(ref string, paths []string, tmp string) (*Tree, error) {
 		}
 		files := strings.Split(strings.TrimSuffix(string(out), "\x00"), "\x00")
 		if len(out) == 0 {
+			if _, err := os.Stat(p); err == nil {
+				t.New = append(t.New, p)
+				continue
+			}
 			return nil, fmt.Errorf("--base-ref %s: path %s does not exist in that revision", ref, p)
 		}
 		slot := filepath.Join(dir, strconv.Itoa(i), filepath.Base(rel))
 		t.Paths = append(t.Paths, slot)
+		t.given = append(t.given, p)
 		for _, f := range files {
 			under, err := filepath.Rel(rel, filepath.FromSlash(f))
 			if err != nil || strings.HasPrefix(under, "..") {
