@@ -439,7 +439,7 @@ metadata: {name: count}
 spec:
   hard: {pods: "10"}`,
 			want: []string{
-				`warning lint/limited-resource-uncovered ResourceQuotaConfiguration /: limitedResources[0]: pods whose usage names contain "cpu" are refused with "insufficient quota to consume" wherever no quota covers them, and no ResourceQuota in the input limits such a name (fix: add a ResourceQuota limiting the name (e.g. requests.cpu) to each namespace, or drop the entry)`,
+				`warning lint/limited-resource-uncovered ResourceQuotaConfiguration /: limitedResources[0]: pods whose usage names contain "cpu" are refused with "insufficient quota to consume" wherever no quota covers them, and no ResourceQuota in the input limits such a name (fix: add a ResourceQuota limiting such a name (e.g. requests.cpu) to each namespace, or drop the entry)`,
 				`warning lint/limited-resource-uncovered ResourceQuotaConfiguration /: limitedResources[0]: pods matching {PriorityClass In [system-node-critical]} are refused with "insufficient quota to match these scopes" wherever no quota covers them, and no ResourceQuota in the input has a PriorityClass scope (fix: add a ResourceQuota with a PriorityClass scope selector to each namespace, or drop the entry)`,
 			},
 		},
@@ -556,5 +556,22 @@ spec:
 	}
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Errorf("findings:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
+
+// LINT-09: the fix's example is a name a quota may limit.
+func TestQuotaNameExample(t *testing.T) {
+	for term, want := range map[string]string{
+		"cpu":                    " (e.g. requests.cpu)",
+		"requests.cpu":           " (e.g. requests.cpu)",
+		"limits.memory":          " (e.g. limits.memory)",
+		"requests.storage":       " (e.g. requests.storage)",
+		"persistentvolumeclaims": " (e.g. persistentvolumeclaims)",
+		"example.com/gpu":        " (e.g. requests.example.com/gpu)",
+		"Bad Name":               "",
+	} {
+		if got := quotaNameExample(term); got != want {
+			t.Errorf("%q: %q, want %q", term, got, want)
+		}
 	}
 }

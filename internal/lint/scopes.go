@@ -9,6 +9,7 @@ import (
 
 	"github.com/limitcheck/limitcheck/internal/eval/quota"
 	"github.com/limitcheck/limitcheck/internal/eval/resources"
+	"github.com/limitcheck/limitcheck/internal/eval/validation"
 )
 
 // systemPriorityClasses always exist in a cluster (RQ-34).
@@ -187,6 +188,17 @@ func podName(k corev1.ResourceName) bool {
 		strings.HasPrefix(s, resources.HugePagesPrefix)
 }
 
+// quotaNameExample is " (e.g. NAME)" for the first name a quota may limit
+// that contains term: requests.term, term itself, count/term; "" for none.
+func quotaNameExample(term string) string {
+	for _, name := range []string{"requests." + term, term, "count/" + term} {
+		if validation.IsQuotaResourceName(corev1.ResourceName(name)) {
+			return " (e.g. " + name + ")"
+		}
+	}
+	return ""
+}
+
 // limitedUncovered (LINT-09): a limitedResources entry that no quota in the
 // input covers: such objects are refused in every namespace.
 func limitedUncovered(cfg *quota.Configuration, qs []*corev1.ResourceQuota) []Finding {
@@ -211,7 +223,7 @@ func limitedUncovered(cfg *quota.Configuration, qs []*corev1.ResourceQuota) []Fi
 				out = append(out, Finding{
 					Rule: RuleLimitedResourceUncovered, Severity: Warning, Object: obj,
 					Message: fmt.Sprintf("limitedResources[%d]: %s whose usage names contain %q are refused with \"insufficient quota to consume\" wherever no quota covers them, and no ResourceQuota in the input limits such a name", i, what, term),
-					Fix:     fmt.Sprintf("add a ResourceQuota limiting the name (e.g. requests.%s) to each namespace, or drop the entry", term),
+					Fix:     "add a ResourceQuota limiting such a name" + quotaNameExample(term) + " to each namespace, or drop the entry",
 				})
 			}
 		}

@@ -97,6 +97,11 @@ func validatePodLevelResourceName(name corev1.ResourceName, p lazyPath) field.Er
 	return errs
 }
 
+// IsQuotaResourceName reports whether a ResourceQuota may limit name (RQ-01).
+func IsQuotaResourceName(name corev1.ResourceName) bool {
+	return len(validateQuotaResourceName(name, field.NewPath("spec", "hard"))) == 0
+}
+
 // validateQuotaResourceName: validateResourceName plus the quota list (RQ-01).
 func validateQuotaResourceName(name corev1.ResourceName, p *field.Path) field.ErrorList {
 	errs := validateResourceName(name, lazy(p))
