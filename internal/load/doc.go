@@ -262,6 +262,7 @@ func (d *docSrc) object(js []byte, o *obj, depth int) {
 			if random {
 				js = nil // not what kubectl would send: it cannot say
 			}
+			d.pending = nil // the error names the keys converted alike
 			d.fail(o, &h, js, err)
 			return
 		}

@@ -47,22 +47,24 @@ const maxFastKey = 512
 
 // fastYAMLToJSON converts one YAML document to JSON as sigs.k8s.io/yaml's
 // YAMLToJSONStrict does, or returns ok false.
-func fastYAMLToJSON(text []byte) (js []byte, ok bool) {
+// renamed says whether a plain mapping key was read as a boolean or a
+// number (yes, n, 0755), whose name in the JSON is not as written.
+func fastYAMLToJSON(text []byte) (js []byte, renamed, ok bool) {
 	p := fastParsers.Get().(*fastParser)
 	defer p.release()
 	p.text = text
 	if !p.splitLines() || len(p.lines) == 0 {
-		return nil, false
+		return nil, false, false
 	}
 	first := p.lines[0]
 	if c := text[first.start+first.indent]; c == '[' || c == '{' {
-		return nil, false
+		return nil, false, false
 	}
 	if !p.blockNode(first.indent, 0) || p.pos != len(p.lines) {
-		return nil, false
+		return nil, false, false
 	}
 	// The document keeps its JSON: no spare capacity.
-	return append(make([]byte, 0, len(p.buf)), p.buf...), true
+	return append(make([]byte, 0, len(p.buf)), p.buf...), p.renamed, true
 }
 
 // fastParsers keeps the scratch slices of parsers for reuse.
@@ -92,6 +94,8 @@ type fastParser struct {
 	tmp   []byte     // scratch for sorting mapping entries
 	ents  []fastEntry
 	keys  map[string]string // see intern
+	// renamed: a plain key was read as a boolean or a number.
+	renamed bool
 }
 
 // fastEntry is one entry of a mapping: its key and where its value's JSON
@@ -252,6 +256,7 @@ func (p *fastParser) plainKey(raw []byte) (string, bool) {
 	if str {
 		return p.intern(raw), ok
 	}
+	p.renamed = p.renamed || k != string(raw)
 	return k, ok
 }
 

@@ -125,7 +125,7 @@ func fastYAMLSeeds(t testing.TB) [][]byte {
 // exactly the reference's bytes. It reports whether it did not decline.
 func checkFastYAML(t *testing.T, data []byte) bool {
 	t.Helper()
-	js, ok := fastYAMLToJSONSafe(data)
+	js, _, ok := fastYAMLToJSONSafe(data)
 	if !ok {
 		return false
 	}
@@ -170,13 +170,13 @@ func TestFastYAMLToJSON(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, d := range bytes.Split(data, []byte("---\n")) {
-		if _, ok := fastYAMLToJSONSafe(d); !ok {
+		if _, _, ok := fastYAMLToJSONSafe(d); !ok {
 			t.Errorf("fast path declined %q", d)
 		}
 	}
 	// These must not fall back.
 	for _, q := range []string{fastYAMLQuirks[0], fastYAMLQuirks[2], fastYAMLQuirks[3], fastYAMLQuirks[7], fastYAMLQuirks[len(fastYAMLQuirks)-16], fastYAMLQuirks[len(fastYAMLQuirks)-14], fastYAMLQuirks[len(fastYAMLQuirks)-13], fastYAMLQuirks[len(fastYAMLQuirks)-12], fastYAMLQuirks[len(fastYAMLQuirks)-11], fastYAMLQuirks[len(fastYAMLQuirks)-10], fastYAMLQuirks[len(fastYAMLQuirks)-2]} {
-		if _, ok := fastYAMLToJSONSafe([]byte(q)); !ok {
+		if _, _, ok := fastYAMLToJSONSafe([]byte(q)); !ok {
 			t.Errorf("fast path declined %q", q)
 		}
 	}
@@ -324,7 +324,10 @@ func BenchmarkYAMLToJSON(b *testing.B) {
 	for _, bc := range []struct {
 		name string
 		conv func([]byte) ([]byte, bool, error)
-	}{{"fast", yamlToJSON}, {"ref", yamlToJSONRef}} {
+	}{{"fast", func(d []byte) ([]byte, bool, error) {
+		js, dups, _, err := yamlToJSON(d)
+		return js, dups, err
+	}}, {"ref", yamlToJSONRef}} {
 		b.Run(bc.name, func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {

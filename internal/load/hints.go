@@ -16,6 +16,51 @@ import (
 // to kube-apiserver's text, which stays as it is, and say nothing when no
 // fix is clear.
 
+// renamedKeyWarnings: the plain block mapping keys of a YAML document (text,
+// its first line at base) that YAML 1.1 reads as a boolean or a number, so
+// that kubectl sends another name (n: is "false", 0755: is "493"); lines
+// of block scalars are not keys.
+func renamedKeyWarnings(text []byte, base int) []Warning {
+	var out []Warning
+	block := -1 // within a block scalar: lines indented more than this are its content
+	for i, raw := range bytes.Split(text, []byte{'\n'}) {
+		line := strings.TrimRight(string(raw), "\r")
+		rest := strings.TrimLeft(line, " ")
+		col := len(line) - len(rest)
+		if block >= 0 {
+			if rest == "" || col > block {
+				continue
+			}
+			block = -1
+		}
+		for strings.HasPrefix(rest, "- ") {
+			trimmed := strings.TrimLeft(rest[2:], " ")
+			col += len(rest) - len(trimmed)
+			rest = trimmed
+		}
+		if rest == "" || rest[0] == '#' || rest[0] == '"' || rest[0] == '\'' || rest[0] == '{' || rest[0] == '[' {
+			continue
+		}
+		key, value, ok := strings.Cut(rest, ": ")
+		if !ok {
+			if key, ok = strings.CutSuffix(rest, ":"); !ok {
+				continue
+			}
+		}
+		if v := strings.TrimSpace(value); v != "" && (v[0] == '|' || v[0] == '>') {
+			block = col
+		}
+		if k, str, ok := plainKeyString(key); ok && !str && k != key {
+			what := "the number " + k
+			if k == "true" || k == "false" {
+				what = "the boolean " + k
+			}
+			out = append(out, Warning{Line: base + i, Msg: fmt.Sprintf("key %s (line %d): YAML reads the unquoted key as %s, which kubectl sends as %q: write %q to keep the key", key, base+i, what, k, key)})
+		}
+	}
+	return out
+}
+
 // aliasHint explains a YAML error at line (1-based in text) whose value
 // starts with an unquoted *: YAML reads it as an alias (a cron schedule
 // such as */5 * * * *, a glob).

@@ -1,8 +1,10 @@
 package load
 
 import (
+	"fmt"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 	"testing/iotest"
@@ -199,5 +201,25 @@ func TestSubstitutionHint(t *testing.T) {
 		if got := substitutionHint([]byte(tc.raw)); got != tc.want {
 			t.Errorf("substitutionHint(%s) = %q, want %q", tc.raw, got, tc.want)
 		}
+	}
+}
+
+// IN-05: plain keys YAML 1.1 reads as booleans or numbers are warned of;
+// quoted keys, block scalar lines and keys kept as written are not.
+func TestRenamedKeyWarnings(t *testing.T) {
+	text := "data:\n  on: push\n  - n: 1\n  0755: mode\n  '0644': quoted\n  script: |\n    yes: inside\n    no: inside\n  1.0: one\n  true: same\n  10: same\n  nested:\n    - Off: x\n"
+	var got []string
+	for _, w := range renamedKeyWarnings([]byte(text), 10) {
+		got = append(got, fmt.Sprintf("%d %s", w.Line, w.Msg))
+	}
+	want := []string{
+		`11 key on (line 11): YAML reads the unquoted key as the boolean true, which kubectl sends as "true": write "on" to keep the key`,
+		`12 key n (line 12): YAML reads the unquoted key as the boolean false, which kubectl sends as "false": write "n" to keep the key`,
+		`13 key 0755 (line 13): YAML reads the unquoted key as the number 493, which kubectl sends as "493": write "0755" to keep the key`,
+		`18 key 1.0 (line 18): YAML reads the unquoted key as the number 1, which kubectl sends as "1": write "1.0" to keep the key`,
+		`22 key Off (line 22): YAML reads the unquoted key as the boolean false, which kubectl sends as "false": write "Off" to keep the key`,
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("got\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 }

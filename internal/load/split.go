@@ -492,7 +492,7 @@ func (s *stream) yamlDocument(doc *yamlDoc, end int64) {
 	// The stream's buffer is reused for what follows: the document keeps a copy.
 	text := bytes.Clone(s.src.span(doc.contentOff, end))
 	s.convert(len(text), func(f *inFlight) {
-		js, dups, err := yamlToJSON(text)
+		js, dups, renamed, err := yamlToJSON(text)
 		if err == nil && isJSONNull(js) {
 			return // "null", "~", ...: empty document
 		}
@@ -535,6 +535,9 @@ func (s *stream) yamlDocument(doc *yamlDoc, end int64) {
 			return
 		}
 		src := &docSrc{stream: s, source: source, text: text, lineBase: contentLine, dups: dups, yaml: true, notes: &f.notes}
+		if renamed {
+			src.pending = renamedKeyWarnings(text, contentLine)
+		}
 		f.docs = src.run(js, contentLine)
 	})
 }
@@ -544,18 +547,21 @@ func (s *stream) yamlDocument(doc *yamlDoc, end int64) {
 // have duplicate mapping keys, which YAMLToJSON silently resolves (the last
 // one wins). The fast conversion (fastyaml.go) gives the strict conversion's
 // bytes for most documents; for the others, yamlToJSONRef runs.
-func yamlToJSON(text []byte) (js []byte, dups bool, err error) {
-	if js, ok := fastYAMLToJSONSafe(text); ok {
-		return js, false, nil
+// renamed says that a plain key may have been read as a boolean or a number
+// (always so after the slow path, which does not say).
+func yamlToJSON(text []byte) (js []byte, dups, renamed bool, err error) {
+	if js, renamed, ok := fastYAMLToJSONSafe(text); ok {
+		return js, false, renamed, nil
 	}
-	return yamlToJSONRef(text)
+	js, dups, err = yamlToJSONRef(text)
+	return js, dups, true, err
 }
 
 // fastYAMLToJSONSafe is fastYAMLToJSON, declining on a panic.
-func fastYAMLToJSONSafe(text []byte) (js []byte, ok bool) {
+func fastYAMLToJSONSafe(text []byte) (js []byte, renamed, ok bool) {
 	defer func() {
 		if r := recover(); r != nil {
-			js, ok = nil, false
+			js, renamed, ok = nil, false, false
 		}
 	}()
 	return fastYAMLToJSON(text)
