@@ -81,11 +81,17 @@ func DefaultMutatingWebhookConfiguration(c *admissionregistrationv1.MutatingWebh
 // ValidatingAdmissionPolicy (VAL-106): failurePolicy Fail; match
 // constraints, when given, as DefaultMatchResources.
 func DefaultValidatingAdmissionPolicy(p *admissionregistrationv1.ValidatingAdmissionPolicy) {
-	if p.Spec.FailurePolicy == nil {
+	defaultPolicy(&p.Spec.FailurePolicy, p.Spec.MatchConstraints)
+}
+
+// defaultPolicy is what both kinds of admission policy default: failurePolicy
+// Fail, and the match constraints when given.
+func defaultPolicy(fp **admissionregistrationv1.FailurePolicyType, mc *admissionregistrationv1.MatchResources) {
+	if *fp == nil {
 		f := admissionregistrationv1.Fail
-		p.Spec.FailurePolicy = &f
+		*fp = &f
 	}
-	defaultMatchResources(p.Spec.MatchConstraints)
+	defaultMatchResources(mc)
 }
 
 // DefaultValidatingAdmissionPolicyBinding is the v1 defaulting of a
@@ -99,11 +105,7 @@ func DefaultValidatingAdmissionPolicyBinding(b *admissionregistrationv1.Validati
 // constraints, when given, as DefaultMatchResources. reinvocationPolicy
 // has no default.
 func DefaultMutatingAdmissionPolicy(p *admissionregistrationv1.MutatingAdmissionPolicy) {
-	if p.Spec.FailurePolicy == nil {
-		f := admissionregistrationv1.Fail
-		p.Spec.FailurePolicy = &f
-	}
-	defaultMatchResources(p.Spec.MatchConstraints)
+	defaultPolicy(&p.Spec.FailurePolicy, p.Spec.MatchConstraints)
 }
 
 // DefaultMutatingAdmissionPolicyBinding is the v1 defaulting of a

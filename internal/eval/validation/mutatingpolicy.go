@@ -69,25 +69,11 @@ func MutatingPolicyExpressions(pol *admissionregistrationv1.MutatingAdmissionPol
 // variables, the mutations (at least one) and the reinvocation policy. The
 // compile errors are compiled's, by path (nil: not compiled).
 func MutatingAdmissionPolicy(pol *admissionregistrationv1.MutatingAdmissionPolicy, compiled map[string]field.ErrorList) field.ErrorList {
-	errs := ObjectMeta(&pol.ObjectMeta, webhookConfigMeta, field.NewPath("metadata"))
 	spec := &pol.Spec
 	sp := field.NewPath("spec")
 	compileErrs := func(p *field.Path) field.ErrorList { return compiled[p.String()] }
-	if fp := spec.FailurePolicy; fp == nil {
-		errs = append(errs, field.Required(sp.Child("failurePolicy"), ""))
-	} else if !contains(policyFailurePolicies, string(*fp)) {
-		errs = append(errs, field.NotSupported(sp.Child("failurePolicy"), *fp, policyFailurePolicies))
-	}
-	if pk := spec.ParamKind; pk != nil {
-		errs = append(errs, paramKind(pk, sp.Child("paramKind"))...)
-	}
-	if mc := spec.MatchConstraints; mc == nil {
-		errs = append(errs, field.Required(sp.Child("matchConstraints"), ""))
-	} else {
-		errs = append(errs, matchResources(mc, sp.Child("matchConstraints"))...)
-		if len(mc.ResourceRules) == 0 {
-			errs = append(errs, field.Required(sp.Child("matchConstraints", "resourceRules"), ""))
-		}
+	errs := policyHead(&pol.ObjectMeta, spec.FailurePolicy, spec.ParamKind, spec.MatchConstraints, sp)
+	if mc := spec.MatchConstraints; mc != nil {
 		errs = append(errs, mutatingOperationsOf(mc, sp.Child("matchConstraints", "resourceRules", "operations"))...)
 	}
 	errs = append(errs, policyMatchConditions(spec.MatchConditions, sp.Child("matchConditions"), compileErrs)...)

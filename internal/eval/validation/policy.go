@@ -108,26 +108,10 @@ func PrepareValidatingAdmissionPolicyForCreate(pol *admissionregistrationv1.Vali
 // compile errors are compiled's, by path (nil: the expressions were not
 // compiled).
 func ValidatingAdmissionPolicy(pol *admissionregistrationv1.ValidatingAdmissionPolicy, compiled map[string]field.ErrorList) field.ErrorList {
-	errs := ObjectMeta(&pol.ObjectMeta, webhookConfigMeta, field.NewPath("metadata"))
 	spec := &pol.Spec
 	sp := field.NewPath("spec")
 	compileErrs := func(p *field.Path) field.ErrorList { return compiled[p.String()] }
-	if fp := spec.FailurePolicy; fp == nil {
-		errs = append(errs, field.Required(sp.Child("failurePolicy"), ""))
-	} else if !contains(policyFailurePolicies, string(*fp)) {
-		errs = append(errs, field.NotSupported(sp.Child("failurePolicy"), *fp, policyFailurePolicies))
-	}
-	if pk := spec.ParamKind; pk != nil {
-		errs = append(errs, paramKind(pk, sp.Child("paramKind"))...)
-	}
-	if mc := spec.MatchConstraints; mc == nil {
-		errs = append(errs, field.Required(sp.Child("matchConstraints"), ""))
-	} else {
-		errs = append(errs, matchResources(mc, sp.Child("matchConstraints"))...)
-		if len(mc.ResourceRules) == 0 {
-			errs = append(errs, field.Required(sp.Child("matchConstraints", "resourceRules"), ""))
-		}
-	}
+	errs := policyHead(&pol.ObjectMeta, spec.FailurePolicy, spec.ParamKind, spec.MatchConstraints, sp)
 	errs = append(errs, policyMatchConditions(spec.MatchConditions, sp.Child("matchConditions"), compileErrs)...)
 	errs = append(errs, policyVariables(spec.Variables, sp.Child("variables"), compileErrs)...)
 	if len(spec.Validations) == 0 && len(spec.AuditAnnotations) == 0 {
@@ -169,6 +153,30 @@ func ValidatingAdmissionPolicy(pol *admissionregistrationv1.ValidatingAdmissionP
 			errs = append(errs, field.Duplicate(p.Child("key"), a.Key))
 		}
 		keys.Insert(a.Key)
+	}
+	return errs
+}
+
+// policyHead checks what both kinds of admission policy begin with: the
+// metadata, the failure policy, the paramKind and the match constraints,
+// with at least one resource rule.
+func policyHead(meta *metav1.ObjectMeta, fp *admissionregistrationv1.FailurePolicyType, pk *admissionregistrationv1.ParamKind,
+	mc *admissionregistrationv1.MatchResources, sp *field.Path) field.ErrorList {
+	errs := ObjectMeta(meta, webhookConfigMeta, field.NewPath("metadata"))
+	if fp == nil {
+		errs = append(errs, field.Required(sp.Child("failurePolicy"), ""))
+	} else if !contains(policyFailurePolicies, string(*fp)) {
+		errs = append(errs, field.NotSupported(sp.Child("failurePolicy"), *fp, policyFailurePolicies))
+	}
+	if pk != nil {
+		errs = append(errs, paramKind(pk, sp.Child("paramKind"))...)
+	}
+	if mc == nil {
+		return append(errs, field.Required(sp.Child("matchConstraints"), ""))
+	}
+	errs = append(errs, matchResources(mc, sp.Child("matchConstraints"))...)
+	if len(mc.ResourceRules) == 0 {
+		errs = append(errs, field.Required(sp.Child("matchConstraints", "resourceRules"), ""))
 	}
 	return errs
 }
