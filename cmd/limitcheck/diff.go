@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"strings"
@@ -121,7 +122,13 @@ func runDiff(opts *diffOptions) error {
 	if len(opts.base) > 0 {
 		var err error
 		if base, err = side(opts.base); err != nil {
-			return err
+			var none *check.NoObjectsError
+			if tree == nil || !errors.As(err, &none) {
+				return err
+			}
+			// The revision's paths held no objects yet (a first manifest).
+			base = &check.Report{}
+			printWarnings(opts.streams.ErrOut, []string{fmt.Sprintf("the paths hold no objects at %s: the BASE side is empty", opts.BaseRef)})
 		}
 	}
 	if tree != nil {

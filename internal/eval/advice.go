@@ -52,7 +52,7 @@ func unitWarnings(obj runtime.Object) []string {
 					return specPath().Child(list.name).Index(i).Child("resources", rl.name).Key(string(r))
 				}
 				if q, ok := rl.l[corev1.ResourceCPU]; ok {
-					if msg := cpuUnitMistake(q); msg != "" {
+					if msg := cpuUnitMistake(q, containerMemory(c)); msg != "" {
 						w = append(w, fmt.Sprintf("%s: %s", at(corev1.ResourceCPU), msg))
 					}
 				}
@@ -68,22 +68,46 @@ func unitWarnings(obj runtime.Object) []string {
 }
 
 // cpusWithoutUnit is the number of whole CPUs from which a cpu quantity
-// without a unit reads as millicores written without their m.
+// without a unit reads as millicores written without their m, when the
+// container's memory does not say it is that large (memoryPerCPU).
 const cpusWithoutUnit = 64
 
+// memoryPerCPU is less memory per CPU than any container of that many CPUs
+// has: cpu: 96 with memory: 64Gi is a large container, with 256Mi a
+// mistake.
+var memoryPerCPU = resource.MustParse("256Mi")
+
+// containerMemory is a container's memory limit, else its request; nil
+// when it sets neither.
+func containerMemory(c *corev1.Container) *resource.Quantity {
+	for _, l := range []corev1.ResourceList{c.Resources.Limits, c.Resources.Requests} {
+		if q, ok := l[corev1.ResourceMemory]; ok {
+			return &q
+		}
+	}
+	return nil
+}
+
 // cpuUnitMistake: a cpu quantity in a byte unit, or more than
-// cpusWithoutUnit CPUs written as a bare integer.
-func cpuUnitMistake(q resource.Quantity) string {
+// cpusWithoutUnit CPUs written as a bare integer in a container whose
+// memory (nil: none given) is under memoryPerCPU for each.
+func cpuUnitMistake(q resource.Quantity, memory *resource.Quantity) string {
 	switch {
 	case q.Sign() <= 0:
 		return ""
 	case q.Format == resource.BinarySI:
 		return fmt.Sprintf("%s is %s CPUs: Ki, Mi and Gi are units of bytes; millicores take m (250m is a quarter of a CPU)", q.String(), q.AsDec().String())
 	case q.Format == resource.DecimalSI && q.MilliValue()%1000 == 0 && q.Value() > cpusWithoutUnit && allDigits(q.String()):
+		if memory != nil && memory.Value()/q.Value() >= memoryPerCPU.Value() {
+			return ""
+		}
 		return fmt.Sprintf("%s is %s CPUs: a cpu quantity without a unit counts whole CPUs; did you mean %sm?", q.String(), q.String(), q.String())
 	}
 	return ""
 }
+
+// maxMiSuggestion is the largest n for which memory: n suggests nMi.
+const maxMiSuggestion = 65536
 
 // memoryUnitMistake: a memory quantity under a mebibyte, far less than any
 // container needs: a unit left out (memory: 512).
@@ -92,7 +116,7 @@ func memoryUnitMistake(q resource.Quantity) string {
 		return ""
 	}
 	msg := fmt.Sprintf("%s is %s bytes: far less memory than a container needs", q.String(), q.AsDec().String())
-	if allDigits(q.String()) {
+	if allDigits(q.String()) && q.Value() <= maxMiSuggestion {
 		msg += fmt.Sprintf("; a memory quantity without a unit counts bytes; did you mean %sMi?", q.String())
 	}
 	return msg

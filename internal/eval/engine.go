@@ -323,6 +323,21 @@ func (e *Engine) podOptions() validation.PodOptions {
 	return validation.PodOptions{Gates: e.opts.Gates, DisallowPrivileged: e.opts.DisallowPrivileged}
 }
 
+// namespaceNotCreated records that the input's Namespace name was refused
+// (NS-03): unless every cluster has it, the namespace does not exist, and
+// every object in it is refused as in a namespace that does not (not as
+// one still to come, NS-04).
+func (e *Engine) namespaceNotCreated(name string) {
+	delete(e.pending, name)
+	if isInitialNamespace(name) || e.live {
+		return
+	}
+	if e.refusedNamespaces == nil {
+		e.refusedNamespaces = map[string]bool{}
+	}
+	e.refusedNamespaces[name] = true
+}
+
 // NotYetCreated reports whether ns is one of Options.CreatedNamespaces whose
 // Namespace has not been created yet (NS-04).
 func (e *Engine) NotYetCreated(ns string) bool { return e.pending[ns] }
@@ -706,13 +721,8 @@ func (e *Engine) admitObject(obj runtime.Object, fromInput bool) Result {
 			// validating admission (after validation passed).
 			clusterErrs = podsecurity.NamespaceErrors(o)
 		}
-		if len(clusterErrs) > 0 && !isInitialNamespace(o.Name) && !e.live {
-			// It is not created: every object in it is refused as in a
-			// namespace that does not exist.
-			if e.refusedNamespaces == nil {
-				e.refusedNamespaces = map[string]bool{}
-			}
-			e.refusedNamespaces[o.Name] = true
+		if len(clusterErrs) > 0 {
+			e.namespaceNotCreated(o.Name)
 		}
 	}
 	if len(clusterErrs) > 0 {
@@ -738,6 +748,9 @@ func (e *Engine) admitObject(obj runtime.Object, fromInput bool) Result {
 		}
 		if fromInput && !e.live && resourceVersionSet(meta) {
 			res.Denial = status.ResourceVersionSetOnCreate() // ST-03
+			if ns, ok := obj.(*corev1.Namespace); ok {
+				e.namespaceNotCreated(ns.Name)
+			}
 			return res
 		}
 		if fromInput && written != "" {

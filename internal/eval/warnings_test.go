@@ -128,6 +128,11 @@ func TestUnitWarnings(t *testing.T) {
 			`spec.containers[0].resources.limits[memory]: 500k is 500000 bytes: far less memory than a container needs`,
 		}},
 		{"{requests: {cpu: 64, memory: 1Mi}, limits: {cpu: 64.5, memory: 1048576}}", nil},
+		// A large container says so by its memory; 1048575 is no MiB count.
+		{"{requests: {cpu: 96, memory: 64Gi}, limits: {cpu: 192}}", nil},
+		{"{limits: {memory: 1048575}}", []string{
+			`spec.containers[0].resources.limits[memory]: 1048575 is 1048575 bytes: far less memory than a container needs`,
+		}},
 		{"{requests: {cpu: 100m, memory: 64Mi}, limits: {cpu: '2', memory: 2G}}", nil},
 	} {
 		res := run(t, features.Default(), "apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec:\n  containers: [{name: c, image: c:1, resources: "+tc.resources+"}]")

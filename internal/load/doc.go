@@ -329,7 +329,14 @@ func (d *docSrc) list(js []byte, o *obj, h *header, depth int) {
 			seq = v
 		}
 	}
+	itemKind := strings.TrimSuffix(h.kind, "List")
 	eachElement(h.items, func(i int, item []byte) bool {
+		if ih, ok := scanHeader(item); ok && itemKind != "" && ih.kindRaw == nil && ih.apiVersionRaw == nil {
+			// kubectl gives an item that names neither the list's
+			// apiVersion and the kind the list's names (decodeToList): a
+			// ConfigMapList's items are ConfigMaps.
+			item = withTypeMeta(item, h.apiVersion, itemKind)
+		}
 		c := &obj{line: o.line, isItem: true, nodeDone: true}
 		if seq != nil && i < len(seq.Content) {
 			c.node = resolveAlias(seq.Content[i])
@@ -340,6 +347,26 @@ func (d *docSrc) list(js []byte, o *obj, h *header, depth int) {
 		d.object(item, c, depth+1)
 		return true
 	})
+}
+
+// withTypeMeta is the JSON object item with apiVersion and kind added first.
+func withTypeMeta(item []byte, apiVersion, kind string) []byte {
+	i := bytes.IndexByte(item, '{')
+	if i < 0 {
+		return item
+	}
+	av, _ := json.Marshal(apiVersion)
+	k, _ := json.Marshal(kind)
+	out := make([]byte, 0, len(item)+len(av)+len(k)+24)
+	out = append(out, item[:i+1]...)
+	out = append(out, `"apiVersion":`...)
+	out = append(out, av...)
+	out = append(out, `,"kind":`...)
+	out = append(out, k...)
+	if rest := bytes.TrimLeft(item[i+1:], " \t\r\n"); len(rest) > 0 && rest[0] != '}' {
+		out = append(out, ',')
+	}
+	return append(out, item[i+1:]...)
 }
 
 var partialType = reflect.TypeOf(metav1.PartialObjectMetadata{})

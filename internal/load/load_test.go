@@ -355,6 +355,17 @@ var streamCases = []struct {
 		},
 	},
 	{
+		name: "items that name neither apiVersion nor kind take the list's",
+		in: "apiVersion: v1\nkind: ConfigMapList\nitems:\n- metadata: {name: a}\n- {}\n- {kind: Secret, metadata: {name: s}}\n" + // 1-6
+			"---\napiVersion: v1\nkind: List\nitems:\n- metadata: {name: b}\n", // 7-11
+		want: []got{
+			{Pos: pos(4, 0, 0), APIVersion: "v1", Kind: "ConfigMap", Name: "a", Obj: partial},
+			{Pos: pos(5, 0, 1), APIVersion: "v1", Kind: "ConfigMap", Obj: partial},
+			{Pos: pos(6, 0, 2), Kind: "Secret", Name: "s", Err: "f.yaml:6: apiVersion: is required"},
+			{Pos: pos(11, 1, 0), Name: "b", Err: "f.yaml:11: kind: is required"},
+		},
+	},
+	{
 		// kubectl's decoder makes a list of any document with an "items"
 		// member, null included: ConfigMapList with null items sends nothing.
 		name: "Lists with null or no items",
