@@ -50,15 +50,62 @@ func renamedKeyWarnings(text []byte, base int) []Warning {
 		if v := strings.TrimSpace(value); v != "" && (v[0] == '|' || v[0] == '>') {
 			block = col
 		}
-		if k, str, ok := plainKeyString(key); ok && !str && k != key {
-			what := "the number " + k
-			if k == "true" || k == "false" {
-				what = "the boolean " + k
+		for _, key := range append([]string{key}, flowKeys(rest)...) {
+			if k, str, ok := plainKeyString(key); ok && !str && k != key {
+				what := "the number " + k
+				if k == "true" || k == "false" {
+					what = "the boolean " + k
+				}
+				out = append(out, Warning{Line: base + i, Msg: fmt.Sprintf("key %s (line %d): YAML reads the unquoted key as %s, which kubectl sends as %q: write %q to keep the key", key, base+i, what, k, key)})
 			}
-			out = append(out, Warning{Line: base + i, Msg: fmt.Sprintf("key %s (line %d): YAML reads the unquoted key as %s, which kubectl sends as %q: write %q to keep the key", key, base+i, what, k, key)})
 		}
 	}
 	return out
+}
+
+// flowKeys are the plain keys of the flow mappings on a line ({n: 1, on: 2}),
+// quoted scalars skipped.
+func flowKeys(line string) []string {
+	var keys []string
+	var stack []byte
+	start := -1 // where a key may start: after { or , in a mapping
+	for i := 0; i < len(line); i++ {
+		switch c := line[i]; {
+		case c == '"' || c == '\'':
+			j := strings.IndexByte(line[i+1:], c)
+			if j < 0 {
+				return keys
+			}
+			i += j + 1
+			start = -1
+		case c == '{' || c == '[':
+			stack = append(stack, c)
+			start = -1
+			if c == '{' {
+				start = i + 1
+			}
+		case c == '}' || c == ']':
+			if len(stack) > 0 {
+				stack = stack[:len(stack)-1]
+			}
+			start = -1
+		case c == ',':
+			start = -1
+			if len(stack) > 0 && stack[len(stack)-1] == '{' {
+				start = i + 1
+			}
+		case c == ':' && start >= 0:
+			if i+1 == len(line) || line[i+1] == ' ' || line[i+1] == ',' || line[i+1] == '}' {
+				if k := strings.TrimSpace(line[start:i]); k != "" {
+					keys = append(keys, k)
+				}
+			}
+			start = -1
+		case c == '#' && (i == 0 || line[i-1] == ' '):
+			return keys
+		}
+	}
+	return keys
 }
 
 // aliasHint explains a YAML error at line (1-based in text) whose value

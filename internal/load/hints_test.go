@@ -207,7 +207,7 @@ func TestSubstitutionHint(t *testing.T) {
 // IN-05: plain keys YAML 1.1 reads as booleans or numbers are warned of;
 // quoted keys, block scalar lines and keys kept as written are not.
 func TestRenamedKeyWarnings(t *testing.T) {
-	text := "data:\n  on: push\n  - n: 1\n  0755: mode\n  '0644': quoted\n  script: |\n    yes: inside\n    no: inside\n  1.0: one\n  true: same\n  10: same\n  nested:\n    - Off: x\n"
+	text := "data:\n  on: push\n  - n: 1\n  0755: mode\n  '0644': quoted\n  script: |\n    yes: inside\n    no: inside\n  1.0: one\n  true: same\n  10: same\n  nested:\n    - Off: x\n  flow: {n: 1, 'y': 2, a: \"on: x\", b: {no: 3}}\n"
 	var got []string
 	for _, w := range renamedKeyWarnings([]byte(text), 10) {
 		got = append(got, fmt.Sprintf("%d %s", w.Line, w.Msg))
@@ -218,6 +218,8 @@ func TestRenamedKeyWarnings(t *testing.T) {
 		`13 key 0755 (line 13): YAML reads the unquoted key as the number 493, which kubectl sends as "493": write "0755" to keep the key`,
 		`18 key 1.0 (line 18): YAML reads the unquoted key as the number 1, which kubectl sends as "1": write "1.0" to keep the key`,
 		`22 key Off (line 22): YAML reads the unquoted key as the boolean false, which kubectl sends as "false": write "Off" to keep the key`,
+		`23 key n (line 23): YAML reads the unquoted key as the boolean false, which kubectl sends as "false": write "n" to keep the key`,
+		`23 key no (line 23): YAML reads the unquoted key as the boolean false, which kubectl sends as "false": write "no" to keep the key`,
 	}
 	if !slices.Equal(got, want) {
 		t.Errorf("got\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
