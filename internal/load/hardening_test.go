@@ -668,6 +668,7 @@ func TestDuplicateKeys(t *testing.T) {
 			in:   list,
 			want: []string{
 				"doc f.yaml:6: ConfigMap a",
+				`warning f.yaml:9: key y (line 9): YAML reads the unquoted key as the boolean true, which kubectl sends as "true": write "y" to keep the key`,
 				`warning f.yaml:4: duplicate key "metadata" (line 3 and line 4): kubectl keeps the last value`,
 				`warning f.yaml:9: duplicate key "x" in data (3 times on line 9): kubectl keeps the last value`,
 				"doc f.yaml:10: ConfigMap b",
@@ -682,7 +683,8 @@ func TestDuplicateKeys(t *testing.T) {
 		{
 			name: "merge keys are not duplicates",
 			in:   merge,
-			want: []string{"doc f.yaml:1: ConfigMap m"},
+			want: []string{"doc f.yaml:1: ConfigMap m",
+				`warning f.yaml:4: key y (line 4): YAML reads the unquoted key as the boolean true, which kubectl sends as "true": write "y" to keep the key`},
 		},
 		{
 			// sigs.k8s.io/yaml keeps one of their values at random: an error
@@ -706,7 +708,11 @@ func TestDuplicateKeys(t *testing.T) {
 			// as for a duplicate (not reported: IN-04).
 			name: "keys that are one value to yaml v2",
 			in:   "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c\n  labels: {yes: a, true: b, 1.0: c, 1e0: d}\ndata: {1: a, 0x1: b}\n",
-			want: []string{"doc f.yaml:1: ConfigMap c"},
+			want: []string{"doc f.yaml:1: ConfigMap c",
+				`warning f.yaml:5: key yes (line 5): YAML reads the unquoted key as the boolean true, which kubectl sends as "true": write "yes" to keep the key`,
+				`warning f.yaml:5: key 1.0 (line 5): YAML reads the unquoted key as the number 1, which kubectl sends as "1": write "1.0" to keep the key`,
+				`warning f.yaml:5: key 1e0 (line 5): YAML reads the unquoted key as the number 1, which kubectl sends as "1": write "1e0" to keep the key`,
+				`warning f.yaml:6: key 0x1 (line 6): YAML reads the unquoted key as the number 1, which kubectl sends as "1": write "0x1" to keep the key`},
 		},
 		{
 			// yaml v2 keeps the text of a key with a tag it does not
