@@ -106,13 +106,15 @@ func cpuUnitMistake(q resource.Quantity, memory *resource.Quantity) string {
 	return ""
 }
 
+var oneMi = resource.MustParse("1Mi")
+
 // maxMiSuggestion is the largest n for which memory: n suggests nMi.
 const maxMiSuggestion = 65536
 
 // memoryUnitMistake: a memory quantity under a mebibyte, far less than any
 // container needs: a unit left out (memory: 512).
 func memoryUnitMistake(q resource.Quantity) string {
-	if q.Sign() <= 0 || q.Cmp(resource.MustParse("1Mi")) >= 0 {
+	if q.Sign() <= 0 || q.Cmp(oneMi) >= 0 {
 		return ""
 	}
 	msg := fmt.Sprintf("%s is %s bytes: far less memory than a container needs", q.String(), q.AsDec().String())

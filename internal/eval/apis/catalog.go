@@ -91,6 +91,9 @@ type Catalog struct {
 	// (VAL-93..VAL-99): a refused CRD is not created, so its kind does not
 	// exist.
 	refused map[schema.GroupKind]string
+	// deprecatedVersions says whether a CRD added marks a served version
+	// deprecated.
+	deprecatedVersions bool
 }
 
 type crd struct {
@@ -251,6 +254,7 @@ func (c *Catalog) AddCRD(data []byte) error {
 		r.served = append(r.served, v.Name)
 		if v.Deprecated {
 			r.deprecation[v.Name] = crdDeprecation(&d, v.Name, v.DeprecationWarning)
+			c.deprecatedVersions = true
 		}
 		if st := v.Subresources.Status; len(st) > 0 && string(st) != "null" {
 			r.status[v.Name] = true
@@ -299,17 +303,37 @@ func crdDeprecation(d *crdDocument, version string, own *string) string {
 // version deprecated by KubernetesVersion, a CRD version marked deprecated),
 // else empty (VAL-104).
 func (c *Catalog) Deprecation(apiVersion, kind string) string {
+	// Most objects are of versions nothing deprecates: two map lookups.
+	if w := builtinDeprecation[typeKey{apiVersion, kind}]; w != "" {
+		return w
+	}
+	c = c.orEmpty()
+	if !c.deprecatedVersions {
+		return ""
+	}
 	k, st := c.Lookup(apiVersion, kind)
 	if st != Served {
 		return ""
 	}
-	if k.Deprecation != "" {
-		return k.Deprecation
-	}
-	if r := c.orEmpty().crds[schema.GroupKind{Group: k.Group, Kind: kind}]; r != nil && !builtinGroups[k.Group] {
+	if r := c.crds[schema.GroupKind{Group: k.Group, Kind: kind}]; r != nil && !builtinGroups[k.Group] {
 		return r.deprecation[k.Version]
 	}
 	return ""
+}
+
+// typeKey is an apiVersion and a kind.
+type typeKey struct{ apiVersion, kind string }
+
+// builtinDeprecation is the Deprecation of every served built-in kind that
+// has one.
+var builtinDeprecation = map[typeKey]string{}
+
+func init() {
+	for _, k := range builtinOrdered {
+		if k.Deprecation != "" && !k.Disabled && !k.Subresource {
+			builtinDeprecation[typeKey{k.APIVersion(), k.Kind}] = k.Deprecation
+		}
+	}
 }
 
 // Lookup says whether kube-apiserver serves apiVersion/kind, and how. Like the
