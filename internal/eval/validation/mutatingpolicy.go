@@ -147,18 +147,9 @@ func mutation(m *admissionregistrationv1.Mutation, p *field.Path, compiled func(
 // (VAL-109): the metadata, a policyName that is a DNS subdomain, the
 // paramRef and the match resources (no DELETE).
 func MutatingAdmissionPolicyBinding(b *admissionregistrationv1.MutatingAdmissionPolicyBinding) field.ErrorList {
-	errs := ObjectMeta(&b.ObjectMeta, webhookConfigMeta, field.NewPath("metadata"))
 	sp := field.NewPath("spec")
-	if b.Spec.PolicyName == "" {
-		errs = append(errs, field.Required(sp.Child("policyName"), ""))
-	} else {
-		errs = append(errs, dns1123Subdomain(b.Spec.PolicyName, lazy(sp.Child("policyName")))...)
-	}
-	if pr := b.Spec.ParamRef; pr != nil {
-		errs = append(errs, paramRef(pr, sp.Child("paramRef"))...)
-	}
+	errs := bindingHead(&b.ObjectMeta, b.Spec.PolicyName, b.Spec.ParamRef, b.Spec.MatchResources, sp)
 	if mr := b.Spec.MatchResources; mr != nil {
-		errs = append(errs, matchResources(mr, sp.Child("matchResources"))...)
 		errs = append(errs, mutatingOperationsOf(mr, sp.Child("matchResources", "resourceRules", "operations"))...)
 	}
 	return errs

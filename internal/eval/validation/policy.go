@@ -322,20 +322,28 @@ func policyValidation(v *admissionregistrationv1.Validation, p *field.Path, comp
 // (VAL-107): the metadata, a policyName that is a DNS subdomain, the
 // paramRef, the match resources and the validation actions.
 func ValidatingAdmissionPolicyBinding(b *admissionregistrationv1.ValidatingAdmissionPolicyBinding) field.ErrorList {
-	errs := ObjectMeta(&b.ObjectMeta, webhookConfigMeta, field.NewPath("metadata"))
 	sp := field.NewPath("spec")
-	if b.Spec.PolicyName == "" {
+	errs := bindingHead(&b.ObjectMeta, b.Spec.PolicyName, b.Spec.ParamRef, b.Spec.MatchResources, sp)
+	return append(errs, validationActions(b.Spec.ValidationActions, sp.Child("validationActions"))...)
+}
+
+// bindingHead checks what both kinds of policy binding begin with: the
+// metadata, a policyName that is a DNS subdomain, the paramRef and the
+// match resources, when given.
+func bindingHead(meta *metav1.ObjectMeta, policyName string, pr *admissionregistrationv1.ParamRef, mr *admissionregistrationv1.MatchResources, sp *field.Path) field.ErrorList {
+	errs := ObjectMeta(meta, webhookConfigMeta, field.NewPath("metadata"))
+	if policyName == "" {
 		errs = append(errs, field.Required(sp.Child("policyName"), ""))
 	} else {
-		errs = append(errs, dns1123Subdomain(b.Spec.PolicyName, lazy(sp.Child("policyName")))...)
+		errs = append(errs, dns1123Subdomain(policyName, lazy(sp.Child("policyName")))...)
 	}
-	if pr := b.Spec.ParamRef; pr != nil {
+	if pr != nil {
 		errs = append(errs, paramRef(pr, sp.Child("paramRef"))...)
 	}
-	if mr := b.Spec.MatchResources; mr != nil {
+	if mr != nil {
 		errs = append(errs, matchResources(mr, sp.Child("matchResources"))...)
 	}
-	return append(errs, validationActions(b.Spec.ValidationActions, sp.Child("validationActions"))...)
+	return errs
 }
 
 // paramRef is validateParamRef: a name (one URL path segment) or a
