@@ -126,6 +126,18 @@ func aliasHint(text []byte, line int) string {
 		key, value = "", l
 	}
 	value = strings.TrimSpace(value)
+	if strings.HasPrefix(value, "[") || strings.HasPrefix(value, "{") {
+		// In a flow collection: an item or value that starts with *.
+		for _, sep := range []string{"[", ",", ": "} {
+			for _, part := range strings.Split(value, sep)[1:] {
+				if item := strings.TrimSpace(part); strings.HasPrefix(item, "*") {
+					item = strings.TrimRight(item, "]}, ")
+					return fmt.Sprintf(" (YAML reads a value starting with * as an alias: quote it, %q)", item)
+				}
+			}
+		}
+		return ""
+	}
 	if !strings.HasPrefix(value, "*") {
 		return ""
 	}

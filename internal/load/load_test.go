@@ -257,10 +257,12 @@ var streamCases = []struct {
 	{
 		name: "an unquoted value starting with *: an alias",
 		in: "apiVersion: batch/v1\nkind: CronJob\nmetadata: {name: c}\nspec:\n  schedule: */5 * * * *\n" + // 1-5
-			"---\napiVersion: v1\nkind: ConfigMap\ndata:\n  globs:\n  - *.txt\n", // 6-11
+			"---\napiVersion: v1\nkind: ConfigMap\ndata:\n  globs:\n  - *.txt\n" + // 6-11
+			"---\napiVersion: rbac.authorization.k8s.io/v1\nkind: ClusterRole\nmetadata: {name: r}\nrules:\n- apiGroups: [\"*\"]\n  resources: [pods, *]\n", // 12-18
 		want: []got{
 			{Pos: pos(1, 0, -1), Err: `f.yaml:5: invalid YAML: did not find expected alphabetic or numeric character (YAML reads a value starting with * as an alias: quote it, schedule: "*/5 * * * *")`},
 			{Pos: pos(7, 1, -1), Err: `f.yaml:11: invalid YAML: did not find expected alphabetic or numeric character (YAML reads a value starting with * as an alias: quote it, "*.txt")`},
+			{Pos: pos(13, 2, -1), Err: `f.yaml:18: invalid YAML: did not find expected alphabetic or numeric character (YAML reads a value starting with * as an alias: quote it, "*")`},
 		},
 	},
 	{
