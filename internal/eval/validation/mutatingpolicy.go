@@ -29,38 +29,21 @@ var (
 func MutatingPolicyExpressions(pol *admissionregistrationv1.MutatingAdmissionPolicy) *rules.PolicyCompile {
 	spec := &pol.Spec
 	sp := field.NewPath("spec")
-	var out []rules.Compile
-	add := func(kind rules.Expression, expr string, p *field.Path) *rules.Compile {
-		out = append(out, rules.Compile{Kind: kind, Expression: expr, Field: p.String()})
-		return &out[len(out)-1]
-	}
-	for i, c := range spec.MatchConditions {
-		if expr := strings.TrimSpace(c.Expression); expr != "" {
-			add(rules.PolicyMatchCondition, expr, sp.Child("matchConditions").Index(i).Child("expression"))
-		}
-	}
-	for i, v := range spec.Variables {
-		if strings.TrimSpace(v.Expression) != "" {
-			add(rules.PolicyVariable, v.Expression, sp.Child("variables").Index(i).Child("expression")).Name = v.Name
-		}
-	}
+	out := headExpressions(spec.MatchConditions, spec.Variables, sp)
 	for i, m := range spec.Mutations {
 		p := sp.Child("mutations").Index(i)
 		switch {
 		case m.PatchType == admissionregistrationv1.PatchTypeApplyConfiguration && m.ApplyConfiguration != nil:
 			if expr := strings.TrimSpace(m.ApplyConfiguration.Expression); expr != "" {
-				add(rules.PolicyApplyConfiguration, expr, p.Child("applyConfiguration", "expression"))
+				out.add(rules.PolicyApplyConfiguration, expr, p.Child("applyConfiguration", "expression"))
 			}
 		case m.PatchType == admissionregistrationv1.PatchTypeJSONPatch && m.JSONPatch != nil:
 			if expr := strings.TrimSpace(m.JSONPatch.Expression); expr != "" {
-				add(rules.PolicyJSONPatch, expr, p.Child("jsonPatch", "expression"))
+				out.add(rules.PolicyJSONPatch, expr, p.Child("jsonPatch", "expression"))
 			}
 		}
 	}
-	if len(out) == 0 {
-		return nil
-	}
-	return &rules.PolicyCompile{Params: spec.ParamKind != nil, Variables: true, Expressions: out}
+	return out.compile(spec.ParamKind != nil, true) // always with composition
 }
 
 // MutatingAdmissionPolicy is ValidateMutatingAdmissionPolicy (VAL-108): the

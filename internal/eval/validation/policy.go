@@ -50,48 +50,59 @@ var celReserved = sets.New("true", "false", "null", "in", "as", "break", "const"
 func PolicyExpressions(pol *admissionregistrationv1.ValidatingAdmissionPolicy) *rules.PolicyCompile {
 	spec := &pol.Spec
 	sp := field.NewPath("spec")
-	var out []rules.Compile
-	add := func(kind rules.Expression, expr string, p *field.Path) *rules.Compile {
-		out = append(out, rules.Compile{Kind: kind, Expression: expr, Field: p.String()})
-		return &out[len(out)-1]
-	}
-	for i, c := range spec.MatchConditions {
-		if expr := strings.TrimSpace(c.Expression); expr != "" {
-			add(rules.PolicyMatchCondition, expr, sp.Child("matchConditions").Index(i).Child("expression"))
-		}
-	}
-	for i, v := range spec.Variables {
-		if strings.TrimSpace(v.Expression) != "" {
-			add(rules.PolicyVariable, v.Expression, sp.Child("variables").Index(i).Child("expression")).Name = v.Name
-		}
-	}
-	if len(spec.Validations) == 0 && len(spec.AuditAnnotations) == 0 {
-		return policyCompile(spec, out)
-	}
+	out := headExpressions(spec.MatchConditions, spec.Variables, sp)
 	for i, v := range spec.Validations {
 		p := sp.Child("validations").Index(i)
 		if strings.TrimSpace(v.Expression) != "" {
-			add(rules.PolicyValidation, v.Expression, p.Child("expression"))
+			out.add(rules.PolicyValidation, v.Expression, p.Child("expression"))
 		}
 		if strings.TrimSpace(v.MessageExpression) != "" {
 			// compiled as written, so that the error's column is right
-			add(rules.PolicyMessage, v.MessageExpression, p.Child("messageExpression"))
+			out.add(rules.PolicyMessage, v.MessageExpression, p.Child("messageExpression"))
 		}
 	}
 	for i, a := range spec.AuditAnnotations {
 		if expr := strings.TrimSpace(a.ValueExpression); expr != "" && len(expr) <= maxAuditAnnotationExpression {
 			shown := a.ValueExpression
-			add(rules.PolicyAudit, expr, sp.Child("auditAnnotations").Index(i).Child("valueExpression")).Shown = &shown
+			out.add(rules.PolicyAudit, expr, sp.Child("auditAnnotations").Index(i).Child("valueExpression")).Shown = &shown
 		}
 	}
-	return policyCompile(spec, out)
+	return out.compile(spec.ParamKind != nil, len(spec.Variables) > 0)
 }
 
-func policyCompile(spec *admissionregistrationv1.ValidatingAdmissionPolicySpec, exprs []rules.Compile) *rules.PolicyCompile {
-	if len(exprs) == 0 {
+// policyExpressions are the expressions of one admission policy to compile,
+// in order.
+type policyExpressions []rules.Compile
+
+// add appends an expression of kind, reported at p, and returns it.
+func (e *policyExpressions) add(kind rules.Expression, expr string, p *field.Path) *rules.Compile {
+	*e = append(*e, rules.Compile{Kind: kind, Expression: expr, Field: p.String()})
+	return &(*e)[len(*e)-1]
+}
+
+// compile is the request for e (nil when e is empty).
+func (e policyExpressions) compile(params, variables bool) *rules.PolicyCompile {
+	if len(e) == 0 {
 		return nil
 	}
-	return &rules.PolicyCompile{Params: spec.ParamKind != nil, Variables: len(spec.Variables) > 0, Expressions: exprs}
+	return &rules.PolicyCompile{Params: params, Variables: variables, Expressions: e}
+}
+
+// headExpressions are what both kinds of admission policy compile first:
+// the match conditions (trimmed), then the variables.
+func headExpressions(conds []admissionregistrationv1.MatchCondition, vars []admissionregistrationv1.Variable, sp *field.Path) policyExpressions {
+	var out policyExpressions
+	for i, c := range conds {
+		if expr := strings.TrimSpace(c.Expression); expr != "" {
+			out.add(rules.PolicyMatchCondition, expr, sp.Child("matchConditions").Index(i).Child("expression"))
+		}
+	}
+	for i, v := range vars {
+		if strings.TrimSpace(v.Expression) != "" {
+			out.add(rules.PolicyVariable, v.Expression, sp.Child("variables").Index(i).Child("expression")).Name = v.Name
+		}
+	}
+	return out
 }
 
 // PrepareValidatingAdmissionPolicyForCreate is the strategy's
