@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	admissionregistrationv1 "k8s.io/api/admissionregistration/v1"
+	certificatesv1 "k8s.io/api/certificates/v1"
 	corev1 "k8s.io/api/core/v1"
 	flowcontrolv1 "k8s.io/api/flowcontrol/v1"
 	networkingv1 "k8s.io/api/networking/v1"
@@ -19,6 +20,7 @@ import (
 	apiregistrationv1 "k8s.io/kube-aggregator/pkg/apis/apiregistration/v1"
 	"k8s.io/kube-aggregator/pkg/registry/apiservice"
 	"k8s.io/kubernetes/pkg/apis/admissionregistration"
+	"k8s.io/kubernetes/pkg/apis/certificates"
 	api "k8s.io/kubernetes/pkg/apis/core"
 	"k8s.io/kubernetes/pkg/apis/flowcontrol"
 	_ "k8s.io/kubernetes/pkg/apis/flowcontrol/install"
@@ -32,6 +34,7 @@ import (
 	"k8s.io/kubernetes/pkg/registry/admissionregistration/validatingadmissionpolicy"
 	"k8s.io/kubernetes/pkg/registry/admissionregistration/validatingadmissionpolicybinding"
 	"k8s.io/kubernetes/pkg/registry/admissionregistration/validatingwebhookconfiguration"
+	csrregistry "k8s.io/kubernetes/pkg/registry/certificates/certificates"
 	"k8s.io/kubernetes/pkg/registry/core/namespace"
 	"k8s.io/kubernetes/pkg/registry/core/persistentvolume"
 	"k8s.io/kubernetes/pkg/registry/flowcontrol/flowschema"
@@ -110,6 +113,9 @@ var clusterKinds = map[string]struct {
 		func() runtime.Object { return &admissionregistrationv1.MutatingAdmissionPolicyBinding{} },
 		func() runtime.Object { return &admissionregistration.MutatingAdmissionPolicyBinding{} },
 		mutatingadmissionpolicybinding.NewStrategy(nil, nil, policyResolver), nil},
+	"CertificateSigningRequest": {"certificates.k8s.io/v1", "certificatesigningrequests",
+		func() runtime.Object { return &certificatesv1.CertificateSigningRequest{} },
+		func() runtime.Object { return &certificates.CertificateSigningRequest{} }, csrregistry.Strategy, nil},
 	"CustomResourceDefinition": {"apiextensions.k8s.io/v1", "customresourcedefinitions",
 		func() runtime.Object { return &apiextensionsv1.CustomResourceDefinition{} },
 		func() runtime.Object { return &apiextensions.CustomResourceDefinition{} }, customresourcedefinition.NewStrategy(apiextensionsScheme), apiextensionsScheme},

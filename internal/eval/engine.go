@@ -46,6 +46,7 @@ import (
 	autoscalingv1 "k8s.io/api/autoscaling/v1"
 	autoscalingv2 "k8s.io/api/autoscaling/v2"
 	batchv1 "k8s.io/api/batch/v1"
+	certificatesv1 "k8s.io/api/certificates/v1"
 	corev1 "k8s.io/api/core/v1"
 	discoveryv1 "k8s.io/api/discovery/v1"
 	flowcontrolv1 "k8s.io/api/flowcontrol/v1"
@@ -106,6 +107,9 @@ type Options struct {
 	// privileged unless a namespace's labels say otherwise, no exemptions.
 	DisablePodSecurity bool
 	PodSecurity        *podsecurity.Config
+	// DisableCertificateSubjectRestriction switches off the
+	// CertificateSubjectRestriction plugin (VAL-110); on by default.
+	DisableCertificateSubjectRestriction bool
 	// CreatedNamespaces are namespaces the input creates with a Namespace
 	// document and that do not exist before it: until that document is
 	// admitted, NamespaceLifecycle refuses every object in them (NS-04). Nil
@@ -431,6 +435,8 @@ func NewObject(apiVersion, kind string) runtime.Object {
 		return &admissionregistrationv1.MutatingAdmissionPolicyBinding{}
 	case "networking.k8s.io/v1/IngressClass": // VAL-84
 		return &networkingv1.IngressClass{}
+	case "certificates.k8s.io/v1/CertificateSigningRequest": // VAL-110
+		return &certificatesv1.CertificateSigningRequest{}
 	case "storage.k8s.io/v1/CSIDriver": // VAL-87
 		return &storagev1.CSIDriver{}
 	case "storage.k8s.io/v1/VolumeAttributesClass": // VAL-88
@@ -703,6 +709,15 @@ func (e *Engine) admitObject(obj runtime.Object, fromInput bool) Result {
 		validation.PreparePriorityLevelConfigurationForCreate(o)
 		assignName(o)
 		clusterErrs = validation.PriorityLevelConfiguration(o)
+	case *certificatesv1.CertificateSigningRequest: // VAL-110
+		validation.PrepareCSRForCreate(o)
+		assignName(o)
+		if clusterErrs = validation.CertificateSigningRequest(o); len(clusterErrs) == 0 && !e.opts.DisableCertificateSubjectRestriction {
+			if err := validation.CertificateSubjectRestriction(o); err != nil {
+				res.Denial = status.Forbidden(status.StageCertificateSubjectRestriction, certificatesv1.Resource("certificatesigningrequests"), o.Name, []error{err})
+				return res
+			}
+		}
 	case *resourcev1.DeviceClass: // VAL-34
 		validation.PrepareDeviceClassForCreate(o)
 		assignName(o)

@@ -81,13 +81,15 @@ func (o *Options) ApplyAdmissionPlugins(enable, disable string) error {
 			o.DisableRuntimeClass = true
 		case "PodSecurity":
 			o.DisablePodSecurity = true
+		case "CertificateSubjectRestriction":
+			o.DisableCertificateSubjectRestriction = true
 		}
 	}
 	return nil
 }
 
 // simulatedPlugins are the admission plugins limitcheck runs.
-var simulatedPlugins = map[string]bool{"LimitRanger": true, "ResourceQuota": true, "Priority": true, "DefaultStorageClass": true, "RuntimeClass": true, "PodSecurity": true}
+var simulatedPlugins = map[string]bool{"LimitRanger": true, "ResourceQuota": true, "Priority": true, "DefaultStorageClass": true, "RuntimeClass": true, "PodSecurity": true, "CertificateSubjectRestriction": true}
 
 // UnsimulatedPlugins returns the plugins of an --enable-admission-plugins value
 // that kube-apiserver knows and limitcheck does not run, in the order given:

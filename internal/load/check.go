@@ -66,6 +66,19 @@ func (c *checker) mismatch(expected string, raw []byte) {
 	c.add("expected " + expected + ", got " + describeJSON(raw) + quotedHint(expected, raw) + substitutionHint(raw))
 }
 
+// base64Hint says how a value of a []byte field (base64 in JSON) that is
+// not base64 is written: a Secret's data as text under stringData, a PEM
+// block encoded whole.
+func base64Hint(path, value string) string {
+	switch {
+	case strings.HasPrefix(path, "data."):
+		return " (a Secret's data values are base64: put the text under stringData instead, or encode it: printf %s 'value' | base64)"
+	case strings.HasPrefix(strings.TrimSpace(value), "-----BEGIN "):
+		return " (the PEM text is given as is: this field holds it base64-encoded, e.g. base64 -w0 file.pem)"
+	}
+	return " (this field holds bytes, written in base64)"
+}
+
 // substitutionHint explains a string value that holds a variable
 // substitution, ${NAME} or ${NAME:-default}: input for Flux's postBuild or
 // envsubst, not yet what kubectl sends.
@@ -223,7 +236,7 @@ func (c *checker) value(t reflect.Type, raw []byte, depth int) {
 			}
 			if s, ok := unquoteJSON(raw); ok {
 				if _, err := base64.StdEncoding.DecodeString(s); err != nil {
-					c.add("invalid base64 data: " + err.Error())
+					c.add("invalid base64 data: " + err.Error() + base64Hint(string(c.path), s))
 				}
 			}
 			return

@@ -1,6 +1,12 @@
 package load
 
-import "testing"
+import (
+	"testing"
+
+	certificatesv1 "k8s.io/api/certificates/v1"
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+)
 
 // TestUnquotedScalarHint: a string field given a boolean or a number names
 // the unquoted YAML scalar kubectl's YAML 1.1 read that way; quoted values,
@@ -32,6 +38,37 @@ func TestUnquotedScalarHint(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			gs, _ := readAll(t, "f.yaml", tc.in, typedOpts)
+			if len(gs) != 1 || gs[0].Err != tc.want {
+				t.Errorf("got %+v\nwant %s", gs, tc.want)
+			}
+		})
+	}
+}
+
+// TestBase64Hint: a []byte field whose value is not base64 says how it is
+// written: a Secret's data under stringData, a PEM block encoded whole.
+func TestBase64Hint(t *testing.T) {
+	opts := Options{NewObject: func(apiVersion, kind string) runtime.Object {
+		switch kind {
+		case "Secret":
+			return &corev1.Secret{}
+		case "ConfigMap":
+			return &corev1.ConfigMap{}
+		case "CertificateSigningRequest":
+			return &certificatesv1.CertificateSigningRequest{}
+		}
+		return nil
+	}}
+	for _, tc := range []struct{ name, in, want string }{
+		{"secret data", "apiVersion: v1\nkind: Secret\nmetadata:\n  name: s\ndata:\n  password: hunter2!\n",
+			`f.yaml:6: data.password: invalid base64 data: illegal base64 data at input byte 7 (a Secret's data values are base64: put the text under stringData instead, or encode it: printf %s 'value' | base64)`},
+		{"PEM as text", "apiVersion: certificates.k8s.io/v1\nkind: CertificateSigningRequest\nmetadata:\n  name: c\nspec:\n  request: |\n    -----BEGIN CERTIFICATE REQUEST-----\n    MIIB\n    -----END CERTIFICATE REQUEST-----\n",
+			`f.yaml:6: spec.request: invalid base64 data: illegal base64 data at input byte 0 (the PEM text is given as is: this field holds it base64-encoded, e.g. base64 -w0 file.pem)`},
+		{"other bytes", "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c\nbinaryData:\n  blob: not*base64\n",
+			`f.yaml:6: binaryData.blob: invalid base64 data: illegal base64 data at input byte 3 (this field holds bytes, written in base64)`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			gs, _ := readAll(t, "f.yaml", tc.in, opts)
 			if len(gs) != 1 || gs[0].Err != tc.want {
 				t.Errorf("got %+v\nwant %s", gs, tc.want)
 			}

@@ -65,6 +65,9 @@ const (
 	StageRuntimeClass Stage = "runtimeclass"
 	// StagePodSecurity is the PodSecurity admission plugin (PS-02).
 	StagePodSecurity Stage = "podsecurity"
+	// StageCertificateSubjectRestriction is the CertificateSubjectRestriction
+	// admission plugin (VAL-110).
+	StageCertificateSubjectRestriction Stage = "certificatesubjectrestriction"
 	// StageServiceAccount is the ServiceAccount admission plugin (PL-11).
 	StageServiceAccount Stage = "serviceaccount"
 	// StageNamespaceLifecycle is the NamespaceLifecycle admission plugin,

@@ -200,17 +200,25 @@ func objectMetaWithRules(meta metav1.Object, rules MetaRules, p lazyPath) field.
 	if rules.Skip {
 		return nil
 	}
-	generic := MetaRules{Name: NamePathSegment, SetsGeneration: rules.SetsGeneration, ClusterScoped: rules.ClusterScoped}
 	if rules.Name == nil {
-		return objectMeta(meta, generic, p)
+		return genericObjectMeta(meta, rules, p)
 	}
 	errs := objectMeta(meta, rules, p)
 	if len(errs) == 0 {
 		// rest.BeforeCreate's generic check: weaker than every name rule
 		// above, so it can only add errors to kinds without a rule.
-		errs = objectMeta(meta, generic, p)
+		errs = genericObjectMeta(meta, rules, p)
 	}
 	return errs
+}
+
+// genericObjectMeta is rest.BeforeCreate's generic check of the metadata,
+// which runs once the kind's own validation found nothing: a name that is a
+// path segment, apimachinery's other rules. A kind whose name rule is
+// weaker than a path segment (CertificateSigningRequest) calls it after its
+// whole validation.
+func genericObjectMeta(meta metav1.Object, rules MetaRules, p lazyPath) field.ErrorList {
+	return objectMeta(meta, MetaRules{Name: NamePathSegment, SetsGeneration: rules.SetsGeneration, ClusterScoped: rules.ClusterScoped}, p)
 }
 
 // validateObjectMeta is core's ValidateObjectMeta for a namespaced object with a
