@@ -253,7 +253,7 @@ func (u *Upstream) createOne(doc []byte, namespace string, fromInput bool) (Outc
 		ext, internal, strategy, resource = &corev1.Secret{}, &api.Secret{}, secret.Strategy, api.Resource("secrets")
 	case "ServiceAccount":
 		ext, internal, strategy, resource = &corev1.ServiceAccount{}, &api.ServiceAccount{}, serviceaccount.Strategy, api.Resource("serviceaccounts")
-	case "Event": // VAL-06: core v1 Events only; events.k8s.io ones as metadata
+	case "Event": // VAL-06: core v1 Events here; events.k8s.io ones in TestMiscValidationParity
 		if tm.APIVersion == "v1" {
 			ext, internal, strategy, resource = &corev1.Event{}, &api.Event{}, event.Strategy, api.Resource("events")
 		} else {

@@ -47,8 +47,10 @@ import (
 	autoscalingv2 "k8s.io/api/autoscaling/v2"
 	batchv1 "k8s.io/api/batch/v1"
 	certificatesv1 "k8s.io/api/certificates/v1"
+	coordinationv1 "k8s.io/api/coordination/v1"
 	corev1 "k8s.io/api/core/v1"
 	discoveryv1 "k8s.io/api/discovery/v1"
+	eventsv1 "k8s.io/api/events/v1"
 	flowcontrolv1 "k8s.io/api/flowcontrol/v1"
 	networkingv1 "k8s.io/api/networking/v1"
 	nodev1 "k8s.io/api/node/v1"
@@ -437,6 +439,12 @@ func NewObject(apiVersion, kind string) runtime.Object {
 		return &networkingv1.IngressClass{}
 	case "certificates.k8s.io/v1/CertificateSigningRequest": // VAL-110
 		return &certificatesv1.CertificateSigningRequest{}
+	case "coordination.k8s.io/v1/Lease": // VAL-111
+		return &coordinationv1.Lease{}
+	case "apps/v1/ControllerRevision": // VAL-111
+		return &appsv1.ControllerRevision{}
+	case "events.k8s.io/v1/Event": // VAL-06
+		return &eventsv1.Event{}
 	case "storage.k8s.io/v1/CSIDriver": // VAL-87
 		return &storagev1.CSIDriver{}
 	case "storage.k8s.io/v1/VolumeAttributesClass": // VAL-88
@@ -1322,6 +1330,21 @@ func (e *Engine) validateCounted(obj runtime.Object, gvk schema.GroupVersionKind
 			errs = metaErrs()
 		}
 		return o, gk, errs
+	case *eventsv1.Event:
+		// VAL-06: through the events.k8s.io API, the legacy checks and the
+		// strict ones, on the internal Event it converts to.
+		// Its errors name the internal kind, the core group's Event.
+		errs := validation.EventsV1(validation.EventsV1ToCore(o), namespace)
+		if len(errs) == 0 {
+			errs = metaErrs()
+		}
+		return o, schema.GroupKind{Kind: "Event"}, errs
+	case *coordinationv1.Lease:
+		// VAL-111: strategy and preferred holder dropped (gate off).
+		validation.PrepareLeaseForCreate(o)
+		return o, gk, validation.Lease(o)
+	case *appsv1.ControllerRevision:
+		return o, gk, validation.ControllerRevision(o) // VAL-111
 	case *autoscalingv2.HorizontalPodAutoscaler, *autoscalingv1.HorizontalPodAutoscaler:
 		// VAL-50: defaulted (v1 converted to v2), then validated.
 		hpa := prepareHPA(obj, e.opts.Gates)
