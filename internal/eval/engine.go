@@ -211,11 +211,13 @@ type Result struct {
 // Engine evaluates objects one after another; state (the active LimitRanges of each
 // namespace) accumulates across calls, as in a cluster receiving `kubectl create -f`.
 type Engine struct {
-	opts       Options
-	classes    classes.Cluster
-	quota      quota.Checker
-	namespaces map[string]*namespaceState
-	order      []string // namespaces in order of first appearance
+	opts Options
+	// autoscaling pairs HPAs with the workloads they scale (FIT-06).
+	autoscaling map[ScaleTarget]*autoscaled
+	classes     classes.Cluster
+	quota       quota.Checker
+	namespaces  map[string]*namespaceState
+	order       []string // namespaces in order of first appearance
 	// refusedNamespaces are the input's Namespaces kube-apiserver refuses
 	// (NS-03): the objects in them are refused as in no namespace. pending
 	// are the CreatedNamespaces whose Namespace is not created yet (NS-04).
@@ -562,6 +564,9 @@ func (e *Engine) Admit(obj runtime.Object) (res Result) {
 	if e.opts.DisableControllers || res.Skipped || res.Internal != "" {
 		return res
 	}
+	if _, hpa := res.Object.(*autoscalingv2.HorizontalPodAutoscaler); hpa && res.Allowed {
+		res.Warnings = append(res.Warnings, e.noteAutoscaling(obj, &res)...) // FIT-06
+	}
 	if !res.Allowed {
 		// A refused workload runs none of its Pods.
 		if _, path := defaults.PodTemplateOf(obj); path != "" {
@@ -589,6 +594,7 @@ func (e *Engine) Admit(obj runtime.Object) (res Result) {
 			res.Allowed = res.Allowed && c.Allowed
 		}
 		res.Warnings = append(res.Warnings, e.jobDeadlineScopeHint(obj, w)...)
+		res.Warnings = append(res.Warnings, e.noteAutoscaling(obj, &res)...) // FIT-06
 	}
 	return res
 }

@@ -2,13 +2,16 @@ package eval
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	autoscalingv1 "k8s.io/api/autoscaling/v1"
 	autoscalingv2 "k8s.io/api/autoscaling/v2"
+	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/util/validation/field"
+	resourcehelper "k8s.io/component-helpers/resource"
 
 	"github.com/limitcheck/limitcheck/internal/eval/apis"
 	"github.com/limitcheck/limitcheck/internal/eval/defaults"
@@ -182,4 +185,195 @@ func (e *Engine) scaleTargetWarning(obj runtime.Object) string {
 			target, k.APIVersion(), k.Kind)
 	}
 	return ""
+}
+
+// utilizationMetric is a metric of an HPA whose target is a utilization:
+// the share of the Pods' requests of resource in use (a ContainerResource
+// metric: of container's request only).
+type utilizationMetric struct {
+	source    autoscalingv2.MetricSourceType
+	resource  corev1.ResourceName
+	container string
+}
+
+// utilizationMetrics lists the metrics of a prepared HPA whose target is an
+// average utilization: the only ones for which the HorizontalPodAutoscaler
+// controller reads the Pods' requests (an AverageValue target is compared
+// with the usage as it is).
+func utilizationMetrics(hpa *autoscalingv2.HorizontalPodAutoscaler) []utilizationMetric {
+	var out []utilizationMetric
+	for _, m := range hpa.Spec.Metrics {
+		switch {
+		case m.Type == autoscalingv2.ResourceMetricSourceType && m.Resource != nil && m.Resource.Target.AverageValue == nil && m.Resource.Target.AverageUtilization != nil:
+			out = append(out, utilizationMetric{source: m.Type, resource: m.Resource.Name})
+		case m.Type == autoscalingv2.ContainerResourceMetricSourceType && m.ContainerResource != nil && m.ContainerResource.Target.AverageValue == nil && m.ContainerResource.Target.AverageUtilization != nil:
+			out = append(out, utilizationMetric{source: m.Type, resource: m.ContainerResource.Name, container: m.ContainerResource.Container})
+		}
+	}
+	return out
+}
+
+// requestError is the error of the HorizontalPodAutoscaler controller's
+// calculateRequests for pod, a Pod its target runs, and metric: a container
+// without a request for the resource (every container counts, restartable
+// init containers included, or the one the metric names), a container the
+// Pod does not have, or pod-level requests without the resource; then that
+// of GetResourceUtilizationRatio when the requests add up to zero. "" when
+// the controller can divide by them. With PodLevelResources on, pod-level
+// requests stand for the containers' unless the metric names a container.
+func requestError(pod *corev1.Pod, m utilizationMetric, podLevel bool) string {
+	var total int64
+	if podLevel && m.container == "" && resourcehelper.IsPodLevelRequestsSet(pod) {
+		q, ok := resourcehelper.PodRequests(pod, resourcehelper.PodResourcesOptions{})[m.resource]
+		if !ok {
+			return fmt.Sprintf("missing pod-level request for %s in Pod %s", m.resource, pod.Name)
+		}
+		total = q.MilliValue()
+	} else {
+		containers := slices.Clone(pod.Spec.Containers)
+		for _, c := range pod.Spec.InitContainers {
+			if c.RestartPolicy != nil && *c.RestartPolicy == corev1.ContainerRestartPolicyAlways {
+				containers = append(containers, c)
+			}
+		}
+		found := false
+		for _, c := range containers {
+			if m.container != "" && m.container != c.Name {
+				continue
+			}
+			q, ok := c.Resources.Requests[m.resource]
+			if !ok {
+				return fmt.Sprintf("missing request for %s in container %s of Pod %s", m.resource, c.Name, pod.Name)
+			}
+			total += q.MilliValue()
+			if m.container != "" {
+				found = true
+				break
+			}
+		}
+		if m.container != "" && !found {
+			return fmt.Sprintf("container %s not found in Pod %s", m.container, pod.Name)
+		}
+	}
+	if total == 0 {
+		return "no metrics returned matched known pods"
+	}
+	return ""
+}
+
+// autoscaled is what the engine keeps to tell an HPA that its controller
+// cannot compute a utilization (FIT-06), whichever of the HPA and its
+// target comes first: the target's first created Pod, or the HPAs that
+// wait for it.
+type autoscaled struct {
+	pod  *corev1.Pod
+	kind string // the target's kind, for the message
+	hpas []waitingHPA
+}
+
+type waitingHPA struct {
+	name    string
+	metrics []utilizationMetric
+}
+
+// utilizationWarnings says, for each utilization metric of an HPA that the
+// HorizontalPodAutoscaler controller cannot compute on pod (a Pod of the
+// target, kind name), why, in the controller's words, and what to do. who
+// begins each: the HPA as its own entry or its target's names it.
+func (e *Engine) utilizationWarnings(who string, metrics []utilizationMetric, pod *corev1.Pod, kind, name string) []string {
+	var out []string
+	podLevel := e.opts.Gates.Enabled(features.PodLevelResources)
+	for _, m := range metrics {
+		msg := requestError(pod, m, podLevel)
+		if msg == "" {
+			continue
+		}
+		reason := "FailedGetResourceMetric"
+		if m.source == autoscalingv2.ContainerResourceMetricSourceType {
+			reason = "FailedGetContainerResourceMetric"
+		}
+		var fix string
+		switch {
+		case strings.HasPrefix(msg, "no metrics"):
+			fix = fmt.Sprintf("its Pods request no %s: give them a %s request above zero", m.resource, m.resource)
+		case strings.HasPrefix(msg, "container "):
+			fix = "name one of its containers"
+		case m.container != "":
+			fix = fmt.Sprintf("give container %s a %s request, or the namespace a LimitRange with a defaultRequest for %s", m.container, m.resource, m.resource)
+		case strings.HasPrefix(msg, "missing pod-level"):
+			fix = fmt.Sprintf("give the Pod template's pod-level resources a %s request", m.resource)
+		default:
+			fix = fmt.Sprintf("give every container a %s request, or the namespace a LimitRange with a defaultRequest for %s", m.resource, m.resource)
+		}
+		out = append(out, fmt.Sprintf("%s cannot compute the %s utilization of %s %q (%s: failed to get %s utilization: %s): %s (FIT-06)",
+			who, m.resource, kind, name, reason, m.resource, msg, fix))
+	}
+	return out
+}
+
+// noteAutoscaling records an admitted HPA or scalable workload (res) and
+// returns the utilization warnings (FIT-06) that its pair, admitted
+// earlier, makes possible: on an HPA, about its target; on a workload,
+// about the HPAs that target it.
+func (e *Engine) noteAutoscaling(obj runtime.Object, res *Result) []string {
+	if hpa, ok := res.Object.(*autoscalingv2.HorizontalPodAutoscaler); ok {
+		metrics := utilizationMetrics(hpa)
+		if len(metrics) == 0 {
+			return nil
+		}
+		ref := hpa.Spec.ScaleTargetRef
+		gv, _ := schema.ParseGroupVersion(ref.APIVersion)
+		t := ScaleTarget{Namespace: hpa.Namespace, Group: gv.Group, Kind: mappedKind(gv.Group, ref.Kind), Name: ref.Name}
+		if !Scalable(t) {
+			return nil
+		}
+		a := e.autoscaledFor(t)
+		if a.pod != nil {
+			return e.utilizationWarnings("its controller", metrics, a.pod, t.Kind, t.Name)
+		}
+		a.hpas = append(a.hpas, waitingHPA{name: hpa.Name, metrics: metrics})
+		return nil
+	}
+	w := res.Workload
+	if w == nil {
+		return nil
+	}
+	t := scaleTargetOf(obj)
+	if !Scalable(t) {
+		return nil
+	}
+	var pod *corev1.Pod
+	for _, c := range w.Created {
+		if p, ok := c.Object.(*corev1.Pod); ok {
+			pod = p
+			break
+		}
+	}
+	if pod == nil {
+		return nil
+	}
+	a := e.autoscaledFor(t)
+	if a.pod != nil {
+		return nil // a second workload of that name was refused (ST-01)
+	}
+	a.pod, a.kind = pod, t.Kind
+	var out []string
+	for _, h := range a.hpas {
+		out = append(out, e.utilizationWarnings(fmt.Sprintf("HorizontalPodAutoscaler %q", h.name), h.metrics, pod, t.Kind, t.Name)...)
+	}
+	a.hpas = nil
+	return out
+}
+
+// autoscaledFor is the record of target t, made on first use.
+func (e *Engine) autoscaledFor(t ScaleTarget) *autoscaled {
+	if e.autoscaling == nil {
+		e.autoscaling = map[ScaleTarget]*autoscaled{}
+	}
+	a := e.autoscaling[t]
+	if a == nil {
+		a = &autoscaled{}
+		e.autoscaling[t] = a
+	}
+	return a
 }

@@ -2,6 +2,7 @@ package eval
 
 import (
 	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -141,5 +142,82 @@ func TestScaleTargetWarning(t *testing.T) {
 		if got := strings.Join(res.Warnings, "\n"); got != tc.want {
 			t.Errorf("%s:\n got %q\nwant %q", tc.ref, got, tc.want)
 		}
+	}
+}
+
+// TestUtilizationWarnings: FIT-06. An HPA with a utilization target whose
+// workload's Pods lack the request the HorizontalPodAutoscaler controller
+// divides by is warned of, in the controller's words, on whichever of the
+// two comes second; a LimitRange's defaultRequest, an AverageValue target,
+// pod-level requests or a named container with its request silence it.
+func TestUtilizationWarnings(t *testing.T) {
+	const deploy = `
+apiVersion: apps/v1
+kind: Deployment
+metadata: {name: web}
+spec:
+  replicas: 1
+  selector: {matchLabels: {app: web}}
+  template:
+    metadata: {labels: {app: web}}
+    spec:
+      initContainers:
+      - {name: proxy, image: envoy, restartPolicy: Always, resources: {requests: {cpu: 10m}}}
+      containers:
+      - {name: app, image: nginx, resources: {limits: {memory: 64Mi}}}
+%s`
+	hpa := func(metrics string) string {
+		return `
+apiVersion: autoscaling/v2
+kind: HorizontalPodAutoscaler
+metadata: {name: web-hpa}
+spec:
+  scaleTargetRef: {apiVersion: apps/v1, kind: Deployment, name: web}
+  maxReplicas: 4
+  metrics: ` + metrics
+	}
+	const cpu = `[{type: Resource, resource: {name: cpu, target: {type: Utilization, averageUtilization: 70}}}]`
+	const lr = `
+apiVersion: v1
+kind: LimitRange
+metadata: {name: defaults}
+spec: {limits: [{type: Container, defaultRequest: {cpu: 50m}}]}`
+	const pod = `Pod web-f7b5ff79f-xxxxx`
+	for _, tc := range []struct {
+		name     string
+		docs     []string
+		hpaFirst bool
+		want     string
+	}{
+		{"HPA after its Deployment", []string{fmt.Sprintf(deploy, ""), hpa(cpu)}, false,
+			`its controller cannot compute the cpu utilization of Deployment "web" (FailedGetResourceMetric: failed to get cpu utilization: missing request for cpu in container app of ` + pod + `): give every container a cpu request, or the namespace a LimitRange with a defaultRequest for cpu (FIT-06)`},
+		{"HPA before its Deployment", []string{hpa(cpu), fmt.Sprintf(deploy, "")}, true,
+			`HorizontalPodAutoscaler "web-hpa" cannot compute the cpu utilization of Deployment "web" (FailedGetResourceMetric: failed to get cpu utilization: missing request for cpu in container app of ` + pod + `): give every container a cpu request, or the namespace a LimitRange with a defaultRequest for cpu (FIT-06)`},
+		{"the LimitRange's defaultRequest", []string{lr, fmt.Sprintf(deploy, ""), hpa(cpu)}, false, ``},
+		{"an AverageValue target", []string{fmt.Sprintf(deploy, ""), hpa(`[{type: Resource, resource: {name: cpu, target: {type: AverageValue, averageValue: 100m}}}]`)}, false, ``},
+		{"memory: requests defaulted from limits; the sidecar has none", []string{fmt.Sprintf(deploy, ""), hpa(`[{type: Resource, resource: {name: memory, target: {type: Utilization, averageUtilization: 70}}}]`)}, false,
+			`its controller cannot compute the memory utilization of Deployment "web" (FailedGetResourceMetric: failed to get memory utilization: missing request for memory in container proxy of ` + pod + `): give every container a memory request, or the namespace a LimitRange with a defaultRequest for memory (FIT-06)`},
+		{"a named container with its request", []string{fmt.Sprintf(deploy, ""), hpa(`[{type: ContainerResource, containerResource: {name: cpu, container: proxy, target: {type: Utilization, averageUtilization: 70}}}]`)}, false, ``},
+		{"a named container without", []string{fmt.Sprintf(deploy, ""), hpa(`[{type: ContainerResource, containerResource: {name: cpu, container: app, target: {type: Utilization, averageUtilization: 70}}}]`)}, false,
+			`its controller cannot compute the cpu utilization of Deployment "web" (FailedGetContainerResourceMetric: failed to get cpu utilization: missing request for cpu in container app of ` + pod + `): give container app a cpu request, or the namespace a LimitRange with a defaultRequest for cpu (FIT-06)`},
+		{"a container the Pod does not have", []string{fmt.Sprintf(deploy, ""), hpa(`[{type: ContainerResource, containerResource: {name: cpu, container: nginx, target: {type: Utilization, averageUtilization: 70}}}]`)}, false,
+			`its controller cannot compute the cpu utilization of Deployment "web" (FailedGetContainerResourceMetric: failed to get cpu utilization: container nginx not found in ` + pod + `): name one of its containers (FIT-06)`},
+		{"pod-level requests", []string{fmt.Sprintf(deploy, "      resources: {requests: {cpu: 200m}}"), hpa(cpu)}, false, ``},
+		{"another namespace's Deployment", []string{fmt.Sprintf(strings.Replace(deploy, "name: web}", "name: web, namespace: other}", 1), ""), hpa(cpu)}, false, ``},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			e := New(Options{DefaultNamespace: "ns1"})
+			var results []Result
+			for _, d := range tc.docs {
+				results = append(results, e.Admit(decode(t, d)))
+			}
+			last := results[len(results)-1]
+			if !last.Allowed {
+				t.Fatalf("refused: %+v", last.Denial)
+			}
+			if got := strings.Join(last.Warnings, "\n"); got != tc.want {
+				t.Errorf("\n got %q\nwant %q", got, tc.want)
+			}
+		})
 	}
 }
