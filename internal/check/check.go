@@ -346,6 +346,11 @@ func Run(opts Options) (*Report, error) {
 			}
 		}
 	}
+	// Only the workloads an HPA targets keep a Pod for FIT-06.
+	engineOpts.Autoscaled = map[eval.ScaleTarget]bool{}
+	for _, h := range hpas {
+		engineOpts.Autoscaled[h.Target] = true
+	}
 	engine := eval.New(engineOpts)
 	r := &runner{rep: rep, createdAt: createdAt}
 	// Entries a later step changes are kept whole (Options.Stream).

@@ -109,6 +109,10 @@ type Options struct {
 	// privileged unless a namespace's labels say otherwise, no exemptions.
 	DisablePodSecurity bool
 	PodSecurity        *podsecurity.Config
+	// Autoscaled are the workloads the input's HPAs target: only theirs is
+	// a created Pod kept, to tell an HPA that comes later whether its
+	// controller can compute a utilization (FIT-06). Nil: every workload's.
+	Autoscaled map[ScaleTarget]bool
 	// DisableCertificateSubjectRestriction switches off the
 	// CertificateSubjectRestriction plugin (VAL-110); on by default.
 	DisableCertificateSubjectRestriction bool

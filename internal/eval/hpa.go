@@ -339,7 +339,7 @@ func (e *Engine) noteAutoscaling(obj runtime.Object, res *Result) []string {
 		return nil
 	}
 	t := scaleTargetOf(obj)
-	if !Scalable(t) {
+	if !Scalable(t) || e.opts.Autoscaled != nil && !e.opts.Autoscaled[t] {
 		return nil
 	}
 	var pod *corev1.Pod
