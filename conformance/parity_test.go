@@ -15,7 +15,6 @@ import (
 	"k8s.io/apiserver/pkg/endpoints/deprecation"
 	genericapirequest "k8s.io/apiserver/pkg/endpoints/request"
 	"k8s.io/apiserver/pkg/registry/rest"
-	"k8s.io/apiserver/pkg/storage"
 	"k8s.io/apiserver/pkg/warning"
 	"k8s.io/kubernetes/pkg/api/legacyscheme"
 	apicore "k8s.io/kubernetes/pkg/apis/core"
@@ -73,6 +72,9 @@ func upstreamTypedCreate(doc []byte, ext, internal runtime.Object, strategy rest
 	if err := json.Unmarshal(doc, ext); err != nil {
 		return rqOutcome{}, err
 	}
+	if m, ok := ext.(metav1.Object); ok {
+		m.SetResourceVersion("") // as kubectl create does (ST-03)
+	}
 	if scheme == nil {
 		scheme = legacyscheme.Scheme
 	}
@@ -115,12 +117,6 @@ func upstreamTypedCreate(doc []byte, ext, internal runtime.Object, strategy rest
 			out.warnings = warned
 			return out, nil
 		}
-	}
-	// etcd3's store.Create refuses a body with a resourceVersion (ST-03).
-	if rv, err := (storage.APIObjectVersioner{}).ObjectResourceVersion(internal); err == nil && rv != 0 {
-		out := statusOutcome(storage.ErrResourceVersionSetOnCreate)
-		out.warnings = warned
-		return out, nil
 	}
 	return rqOutcome{allowed: true, warnings: warned}, nil
 }

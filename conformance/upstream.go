@@ -288,6 +288,11 @@ func (u *Upstream) createOne(doc []byte, namespace string, fromInput bool) (Outc
 	if err := json.Unmarshal(doc, ext); err != nil {
 		return Outcome{}, err
 	}
+	if m, ok := ext.(metav1.Object); ok && fromInput {
+		// kubectl create clears a resourceVersion before it sends the
+		// object (cli-runtime Helper.CreateWithOptions, ST-03).
+		m.SetResourceVersion("")
+	}
 	if internal != nil {
 		legacyscheme.Scheme.Default(ext)
 		if err := legacyscheme.Scheme.Convert(ext, internal, nil); err != nil {
@@ -401,12 +406,6 @@ func (u *Upstream) createOne(doc []byte, namespace string, fromInput bool) (Outc
 	}
 	if err := u.quota.check(attrs(), stored); err != nil {
 		return deny(err, "quota")
-	}
-	// Storage: etcd3's store refuses a body with a resourceVersion (ST-03)
-	// before it looks for the key; the error is not an API status.
-	if rv, err := (storage.APIObjectVersioner{}).ObjectResourceVersion(stored); fromInput && err == nil && rv != 0 {
-		u.quota.unadmit(ns, resource, stored) // charged, but never stored
-		return deny(storeerr.InterpretCreateError(storage.ErrResourceVersionSetOnCreate, resource, given), "storage")
 	}
 	// Storage: the registry turns the store's key-exists error into the 409.
 	if fromInput && given != "" {

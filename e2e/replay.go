@@ -162,6 +162,7 @@ func (r *Replayer) createNamespaceDocs(ctx context.Context, c *Case) (map[int]Ou
 			outcomes[i] = o
 			continue
 		}
+		u.SetResourceVersion("") // as kubectl create does (ST-03)
 		_, err := r.Dyn.Resource(corev1.SchemeGroupVersion.WithResource("namespaces")).Create(ctx, &u, metav1.CreateOptions{FieldValidation: "Strict"})
 		var st apierrors.APIStatus
 		switch {
@@ -244,7 +245,9 @@ func (r *Replayer) create(ctx context.Context, c *Case, i int) (Outcome, error) 
 		}
 		ri = r.Dyn.Resource(mapping.Resource).Namespace(o.Namespace)
 	}
-	// kubectl create -f asks for strict field validation.
+	// kubectl create -f asks for strict field validation, and clears a
+	// resourceVersion before it sends the object (ST-03).
+	u.SetResourceVersion("")
 	created, err := ri.Create(ctx, &u, metav1.CreateOptions{FieldValidation: "Strict"})
 	if apierrors.IsAlreadyExists(err) && c.ReplaceLive && t.APIVersion == "v1" && (t.Kind == "LimitRange" || t.Kind == "ResourceQuota") {
 		var live *unstructured.Unstructured

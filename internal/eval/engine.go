@@ -544,6 +544,13 @@ func (e *Engine) Admit(obj runtime.Object) (res Result) {
 	} else {
 		units = unitWarnings(obj)
 	}
+	// ST-03: kubectl create and apply clear a resourceVersion before they
+	// send the object (a copy saved from a cluster keeps the server's).
+	versioned := false
+	if m, ok := obj.(metav1.Object); ok && m.GetResourceVersion() != "" && !e.live {
+		versioned = storageRefusesVersion(m.GetResourceVersion())
+		m.SetResourceVersion("")
+	}
 	e.uncompiled = ""
 	res = e.admitObject(obj, true)
 	if w := e.catalog().Deprecation(res.APIVersion, res.Kind); w != "" && res.Internal == "" {
@@ -553,8 +560,8 @@ func (e *Engine) Admit(obj runtime.Object) (res Result) {
 	if e.uncompiled != "" {
 		res.Warnings = append(res.Warnings, "its CEL expressions were not compiled: "+e.uncompiled)
 	}
-	if status.IsResourceVersionSetOnCreate(res.Denial) {
-		res.Warnings = append(res.Warnings, "saved from a cluster (kubectl get -o yaml)? remove metadata.resourceVersion to create it (ST-03)")
+	if versioned && res.Internal == "" {
+		res.Warnings = append(res.Warnings, "metadata.resourceVersion is set (saved with kubectl get -o yaml?): kubectl create and apply clear it; a client that sends it as written gets `resourceVersion should not be set on objects to be created`: remove it (ST-03)")
 	}
 	if res.Object != nil {
 		res.Warnings = append(res.Warnings, units...)
@@ -779,13 +786,6 @@ func (e *Engine) admitObject(obj runtime.Object, fromInput bool) Result {
 				}
 			}
 		}
-		if fromInput && !e.live && resourceVersionSet(meta) {
-			res.Denial = status.ResourceVersionSetOnCreate() // ST-03
-			if ns, ok := obj.(*corev1.Namespace); ok {
-				e.namespaceNotCreated(ns.Name)
-			}
-			return res
-		}
 		if fromInput && written != "" {
 			// ST-01: a name the cluster or an earlier document has taken.
 			gr := resourceIn(e.catalog(), gvk)
@@ -852,10 +852,7 @@ func (e *Engine) admitObject(obj runtime.Object, fromInput bool) Result {
 	// storage after admission, when quota has charged it (the charge stays).
 	storedAs, resourceID := meta.GetName(), e.resourceID(gr)
 	dup := fromInput && storedAs != "" && ns.stored.has(resourceID, storedAs)
-	// ST-03: a resourceVersion in the body is refused by storage, before it
-	// looks for the name (a live cluster's policy has one: it is stored).
-	versioned := fromInput && !e.live && resourceVersionSet(meta)
-	refused := dup || versioned
+	refused := dup
 	charged := len(ns.Objects)
 	var commit func() // keeps what an admitted Service reserved (VAL-64)
 	switch o := obj.(type) {
@@ -948,11 +945,7 @@ func (e *Engine) admitObject(obj runtime.Object, fromInput bool) Result {
 	}
 	res.Name = meta.GetName()
 	if res.Denial == nil && refused {
-		if versioned {
-			res.Denial = status.ResourceVersionSetOnCreate()
-		} else {
-			res.Denial = status.AlreadyExists(gr, storedAs)
-		}
+		res.Denial = status.AlreadyExists(gr, storedAs)
 		ns.Objects = ns.Objects[:charged] // not stored: the quota controller's recount misses it
 	}
 	if res.Denial == nil && commit != nil {
@@ -1481,13 +1474,10 @@ func isInitialNamespace(name string) bool {
 	return slices.Contains(InitialNamespaces, name)
 }
 
-// resourceVersionSet reports whether storage refuses to create the object
-// for its resourceVersion (ST-03): one that reads as a number other than 0.
-func resourceVersionSet(meta metav1.Object) bool {
-	rv := meta.GetResourceVersion()
-	if rv == "" {
-		return false
-	}
+// storageRefusesVersion reports whether storage would refuse to create an
+// object sent with resourceVersion rv (ST-03): one that reads as a number
+// other than 0.
+func storageRefusesVersion(rv string) bool {
 	v, err := strconv.ParseUint(rv, 10, 64)
 	return err == nil && v != 0
 }

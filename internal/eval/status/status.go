@@ -93,19 +93,6 @@ func AlreadyExists(gr schema.GroupResource, name string) *Denial {
 	return &Denial{Code: st.Code, Reason: st.Reason, Stage: StageStorage, Message: st.Message, Parts: []string{st.Message}}
 }
 
-// ResourceVersionSetOnCreate is storage's refusal of a create whose body has
-// a resourceVersion (ST-03): a plain error, so HTTP 500 with no reason.
-func ResourceVersionSetOnCreate() *Denial {
-	return InternalError(StageStorage, errResourceVersionSet)
-}
-
-var errResourceVersionSet = errors.New("resourceVersion should not be set on objects to be created")
-
-// IsResourceVersionSetOnCreate reports whether d is ResourceVersionSetOnCreate's.
-func IsResourceVersionSetOnCreate(d *Denial) bool {
-	return d != nil && d.Stage == StageStorage && d.Message == errResourceVersionSet.Error()
-}
-
 // BadRequest is the 400 of a body kube-apiserver cannot decode: the message
 // unchanged.
 func BadRequest(stage Stage, msg string) *Denial {
