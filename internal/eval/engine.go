@@ -1269,7 +1269,7 @@ func (e *Engine) admitClaim(ns *namespaceState, pvc *corev1.PersistentVolumeClai
 
 // admitLimitRange defaults and validates a LimitRange; a valid one governs every
 // later object of its namespace.
-// A LimitRange storage refuses (ST-01, ST-03) is charged to quota and
+// A LimitRange storage refuses (ST-01) is charged to quota and
 // governs nothing.
 func (e *Engine) admitLimitRange(ns *namespaceState, lr *corev1.LimitRange, refused bool) *status.Denial {
 	defaults.DefaultLimitRange(lr)
@@ -1289,7 +1289,7 @@ func (e *Engine) admitLimitRange(ns *namespaceState, lr *corev1.LimitRange, refu
 
 // admitQuota defaults and validates a ResourceQuota, charges it to the existing
 // quotas, and activates it with the status a quota controller would give it.
-// A quota storage refuses (ST-01, ST-03) is charged to the others and never
+// A quota storage refuses (ST-01) is charged to the others and never
 // active.
 func (e *Engine) admitQuota(ns *namespaceState, q *corev1.ResourceQuota, refused bool) *status.Denial {
 	defaults.DefaultResourceQuota(q)
