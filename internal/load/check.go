@@ -26,6 +26,11 @@ import (
 type problem struct {
 	path string // e.g. spec.containers[0].resources.limits.cpu
 	msg  string
+	// schema says kubectl's client-side check of a list's items against
+	// the OpenAPI schema (k8s.io/kube-openapi/pkg/util/proto/validation)
+	// finds it too: a JSON type the field's schema does not take. That
+	// check takes any scalar for a string and any number for an integer.
+	schema bool
 }
 
 const (
@@ -64,6 +69,21 @@ func (c *checker) add(msg string) {
 
 func (c *checker) mismatch(expected string, raw []byte) {
 	c.add("expected " + expected + ", got " + describeJSON(raw) + quotedHint(expected, raw) + substitutionHint(raw))
+	jt := JSONType(raw)
+	scalar := jt == "number" || jt == "boolean" || jt == "string"
+	switch {
+	case strings.HasPrefix(expected, "string") || expected == "integer or string":
+		if scalar {
+			return
+		}
+	case expected == "integer" || expected == "non-negative integer" || expected == "number":
+		if jt == "number" {
+			return
+		}
+	}
+	if n := len(c.problems); n > 0 && c.problems[n-1].path == string(c.path) {
+		c.problems[n-1].schema = true
+	}
 }
 
 // base64Hint says how a value of a []byte field (base64 in JSON) that is

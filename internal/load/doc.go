@@ -11,16 +11,14 @@ import (
 	"sort"
 	"strings"
 
+	"k8s.io/apimachinery/pkg/runtime/schema"
+
 	"github.com/limitcheck/limitcheck/internal/jsondec"
 	yaml3 "go.yaml.in/yaml/v3"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	kjson "sigs.k8s.io/json"
 )
-
-// maxListDepth bounds the nesting of Lists inside Lists. Each level re-skims
-// its items, so the bound keeps the work linear in practice.
-const maxListDepth = 100
 
 // docSrc is one top-level, non-empty document of a stream, together with
 // what is needed to locate fields in it.
@@ -36,9 +34,13 @@ type docSrc struct {
 	parsed bool
 	root   *yaml3.Node // text parsed with yaml v3; nil if that failed
 
-	items   int // next Item number
-	out     []Document
-	pending []Warning // for the next document added
+	items int // next Item number
+	out   []Document
+	// itemSchemaErr is the first schema error (unknown field, wrong type)
+	// of a list item: kubectl's client-side validation of the list refuses
+	// the whole list for it.
+	itemSchemaErr *Error
+	pending       []Warning // for the next document added
 	// notes, when set, collects the notes about the document, for the
 	// stream to report when it emits it; otherwise they are reported at once.
 	notes *[]Note
@@ -272,6 +274,15 @@ func (d *docSrc) object(js []byte, o *obj, depth int) {
 		d.fail(o, &h, js, typeErr)
 		return
 	}
+	if !o.isItem && strings.HasSuffix(h.kind, "List") && h.kind != "List" && (h.items == nil || JSONType(h.items) == "null") {
+		if model := d.listModel(h.apiVersion, h.kind); model != "" {
+			// kubectl validates a built-in kind's list against its
+			// schema, which requires items (ValidationError(...)).
+			d.fail(o, &h, js, &Error{Field: "items", Msg: fmt.Sprintf("missing required field %q in %s: kubectl refuses the list (error validating data: ValidationError(%s): missing required field %q in %s), and stops reading the file there; write items: [] for an empty list",
+				"items", model, h.kind, "items", model)})
+			return
+		}
+	}
 	// kubectl decodes a document with an "items" member, null included, as
 	// a list and sends its items (unstructured.UnstructuredJSONScheme); a
 	// v1 List without one has no items either.
@@ -279,6 +290,12 @@ func (d *docSrc) object(js []byte, o *obj, depth int) {
 		if f := d.stream.opts.ListNotMapped; f != nil && !o.isItem { // kubectl maps the document, not the lists in it
 			if msg := f(h.apiVersion, h.kind); msg != "" {
 				d.fail(o, &h, js, &Error{Msg: msg})
+				return
+			}
+		}
+		if !o.isItem && h.apiVersion == "v1" && h.kind == "List" {
+			if err := d.validateV1List(o, &h); err != nil {
+				d.fail(o, &h, js, err)
 				return
 			}
 		}
@@ -316,37 +333,195 @@ func (d *docSrc) checkTypeField(o *obj, field string, raw []byte, val, variant s
 	return nil
 }
 
-// list expands a List's items (the list itself is not yielded).
+// list expands a List's items (the list itself is not yielded). An item
+// that is a list itself fails the list (kubectl takes one level apart), so
+// depth is at most 1.
 func (d *docSrc) list(js []byte, o *obj, h *header, depth int) {
-	if depth >= maxListDepth {
-		d.fail(o, h, js, &Error{Field: "items", Msg: fmt.Sprintf("Lists nested more than %d deep", maxListDepth)})
+	seq := d.itemsNode(o)
+	// kubectl takes a list apart once (FlattenListVisitor): an item that is
+	// a list itself, one with an items array, stops it before it sends any
+	// of the list's items (IN-11).
+	nested := -1
+	eachElement(h.items, func(i int, item []byte) bool {
+		if ih, ok := scanHeader(item); ok && JSONType(ih.items) == "array" && d.listLike(ih.apiVersion, ih.kind) {
+			nested = i
+			return false
+		}
+		return true
+	})
+	if nested >= 0 {
+		d.fail(o, h, js, &Error{Line: d.itemLine(o, seq, nested), Field: fmt.Sprintf("items[%d]", nested),
+			Msg: "a list inside a list: kubectl takes only one level apart and creates none of the items " +
+				"(*unstructured.Unstructured is not a list: no Items field in this object): put its items in the outer list"})
 		return
 	}
-	// Find the items' nodes for their lines.
-	var seq *yaml3.Node
-	if n := o.getNode(d); n != nil {
-		if v := mappingValue(n, "items"); v != nil && v.Kind == yaml3.SequenceNode {
-			seq = v
-		}
-	}
 	itemKind := strings.TrimSuffix(h.kind, "List")
+	start, startItems := len(d.out), d.items
+	n := 0
+	defer func() {
+		if e := d.itemSchemaErr; e != nil && depth == 0 {
+			// kubectl checks every item against the API's schema before
+			// it sends any (ValidationError(...)): none is created.
+			d.itemSchemaErr = nil
+			d.out, d.items = d.out[:start], startItems
+			what := fmt.Sprintf("none of the list's %d items is created", n)
+			if n == 1 {
+				what = "the list's item is not created"
+			}
+			e.Msg += "; kubectl validates every item of a list against the API's schema before it sends any, so " + what + ", and it stops reading the file there"
+			d.fail(o, h, js, e)
+		}
+	}()
 	eachElement(h.items, func(i int, item []byte) bool {
+		n++
 		if ih, ok := scanHeader(item); ok && itemKind != "" && ih.kindRaw == nil && ih.apiVersionRaw == nil {
 			// kubectl gives an item that names neither the list's
 			// apiVersion and the kind the list's names (decodeToList): a
 			// ConfigMapList's items are ConfigMaps.
 			item = withTypeMeta(item, h.apiVersion, itemKind)
 		}
-		c := &obj{line: o.line, isItem: true, nodeDone: true}
+		c := &obj{line: d.itemLine(o, seq, i), isItem: true, nodeDone: true}
 		if seq != nil && i < len(seq.Content) {
 			c.node = resolveAlias(seq.Content[i])
-			if c.node != nil && c.node.Line > 0 {
-				c.line = d.lineBase + c.node.Line - 1
-			}
 		}
 		d.object(item, c, depth+1)
 		return true
 	})
+}
+
+// listLike says whether kubectl would take an item of apiVersion/kind that
+// has an items array for a list: one whose kind ends in List, or one of a
+// kind that is not built in (a built-in kind's schema has no items: its
+// validation refuses the item first).
+func (d *docSrc) listLike(apiVersion, kind string) bool {
+	if strings.HasSuffix(kind, "List") {
+		return true
+	}
+	opts := d.stream.opts
+	if opts.NewObject != nil && opts.NewObject(apiVersion, kind) != nil {
+		return false
+	}
+	return opts.CheckFields == nil || opts.CheckFields(apiVersion, kind) == nil
+}
+
+// listModel is the OpenAPI name of the list kind apiVersion/kind
+// (io.k8s.api.core.v1.ConfigMapList) when it lists a built-in kind that
+// kube-apiserver serves, else "".
+func (d *docSrc) listModel(apiVersion, kind string) string {
+	opts := d.stream.opts
+	itemKind, ok := strings.CutSuffix(kind, "List")
+	if !ok || itemKind == "" || opts.ListNotMapped == nil || opts.ListNotMapped(apiVersion, kind) != "" {
+		return ""
+	}
+	var item runtime.Object
+	if opts.NewObject != nil {
+		item = opts.NewObject(apiVersion, itemKind)
+	}
+	if item == nil && opts.CheckFields != nil {
+		item = opts.CheckFields(apiVersion, itemKind)
+	}
+	if item == nil {
+		return ""
+	}
+	t := reflect.TypeOf(item)
+	for t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	return openAPIPackage(t.PkgPath()) + "." + kind
+}
+
+// openAPIPackage is the prefix of the OpenAPI names of a Go package's types:
+// the package path with its host reversed and "." for "/"
+// (k8s.io/api/core/v1: io.k8s.api.core.v1).
+func openAPIPackage(pkgPath string) string {
+	host, rest, _ := strings.Cut(pkgPath, "/")
+	parts := strings.Split(host, ".")
+	slices.Reverse(parts)
+	return strings.Join(parts, ".") + "." + strings.ReplaceAll(rest, "/", ".")
+}
+
+// itemsNode is the YAML sequence of a list's items, nil for JSON.
+func (d *docSrc) itemsNode(o *obj) *yaml3.Node {
+	if n := o.getNode(d); n != nil {
+		if v := mappingValue(n, "items"); v != nil && v.Kind == yaml3.SequenceNode {
+			return v
+		}
+	}
+	return nil
+}
+
+// itemLine is the line of the list's item i (seq from itemsNode), the
+// list's own where it is not known.
+func (d *docSrc) itemLine(o *obj, seq *yaml3.Node, i int) int {
+	if seq != nil && i < len(seq.Content) {
+		if n := resolveAlias(seq.Content[i]); n != nil && n.Line > 0 {
+			return d.lineBase + n.Line - 1
+		}
+	}
+	return o.line
+}
+
+// validateV1List is kubectl's client-side validation of a v1 List, which it
+// runs on no other kind (k8s.io/kubectl/pkg/validation: validateList): items
+// must be an array, and every item an object naming its apiVersion and kind.
+// Its error refuses the whole List before any item is sent (IN-11).
+func (d *docSrc) validateV1List(o *obj, h *header) *Error {
+	if JSONType(h.items) != "array" {
+		line, _ := d.fieldLine(o, "items")
+		if line == 0 {
+			line = o.line
+		}
+		what := "is missing"
+		if h.items != nil {
+			what = "expected array, got " + describeJSON(h.items)
+		}
+		return &Error{Line: line, Field: "items", Msg: what + ": kubectl refuses a v1 List without an items array " +
+			"(error validating data: invalid object to validate), and stops reading the file there; write items: [] for an empty List"}
+	}
+	var first *Error
+	bad := 0
+	seq := d.itemsNode(o)
+	eachElement(h.items, func(i int, item []byte) bool {
+		var errs []string
+		ih, ok := scanHeader(item)
+		if !ok || JSONType(item) != "object" {
+			errs = append(errs, "invalid object to validate")
+		} else {
+			switch t := JSONType(ih.apiVersionRaw); {
+			case ih.apiVersionRaw == nil || t == "null":
+				errs = append(errs, "apiVersion not set")
+			case t != "string":
+				errs = append(errs, "apiVersion isn't string type")
+			default:
+				if _, err := schema.ParseGroupVersion(ih.apiVersion); err != nil {
+					errs = append(errs, err.Error())
+				}
+			}
+			switch t := JSONType(ih.kindRaw); {
+			case ih.kindRaw == nil || t == "null":
+				errs = append(errs, "kind not set")
+			case t != "string":
+				errs = append(errs, "kind isn't string type")
+			}
+		}
+		if len(errs) == 0 {
+			return true
+		}
+		bad++
+		if first == nil {
+			first = &Error{Line: d.itemLine(o, seq, i), Field: fmt.Sprintf("items[%d]", i), Msg: strings.Join(errs, ", ")}
+		}
+		return true
+	})
+	if first == nil {
+		return nil
+	}
+	more := ""
+	if bad > 1 {
+		more = fmt.Sprintf(" (and %d more items)", bad-1)
+	}
+	first.Msg += more + ": kubectl validates a v1 List's items before it sends any, so none of them is created, and it stops reading the file there"
+	return first
 }
 
 // withTypeMeta is the JSON object item with apiVersion and kind added first.
@@ -398,7 +573,11 @@ func (d *docSrc) decode(js []byte, o *obj, h *header) {
 		}
 		pom := &metav1.PartialObjectMetadata{}
 		if err := kjson.UnmarshalCaseSensitivePreserveInts(js, pom); err != nil {
-			d.fail(o, h, js, d.decodeError(o, js, partialType, err))
+			e, schema := d.decodeErrorSchema(o, js, partialType, err)
+			if schema && o.isItem && d.itemSchemaErr == nil {
+				d.itemSchemaErr = e
+			}
+			d.fail(o, h, js, e)
 			return
 		}
 		into = pom
@@ -425,15 +604,26 @@ func (d *docSrc) decode(js []byte, o *obj, h *header) {
 // fails it reports the document's error and returns false.
 func (d *docSrc) decodeStrict(o *obj, h *header, js []byte, into runtime.Object) bool {
 	strictErrs, err := kjson.UnmarshalStrict(js, into)
-	if err != nil {
-		d.fail(o, h, js, d.decodeError(o, js, reflect.TypeOf(into), err))
-		return false
+	var e *Error
+	schema := false
+	switch {
+	case err != nil:
+		e, schema = d.decodeErrorSchema(o, js, reflect.TypeOf(into), err)
+	case len(strictErrs) > 0:
+		e = d.strictError(o, reflect.TypeOf(into), strictErrs)
+		for _, err := range strictErrs {
+			// An unknown field; not a duplicate one, which the check's
+			// lenient YAML conversion has already resolved.
+			schema = schema || strings.HasPrefix(err.Error(), "unknown field")
+		}
+	default:
+		return true
 	}
-	if len(strictErrs) > 0 {
-		d.fail(o, h, js, d.strictError(o, reflect.TypeOf(into), strictErrs))
-		return false
+	if schema && o.isItem && d.itemSchemaErr == nil {
+		d.itemSchemaErr = e
 	}
-	return true
+	d.fail(o, h, js, e)
+	return false
 }
 
 // decodeError turns a decode failure into an Error naming the field and its
@@ -441,18 +631,27 @@ func (d *docSrc) decodeStrict(o *obj, h *header, js []byte, into runtime.Object)
 // checked against the Go type to find the offending value(s); the one that
 // comes first in the file is reported.
 func (d *docSrc) decodeError(o *obj, js []byte, t reflect.Type, err error) *Error {
+	e, _ := d.decodeErrorSchema(o, js, t, err)
+	return e
+}
+
+// decodeErrorSchema is decodeError, and says whether kubectl's client-side
+// schema check of a list's items would find one of the problems as well.
+func (d *docSrc) decodeErrorSchema(o *obj, js []byte, t reflect.Type, err error) (*Error, bool) {
 	problems := checkJSON(t, js)
 	var best *Error
+	schema := false
 	for _, p := range problems {
+		schema = schema || p.schema
 		line, _ := d.fieldLine(o, p.path)
 		if best == nil || line < best.Line {
 			best = &Error{Line: line, Field: p.path, Msg: p.msg + d.unquotedHint(o, p)}
 		}
 	}
 	if best != nil {
-		return best
+		return best, schema
 	}
-	return &Error{Msg: strings.TrimPrefix(err.Error(), "json: ")}
+	return &Error{Msg: strings.TrimPrefix(err.Error(), "json: ")}, false
 }
 
 // unquotedHint explains a string field given a boolean or a number by the

@@ -386,7 +386,7 @@ func TestWalkSkipsNonObjects(t *testing.T) {
 			"skip chart/empty-kind.yaml:1: not a Kubernetes object: no kind",
 			"skip chart/gce.json:1: not a Kubernetes object: no apiVersion, and \"compute#diskTypeList\" is not a kind",
 			"skip chart/kep.yaml:1: not a Kubernetes object: not valid YAML, and no kind",
-			"error chart/list-items.yaml:4: kind: is required",
+			"error chart/list-items.yaml:4: items[0]: apiVersion not set, kind not set: kubectl validates a v1 List's items before it sends any, so none of them is created, and it stops reading the file there",
 			"skip chart/list.yaml:1: not a Kubernetes object: not a mapping",
 			"skip chart/mixed.yaml:1: not a Kubernetes object: no apiVersion or kind",
 			"doc chart/mixed.yaml:3: ConfigMap m",
