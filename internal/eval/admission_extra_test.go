@@ -1,7 +1,11 @@
 package eval
 
 import (
+	"fmt"
+	"strings"
 	"testing"
+
+	"github.com/limitcheck/limitcheck/internal/eval/status"
 )
 
 // TestLegacyEventValidation: VAL-06. A core v1 Event whose involvedObject has
@@ -65,6 +69,55 @@ spec:
 	res = e.Admit(decode(t, "apiVersion: v1\nkind: Pod\nmetadata: {name: q}\nspec:\n  serviceAccountName: builder\n  containers: [{name: c, image: \"i:1\"}]"))
 	if !res.Allowed {
 		t.Errorf("a valid service account name: %+v, want admitted (trusted)", res.Denial)
+	}
+}
+
+// TestServiceAccountRefused: PL-11. A ServiceAccount of the input that
+// kube-apiserver refuses does not exist: a Pod that names it, the input's or
+// a controller's, is refused by the lookup before anything else is checked,
+// until one of that name is created. One refused because its name is taken
+// exists.
+func TestServiceAccountRefused(t *testing.T) {
+	e := New(Options{DefaultNamespace: "team-a"})
+	admit := func(doc string) Result { t.Helper(); return e.Admit(decode(t, doc)) }
+	if res := admit("apiVersion: v1\nkind: ServiceAccount\nmetadata: {name: app, labels: {\"a b\": x}}"); res.Allowed {
+		t.Fatal("app: admitted, want refused for its label")
+	}
+	if res := admit("apiVersion: v1\nkind: ServiceAccount\nmetadata: {name: taken}"); !res.Allowed {
+		t.Fatalf("taken: %+v, want admitted", res.Denial)
+	}
+	if res := admit("apiVersion: v1\nkind: ServiceAccount\nmetadata: {name: taken}"); res.Allowed {
+		t.Fatal("taken again: admitted, want AlreadyExists")
+	}
+	// The Pod's own error (a negative request) comes after the lookup.
+	pod := "apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec:\n  serviceAccountName: %s\n  containers: [{name: c, image: \"i:1\", resources: {requests: {cpu: \"-1\"}}}]"
+	res := admit(fmt.Sprintf(pod, "app"))
+	want := `pods "p" is forbidden: error looking up service account team-a/app: serviceaccount "app" not found`
+	if res.Denial == nil || res.Denial.Message != want || res.Denial.Stage != status.StageServiceAccount {
+		t.Errorf("Pod naming the refused account: got %+v, want %q", res.Denial, want)
+	}
+	res = admit("apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: web}\nspec:\n  selector: {matchLabels: {a: b}}\n  template:\n    metadata: {labels: {a: b}}\n    spec: {serviceAccount: app, containers: [{name: c, image: \"i:1\"}]}")
+	if res.Workload == nil || len(res.Workload.Created) == 0 || res.Workload.Admitted != 0 {
+		t.Fatalf("Deployment: got %+v, want its Pod refused", res.Workload)
+	}
+	var podDenial *status.Denial
+	for _, c := range res.Workload.Created {
+		if c.Kind == "Pod" {
+			podDenial = c.Denial
+		}
+	}
+	suffix := `-" is forbidden: error looking up service account team-a/app: serviceaccount "app" not found`
+	if podDenial == nil || !strings.HasPrefix(podDenial.Message, `pods "web-`) || !strings.HasSuffix(podDenial.Message, suffix) {
+		t.Errorf("the Deployment's Pod: got %+v, want pods \"web-<hash>%s", podDenial, suffix)
+	}
+	if res := admit(fmt.Sprintf(pod, "taken")); res.Denial == nil || res.Denial.Stage != status.StageValidation {
+		t.Errorf("Pod naming the account that exists: got %+v, want refused by validation, after the lookup", res.Denial)
+	}
+	if res := admit("apiVersion: v1\nkind: ServiceAccount\nmetadata: {name: app}"); !res.Allowed {
+		t.Fatalf("app again, valid: %+v, want admitted", res.Denial)
+	}
+	if res := admit(fmt.Sprintf(pod, "app")); res.Denial == nil || res.Denial.Stage != status.StageValidation {
+		t.Errorf("Pod naming the account once created: got %+v, want refused by validation", res.Denial)
 	}
 }
 

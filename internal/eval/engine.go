@@ -305,6 +305,7 @@ type namespaceState struct {
 	limitRanges     []*limitranger.Policy                        // admitted LimitRanges, in input order (LR-21, LR-22)
 	governed        int                                          // Pods and PVCs evaluated so far: a later LimitRange misses them
 	claimTemplates  map[string]*resourcev1.ResourceClaimTemplate // the input's admitted templates, for the claims of Pods (WL-06)
+	refusedAccounts map[string]bool                              // the input's ServiceAccounts kube-apiserver refused, which Pods cannot use (PL-11)
 	quota.Namespace                                              // admitted quotas and every admitted object, for the quota controller's recount
 }
 
@@ -954,6 +955,9 @@ func (e *Engine) admitObject(obj runtime.Object, fromInput bool) Result {
 	if res.Denial == nil && fromInput && storedAs != "" {
 		ns.stored.add(resourceID, storedAs)
 	}
+	if _, ok := obj.(*corev1.ServiceAccount); ok && fromInput && storedAs != "" {
+		ns.noteAccount(storedAs, res.Denial != nil, dup)
+	}
 	if t, ok := obj.(*resourcev1.ResourceClaimTemplate); ok && res.Denial == nil {
 		if ns.claimTemplates == nil {
 			ns.claimTemplates = map[string]*resourcev1.ResourceClaimTemplate{}
@@ -1159,6 +1163,9 @@ func GeneratedName(prefix string) string {
 func (e *Engine) admitPod(ns *namespaceState, pod *corev1.Pod) (*status.Denial, []string) {
 	var usage corev1.ResourceList
 	var warnings []string
+	if d := ns.refusedAccount(pod); d != nil {
+		return d, nil
+	}
 	if p := e.prepared(pod); p != nil {
 		if p.denial != nil {
 			return p.denial, p.warnings
