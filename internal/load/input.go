@@ -3,11 +3,14 @@ package load
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"io"
 	"strconv"
 	"sync"
 	"unicode/utf16"
 	"unicode/utf8"
+
+	xunicode "golang.org/x/text/encoding/unicode"
 )
 
 // Reading is bounded while it happens: a stream is read in chunks and only
@@ -452,4 +455,36 @@ func countBytes(n int64) string {
 		return strconv.FormatInt(n, 10) + " bytes"
 	}
 	return humanSize(n)
+}
+
+// asKubectlReads is a document's text as kubectl reads it: cli-runtime's
+// FileVisitor decodes every file with x/text's UTF-8 decoder, which
+// replaces each ill-formed UTF-8 sequence (its maximal subpart) with U+FFFD.
+// A text that is valid UTF-8 is returned as is; otherwise the warning says
+// where the first such byte is (base is the line of text's first line).
+func asKubectlReads(text []byte, base int) ([]byte, []Warning) {
+	if utf8.Valid(text) {
+		return text, nil
+	}
+	out, err := xunicode.UTF8.NewDecoder().Bytes(text)
+	if err != nil {
+		return text, nil
+	}
+	first := 0
+	for first < len(text) {
+		r, size := utf8.DecodeRune(text[first:])
+		if r == utf8.RuneError && size <= 1 {
+			break
+		}
+		first += size
+	}
+	line := base + bytes.Count(text[:first], []byte{'\n'})
+	n := bytes.Count(out, []byte("\uFFFD")) - bytes.Count(text, []byte("\uFFFD"))
+	more := ""
+	if n > 1 {
+		more = fmt.Sprintf(" (and %d more)", n-1)
+	}
+	msg := fmt.Sprintf("line %d: byte 0x%02X is not UTF-8%s: kubectl sends U+FFFD (\uFFFD) in place of each such byte, so the object holds \uFFFD where the file has them: save the file as UTF-8 (it looks like Latin-1 or Windows-1252)",
+		line, text[first], more)
+	return out, []Warning{{Line: line, Msg: msg}}
 }

@@ -492,6 +492,7 @@ func (s *stream) yamlDocument(doc *yamlDoc, end int64) {
 	// The stream's buffer is reused for what follows: the document keeps a copy.
 	text := bytes.Clone(s.src.span(doc.contentOff, end))
 	s.convert(len(text), func(f *inFlight) {
+		text, notUTF8 := asKubectlReads(text, contentLine)
 		js, dups, renamed, err := yamlToJSON(text)
 		if err == nil && isJSONNull(js) {
 			return // "null", "~", ...: empty document
@@ -535,8 +536,9 @@ func (s *stream) yamlDocument(doc *yamlDoc, end int64) {
 			return
 		}
 		src := &docSrc{stream: s, source: source, text: text, lineBase: contentLine, dups: dups, yaml: true, notes: &f.notes}
+		src.pending = notUTF8
 		if renamed {
-			src.pending = renamedKeyWarnings(text, contentLine)
+			src.pending = append(src.pending, renamedKeyWarnings(text, contentLine)...)
 		}
 		f.docs = src.run(js, contentLine)
 	})
@@ -736,11 +738,12 @@ func (s *stream) readJSON(off int64, line int) {
 				Err: &Error{File: s.name, Line: startLine, Msg: "expected a JSON object"},
 			}})
 		default:
-			d := &docSrc{stream: s, index: idx, text: raw, lineBase: startLine}
+			raw, notUTF8 := asKubectlReads(raw, startLine)
+			d := &docSrc{stream: s, index: idx, text: raw, lineBase: startLine, pending: notUTF8}
 			docs := d.run(raw, startLine)
 			if needsKubectlForm(docs) {
 				if js, dups, ok := kubectlJSON(raw); ok {
-					d = &docSrc{stream: s, index: idx, text: raw, lineBase: startLine, dups: dups}
+					d = &docSrc{stream: s, index: idx, text: raw, lineBase: startLine, dups: dups, pending: notUTF8}
 					docs = d.run(js, startLine)
 				}
 			}

@@ -75,3 +75,33 @@ func TestBase64Hint(t *testing.T) {
 		})
 	}
 }
+
+// TestNotUTF8: a file that is not UTF-8 (Latin-1 é is the byte 0xE9) is read
+// as kubectl reads it, each ill-formed sequence replaced by U+FFFD (its
+// maximal subpart: the truncated E2 82 is one), and warned of; YAML and JSON
+// alike.
+func TestNotUTF8(t *testing.T) {
+	opts := Options{NewObject: func(apiVersion, kind string) runtime.Object { return &corev1.ConfigMap{} }}
+	for _, tc := range []struct{ name, in, want, warn string }{
+		{"YAML", "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c\ndata:\n  a: caf\xe9\n  b: \xe2\x82 x\n",
+			"caf\uFFFD|\uFFFD x",
+			"line 6: byte 0xE9 is not UTF-8 (and 1 more): kubectl sends U+FFFD (\uFFFD) in place of each such byte, so the object holds \uFFFD where the file has them: save the file as UTF-8 (it looks like Latin-1 or Windows-1252)"},
+		{"JSON", "{\"apiVersion\": \"v1\", \"kind\": \"ConfigMap\", \"metadata\": {\"name\": \"c\"},\n \"data\": {\"a\": \"caf\xe9\", \"b\": \"\xe2\x82 x\"}}\n",
+			"caf\uFFFD|\uFFFD x",
+			"line 2: byte 0xE9 is not UTF-8 (and 1 more): kubectl sends U+FFFD (\uFFFD) in place of each such byte, so the object holds \uFFFD where the file has them: save the file as UTF-8 (it looks like Latin-1 or Windows-1252)"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			gs, ds := readAll(t, "f.yaml", tc.in, opts)
+			if len(ds) != 1 || gs[0].Err != "" {
+				t.Fatalf("got %+v, want one ConfigMap", gs)
+			}
+			cm := ds[0].Object.(*corev1.ConfigMap)
+			if got := cm.Data["a"] + "|" + cm.Data["b"]; got != tc.want {
+				t.Errorf("data: got %q, want %q", got, tc.want)
+			}
+			if len(ds[0].Warnings) != 1 || ds[0].Warnings[0].Msg != tc.warn {
+				t.Errorf("warnings: got %+v\nwant %s", ds[0].Warnings, tc.warn)
+			}
+		})
+	}
+}
