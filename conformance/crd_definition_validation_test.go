@@ -324,7 +324,7 @@ var crdMistakes = []crdMistake{
 			return
 		}
 		dup := deepCopy(vs[0].(node))
-		dup["storage"] = false
+		dup["storage"] = g.chance(0.5) // two storage versions of one name too
 		crdSpecOf(d)["versions"] = append(vs, dup)
 	},
 	func(g *crdDefGen, d node) { crdSpecOf(d)["versions"] = []any{} },

@@ -270,15 +270,22 @@ func crdNames(n *apiextensions.CustomResourceDefinitionNames, p *field.Path) fie
 
 // storedVersions: after PrepareForCreate the stored versions are the first
 // storage version, so a CRD without one has none, and the second of two
-// storage versions is missing from them.
+// storage versions is missing from them. Each stored version answers for
+// one version only: a second version of the same name that is a storage
+// version is missing from them too (two v1 both storage).
 func storedVersions(stored []string, versions []apiextensions.CustomResourceDefinitionVersion, p *field.Path) field.ErrorList {
 	if len(stored) == 0 {
 		return field.ErrorList{field.Invalid(p, stored, "must have at least one stored version")}
 	}
 	var errs field.ErrorList
+	unmatched := slices.Clone(stored)
 	for _, v := range versions {
-		if v.Storage && !slices.Contains(stored, v.Name) {
+		i := slices.Index(unmatched, v.Name)
+		if v.Storage && i < 0 {
 			errs = append(errs, field.Invalid(p, stored, "must have the storage version "+v.Name))
+		}
+		if i >= 0 {
+			unmatched = slices.DeleteFunc(unmatched, func(s string) bool { return s == v.Name })
 		}
 	}
 	return errs
