@@ -485,6 +485,9 @@ type look struct {
 	// configs are the admission configurations, crds the
 	// CustomResourceDefinitions, hpas the HorizontalPodAutoscalers.
 	configs, crds, hpas []load.Document
+	// crdAt is where the input creates the CRD of each custom kind, and its
+	// name (API-02).
+	crdAt map[schema.GroupKind]crdPlace
 	// refusedCRDs are the CRDs kube-apiserver refuses (VAL-93): invalid,
 	// or a body it cannot decode (an unknown field, a value of the wrong
 	// type). They are not created.
@@ -512,6 +515,25 @@ type look struct {
 	// object names no namespace: what readLive asks the cluster about.
 	headers   []load.Document
 	defaulted bool
+}
+
+// crdPlace is where a CustomResourceDefinition of the input is, and its name.
+type crdPlace struct {
+	pos  load.Position
+	name string
+}
+
+// crdOrderWarning is the warning on the first custom resource of a kind
+// whose CRD the same input creates (API-02): kubectl maps each document as
+// it reaches it, so a CRD later in the input is not there yet, and one
+// earlier serves its kind only once established, a moment after its create.
+func crdOrderWarning(at crdPlace, created bool, apiVersion, kind string) string {
+	if created {
+		return fmt.Sprintf("its kind is served by the CustomResourceDefinition %s created at %s:%d in the same run: kube-apiserver serves %s a moment after the CRD is created, so kubectl create or apply of both at once can fail here (resource mapping not found …: no matches for kind %q in version %q; ensure CRDs are installed first): apply the CRDs first, then kubectl wait --for condition=established crd/%s",
+			at.name, at.pos.File, at.pos.Line, kind, kind, apiVersion, at.name)
+	}
+	return fmt.Sprintf("its kind is served by the CustomResourceDefinition %s at %s:%d, later in the input: on a cluster without it, kubectl cannot map %s here (resource mapping not found …: no matches for kind %q in version %q; ensure CRDs are installed first): put the CRDs first",
+		at.name, at.pos.File, at.pos.Line, kind, kind, apiVersion)
 }
 
 // skippedDocs counts the documents skipped for one reason.
@@ -641,6 +663,15 @@ func firstLook(opts Options, loadOpts load.Options) (*look, error) {
 					break
 				}
 			}
+			if crd, ok := d.Object.(*apiextensionsv1.CustomResourceDefinition); ok {
+				gk := schema.GroupKind{Group: crd.Spec.Group, Kind: crd.Spec.Names.Kind}
+				if _, seen := l.crdAt[gk]; !seen {
+					if l.crdAt == nil {
+						l.crdAt = map[schema.GroupKind]crdPlace{}
+					}
+					l.crdAt[gk] = crdPlace{pos: d.Pos, name: crd.Name}
+				}
+			}
 			d.Object = nil
 			l.crds = append(l.crds, d)
 		case d.Kind == "HorizontalPodAutoscaler" && d.Skip == "":
@@ -680,6 +711,10 @@ type runner struct {
 	// schemaless counts the custom resources admitted of kinds no CRD of
 	// the input defines, by "apiVersion Kind".
 	schemaless map[string]int
+	// crdWarned are the custom kinds warned of for their CRD's place in
+	// the input (crdOrderWarning); crdsAdmitted the CRDs reached.
+	crdWarned    map[schema.GroupKind]bool
+	crdsAdmitted map[load.Position]bool
 	// createdAt is where the input creates each namespace of
 	// eval.Options.CreatedNamespaces (NS-04).
 	createdAt map[string]load.Position
@@ -739,6 +774,22 @@ func (r *runner) admitInput(engine *eval.Engine, catalog *apis.Catalog, l *look,
 			at := r.createdAt[e.Result.Namespace]
 			e.Result.Warnings = append(e.Result.Warnings, fmt.Sprintf("namespace %q is created by the Namespace at %s:%d, later in the input: kubectl create -f sends this object first; put the Namespace before it (--order=policies-first checks the input as Helm and Argo CD apply it, Namespaces first)",
 				e.Result.Namespace, at.File, at.Line))
+		}
+		if d.APIVersion == "apiextensions.k8s.io/v1" && d.Kind == "CustomResourceDefinition" {
+			if r.crdsAdmitted == nil {
+				r.crdsAdmitted = map[load.Position]bool{}
+			}
+			r.crdsAdmitted[d.Pos] = true
+		}
+		if gv, err := schema.ParseGroupVersion(d.APIVersion); err == nil && e.Err == nil && opts.Live == nil && len(l.crdAt) > 0 {
+			gk := gv.WithKind(d.Kind).GroupKind()
+			if at, ok := l.crdAt[gk]; ok && !r.crdWarned[gk] {
+				if r.crdWarned == nil {
+					r.crdWarned = map[schema.GroupKind]bool{}
+				}
+				r.crdWarned[gk] = true
+				e.Result.Warnings = append(e.Result.Warnings, crdOrderWarning(at, r.crdsAdmitted[at.pos], d.APIVersion, d.Kind))
+			}
 		}
 		if e.Err == nil && !e.Result.Skipped && e.Result.Internal == "" && strings.Contains(d.APIVersion, ".") {
 			// (A group without a dot is built in: no lookup for the usual kinds.)
