@@ -210,7 +210,7 @@ func (d *docSrc) object(js []byte, o *obj, depth int) {
 			d.skip(o, nil, "not a Kubernetes object: not a mapping")
 			return
 		}
-		d.fail(o, nil, js, &Error{Msg: "not a Kubernetes object: expected a mapping"})
+		d.fail(o, nil, js, (&Error{Msg: "not a Kubernetes object: expected a mapping"}).halting())
 		return
 	}
 	// A type field spelt in another case ("Kind:", "apiversion:") is a
@@ -271,6 +271,9 @@ func (d *docSrc) object(js []byte, o *obj, depth int) {
 		d.pending = append(d.pending, warns...)
 	}
 	if typeErr != nil {
+		if !o.isItem {
+			typeErr.halting() // kubectl's "apiVersion not set", "kind not set"
+		}
 		d.fail(o, &h, js, typeErr)
 		return
 	}
@@ -295,7 +298,7 @@ func (d *docSrc) object(js []byte, o *obj, depth int) {
 		}
 		if !o.isItem && h.apiVersion == "v1" && h.kind == "List" {
 			if err := d.validateV1List(o, &h); err != nil {
-				d.fail(o, &h, js, err)
+				d.fail(o, &h, js, err.halting())
 				return
 			}
 		}
@@ -350,9 +353,9 @@ func (d *docSrc) list(js []byte, o *obj, h *header, depth int) {
 		return true
 	})
 	if nested >= 0 {
-		d.fail(o, h, js, &Error{Line: d.itemLine(o, seq, nested), Field: fmt.Sprintf("items[%d]", nested),
+		d.fail(o, h, js, (&Error{Line: d.itemLine(o, seq, nested), Field: fmt.Sprintf("items[%d]", nested),
 			Msg: "a list inside a list: kubectl takes only one level apart and creates none of the items " +
-				"(*unstructured.Unstructured is not a list: no Items field in this object): put its items in the outer list"})
+				"(*unstructured.Unstructured is not a list: no Items field in this object), and stops reading the file there: put its items in the outer list"}).halting())
 		return
 	}
 	itemKind := strings.TrimSuffix(h.kind, "List")
@@ -369,7 +372,7 @@ func (d *docSrc) list(js []byte, o *obj, h *header, depth int) {
 				what = "the list's item is not created"
 			}
 			e.Msg += "; kubectl validates every item of a list against the API's schema before it sends any, so " + what + ", and it stops reading the file there"
-			d.fail(o, h, js, e)
+			d.fail(o, h, js, e.halting())
 		}
 	}()
 	eachElement(h.items, func(i int, item []byte) bool {

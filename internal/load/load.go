@@ -84,6 +84,9 @@ type Document struct {
 	// Unread says the document was not read (Options.Unread): only Pos is
 	// set.
 	Unread bool
+	// Halted says kubectl never reads the document: it stops reading the
+	// file at an error before it (IN-12). Skip says so.
+	Halted bool
 	// Prepared is what Options.Prepare made of the document.
 	Prepared any
 }
@@ -117,6 +120,17 @@ type Error struct {
 	Line  int
 	Field string
 	Msg   string
+	// halts says kubectl stops reading the file at this error: one in
+	// reading the YAML, or one of its client-side validation (an object
+	// without apiVersion or kind, a list it refuses). It creates none of the
+	// documents after it in the file (IN-12).
+	halts bool
+}
+
+// halting marks e as an error kubectl stops reading the file at.
+func (e *Error) halting() *Error {
+	e.halts = true
+	return e
 }
 
 // Error renders "FILE:LINE: FIELD: MSG", dropping ":LINE" when Line==0,

@@ -251,7 +251,8 @@ var streamCases = []struct {
 			{Pos: pos(13, 2, -1), Err: "f.yaml:17: invalid YAML: did not find expected '-' indicator"},
 			{Pos: pos(19, 3, -1), Err: "f.yaml:21: invalid YAML: did not find expected ',' or ']'"},
 			{Pos: pos(23, 4, -1), Err: "f.yaml:26: invalid YAML: found character that cannot start any token"},
-			cm(pos(28, 5, -1), "z"),
+			// kubectl stops reading the file at its first YAML error (IN-12).
+			{Pos: pos(28, 5, -1), APIVersion: "v1", Kind: "ConfigMap", Name: "z", Obj: partial, Skip: "not created: kubectl stops reading f.yaml at the error on line 11"},
 		},
 	},
 	{
@@ -277,9 +278,11 @@ var streamCases = []struct {
 		name: "invalid document separator",
 		in:   "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: a}\n--- {apiVersion: v1}\nkind: ConfigMap\n---\napiVersion: v1\nkind: ConfigMap\nmetadata: {name: b}\n",
 		want: []got{
-			cm(pos(1, 0, -1), "a"),
+			// kubectl fails on the separator with a unsent: it stops there
+			// (IN-12).
+			{Pos: pos(1, 0, -1), APIVersion: "v1", Kind: "ConfigMap", Name: "a", Obj: partial, Skip: "not created: kubectl fails on the invalid separator on line 4 before it sends this document, and stops reading f.yaml there"},
 			{Pos: pos(4, 1, -1), Err: `f.yaml:4: invalid YAML document separator: "---" may only be followed by a comment on its line (got "{apiVersion: v1}")`},
-			cm(pos(7, 2, -1), "b"),
+			{Pos: pos(7, 2, -1), APIVersion: "v1", Kind: "ConfigMap", Name: "b", Obj: partial, Skip: "not created: kubectl stops reading f.yaml at the error on line 4"},
 		},
 	},
 	{
@@ -385,11 +388,11 @@ var streamCases = []struct {
 			"kind: WidgetList\n" + // 32
 			"metadata: {name: not-a-list}\n", // 33
 		want: []got{
-			{Pos: pos(1, 0, -1), APIVersion: "v1", Kind: "PodList", Err: "f.yaml:8: items[1]: a list inside a list: kubectl takes only one level apart and creates none of the items (*unstructured.Unstructured is not a list: no Items field in this object): put its items in the outer list"},
+			{Pos: pos(1, 0, -1), APIVersion: "v1", Kind: "PodList", Err: "f.yaml:8: items[1]: a list inside a list: kubectl takes only one level apart and creates none of the items (*unstructured.Unstructured is not a list: no Items field in this object), and stops reading the file there: put its items in the outer list"},
 			{Pos: pos(20, 1, -1), APIVersion: "v1", Kind: "List", Skip: "a list without items: nothing to create"},
 			{Pos: pos(24, 2, -1), APIVersion: "v1", Kind: "List", Err: "f.yaml:24: items: is missing: kubectl refuses a v1 List without an items array (error validating data: invalid object to validate), and stops reading the file there; write items: [] for an empty List"},
 			{Pos: pos(27, 3, -1), APIVersion: "v1", Kind: "List", Err: "f.yaml:29: items: expected array, got object: kubectl refuses a v1 List without an items array (error validating data: invalid object to validate), and stops reading the file there; write items: [] for an empty List"},
-			{Pos: pos(31, 4, -1), APIVersion: "example.com/v1", Kind: "WidgetList", Name: "not-a-list", Obj: partial},
+			{Pos: pos(31, 4, -1), APIVersion: "example.com/v1", Kind: "WidgetList", Name: "not-a-list", Obj: partial, Skip: "not created: kubectl stops reading f.yaml at the error on line 8"},
 		},
 	},
 	{
@@ -925,7 +928,7 @@ func TestPathologicalInputs(t *testing.T) {
 		{
 			name: "Lists nested too deeply",
 			in:   deepList,
-			want: []got{{Pos: pos(1, 0, -1), APIVersion: "v1", Kind: "List", Err: "f.yaml:1: items[0]: a list inside a list: kubectl takes only one level apart and creates none of the items (*unstructured.Unstructured is not a list: no Items field in this object): put its items in the outer list"}},
+			want: []got{{Pos: pos(1, 0, -1), APIVersion: "v1", Kind: "List", Err: "f.yaml:1: items[0]: a list inside a list: kubectl takes only one level apart and creates none of the items (*unstructured.Unstructured is not a list: no Items field in this object), and stops reading the file there: put its items in the outer list"}},
 		},
 		{
 			name: "alias bomb",

@@ -25,7 +25,10 @@ type stream struct {
 	index   int  // Index of the next non-empty document
 	stopped bool // yield returned false
 	inYield bool // yield is running
-	err     *Error
+	// haltLine is the line of the error kubectl stops reading the stream
+	// at, once emitted (IN-12): the documents after it are not created.
+	haltLine int
+	err      *Error
 
 	workers   int         // documents converted at once (order.go)
 	inFlight  []*inFlight // documents not yet emitted, in stream order
@@ -179,6 +182,14 @@ func (s *stream) emit(docs []Document) {
 		if s.stopped {
 			return
 		}
+		if s.haltLine > 0 {
+			// IN-12: kubectl stopped reading the file at an error before
+			// this document (its own errors are still reported).
+			notCreated(&d, fmt.Sprintf("not created: kubectl stops reading %s at the error on line %d", s.name, s.haltLine))
+		}
+		if d.Err != nil && d.Err.halts && s.haltLine == 0 {
+			s.haltLine = d.Err.Line
+		}
 		s.inYield = true
 		ok := s.yield(d)
 		s.inYield = false
@@ -186,6 +197,17 @@ func (s *stream) emit(docs []Document) {
 			s.stopped = true
 		}
 	}
+}
+
+// notCreated makes d, an object, a document skipped for reason: kubectl
+// never sends it. Its object stays, for a caller that reads what applies to
+// the whole run (check's first look); one left unread stays so.
+func notCreated(d *Document, reason string) {
+	if d.Unread || d.Err != nil || d.Skip != "" {
+		return
+	}
+	d.Skip, d.Halted = reason, true
+	d.Prepared, d.Warnings = nil, nil
 }
 
 // note reports a Note.
@@ -393,6 +415,7 @@ type yamlDoc struct {
 	source      string
 	badSep      string // text after an invalid "---" separator
 	badSepLine  int
+	lostAt      int // the line of the invalid separator that ends the document, if one does
 }
 
 func (d *yamlDoc) reset() {
@@ -432,6 +455,11 @@ func (s *stream) readYAML(off int64, lineNo int) {
 		kind, rest := classify(text)
 		switch kind {
 		case lineDocStart, lineDocEnd, lineBadStart:
+			if kind == lineBadStart {
+				// kubectl's reader fails on the separator with the
+				// document before it still unsent: it is lost (IN-12).
+				doc.lostAt = lineNo
+			}
 			s.yamlDocument(&doc, l.start)
 			if s.stopped {
 				return
@@ -476,8 +504,8 @@ func (s *stream) yamlDocument(doc *yamlDoc, end int64) {
 	if doc.badSep != "" {
 		s.queue([]Document{{
 			Pos: Position{File: s.name, Line: doc.badSepLine, Item: -1, Source: doc.source},
-			Err: &Error{File: s.name, Line: doc.badSepLine,
-				Msg: fmt.Sprintf("invalid YAML document separator: %q may only be followed by a comment on its line (got %q)", "---", truncate(doc.badSep))},
+			Err: (&Error{File: s.name, Line: doc.badSepLine,
+				Msg: fmt.Sprintf("invalid YAML document separator: %q may only be followed by a comment on its line (got %q)", "---", truncate(doc.badSep))}).halting(),
 		}}, true)
 		return
 	}
@@ -485,6 +513,10 @@ func (s *stream) yamlDocument(doc *yamlDoc, end int64) {
 		return // only blank lines and comments
 	}
 	contentLine, source := doc.contentLine, doc.source
+	lost := ""
+	if doc.lostAt > 0 {
+		lost = fmt.Sprintf("not created: kubectl fails on the invalid separator on line %d before it sends this document, and stops reading %s there", doc.lostAt, s.name)
+	}
 	if s.opts.Select != nil && s.opts.Unread != nil && s.opts.Unread(s.src.span(doc.contentOff, end)) {
 		s.queueKnown(Document{Pos: Position{File: s.name, Line: contentLine, Item: -1, Source: source}, Unread: true})
 		return
@@ -529,10 +561,11 @@ func (s *stream) yamlDocument(doc *yamlDoc, end int64) {
 			if line > 0 {
 				abs = contentLine + line - 1
 			}
-			f.docs = []Document{{
-				Pos: Position{File: s.name, Line: contentLine, Item: -1, Source: source},
-				Err: &Error{File: s.name, Line: abs, Msg: msg},
-			}}
+			e := &Error{File: s.name, Line: abs, Msg: msg}
+			if s.opts.chart == "" {
+				e.halting() // kubectl cannot read on (IN-12)
+			}
+			f.docs = []Document{{Pos: Position{File: s.name, Line: contentLine, Item: -1, Source: source}, Err: e}}
 			return
 		}
 		src := &docSrc{stream: s, source: source, text: text, lineBase: contentLine, dups: dups, yaml: true, notes: &f.notes}
@@ -541,6 +574,11 @@ func (s *stream) yamlDocument(doc *yamlDoc, end int64) {
 			src.pending = append(src.pending, renamedKeyWarnings(text, contentLine)...)
 		}
 		f.docs = src.run(js, contentLine)
+		if lost != "" {
+			for i := range f.docs {
+				notCreated(&f.docs[i], lost)
+			}
+		}
 	})
 }
 
