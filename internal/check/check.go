@@ -615,12 +615,7 @@ func firstLook(opts Options, loadOpts load.Options) (*look, error) {
 			l.unread++
 			return true
 		}
-		if d.Halted {
-			// IN-12: kubectl never reads it, but whether this reading saw
-			// the error before it depends on what it converted (unread):
-			// what applies to the whole run is taken as if there were none.
-			d.Skip, d.Halted = "", false
-		}
+
 		if d.Skip == "" {
 			l.objects++
 		}
@@ -837,22 +832,6 @@ func (r *runner) admitInput(engine *eval.Engine, catalog *apis.Catalog, l *look,
 			k.n++
 		}
 		i, ok := l.policyAt[d.Pos]
-		if ok && d.Halted && policies[i].Kind == d.Kind && policies[i].Name == d.Name {
-			// IN-12: the first look read it before the error that stops
-			// kubectl was found (it converts only what it needs): the run
-			// has applied it, so it is admitted, with a warning.
-			if opts.Order == OrderInput {
-				admit(policies[i], true)
-			}
-			for j := len(r.rep.Entries) - 1; j >= 0; j-- {
-				if e := &r.rep.Entries[j]; e.Pos == d.Pos {
-					e.Result.Warnings = append(e.Result.Warnings, "kubectl does not create it: "+strings.TrimPrefix(d.Skip, "not created: ")+
-						"; limitcheck read it first, as it reads every policy, and applied it all the same: fix that error to check what kubectl creates")
-					break
-				}
-			}
-			return true
-		}
 		if ok != isPolicy(&d) || (ok && (policies[i].Kind != d.Kind || policies[i].Name != d.Name)) {
 			// Not what the first reading found here: the file was written to
 			// in between.

@@ -36,6 +36,8 @@ type docSrc struct {
 
 	items int // next Item number
 	out   []Document
+	// selected says a document was decoded for Options.Select.
+	selected bool
 	// itemSchemaErr is the first schema error (unknown field, wrong type)
 	// of a list item: kubectl's client-side validation of the list refuses
 	// the whole list for it.
@@ -553,9 +555,12 @@ var partialType = reflect.TypeOf(metav1.PartialObjectMetadata{})
 // (by jsondec where it can, else by the reference),
 // otherwise leniently into PartialObjectMetadata.
 func (d *docSrc) decode(js []byte, o *obj, h *header) {
-	if sel := d.stream.opts.Select; sel != nil && !sel(h.apiVersion, h.kind) {
-		d.add(Document{Pos: d.pos(o), APIVersion: h.apiVersion, Kind: h.kind, Namespace: h.namespace, Name: h.name})
-		return
+	if sel := d.stream.opts.Select; sel != nil {
+		if !sel(h.apiVersion, h.kind) {
+			d.add(Document{Pos: d.pos(o), APIVersion: h.apiVersion, Kind: h.kind, Namespace: h.namespace, Name: h.name})
+			return
+		}
+		d.selected = true
 	}
 	var into runtime.Object
 	if nf := d.stream.opts.NewObject; nf != nil {

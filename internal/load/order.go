@@ -26,6 +26,11 @@ type inFlight struct {
 	indexed bool // takes an Index (false: an empty document)
 	work    func(f *inFlight)
 	file    string // for an internal error
+	// seq numbers the stream's documents in order (stream.seq); selected
+	// says one of docs was decoded (Options.Select), which needs to know
+	// whether a document before it, left unread, stops kubectl (IN-12).
+	seq      int
+	selected bool
 }
 
 const (
@@ -83,11 +88,12 @@ func (f *inFlight) run() {
 // queue adds a document whose outcome is already known (an error found while
 // splitting) after those in flight.
 func (s *stream) queue(docs []Document, indexed bool) {
+	s.seq++
 	if len(s.inFlight) == 0 {
-		s.emitDone(&inFlight{docs: docs, indexed: indexed}) // nothing to wait for
+		s.emitDone(&inFlight{docs: docs, indexed: indexed, seq: s.seq}) // nothing to wait for
 		return
 	}
-	s.inFlight = append(s.inFlight, &inFlight{done: closed, docs: docs, indexed: indexed})
+	s.inFlight = append(s.inFlight, &inFlight{done: closed, docs: docs, indexed: indexed, seq: s.seq})
 	s.flush(false)
 }
 
@@ -99,6 +105,7 @@ func (s *stream) queueKnown(d Document) {
 		s.queue([]Document{d}, true)
 		return
 	}
+	s.seq++
 	d.Pos.Index = s.index
 	s.index++
 	one := [1]Document{d}
@@ -111,7 +118,8 @@ var closed = func() chan struct{} { c := make(chan struct{}); close(c); return c
 // convert converts a document of size bytes with work, on another core when
 // there is one.
 func (s *stream) convert(size int, work func(f *inFlight)) {
-	f := &inFlight{done: make(chan struct{}), work: work, file: s.name}
+	s.seq++
+	f := &inFlight{done: make(chan struct{}), work: work, file: s.name, seq: s.seq}
 	s.inFlight = append(s.inFlight, f)
 	if s.workers <= 1 {
 		f.run()
@@ -161,6 +169,9 @@ func (s *stream) flush(all bool) {
 func (s *stream) emitDone(f *inFlight) {
 	for _, n := range f.notes {
 		s.note(n)
+	}
+	if f.selected || len(s.unreadHalts) > 0 {
+		s.haltBefore(f.seq, f.selected)
 	}
 	if !f.indexed {
 		return

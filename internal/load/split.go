@@ -28,7 +28,15 @@ type stream struct {
 	// haltLine is the line of the error kubectl stops reading the stream
 	// at, once emitted (IN-12): the documents after it are not created.
 	haltLine int
-	err      *Error
+	// seq numbers the documents queued (inFlight.seq). unread are the
+	// documents left unread (Options.Unread) not yet checked for an error
+	// that stops kubectl, unreadBytes their size; unreadHalts the errors
+	// found in them, to apply from the next document on.
+	seq         int
+	unread      []unreadDoc
+	unreadBytes int
+	unreadHalts []unreadHalt
+	err         *Error
 
 	workers   int         // documents converted at once (order.go)
 	inFlight  []*inFlight // documents not yet emitted, in stream order
@@ -519,6 +527,7 @@ func (s *stream) yamlDocument(doc *yamlDoc, end int64) {
 	}
 	if s.opts.Select != nil && s.opts.Unread != nil && s.opts.Unread(s.src.span(doc.contentOff, end)) {
 		s.queueKnown(Document{Pos: Position{File: s.name, Line: contentLine, Item: -1, Source: source}, Unread: true})
+		s.keepUnread(s.src.span(doc.contentOff, end), contentLine)
 		return
 	}
 	// The stream's buffer is reused for what follows: the document keeps a copy.
@@ -574,12 +583,91 @@ func (s *stream) yamlDocument(doc *yamlDoc, end int64) {
 			src.pending = append(src.pending, renamedKeyWarnings(text, contentLine)...)
 		}
 		f.docs = src.run(js, contentLine)
+		f.selected = src.selected
 		if lost != "" {
 			for i := range f.docs {
 				notCreated(&f.docs[i], lost)
 			}
 		}
 	})
+}
+
+// maxUnreadKept bounds the unread documents a stream keeps until it knows
+// whether it needs them (haltBefore); past it, the oldest is checked at once.
+const maxUnreadKept = 1 << 20
+
+// unreadDoc is a document left unread, kept to be checked for an error that
+// stops kubectl only if a document read after it needs to know (IN-12).
+type unreadDoc struct {
+	text []byte
+	line int
+	seq  int
+}
+
+// unreadHalt is an error that stops kubectl, found in the unread document seq.
+type unreadHalt struct {
+	seq, line int
+}
+
+// keepUnread keeps a copy of the unread document text, the one queued last.
+func (s *stream) keepUnread(text []byte, line int) {
+	if s.haltLine > 0 || len(s.unreadHalts) > 0 {
+		return // kubectl stops before it anyway
+	}
+	s.unread = append(s.unread, unreadDoc{text: bytes.Clone(text), line: line, seq: s.seq})
+	s.unreadBytes += len(text)
+	for s.unreadBytes > maxUnreadKept && len(s.unread) > 0 {
+		s.checkUnread(s.unread[0])
+		s.unreadBytes -= len(s.unread[0].text)
+		s.unread[0] = unreadDoc{}
+		s.unread = s.unread[1:]
+	}
+}
+
+// checkUnread converts an unread document, as the other documents are, to
+// find whether kubectl stops reading at it, and records where if so.
+func (s *stream) checkUnread(u unreadDoc) {
+	if s.haltLine > 0 || len(s.unreadHalts) > 0 {
+		return // only the first such error matters
+	}
+	js, _, _, err := yamlToJSON(u.text)
+	if err != nil {
+		if s.opts.chart == "" {
+			line, _ := yamlErrorLine(err, u.text)
+			s.unreadHalts = append(s.unreadHalts, unreadHalt{seq: u.seq, line: u.line + max(line, 1) - 1})
+		}
+		return
+	}
+	if isJSONNull(js) {
+		return
+	}
+	var notes []Note
+	src := &docSrc{stream: s, text: u.text, lineBase: u.line, yaml: true, notes: &notes}
+	for _, d := range src.run(js, u.line) {
+		if d.Err != nil && d.Err.halts {
+			s.unreadHalts = append(s.unreadHalts, unreadHalt{seq: u.seq, line: d.Err.Line})
+			return
+		}
+	}
+}
+
+// haltBefore is called before the document seq is emitted: when it was read
+// (selected), the unread documents before it are checked; an error that
+// stops kubectl found in one of them takes effect (haltLine).
+func (s *stream) haltBefore(seq int, selected bool) {
+	if selected {
+		k := 0
+		for ; k < len(s.unread) && s.unread[k].seq < seq; k++ {
+			s.checkUnread(s.unread[k])
+			s.unreadBytes -= len(s.unread[k].text)
+			s.unread[k] = unreadDoc{}
+		}
+		s.unread = s.unread[k:]
+	}
+	if s.haltLine == 0 && len(s.unreadHalts) > 0 && s.unreadHalts[0].seq < seq {
+		s.haltLine = s.unreadHalts[0].line
+		s.unread, s.unreadBytes, s.unreadHalts = nil, 0, nil
+	}
 }
 
 // yamlToJSON is sigs.k8s.io/yaml.YAMLToJSON (what kubectl uses), turning any
