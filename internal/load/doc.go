@@ -279,6 +279,14 @@ func (d *docSrc) object(js []byte, o *obj, depth int) {
 		d.fail(o, &h, js, typeErr)
 		return
 	}
+	if !o.isItem {
+		if _, err := schema.ParseGroupVersion(h.apiVersion); err != nil {
+			// kubectl's validation parses it before anything else (IN-12).
+			line, _ := d.fieldLine(o, "apiVersion")
+			d.fail(o, &h, js, (&Error{Line: line, Field: "apiVersion", Msg: err.Error() + " (want group/version, e.g. apps/v1, or v1 for the core group)"}).halting())
+			return
+		}
+	}
 	if !o.isItem && strings.HasSuffix(h.kind, "List") && h.kind != "List" && (h.items == nil || JSONType(h.items) == "null") {
 		if model := d.listModel(h.apiVersion, h.kind); model != "" {
 			// kubectl validates a built-in kind's list against its

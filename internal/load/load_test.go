@@ -331,6 +331,16 @@ var streamCases = []struct {
 		},
 	},
 	{
+		// kubectl parses the apiVersion before it sends the object, and
+		// stops reading the file at one that is not group/version (IN-12).
+		name: "apiVersion that is not group/version",
+		in:   "apiVersion: apps/v1/beta\nkind: Deployment\nmetadata: {name: d}\n---\napiVersion: v1\nkind: ConfigMap\nmetadata: {name: after}\n",
+		want: []got{
+			{Pos: pos(1, 0, -1), APIVersion: "apps/v1/beta", Kind: "Deployment", Name: "d", Err: "f.yaml:1: apiVersion: unexpected GroupVersion string: apps/v1/beta (want group/version, e.g. apps/v1, or v1 for the core group)"},
+			{Pos: pos(5, 1, -1), APIVersion: "v1", Kind: "ConfigMap", Name: "after", Obj: partial, Skip: "not created: kubectl stops reading f.yaml at the error on line 1"},
+		},
+	},
+	{
 		// Each item is checked against its kind's schema first: an unknown
 		// field in one refuses them all (ValidationError(...)).
 		name: "list whose item has a schema error",
