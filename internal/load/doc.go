@@ -212,7 +212,11 @@ func (d *docSrc) object(js []byte, o *obj, depth int) {
 			d.skip(o, nil, "not a Kubernetes object: not a mapping")
 			return
 		}
-		d.fail(o, nil, js, (&Error{Msg: "not a Kubernetes object: expected a mapping"}).halting())
+		e := (&Error{Msg: "not a Kubernetes object: expected a mapping"}).halting()
+		if o.isItem && d.itemSchemaErr == nil {
+			d.itemSchemaErr = e // the item's schema wants an object
+		}
+		d.fail(o, nil, js, e)
 		return
 	}
 	// A type field spelt in another case ("Kind:", "apiversion:") is a
