@@ -4,6 +4,7 @@ package check
 
 import (
 	"bytes"
+	"cmp"
 	"fmt"
 	"io"
 	"maps"
@@ -332,6 +333,15 @@ func Run(opts Options) (*Report, error) {
 			}
 		}
 	}
+	// The input's ServiceAccounts exist for its Pods; in input order, only
+	// from their document on (PL-11). Against a live cluster they may exist
+	// already: taken to.
+	if opts.Live == nil && len(look.accounts) > 0 {
+		engineOpts.CreatedAccounts = slices.SortedFunc(maps.Keys(look.accounts), func(a, b eval.Reference) int {
+			return cmp.Or(strings.Compare(a.Namespace, b.Namespace), strings.Compare(a.Name, b.Name))
+		})
+		engineOpts.AccountsInOrder = opts.Order == OrderInput
+	}
 	// HPAs apply to the whole run, wherever they are in the input (FIT-04).
 	hpas := scalings(look.hpas, engineOpts)
 	if opts.Scale == ScaleMax || opts.Scale == ScaleMin {
@@ -416,6 +426,7 @@ func Run(opts Options) (*Report, error) {
 	}
 	defaultNamespaceHint(rep, defaulted, engine.DefaultNamespace(), opts.EnforceNamespace)
 	schemalessNote(rep, r.schemaless)
+	r.assumedNote(rep)
 	if opts.Lint {
 		lintPolicies(rep, look.policies, engineOpts.QuotaConfig, cfgPos, catalog)
 	}
@@ -485,6 +496,8 @@ type look struct {
 	// configs are the admission configurations, crds the
 	// CustomResourceDefinitions, hpas the HorizontalPodAutoscalers.
 	configs, crds, hpas []load.Document
+	// accounts are where the input creates each ServiceAccount (PL-11).
+	accounts map[eval.Reference]load.Position
 	// crdAt is where the input creates the CRD of each custom kind, and its
 	// name (API-02).
 	crdAt map[schema.GroupKind]crdPlace
@@ -563,7 +576,7 @@ var firstLookWords = [][]byte{
 	[]byte("LimitRange"), []byte("ResourceQuota"), []byte("PriorityClass"), []byte("StorageClass"),
 	[]byte("RuntimeClass"), []byte("Namespace"), []byte("Configuration"), []byte("CustomResourceDefinition"),
 	[]byte("HorizontalPodAutoscaler"), []byte("ReplicaSet"), []byte("Deployment"),
-	[]byte("ReplicationController"), []byte("List"),
+	[]byte("ReplicationController"), []byte("List"), []byte("ServiceAccount"),
 }
 
 // unread reports that a YAML document cannot matter to the first look, so
@@ -647,6 +660,19 @@ func firstLook(opts Options, loadOpts load.Options) (*look, error) {
 			}
 			return true
 		}
+		if d.APIVersion == "v1" && d.Kind == "ServiceAccount" && d.Name != "" {
+			ns := d.Namespace
+			if ns == "" {
+				ns = def
+			}
+			ref := eval.Reference{Kind: "ServiceAccount", Namespace: ns, Name: d.Name}
+			if _, seen := l.accounts[ref]; !seen {
+				if l.accounts == nil {
+					l.accounts = map[eval.Reference]load.Position{}
+				}
+				l.accounts[ref] = d.Pos
+			}
+		}
 		if isPolicy(&d) {
 			l.policyAt[d.Pos] = len(l.policies)
 			l.policies = append(l.policies, d)
@@ -709,6 +735,10 @@ type runner struct {
 	skipped map[string]*skippedDocs
 	// scratch is the entry deliver hands the stream.
 	scratch Entry
+	// assumed are the references admitted Pods make that the run takes to
+	// exist (eval.Result.Assumed), in order of first use.
+	assumed      map[eval.Reference]*assumedUse
+	assumedOrder []eval.Reference
 	// schemaless counts the custom resources admitted of kinds no CRD of
 	// the input defines, by "apiVersion Kind".
 	schemaless map[string]int
@@ -791,6 +821,16 @@ func (r *runner) admitInput(engine *eval.Engine, catalog *apis.Catalog, l *look,
 				r.crdWarned[gk] = true
 				e.Result.Warnings = append(e.Result.Warnings, crdOrderWarning(at, r.crdsAdmitted[at.pos], d.APIVersion, d.Kind))
 			}
+		}
+		if den := e.Result.Denial; den != nil && den.Stage == status.StageServiceAccount {
+			if pod, ok := e.Result.Object.(*corev1.Pod); ok && engine.AccountNotYetCreated(e.Result.Namespace, pod.Spec.ServiceAccountName) {
+				at := l.accounts[eval.Reference{Kind: "ServiceAccount", Namespace: e.Result.Namespace, Name: pod.Spec.ServiceAccountName}]
+				e.Result.Warnings = append(e.Result.Warnings, fmt.Sprintf("ServiceAccount %q is created by the document at %s:%d, later in the input: kubectl create -f sends this Pod first; put the ServiceAccount before it (--order=policies-first checks the input as Helm and Argo CD apply it, ServiceAccounts before Pods)",
+					pod.Spec.ServiceAccountName, at.File, at.Line))
+			}
+		}
+		if opts.Live == nil {
+			r.noteAssumed(&e.Result, d.Pos)
 		}
 		if e.Err == nil && !e.Result.Skipped && e.Result.Internal == "" && strings.Contains(d.APIVersion, ".") {
 			// (A group without a dot is built in: no lookup for the usual kinds.)
@@ -989,6 +1029,80 @@ func defaultNamespaceHint(rep *Report, defaulted int, def string, explicit bool)
 	}
 	rep.Notes = append(rep.Notes, load.Note{Msg: fmt.Sprintf("%d %s checked in %q, which has no LimitRange or ResourceQuota, while the input's are for %s; give -n %s if they are meant for it",
 		defaulted, what, def, strings.Join(names, ", "), names[0])})
+}
+
+// assumedUse is how many admitted Pods name an assumed reference, and where
+// the first of them comes from.
+type assumedUse struct {
+	pods  int
+	first load.Position
+}
+
+// noteAssumed counts what res, a document's result, and the Pods its
+// controllers created take to exist.
+func (r *runner) noteAssumed(res *eval.Result, at load.Position) {
+	add := func(refs []eval.Reference, pods int) {
+		for _, ref := range refs {
+			u := r.assumed[ref]
+			if u == nil {
+				if r.assumed == nil {
+					r.assumed = map[eval.Reference]*assumedUse{}
+				}
+				u = &assumedUse{first: at}
+				r.assumed[ref] = u
+				r.assumedOrder = append(r.assumedOrder, ref)
+			}
+			u.pods += pods
+		}
+	}
+	add(res.Assumed, 1)
+	if w := res.Workload; w != nil {
+		for i := range w.Created {
+			add(w.Created[i].Assumed, 1+w.Created[i].Repeat)
+		}
+	}
+}
+
+// assumedNote notes what the admitted Pods name that the run took to exist
+// (PL-11, RQ-34): on a cluster without it, they are refused.
+func (r *runner) assumedNote(rep *Report) {
+	if len(r.assumedOrder) == 0 {
+		return
+	}
+	const listed = 5
+	var parts []string
+	var why []string
+	for i, ref := range r.assumedOrder {
+		u := r.assumed[ref]
+		if i < listed {
+			name := ref.Name
+			if ref.Namespace != "" {
+				name = ref.Namespace + "/" + ref.Name
+			}
+			pods := "1 Pod"
+			if u.pods != 1 {
+				pods = fmt.Sprintf("%d Pods", u.pods)
+			}
+			parts = append(parts, fmt.Sprintf("%s %s (%s, the first from %s:%d)", ref.Kind, name, pods, u.first.File, u.first.Line))
+		}
+		var msg string
+		switch ref.Kind {
+		case "ServiceAccount":
+			msg = fmt.Sprintf("error looking up service account %s/%s: serviceaccount %q not found", ref.Namespace, ref.Name, ref.Name)
+		case "PriorityClass":
+			msg = "no PriorityClass with name " + ref.Name + " was found"
+		case "RuntimeClass":
+			msg = fmt.Sprintf("pod rejected: RuntimeClass %q not found", ref.Name)
+		}
+		if len(why) == 0 {
+			why = append(why, msg)
+		}
+	}
+	if n := len(r.assumedOrder); n > listed {
+		parts = append(parts, fmt.Sprintf("%d more", n-listed))
+	}
+	rep.Notes = append(rep.Notes, load.Note{Msg: fmt.Sprintf("taken to exist, as the input does not create them: %s; a cluster without one refuses the Pods that name it (%s)",
+		strings.Join(parts, ", "), why[0])})
 }
 
 // schemalessNote notes the custom resources of kinds no CRD of the input

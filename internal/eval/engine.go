@@ -122,6 +122,14 @@ type Options struct {
 	// when every namespace is taken to exist (policies first: the
 	// Namespaces come first anyway).
 	CreatedNamespaces []string
+	// CreatedAccounts are the ServiceAccounts the input creates, wherever
+	// they are in it: a Pod naming one is not noted as taking it on trust
+	// (Result.Assumed). With AccountsInOrder, one is created only where its
+	// document is: a Pod of the input before it is refused by the
+	// ServiceAccount plugin's lookup, as kubectl create -f sends the Pod
+	// first (PL-11); policies first, as Helm and Argo CD apply, it exists.
+	CreatedAccounts []Reference
+	AccountsInOrder bool
 	// QuotaConfig is the ResourceQuota plugin's configuration (limitedResources).
 	QuotaConfig *quota.Configuration
 	// QuotaUsage says where a quota's status.used starts (default computed).
@@ -210,6 +218,17 @@ type Result struct {
 	// Internal is set when limitcheck itself failed on this object (a bug): the
 	// verdict is unknown. The engine stays usable for the objects after it.
 	Internal string
+	// Assumed are, for an admitted Pod, what it names that the run takes to
+	// exist without knowing it (PL-11, RQ-34): a ServiceAccount the input
+	// does not create, a PriorityClass or RuntimeClass when the input has
+	// none of that kind. A cluster without one refuses the Pod.
+	Assumed []Reference
+}
+
+// Reference names an object: a ServiceAccount (namespaced), a PriorityClass
+// or a RuntimeClass.
+type Reference struct {
+	Kind, Namespace, Name string
 }
 
 // Engine evaluates objects one after another; state (the active LimitRanges of each
@@ -257,6 +276,8 @@ type Engine struct {
 	settled *settled
 	// prep is the preparation of the object AdmitPrepared admits.
 	prep *Prepared
+	// inputAccounts are Options.CreatedAccounts.
+	inputAccounts map[Reference]bool
 }
 
 // Outlook is what a caller knows of the objects it has still to admit. With
@@ -320,6 +341,12 @@ func New(opts Options) *Engine {
 	e := &Engine{opts: opts, namespaces: map[string]*namespaceState{},
 		quota: quota.Checker{Gates: opts.Gates, Config: opts.QuotaConfig, Disabled: opts.DisableResourceQuota, Usage: opts.QuotaUsage, Unenforced: opts.UnenforcedQuota,
 			Counted: opts.APIs.Counted}}
+	for _, r := range opts.CreatedAccounts {
+		if e.inputAccounts == nil {
+			e.inputAccounts = map[Reference]bool{}
+		}
+		e.inputAccounts[r] = true
+	}
 	for _, ns := range opts.CreatedNamespaces {
 		if !isInitialNamespace(ns) {
 			if e.pending == nil {
@@ -354,6 +381,16 @@ func (e *Engine) namespaceNotCreated(name string) {
 // NotYetCreated reports whether ns is one of Options.CreatedNamespaces whose
 // Namespace has not been created yet (NS-04).
 func (e *Engine) NotYetCreated(ns string) bool { return e.pending[ns] }
+
+// AccountNotYetCreated reports whether the ServiceAccount ns/name is one of
+// Options.CreatedAccounts, taken in order, that is not created yet (PL-11).
+func (e *Engine) AccountNotYetCreated(ns, name string) bool {
+	if !e.opts.AccountsInOrder || !e.inputAccounts[Reference{Kind: "ServiceAccount", Namespace: ns, Name: name}] {
+		return false
+	}
+	st := e.namespaces[ns]
+	return st == nil || !st.stored.has(e.resourceID(serviceAccountsResource), name)
+}
 
 // DefaultNamespace is the namespace of objects that name none.
 func (e *Engine) DefaultNamespace() string { return e.opts.DefaultNamespace }
@@ -860,9 +897,17 @@ func (e *Engine) admitObject(obj runtime.Object, fromInput bool) Result {
 	case *corev1.Pod:
 		res.Object = o
 		var warnings []string
-		res.Denial, warnings = e.admitPod(ns, o)
+		if name, ok := podAccount(o); ok && fromInput && e.AccountNotYetCreated(ns.name, name) {
+			// The input creates it, after this Pod (PL-11).
+			res.Denial = accountNotFound(ns.name, name, o)
+		} else {
+			res.Denial, warnings = e.admitPod(ns, o)
+		}
 		if fromInput { // a controller's are the controller's to read
 			res.APIWarnings = appendWarnings(res.APIWarnings, warnings)
+		}
+		if res.Denial == nil && !e.live {
+			res.Assumed = e.assumed(ns, o)
 		}
 		ns.governed++
 	case *corev1.PersistentVolumeClaim:

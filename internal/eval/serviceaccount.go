@@ -81,3 +81,25 @@ func (ns *namespaceState) noteAccount(name string, refused, exists bool) {
 		delete(ns.refusedAccounts, name)
 	}
 }
+
+var serviceAccountsResource = corev1.Resource("serviceaccounts")
+
+// assumed is what the admitted pod names that the run takes on trust
+// (Result.Assumed): its service account unless the input created it (or it
+// is default, which every namespace has), its classes when the input has
+// none of their kind.
+func (e *Engine) assumed(ns *namespaceState, pod *corev1.Pod) []Reference {
+	var refs []Reference
+	if name, ok := podAccount(pod); ok && name != "default" && !ns.stored.has(e.resourceID(serviceAccountsResource), name) &&
+		!e.inputAccounts[Reference{Kind: "ServiceAccount", Namespace: ns.name, Name: name}] {
+		refs = append(refs, Reference{Kind: "ServiceAccount", Namespace: ns.name, Name: name})
+	}
+	priority, runtime := e.classes.Trusted(pod)
+	if priority != "" {
+		refs = append(refs, Reference{Kind: "PriorityClass", Name: priority})
+	}
+	if runtime != "" {
+		refs = append(refs, Reference{Kind: "RuntimeClass", Name: runtime})
+	}
+	return refs
+}

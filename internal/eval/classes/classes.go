@@ -279,6 +279,24 @@ func (c *Cluster) AdmitPriority(pod *corev1.Pod) *status.Denial {
 	return nil
 }
 
+// Trusted says which classes an admitted pod names that the cluster is
+// taken to have (AdmitPriority, AdmitRuntimeClass): its PriorityClass and
+// RuntimeClass when the run knows no class of that kind, "" otherwise.
+func (c *Cluster) Trusted(pod *corev1.Pod) (priority, runtime string) {
+	if n := pod.Spec.PriorityClassName; n != "" && !c.priorityKnown && c.priorityClass(n) == nil {
+		priority = n
+	}
+	if rc := pod.Spec.RuntimeClassName; rc != nil && *rc != "" && !c.runtimeKnown {
+		runtime = *rc
+		for _, known := range c.runtime {
+			if known.Name == *rc {
+				runtime = ""
+			}
+		}
+	}
+	return priority, runtime
+}
+
 // defaultPriorityClass is the globalDefault class, the lowest value if
 // several (a cluster can hold more than one when they were created at once:
 // the plugin's check reads an informer's cache), or nil.
