@@ -145,6 +145,10 @@ func unsimulatedAdmission(gvk schema.GroupVersionKind) []string {
 		return []string{"not evaluated: limitcheck does not run admission policies, so what this policy refuses is reported admitted"}
 	case "admissionregistration.k8s.io/MutatingAdmissionPolicy":
 		return []string{"not applied: limitcheck does not run admission policies, so what this policy changes (resources, labels, …) is not part of the check"}
+	case "admissionregistration.k8s.io/ValidatingWebhookConfiguration":
+		return []string{"not called: limitcheck does not call admission webhooks, so what these webhooks refuse is reported admitted, and so is what they match while their service does not answer, which failurePolicy Fail (the default) refuses: failed calling webhook …"}
+	case "admissionregistration.k8s.io/MutatingWebhookConfiguration":
+		return []string{"not called: limitcheck does not call admission webhooks, so what these webhooks change (resources, sidecars, …) is not part of the check, and what they match while their service does not answer, which failurePolicy Fail (the default) refuses, is reported admitted: failed calling webhook …"}
 	case "kyverno.io/ClusterPolicy":
 		return []string{"not evaluated: limitcheck does not run Kyverno, so what this policy refuses is reported admitted and what it mutates is not part of the check"}
 	case "templates.gatekeeper.sh/ConstraintTemplate":
@@ -240,4 +244,18 @@ func (e *Engine) jobDeadlineScopeHint(obj runtime.Object, w *Workload) []string 
 		}
 	}
 	return nil
+}
+
+// ownerWarning is the warning on an object of the input with owner
+// references (ST-04): an owner is identified by its uid, which the cluster
+// gives, so an object saved from one cluster names owners no other has, and
+// the garbage collector deletes it moments after it is created.
+func ownerWarning(refs []metav1.OwnerReference) string {
+	r := refs[0]
+	more := ""
+	if len(refs) > 1 {
+		more = fmt.Sprintf(" (and %d more)", len(refs)-1)
+	}
+	return fmt.Sprintf("metadata.ownerReferences names %s %s (uid %s)%s: created, but the garbage collector deletes it within seconds unless an owner of that very uid exists (uids are the cluster's; saved with kubectl get -o yaml?): remove ownerReferences",
+		r.Kind, r.Name, r.UID, more)
 }

@@ -598,6 +598,9 @@ func (e *Engine) Admit(obj runtime.Object) (res Result) {
 	if e.uncompiled != "" {
 		res.Warnings = append(res.Warnings, "its CEL expressions were not compiled: "+e.uncompiled)
 	}
+	if m, ok := obj.(metav1.Object); ok && len(m.GetOwnerReferences()) > 0 && res.Allowed && !e.live {
+		res.Warnings = append(res.Warnings, ownerWarning(m.GetOwnerReferences()))
+	}
 	if versioned && res.Internal == "" {
 		res.Warnings = append(res.Warnings, "metadata.resourceVersion is set (saved with kubectl get -o yaml?): kubectl create and apply clear it; a client that sends it as written gets `resourceVersion should not be set on objects to be created`: remove it (ST-03)")
 	}
