@@ -104,7 +104,7 @@ func diffOne(up Outcome, mine eval.Result) []string {
 // warned are the kinds whose create warnings limitcheck gives (VAL-104).
 var warned = map[string]bool{"Pod": true, "PersistentVolumeClaim": true, "Service": true, "Ingress": true, "NetworkPolicy": true, "Deployment": true, "ReplicaSet": true,
 	"ReplicationController": true, "DaemonSet": true, "StatefulSet": true, "Job": true, "CronJob": true, "PodTemplate": true,
-	"Endpoints": true, "EndpointSlice": true}
+	"Endpoints": true, "EndpointSlice": true, "Secret": true, "ServiceAccount": true, "RuntimeClass": true}
 
 // DiffWorkload compares what the controllers created: the counts, then every
 // created object in creation order (kind, name, Pod ordinal and diffOne).

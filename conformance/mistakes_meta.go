@@ -169,6 +169,18 @@ var metaMistakes = []mistake{
 		o["stringData"] = obj{"tls.crt": "cert"}
 		delete(o, "data")
 	}},
+	{"tls Secret whose pair is not PEM", []string{"Secret"}, func(g *Generator, o obj) {
+		o["type"] = "kubernetes.io/tls"
+		o["stringData"] = g.pick([]any{
+			obj{"tls.crt": "cert", "tls.key": "key"},
+			obj{"tls.crt": "-----BEGIN CERTIFICATE-----\nAAAA\n-----END CERTIFICATE-----\n", "tls.key": "key"},
+			obj{"tls.crt": "-----BEGIN PRIVATE KEY-----\nAAAA\n-----END PRIVATE KEY-----\n", "tls.key": ""},
+		})
+		delete(o, "data")
+	}},
+	{"ServiceAccount with enforce-mountable-secrets", []string{"ServiceAccount"}, func(g *Generator, o obj) {
+		addTo(metaOf(o), "annotations", "kubernetes.io/enforce-mountable-secrets", g.pick([]any{"true", "false"}))
+	}},
 	{"dockerconfigjson invalid JSON", []string{"Secret"}, func(g *Generator, o obj) {
 		o["type"] = "kubernetes.io/dockerconfigjson"
 		o["stringData"] = obj{".dockerconfigjson": g.pick([]any{`{"auths":`, `[1]`, `auths: {}`})}

@@ -692,6 +692,9 @@ func (e *Engine) admitObject(obj runtime.Object, fromInput bool) Result {
 			return res
 		}
 		res.Skipped, res.SkipReason = true, "cluster class: read by the Priority, DefaultStorageClass and RuntimeClass plugins for the whole run"
+		if fromInput {
+			res.APIWarnings = appendWarnings(res.APIWarnings, validation.WarningsOnCreate(obj))
+		}
 		return res
 	}
 	written := meta.GetName() // before name generation (ST-01)

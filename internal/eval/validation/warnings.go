@@ -1,7 +1,9 @@
 package validation
 
 import (
+	"crypto/tls"
 	"fmt"
+	"maps"
 	"slices"
 	"sort"
 	"strings"
@@ -12,6 +14,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	discoveryv1 "k8s.io/api/discovery/v1"
 	networkingv1 "k8s.io/api/networking/v1"
+	nodev1 "k8s.io/api/node/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	utilvalidation "k8s.io/apimachinery/pkg/util/validation"
@@ -85,6 +88,32 @@ func WarningsOnCreate(obj runtime.Object) []string {
 				`deprecated since v1.8; use "storageClassName" attribute instead`))
 		}
 		return append(w, claimSpecWarnings(specPath, &o.Spec)...)
+	case *corev1.Secret:
+		// The strategy checks a TLS Secret's pair (tls.X509KeyPair).
+		if o.Type == corev1.SecretTypeTLS {
+			if _, err := tls.X509KeyPair(o.Data[corev1.TLSCertKey], o.Data[corev1.TLSPrivateKeyKey]); err != nil {
+				return []string{err.Error()}
+			}
+		}
+		return nil
+	case *corev1.ServiceAccount:
+		if _, ok := o.Annotations[enforceMountableSecrets]; ok {
+			return []string{fmt.Sprintf("%s: deprecated in v1.32+; prefer separate namespaces to isolate access to mounted secrets",
+				field.NewPath("metadata", "annotations").Key(enforceMountableSecrets))}
+		}
+		return nil
+	case *nodev1.RuntimeClass:
+		var w []string
+		if o.Scheduling != nil {
+			// Upstream ranges over the map; sorted here, so that the output
+			// is the same on every run.
+			for _, k := range slices.Sorted(maps.Keys(o.Scheduling.NodeSelector)) {
+				if msg, ok := deprecatedNodeLabels[k]; ok {
+					w = append(w, fmt.Sprintf("%s: %s", field.NewPath("scheduling", "nodeSelector"), msg))
+				}
+			}
+		}
+		return w
 	case *corev1.Endpoints:
 		return endpointsWarnings(o)
 	case *discoveryv1.EndpointSlice:
@@ -92,6 +121,10 @@ func WarningsOnCreate(obj runtime.Object) []string {
 	}
 	return nil
 }
+
+// enforceMountableSecrets is the ServiceAccount annotation that limits its
+// Pods to the secrets it lists (deprecated since 1.32).
+const enforceMountableSecrets = "kubernetes.io/enforce-mountable-secrets"
 
 // endpointsWarnings: addresses in a non-standard form, unless the Endpoints
 // says the endpoints controller manages it.
