@@ -121,6 +121,49 @@ func TestServiceAccountRefused(t *testing.T) {
 	}
 }
 
+// TestMountableSecrets: PL-11. A ServiceAccount of the input annotated
+// kubernetes.io/enforce-mountable-secrets: "true" limits its Pods to the
+// secrets it lists, in the plugin's order and words; "false" limits nothing.
+func TestMountableSecrets(t *testing.T) {
+	engine := func(t *testing.T) *Engine {
+		e := New(Options{DefaultNamespace: "team-a"})
+		for _, sa := range []string{
+			"apiVersion: v1\nkind: ServiceAccount\nmetadata: {name: locked, annotations: {kubernetes.io/enforce-mountable-secrets: \"true\"}}\nsecrets: [{name: allowed}]\nimagePullSecrets: [{name: pull}]",
+			"apiVersion: v1\nkind: ServiceAccount\nmetadata: {name: open, annotations: {kubernetes.io/enforce-mountable-secrets: \"false\"}}",
+		} {
+			if res := e.Admit(decode(t, sa)); !res.Allowed {
+				t.Fatalf("ServiceAccount: %+v", res.Denial)
+			}
+		}
+		return e
+	}
+	pod := func(sa, spec string) string {
+		return "apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec:\n  serviceAccountName: " + sa + "\n" + spec
+	}
+	for _, tc := range []struct{ name, doc, want string }{
+		{"listed volume", pod("locked", "  containers: [{name: c, image: i}]\n  volumes: [{name: s, secret: {secretName: allowed}}]"), ""},
+		{"unlisted volume", pod("locked", "  containers: [{name: c, image: i}]\n  volumes: [{name: s, secret: {secretName: other}}]"),
+			`pods "p" is forbidden: volume with secret.secretName="other" is not allowed because service account locked does not reference that secret`},
+		{"init container env, before the container's", pod("locked", "  initContainers: [{name: i, image: i, env: [{name: A, valueFrom: {secretKeyRef: {name: x, key: k}}}]}]\n  containers: [{name: c, image: i, envFrom: [{secretRef: {name: z}}]}]"),
+			`pods "p" is forbidden: init container i with envVar A referencing secret.secretName="x" is not allowed because service account locked does not reference that secret`},
+		{"image pull secret", pod("locked", "  imagePullSecrets: [{name: pull}, {name: other}]\n  containers: [{name: c, image: i}]"),
+			`pods "p" is forbidden: imagePullSecrets[1].name="other" is not allowed because service account locked does not reference that imagePullSecret`},
+		{"before a later stage's refusal", pod("locked", "  containers: [{name: c, image: i, envFrom: [{secretRef: {name: z}}], resources: {requests: {cpu: \"-1\"}}}]"),
+			`pods "p" is forbidden: container c with envFrom referencing secret.secretName="z" is not allowed because service account locked does not reference that secret`},
+		{"not enforced", pod("open", "  containers: [{name: c, image: i}]\n  volumes: [{name: s, secret: {secretName: other}}]"), ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			res := engine(t).Admit(decode(t, tc.doc))
+			switch {
+			case tc.want == "" && !res.Allowed:
+				t.Errorf("got %+v, want admitted", res.Denial)
+			case tc.want != "" && (res.Denial == nil || res.Denial.Message != tc.want || res.Denial.Stage != status.StageServiceAccount):
+				t.Errorf("got %+v\nwant %s", res.Denial, tc.want)
+			}
+		})
+	}
+}
+
 // TestServiceAccountDefault: PL-11. The plugin sets serviceAccountName to
 // default before validation, so a projected token is accepted.
 func TestServiceAccountDefault(t *testing.T) {

@@ -327,6 +327,7 @@ type namespaceState struct {
 	governed        int                                          // Pods and PVCs evaluated so far: a later LimitRange misses them
 	claimTemplates  map[string]*resourcev1.ResourceClaimTemplate // the input's admitted templates, for the claims of Pods (WL-06)
 	refusedAccounts map[string]bool                              // the input's ServiceAccounts kube-apiserver refused, which Pods cannot use (PL-11)
+	enforcing       map[string]*corev1.ServiceAccount            // the input's admitted ServiceAccounts that limit their Pods' secrets (PL-11)
 	quota.Namespace                                              // admitted quotas and every admitted object, for the quota controller's recount
 }
 
@@ -1006,8 +1007,11 @@ func (e *Engine) admitObject(obj runtime.Object, fromInput bool) Result {
 	if res.Denial == nil && fromInput && storedAs != "" {
 		ns.stored.add(resourceID, storedAs)
 	}
-	if _, ok := obj.(*corev1.ServiceAccount); ok && fromInput && storedAs != "" {
+	if sa, ok := obj.(*corev1.ServiceAccount); ok && fromInput && storedAs != "" {
 		ns.noteAccount(storedAs, res.Denial != nil, dup)
+		if res.Denial == nil {
+			ns.noteEnforcing(sa)
+		}
 	}
 	if t, ok := obj.(*resourcev1.ResourceClaimTemplate); ok && res.Denial == nil {
 		if ns.claimTemplates == nil {
@@ -1217,12 +1221,22 @@ func (e *Engine) admitPod(ns *namespaceState, pod *corev1.Pod) (*status.Denial, 
 	if d := ns.refusedAccount(pod); d != nil {
 		return d, nil
 	}
+	var d *status.Denial
 	if p := e.prepared(pod); p != nil {
-		if p.denial != nil {
-			return p.denial, p.warnings
+		d, usage, warnings = p.denial, p.usage, p.warnings
+	} else {
+		d = e.beforeQuota(ns.name, ns.limitRanges, e.podSecurityOf(ns.name), pod, &warnings)
+	}
+	if d == nil || d.Stage != status.StageServiceAccount {
+		// The ServiceAccount plugin's check of the secrets, right after its
+		// lookup and before any later stage's refusal; here, on this
+		// goroutine, as it reads the input's ServiceAccounts (PL-11). (A
+		// Pod without image pull secrets gets the account's: listed.)
+		if sd := ns.mountableSecrets(pod); sd != nil {
+			return sd, nil
 		}
-		usage, warnings = p.usage, p.warnings
-	} else if d := e.beforeQuota(ns.name, ns.limitRanges, e.podSecurityOf(ns.name), pod, &warnings); d != nil {
+	}
+	if d != nil {
 		return d, warnings
 	}
 	return e.quota.CheckUsage(&ns.Namespace, podsResource, pod.Name, pod, usage), warnings

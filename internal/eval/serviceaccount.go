@@ -2,12 +2,14 @@ package eval
 
 import (
 	"fmt"
+	"strconv"
 
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 
 	"github.com/limitcheck/limitcheck/internal/eval/classes"
 	"github.com/limitcheck/limitcheck/internal/eval/status"
+	"github.com/limitcheck/limitcheck/internal/eval/validation"
 	"github.com/limitcheck/limitcheck/internal/namecheck"
 )
 
@@ -102,4 +104,87 @@ func (e *Engine) assumed(ns *namespaceState, pod *corev1.Pod) []Reference {
 		refs = append(refs, Reference{Kind: "RuntimeClass", Name: runtime})
 	}
 	return refs
+}
+
+// noteEnforcing records an admitted ServiceAccount of the input whose
+// kubernetes.io/enforce-mountable-secrets annotation parses as true: the
+// plugin then limits its Pods to the secrets it lists (PL-11).
+func (ns *namespaceState) noteEnforcing(sa *corev1.ServiceAccount) {
+	if v, ok := sa.Annotations[validation.EnforceMountableSecrets]; ok {
+		if on, _ := strconv.ParseBool(v); on {
+			if ns.enforcing == nil {
+				ns.enforcing = map[string]*corev1.ServiceAccount{}
+			}
+			ns.enforcing[sa.Name] = sa
+			return
+		}
+	}
+	delete(ns.enforcing, sa.Name)
+}
+
+// mountableSecrets is the plugin's check of pod, whose account is one of
+// ns.enforcing: every secret the Pod mounts, reads in an environment
+// variable or pulls images with must be listed by the account. The plugin
+// runs it in its mutating half, right after the lookup (PL-11).
+func (ns *namespaceState) mountableSecrets(pod *corev1.Pod) *status.Denial {
+	if len(ns.enforcing) == 0 {
+		return nil
+	}
+	name, ok := podAccount(pod)
+	sa := ns.enforcing[name]
+	if !ok || sa == nil {
+		return nil
+	}
+	if err := unlistedSecret(sa, pod); err != nil {
+		// The plugin's mutating half runs the check, on the Pod as the
+		// request named it (before name generation: PL-04).
+		name := classes.RequestName(&pod.ObjectMeta)
+		if g := pod.GenerateName; g != "" && pod.Name == GeneratedName(g) {
+			name = g
+		}
+		return status.Forbidden(status.StageServiceAccount, corev1.Resource("pods"), name, []error{err})
+	}
+	return nil
+}
+
+// unlistedSecret is the first reference of pod to a secret sa does not list,
+// in the plugin's order: secret volumes, init containers' then containers'
+// env and envFrom, image pull secrets.
+func unlistedSecret(sa *corev1.ServiceAccount, pod *corev1.Pod) error {
+	listed := map[string]bool{}
+	for _, s := range sa.Secrets {
+		listed[s.Name] = true
+	}
+	for _, v := range pod.Spec.Volumes {
+		if v.Secret != nil && !listed[v.Secret.SecretName] {
+			return fmt.Errorf("volume with secret.secretName=%q is not allowed because service account %s does not reference that secret", v.Secret.SecretName, sa.Name)
+		}
+	}
+	for _, group := range []struct {
+		what       string
+		containers []corev1.Container
+	}{{"init container", pod.Spec.InitContainers}, {"container", pod.Spec.Containers}} {
+		for _, c := range group.containers {
+			for _, env := range c.Env {
+				if env.ValueFrom != nil && env.ValueFrom.SecretKeyRef != nil && !listed[env.ValueFrom.SecretKeyRef.Name] {
+					return fmt.Errorf("%s %s with envVar %s referencing secret.secretName=%q is not allowed because service account %s does not reference that secret", group.what, c.Name, env.Name, env.ValueFrom.SecretKeyRef.Name, sa.Name)
+				}
+			}
+			for _, from := range c.EnvFrom {
+				if from.SecretRef != nil && !listed[from.SecretRef.Name] {
+					return fmt.Errorf("%s %s with envFrom referencing secret.secretName=%q is not allowed because service account %s does not reference that secret", group.what, c.Name, from.SecretRef.Name, sa.Name)
+				}
+			}
+		}
+	}
+	pull := map[string]bool{}
+	for _, s := range sa.ImagePullSecrets {
+		pull[s.Name] = true
+	}
+	for i, ref := range pod.Spec.ImagePullSecrets {
+		if !pull[ref.Name] {
+			return fmt.Errorf("imagePullSecrets[%d].name=%q is not allowed because service account %s does not reference that imagePullSecret", i, ref.Name, sa.Name)
+		}
+	}
+	return nil
 }

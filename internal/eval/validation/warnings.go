@@ -97,9 +97,9 @@ func WarningsOnCreate(obj runtime.Object) []string {
 		}
 		return nil
 	case *corev1.ServiceAccount:
-		if _, ok := o.Annotations[enforceMountableSecrets]; ok {
+		if _, ok := o.Annotations[EnforceMountableSecrets]; ok {
 			return []string{fmt.Sprintf("%s: deprecated in v1.32+; prefer separate namespaces to isolate access to mounted secrets",
-				field.NewPath("metadata", "annotations").Key(enforceMountableSecrets))}
+				field.NewPath("metadata", "annotations").Key(EnforceMountableSecrets))}
 		}
 		return nil
 	case *nodev1.RuntimeClass:
@@ -122,9 +122,10 @@ func WarningsOnCreate(obj runtime.Object) []string {
 	return nil
 }
 
-// enforceMountableSecrets is the ServiceAccount annotation that limits its
-// Pods to the secrets it lists (deprecated since 1.32).
-const enforceMountableSecrets = "kubernetes.io/enforce-mountable-secrets"
+// EnforceMountableSecrets is the ServiceAccount annotation that limits its
+// Pods to the secrets it lists (deprecated since 1.32; the ServiceAccount
+// plugin reads it).
+const EnforceMountableSecrets = "kubernetes.io/enforce-mountable-secrets"
 
 // endpointsWarnings: addresses in a non-standard form, unless the Endpoints
 // says the endpoints controller manages it.
