@@ -576,7 +576,7 @@ var firstLookWords = [][]byte{
 	[]byte("LimitRange"), []byte("ResourceQuota"), []byte("PriorityClass"), []byte("StorageClass"),
 	[]byte("RuntimeClass"), []byte("Namespace"), []byte("Configuration"), []byte("CustomResourceDefinition"),
 	[]byte("HorizontalPodAutoscaler"), []byte("ReplicaSet"), []byte("Deployment"),
-	[]byte("ReplicationController"), []byte("List"), []byte("ServiceAccount"),
+	[]byte("ReplicationController"), []byte("List"), []byte("ServiceAccount"), []byte("StatefulSet"),
 }
 
 // unread reports that a YAML document cannot matter to the first look, so
@@ -704,7 +704,7 @@ func firstLook(opts Options, loadOpts load.Options) (*look, error) {
 		case d.Kind == "HorizontalPodAutoscaler" && d.Skip == "":
 			l.hpas = append(l.hpas, d)
 		}
-		if (d.APIVersion == "apps/v1" && (d.Kind == "ReplicaSet" || d.Kind == "Deployment")) || (d.APIVersion == "v1" && d.Kind == "ReplicationController") {
+		if (d.APIVersion == "apps/v1" && (d.Kind == "ReplicaSet" || d.Kind == "Deployment" || d.Kind == "StatefulSet")) || (d.APIVersion == "v1" && d.Kind == "ReplicationController") {
 			ns := d.Namespace
 			if ns == "" {
 				ns = def

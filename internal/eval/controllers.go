@@ -715,6 +715,9 @@ func (e *Engine) runStatefulSet(w *Workload, set *appsv1.StatefulSet) {
 	w.Parallel = !ordered
 	revision := statefulSetRevision(set)
 	stopAfter := -1 // Parallel: the last index of the batch in which a Pod failed
+	ns := e.namespace(set.Namespace)
+	claimsID, podsID := e.resourceID(corev1.Resource("persistentvolumeclaims")), e.resourceID(podsResource)
+	adopted := map[int]bool{} // indexes whose Pod the input already has (WL-02)
 	e.replicate(w, set.Namespace, replicaPlan{
 		n:            w.Replicas,
 		firstOrdinal: start,
@@ -724,11 +727,24 @@ func (e *Engine) runStatefulSet(w *Workload, set *appsv1.StatefulSet) {
 			var step []Result
 			claimsOK := true
 			for j := range set.Spec.VolumeClaimTemplates {
-				res := e.admitCreated(claimFor(set, &set.Spec.VolumeClaimTemplates[j], ordinal), i+1)
+				claim := claimFor(set, &set.Spec.VolumeClaimTemplates[j], ordinal)
+				if ns.stored.has(claimsID, claim.Name) {
+					continue // the input's claim of that name: used as it is
+				}
+				res := e.admitCreated(claim, i+1)
 				res.Pod = podName
 				step = append(step, res)
 				claimsOK = claimsOK && res.Allowed
 			}
+			if claimsOK && ns.stored.has(podsID, podName) && e.adoptMember(ns, set, podName) {
+				adopted[i] = true
+				w.Adopted++
+				w.Admitted++
+				return step
+			}
+			// Another Pod of the name, which it cannot adopt, makes the
+			// create fail after admission (ST-01): the controller's sync
+			// stops there.
 			if claimsOK {
 				pod := podFromTemplate(&set.Spec.Template, set.Namespace, set.Name+"-")
 				pod.Name = podName
@@ -748,6 +764,9 @@ func (e *Engine) runStatefulSet(w *Workload, set *appsv1.StatefulSet) {
 		halt: func(i int, step []Result) bool {
 			// OrderedReady waits for each Pod to run, its claims created
 			// (WL-06); Parallel stops only where a create failed.
+			if adopted[i] {
+				return stopAfter >= 0 && i >= stopAfter
+			}
 			if ordered && !podRuns(step) || !ordered && !podCreated(step) {
 				if ordered {
 					return true
@@ -765,6 +784,29 @@ func (e *Engine) runStatefulSet(w *Workload, set *appsv1.StatefulSet) {
 			return stopAfter - i + 1
 		},
 	})
+}
+
+// adoptMember is the StatefulSet controller's claim of the input's Pod
+// podName, one of set's ordinals (WL-02): an orphan, active Pod that the
+// selector matches is adopted and not created again; it reports false for
+// any other Pod of that name, whose name the create then finds taken.
+func (e *Engine) adoptMember(ns *namespaceState, set *appsv1.StatefulSet, podName string) bool {
+	sel, err := metav1.LabelSelectorAsSelector(set.Spec.Selector)
+	if err != nil || sel.Empty() {
+		return false
+	}
+	for i, pod := range ns.orphans {
+		if pod.Name != podName {
+			continue
+		}
+		active := pod.Status.Phase != corev1.PodSucceeded && pod.Status.Phase != corev1.PodFailed && pod.DeletionTimestamp == nil
+		if !active || !sel.Matches(labels.Set(pod.Labels)) {
+			return false
+		}
+		ns.orphans = slices.Delete(ns.orphans, i, i+1)
+		return true
+	}
+	return false
 }
 
 // statefulSetBatchEnd is the index of the last ordinal in the slow-start batch

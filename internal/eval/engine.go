@@ -289,8 +289,8 @@ type Outlook struct {
 	// controller's recount, which only a new quota runs (RQ-08). A quota
 	// admitted anyway is an internal error, never a silent miscount.
 	NoQuotas bool
-	// Adopters are the namespaces where a ReplicaSet, ReplicationController
-	// or Deployment may still be admitted; elsewhere the input's orphan Pods
+	// Adopters are the namespaces where a ReplicaSet, ReplicationController,
+	// Deployment or StatefulSet may still be admitted; elsewhere the input's orphan Pods
 	// are not kept for adoption (WL-02). Nil means any namespace.
 	Adopters map[string]bool
 	// Settled promises that no LimitRange and no cluster class follows
@@ -896,7 +896,9 @@ func (e *Engine) admitObject(obj runtime.Object, fromInput bool) Result {
 	// The object's name before admission: a name already taken is refused by
 	// storage after admission, when quota has charged it (the charge stays).
 	storedAs, resourceID := meta.GetName(), e.resourceID(gr)
-	dup := fromInput && storedAs != "" && ns.stored.has(resourceID, storedAs)
+	// (A controller's object of a name the input took, a StatefulSet's Pod,
+	// fails so too.)
+	dup := storedAs != "" && ns.stored.has(resourceID, storedAs)
 	refused := dup
 	charged := len(ns.Objects)
 	var commit func() // keeps what an admitted Service reserved (VAL-64)
