@@ -1,0 +1,162 @@
+package check
+
+import (
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+
+	"github.com/limitcheck/limitcheck/internal/eval"
+	"github.com/limitcheck/limitcheck/internal/load"
+)
+
+// The notes and warnings a run adds about the input as a whole: what it
+// took on trust, where a custom kind's CRD is, custom resources checked
+// without a schema, objects checked in the default namespace.
+
+// crdPlace is where a CustomResourceDefinition of the input is, and its name.
+type crdPlace struct {
+	pos  load.Position
+	name string
+}
+
+// crdOrderWarning is the warning on the first custom resource of a kind
+// whose CRD the same input creates (API-02): kubectl maps each document as
+// it reaches it, so a CRD later in the input is not there yet, and one
+// earlier serves its kind only once established, a moment after its create.
+func crdOrderWarning(at crdPlace, created bool, apiVersion, kind string) string {
+	if created {
+		return fmt.Sprintf("its kind is served by the CustomResourceDefinition %s created at %s:%d in the same run: kube-apiserver serves %s a moment after the CRD is created, so kubectl create or apply of both at once can fail here (resource mapping not found …: no matches for kind %q in version %q; ensure CRDs are installed first): apply the CRDs first, then kubectl wait --for condition=established crd/%s",
+			at.name, at.pos.File, at.pos.Line, kind, kind, apiVersion, at.name)
+	}
+	return fmt.Sprintf("its kind is served by the CustomResourceDefinition %s at %s:%d, later in the input: on a cluster without it, kubectl cannot map %s here (resource mapping not found …: no matches for kind %q in version %q; ensure CRDs are installed first): put the CRDs first",
+		at.name, at.pos.File, at.pos.Line, kind, kind, apiVersion)
+}
+
+// assumedUse is how many admitted Pods name an assumed reference, and where
+// the first of them comes from.
+type assumedUse struct {
+	pods  int
+	first load.Position
+}
+
+// noteAssumed counts what res, a document's result, and the Pods its
+// controllers created take to exist.
+func (r *runner) noteAssumed(res *eval.Result, at load.Position) {
+	add := func(refs []eval.Reference, pods int) {
+		for _, ref := range refs {
+			u := r.assumed[ref]
+			if u == nil {
+				if r.assumed == nil {
+					r.assumed = map[eval.Reference]*assumedUse{}
+				}
+				u = &assumedUse{first: at}
+				r.assumed[ref] = u
+				r.assumedOrder = append(r.assumedOrder, ref)
+			}
+			u.pods += pods
+		}
+	}
+	add(res.Assumed, 1)
+	if w := res.Workload; w != nil {
+		for i := range w.Created {
+			add(w.Created[i].Assumed, 1+w.Created[i].Repeat)
+		}
+	}
+}
+
+// assumedNote notes what the admitted Pods name that the run took to exist
+// (PL-11, RQ-34): on a cluster without it, they are refused.
+func (r *runner) assumedNote(rep *Report) {
+	if len(r.assumedOrder) == 0 {
+		return
+	}
+	const listed = 5
+	var parts []string
+	var why []string
+	for i, ref := range r.assumedOrder {
+		u := r.assumed[ref]
+		if i < listed {
+			name := ref.Name
+			if ref.Namespace != "" {
+				name = ref.Namespace + "/" + ref.Name
+			}
+			pods := "1 Pod"
+			if u.pods != 1 {
+				pods = fmt.Sprintf("%d Pods", u.pods)
+			}
+			parts = append(parts, fmt.Sprintf("%s %s (%s, the first from %s:%d)", ref.Kind, name, pods, u.first.File, u.first.Line))
+		}
+		var msg string
+		switch ref.Kind {
+		case "ServiceAccount":
+			msg = fmt.Sprintf("error looking up service account %s/%s: serviceaccount %q not found", ref.Namespace, ref.Name, ref.Name)
+		case "PriorityClass":
+			msg = "no PriorityClass with name " + ref.Name + " was found"
+		case "RuntimeClass":
+			msg = fmt.Sprintf("pod rejected: RuntimeClass %q not found", ref.Name)
+		}
+		if len(why) == 0 {
+			why = append(why, msg)
+		}
+	}
+	if n := len(r.assumedOrder); n > listed {
+		parts = append(parts, fmt.Sprintf("%d more", n-listed))
+	}
+	rep.Notes = append(rep.Notes, load.Note{Msg: fmt.Sprintf("taken to exist, as the input does not create them: %s; a cluster without one refuses the Pods that name it (%s)",
+		strings.Join(parts, ", "), why[0])})
+}
+
+// schemalessNote notes the custom resources of kinds no CRD of the input
+// defines (VAL-76): kube-apiserver would validate them against their CRD's
+// schema, which limitcheck does not have, so only what holds for every
+// object was checked.
+func schemalessNote(rep *Report, counts map[string]int) {
+	if len(counts) == 0 {
+		return
+	}
+	n := 0
+	kinds := slices.Sorted(maps.Keys(counts))
+	for _, k := range kinds {
+		n += counts[k]
+	}
+	what := "custom resources of kinds"
+	switch {
+	case n == 1:
+		what = "custom resource of a kind"
+	case len(kinds) == 1:
+		what = "custom resources of a kind"
+	}
+	const listed = 3
+	if len(kinds) > listed {
+		kinds = append(kinds[:listed], fmt.Sprintf("%d more", len(kinds)-listed))
+	}
+	rep.Notes = append(rep.Notes, load.Note{Msg: fmt.Sprintf("%d %s no CustomResourceDefinition of the input defines (%s) checked without a schema: metadata, namespace and quota only; give their CRDs with the input to validate them as kube-apiserver would",
+		n, what, strings.Join(kinds, ", "))})
+}
+
+// defaultNamespaceHint notes objects that named no namespace and so landed in
+// the default one, when the input's policies are all for other namespaces: the
+// usual sign of `helm template` output checked without -n (HINT-01).
+func defaultNamespaceHint(rep *Report, defaulted int, def string, explicit bool) {
+	if explicit {
+		return
+	}
+	policyNS := map[string]bool{}
+	for i := range rep.Entries {
+		res := &rep.Entries[i].Result
+		if res.Allowed && res.APIVersion == "v1" && (res.Kind == "LimitRange" || res.Kind == "ResourceQuota") {
+			policyNS[res.Namespace] = true
+		}
+	}
+	if defaulted == 0 || len(policyNS) == 0 || policyNS[def] {
+		return
+	}
+	names := slices.Sorted(maps.Keys(policyNS))
+	what := "objects name no namespace and were"
+	if defaulted == 1 {
+		what = "object names no namespace and was"
+	}
+	rep.Notes = append(rep.Notes, load.Note{Msg: fmt.Sprintf("%d %s checked in %q, which has no LimitRange or ResourceQuota, while the input's are for %s; give -n %s if they are meant for it",
+		defaulted, what, def, strings.Join(names, ", "), names[0])})
+}
