@@ -279,6 +279,9 @@ func (d *docSrc) object(js []byte, o *obj, depth int) {
 	if typeErr != nil {
 		if !o.isItem {
 			typeErr.halting() // kubectl's "apiVersion not set", "kind not set"
+		} else if d.itemSchemaErr == nil && (nonScalar(h.kindRaw) || nonScalar(h.apiVersionRaw)) {
+			// The item's schema takes a string, and any scalar for one.
+			d.itemSchemaErr = typeErr
 		}
 		d.fail(o, &h, js, typeErr)
 		return
@@ -455,6 +458,12 @@ func openAPIPackage(pkgPath string) string {
 	parts := strings.Split(host, ".")
 	slices.Reverse(parts)
 	return strings.Join(parts, ".") + "." + strings.ReplaceAll(rest, "/", ".")
+}
+
+// nonScalar reports whether the JSON value raw is an object or an array.
+func nonScalar(raw []byte) bool {
+	t := JSONType(raw)
+	return t == "object" || t == "array"
 }
 
 // itemsNode is the YAML sequence of a list's items, nil for JSON.
