@@ -87,9 +87,12 @@ func metaOf(doc []byte) typeMeta {
 }
 
 // Order returns the indices of docs in the order limitcheck admits them by
-// default: policies first, then the rest, each in input order.
+// default: policies first, then the rest, each in input order. The
+// ServiceAccounts come right after the policies: limitcheck's default order
+// takes them to exist for the Pods, as Helm and Argo CD create them before
+// any Pod (PL-11), while it admits them at their place in the input.
 func (c *Case) Order() []int {
-	var first, rest []int
+	var first, accounts, rest []int
 	if c.InputOrder {
 		for i := range c.Docs {
 			rest = append(rest, i)
@@ -98,13 +101,16 @@ func (c *Case) Order() []int {
 	}
 	for i, d := range c.Docs {
 		t := metaOf(d)
-		if isPolicy(t.APIVersion, t.Kind) {
+		switch {
+		case isPolicy(t.APIVersion, t.Kind):
 			first = append(first, i)
-		} else {
+		case t.APIVersion == "v1" && t.Kind == "ServiceAccount":
+			accounts = append(accounts, i)
+		default:
 			rest = append(rest, i)
 		}
 	}
-	return append(first, rest...)
+	return append(append(first, accounts...), rest...)
 }
 
 // HasClasses reports whether the case creates cluster-scoped classes.

@@ -8,6 +8,7 @@ import (
 	"os"
 	"regexp"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 
@@ -277,8 +278,42 @@ func (r *Replayer) create(ctx context.Context, c *Case, i int) (Outcome, error) 
 		err = r.waitLimitRangeCached(ctx, o.Namespace, o.Name)
 	case workloadKinds[t.Kind]:
 		o.Created, err = r.settle(ctx, created)
+		if err == nil && t.Kind == "StatefulSet" && ownsInputNames(c, created) {
+			o.Created.NotCompared = "a StatefulSet whose Pods or claims the input has (adopted or reused; a name another Pod has fails with no event, and the controller's retries meet quotas it charged)"
+		}
 	}
 	return o, err
+}
+
+// ownsInputNames reports whether the case has a Pod named like one of set's
+// ordinals, or a claim named like one of its templates' claims (WL-02).
+func ownsInputNames(c *Case, set *unstructured.Unstructured) bool {
+	templates, _, _ := unstructured.NestedSlice(set.Object, "spec", "volumeClaimTemplates")
+	ordinal := func(name, prefix string) bool {
+		rest, ok := strings.CutPrefix(name, prefix)
+		_, err := strconv.Atoi(rest)
+		return ok && err == nil
+	}
+	for _, d := range c.Docs {
+		t := metaOf(d)
+		if t.APIVersion != "v1" || t.Metadata.Namespace != "" && t.Metadata.Namespace != set.GetNamespace() {
+			continue
+		}
+		switch t.Kind {
+		case "Pod":
+			if ordinal(t.Metadata.Name, set.GetName()+"-") {
+				return true
+			}
+		case "PersistentVolumeClaim":
+			for _, tm := range templates {
+				name, _, _ := unstructured.NestedString(tm.(map[string]any), "metadata", "name")
+				if ordinal(t.Metadata.Name, name+"-"+set.GetName()+"-") {
+					return true
+				}
+			}
+		}
+	}
+	return false
 }
 
 // waitClassSeen waits until the Priority or RuntimeClass plugin, which reads
