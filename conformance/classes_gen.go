@@ -76,6 +76,14 @@ func (g *Generator) classes() []obj {
 			}
 			rc["scheduling"] = obj{"nodeSelector": sel}
 		}
+		if g.chance(0.3) {
+			sched, _ := rc["scheduling"].(obj)
+			if sched == nil {
+				sched = obj{}
+				rc["scheduling"] = sched
+			}
+			sched["tolerations"] = []any{g.pick(classTolerations)}
+		}
 		docs = append(docs, rc)
 		g.runtimeClasses = true
 	}
@@ -108,6 +116,14 @@ func (g *Generator) classFields(spec obj) {
 	if g.runtimeClasses && g.chance(0.4) {
 		spec["runtimeClassName"] = g.pick([]any{"kata", "kata", "gvisor", "missing"})
 	}
+	// A name no class can have: the plugins' lookup fails even where
+	// limitcheck takes the cluster's classes on trust.
+	if !g.priorityClasses && g.chance(0.02) {
+		spec["priorityClassName"] = g.pick([]any{"Bad_PC", "high.priority."})
+	}
+	if !g.runtimeClasses && g.chance(0.02) {
+		spec["runtimeClassName"] = g.pick([]any{"Bad_RC", "-kata"})
+	}
 	if g.chance(0.04) {
 		if len(g.overheads) > 0 && g.chance(0.5) {
 			spec["overhead"] = g.overheads[g.r.IntN(len(g.overheads))]
@@ -118,4 +134,31 @@ func (g *Generator) classFields(spec obj) {
 	if g.chance(0.08) {
 		spec["nodeSelector"] = obj{"disktype": g.pick([]any{"ssd", "hdd"})}
 	}
+	if g.runtimeClasses && g.chance(0.15) {
+		// Tolerations a class's may cover, some invalid on their own
+		// (tolerationSeconds without NoExecute), which the merge drops.
+		var ts []any
+		for n := g.r.IntN(3) + 1; n > 0; n-- {
+			ts = append(ts, g.pick(podTolerations))
+		}
+		spec["tolerations"] = ts
+	}
+}
+
+var classTolerations = []any{
+	obj{"key": "dedicated", "operator": "Equal", "value": "gpu", "effect": "NoSchedule"},
+	obj{"key": "dedicated", "value": "gpu", "effect": "NoSchedule"},
+	obj{"key": "dedicated", "operator": "Exists"},
+	obj{"operator": "Exists"},
+	obj{"key": "sandbox", "operator": "Exists", "effect": "NoExecute", "tolerationSeconds": 60},
+}
+
+var podTolerations = []any{
+	obj{"key": "dedicated", "operator": "Equal", "value": "gpu", "effect": "NoSchedule"},
+	obj{"key": "dedicated", "operator": "Equal", "value": "gpu", "effect": "NoSchedule", "tolerationSeconds": 5},
+	obj{"key": "dedicated", "value": "gpu", "effect": "NoSchedule", "tolerationSeconds": 5},
+	obj{"key": "dedicated", "operator": "Exists", "effect": "NoSchedule"},
+	obj{"key": "sandbox", "operator": "Exists", "effect": "NoExecute", "tolerationSeconds": 30},
+	obj{"key": "sandbox", "operator": "Exists", "effect": "NoExecute", "tolerationSeconds": 600},
+	obj{"key": "other", "operator": "Exists", "effect": "PreferNoSchedule", "tolerationSeconds": 5},
 }

@@ -10,6 +10,7 @@ import (
 	storagev1 "k8s.io/api/storage/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	utilvalidation "k8s.io/apimachinery/pkg/util/validation"
 	"k8s.io/apiserver/pkg/admission"
 	genericadmissioninitializer "k8s.io/apiserver/pkg/admission/initializer"
 	"k8s.io/client-go/informers"
@@ -204,16 +205,20 @@ func (c *classPlugins) admit(ctx context.Context, attrs admission.Attributes) (s
 	return "", nil
 }
 
+// runRuntimeClass: limitcheck trusts a class it does not know, unless no
+// class can have its name (the plugin's lookup then fails on any cluster).
 func (c *classPlugins) runRuntimeClass(pod *api.Pod) bool {
-	return pod.Spec.RuntimeClassName == nil || c.runtimeKnown
+	n := pod.Spec.RuntimeClassName
+	return n == nil || c.runtimeKnown || *n != "" && len(utilvalidation.IsDNS1123Subdomain(*n)) > 0
 }
 
 func (c *classPlugins) runPriority(pod *api.Pod) bool {
-	switch pod.Spec.PriorityClassName {
+	switch n := pod.Spec.PriorityClassName; n {
 	case "", "system-cluster-critical", "system-node-critical":
 		return true
+	default:
+		return c.priorityKnown || len(utilvalidation.IsDNS1123Subdomain(n)) > 0
 	}
-	return c.priorityKnown
 }
 
 // validate runs RuntimeClass's validation (after LimitRanger's).

@@ -29,6 +29,7 @@ import (
 
 	"github.com/limitcheck/limitcheck/internal/eval/status"
 	"github.com/limitcheck/limitcheck/internal/eval/validation"
+	"github.com/limitcheck/limitcheck/internal/namecheck"
 )
 
 // The PriorityClasses every cluster has (kube-apiserver creates them at start).
@@ -257,7 +258,7 @@ func (c *Cluster) AdmitPriority(pod *corev1.Pod) *status.Denial {
 	} else {
 		class = c.priorityClass(pod.Spec.PriorityClassName)
 		if class == nil {
-			if c.priorityKnown {
+			if c.priorityKnown || !canExist(pod.Spec.PriorityClassName) {
 				return deny(fmt.Sprintf("no PriorityClass with name %v was found", pod.Spec.PriorityClassName))
 			}
 			return nil // the cluster's classes are unknown: taken on trust
@@ -296,6 +297,11 @@ func (c *Cluster) Trusted(pod *corev1.Pod) (priority, runtime string) {
 	}
 	return priority, runtime
 }
+
+// canExist reports whether a class can have the name: PriorityClasses and
+// RuntimeClasses are named by DNS subdomains, so the plugins' lookup of any
+// other name fails whatever the cluster holds.
+func canExist(name string) bool { return len(namecheck.IsDNS1123Subdomain(name)) == 0 }
 
 // defaultPriorityClass is the globalDefault class, the lowest value if
 // several (a cluster can hold more than one when they were created at once:
@@ -358,8 +364,8 @@ func (c *Cluster) runtimeClassFor(pod *corev1.Pod) (*nodev1.RuntimeClass, *statu
 			return rc, nil
 		}
 	}
-	if !c.runtimeKnown {
-		return nil, nil
+	if name := *pod.Spec.RuntimeClassName; !c.runtimeKnown && (name == "" || canExist(name)) {
+		return nil, nil // the cluster's classes are unknown: taken on trust
 	}
 	return nil, status.Forbidden(status.StageRuntimeClass, corev1.Resource("pods"), requestName(&pod.ObjectMeta),
 		[]error{fmt.Errorf("pod rejected: RuntimeClass %q not found", *pod.Spec.RuntimeClassName)})
@@ -399,7 +405,53 @@ func (c *Cluster) AdmitRuntimeClass(pod *corev1.Pod) *status.Denial {
 			pod.Spec.NodeSelector[k] = want
 		}
 	}
+	if rc.Scheduling != nil {
+		pod.Spec.Tolerations = mergeTolerations(pod.Spec.Tolerations, rc.Scheduling.Tolerations)
+	}
 	return nil
+}
+
+// mergeTolerations is the Pod's tolerations and then the class's, less every
+// one that another tolerates a superset of (the first of two equal ones is
+// kept): what the RuntimeClass plugin sets, before validation sees them, so
+// a Pod's invalid toleration that the class's covers is gone.
+func mergeTolerations(pod, class []corev1.Toleration) []corev1.Toleration {
+	all := append(slices.Clip(pod), class...)
+	var merged []corev1.Toleration
+	for i, t := range all {
+		redundant := slices.ContainsFunc(merged, func(m corev1.Toleration) bool { return tolerates(m, t) })
+		for _, later := range all[i+1:] {
+			redundant = redundant || !equality.Semantic.DeepEqual(t, later) && tolerates(later, t)
+		}
+		if !redundant {
+			merged = append(merged, t)
+		}
+	}
+	return merged
+}
+
+// tolerates reports whether toleration ss tolerates every taint t does.
+func tolerates(ss, t corev1.Toleration) bool {
+	if equality.Semantic.DeepEqual(ss, t) {
+		return true
+	}
+	if t.Key != ss.Key && (ss.Key != "" || ss.Operator != corev1.TolerationOpExists) {
+		return false // an empty key with Exists matches every key
+	}
+	if t.Effect != ss.Effect && ss.Effect != "" {
+		return false // an empty effect matches every effect
+	}
+	if ss.Effect == corev1.TaintEffectNoExecute && ss.TolerationSeconds != nil &&
+		(t.TolerationSeconds == nil || *t.TolerationSeconds > *ss.TolerationSeconds) {
+		return false
+	}
+	switch ss.Operator {
+	case corev1.TolerationOpEqual, "":
+		return t.Operator == corev1.TolerationOpEqual && t.Value == ss.Value
+	case corev1.TolerationOpExists:
+		return true
+	}
+	return false
 }
 
 // ValidateRuntimeClass is the RuntimeClass plugin's validation: the Pod's
