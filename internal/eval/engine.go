@@ -700,6 +700,7 @@ func (e *Engine) admitObject(obj runtime.Object, fromInput bool) Result {
 	}
 	written := meta.GetName() // before name generation (ST-01)
 	var clusterErrs field.ErrorList
+	specUnchecked := false
 	switch o := obj.(type) {
 	case *rbacv1.ClusterRole: // VAL-75
 		assignName(o)
@@ -809,6 +810,10 @@ func (e *Engine) admitObject(obj runtime.Object, fromInput bool) Result {
 		if len(clusterErrs) > 0 {
 			e.namespaceNotCreated(o.Name)
 		}
+	case *unstructured.Unstructured:
+		// a custom resource: its CRD's schema, below
+	default:
+		specUnchecked = true // a Node, a ServiceCIDR, …: metadata only
 	}
 	if len(clusterErrs) > 0 {
 		res.Denial = status.Invalid(gvk.GroupKind(), meta.GetName(), clusterErrs)
@@ -842,6 +847,9 @@ func (e *Engine) admitObject(obj runtime.Object, fromInput bool) Result {
 			e.clusterStored.add(id, written)
 		}
 		res.Skipped, res.SkipReason = true, "cluster-scoped kind: LimitRanges and quotas do not apply"
+		if specUnchecked {
+			res.SkipReason = "cluster-scoped kind limitcheck does not validate beyond its metadata; LimitRanges and quotas do not apply"
+		}
 		if ns, ok := obj.(*corev1.Namespace); ok {
 			delete(e.pending, ns.Name) // created: it exists from here on (NS-04)
 			// Only a Namespace the cluster creates (or has, live) gives its
