@@ -363,6 +363,9 @@ func Run(opts Options) (*Report, error) {
 	}
 	engine := eval.New(engineOpts)
 	r := &runner{rep: rep, createdAt: createdAt}
+	if opts.Scale != ScaleMax && opts.Scale != ScaleMin && !opts.Fit && engineOpts.Replicas == nil {
+		r.bounds = hpaBounds(hpas)
+	}
 	// Entries a later step changes are kept whole (Options.Stream).
 	if opts.Stream != nil && !opts.Fit && !opts.Rollout && !opts.SuggestQuota && opts.Scale != ScaleMax && opts.Scale != ScaleMin {
 		r.stream = opts.Stream
@@ -723,6 +726,9 @@ type runner struct {
 	// schemaless counts the custom resources admitted of kinds no CRD of
 	// the input defines, by "apiVersion Kind".
 	schemaless map[string]int
+	// bounds are the HPAs of the input by target, first in input order, when
+	// workloads keep their spec.replicas (FIT-04).
+	bounds map[eval.ScaleTarget]hpaAt
 	// crdWarned are the custom kinds warned of for their CRD's place in
 	// the input (crdOrderWarning); crdsAdmitted the CRDs reached.
 	crdWarned    map[schema.GroupKind]bool
@@ -812,6 +818,13 @@ func (r *runner) admitInput(engine *eval.Engine, catalog *apis.Catalog, l *look,
 		}
 		if opts.Live == nil {
 			r.noteAssumed(&e.Result, d.Pos)
+		}
+		if w := e.Result.Workload; w != nil && len(r.bounds) > 0 {
+			if h, ok := r.bounds[eval.ScaleTargetOf(&e.Result)]; ok {
+				if msg := boundsWarning(h, w.Replicas); msg != "" {
+					e.Result.Warnings = append(e.Result.Warnings, msg)
+				}
+			}
 		}
 		if e.Err == nil && !e.Result.Skipped && e.Result.Internal == "" && strings.Contains(d.APIVersion, ".") {
 			// (A group without a dot is built in: no lookup for the usual kinds.)

@@ -160,3 +160,36 @@ func defaultNamespaceHint(rep *Report, defaulted int, def string, explicit bool)
 	rep.Notes = append(rep.Notes, load.Note{Msg: fmt.Sprintf("%d %s checked in %q, which has no LimitRange or ResourceQuota, while the input's are for %s; give -n %s if they are meant for it",
 		defaulted, what, def, strings.Join(names, ", "), names[0])})
 }
+
+// hpaBounds are the HPAs by target, the first in input order for each.
+func hpaBounds(hpas []hpaAt) map[eval.ScaleTarget]hpaAt {
+	var out map[eval.ScaleTarget]hpaAt
+	for _, h := range hpas {
+		if _, dup := out[h.Target]; dup {
+			continue
+		}
+		if out == nil {
+			out = map[eval.ScaleTarget]hpaAt{}
+		}
+		out[h.Target] = h
+	}
+	return out
+}
+
+// boundsWarning is the warning on a workload of replicas outside the bounds
+// of the HPA h that targets it (FIT-04): the HPA controller scales it into
+// them whatever its metrics (it computes none then); 0 replicas turns the
+// HPA off.
+func boundsWarning(h hpaAt, replicas int) string {
+	switch {
+	case replicas == 0:
+		return ""
+	case replicas < int(h.MinReplicas):
+		return fmt.Sprintf("HorizontalPodAutoscaler %q (%s:%d) scales it up to its minReplicas %d, metrics or not: the %d more Pods are not checked here; --scale=min checks them",
+			h.HPA, h.Pos.File, h.Pos.Line, h.MinReplicas, int(h.MinReplicas)-replicas)
+	case replicas > int(h.MaxReplicas):
+		return fmt.Sprintf("HorizontalPodAutoscaler %q (%s:%d) scales it down to its maxReplicas %d, metrics or not: %d of the Pods checked here are removed; --scale=max checks that count",
+			h.HPA, h.Pos.File, h.Pos.Line, h.MaxReplicas, replicas-int(h.MaxReplicas))
+	}
+	return ""
+}
