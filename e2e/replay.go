@@ -106,13 +106,25 @@ var workloadKinds = map[string]bool{"Deployment": true, "ReplicaSet": true, "Rep
 // order, waiting after each quota for its first sync and after each workload
 // for its controllers to settle.
 func (r *Replayer) Run(ctx context.Context, c *Case) (*Replay, error) {
-	nsDocs, refused, err := r.createNamespaceDocs(ctx, c)
-	if err != nil {
-		return nil, err
+	nsDocs, refused := map[int]Outcome{}, map[string]bool{}
+	byDoc := map[string]bool{} // namespaces a Namespace document creates, in input order
+	if c.InputOrder {
+		// --order=input: a Namespace document creates its namespace where
+		// it is, and the objects before it meet none (NS-04).
+		for _, d := range c.Docs {
+			if t := metaOf(d); t.APIVersion == "v1" && t.Kind == "Namespace" {
+				byDoc[t.Metadata.Name] = true
+			}
+		}
+	} else {
+		var err error
+		if nsDocs, refused, err = r.createNamespaceDocs(ctx, c); err != nil {
+			return nil, err
+		}
 	}
 	for _, ns := range c.Namespaces() {
-		if len(validation.IsDNS1123Label(ns)) > 0 || refused[ns] {
-			continue // no cluster has it: its objects meet what kube-apiserver says
+		if len(validation.IsDNS1123Label(ns)) > 0 || refused[ns] || byDoc[ns] {
+			continue // no cluster has it (yet): its objects meet what kube-apiserver says
 		}
 		if err := r.CreateNamespace(ctx, ns); err != nil {
 			return nil, err
@@ -121,6 +133,17 @@ func (r *Replayer) Run(ctx context.Context, c *Case) (*Replay, error) {
 	res := &Replay{Outcomes: make([]Outcome, len(c.Docs)), Quotas: map[string]QuotaState{}}
 	for _, i := range c.Order() {
 		if o, ok := nsDocs[i]; ok {
+			res.Outcomes[i] = o
+			continue
+		}
+		if t := metaOf(c.Docs[i]); c.InputOrder && t.APIVersion == "v1" && t.Kind == "Namespace" {
+			o, refusedNS, err := r.createNamespaceDoc(ctx, c.Docs[i], i)
+			if err != nil {
+				return nil, err
+			}
+			if refusedNS {
+				refused[t.Metadata.Name] = true
+			}
 			res.Outcomes[i] = o
 			continue
 		}
@@ -156,34 +179,47 @@ func (r *Replayer) createNamespaceDocs(ctx context.Context, c *Case) (map[int]Ou
 		if t.Kind != "Namespace" || t.APIVersion != "v1" {
 			continue
 		}
-		o := Outcome{Index: i, Kind: t.Kind, Name: t.Metadata.Name}
-		var u unstructured.Unstructured
-		if err := u.UnmarshalJSON(d); err != nil {
-			o.Error = err.Error()
-			outcomes[i] = o
-			continue
-		}
-		u.SetResourceVersion("") // as kubectl create does (ST-03)
-		_, err := r.Dyn.Resource(corev1.SchemeGroupVersion.WithResource("namespaces")).Create(ctx, &u, metav1.CreateOptions{FieldValidation: "Strict"})
-		var st apierrors.APIStatus
-		switch {
-		case err == nil || apierrors.IsAlreadyExists(err):
-			o.Allowed = true
-			o.Error = "namespace created before the documents"
-		case errors.As(err, &st):
-			o.Code, o.Message = int(st.Status().Code), st.Status().Message
-			switch t.Metadata.Name {
-			case "default", "kube-system", "kube-public", "kube-node-lease":
-				// every cluster has it already
-			default:
-				refused[t.Metadata.Name] = true
-			}
-		default:
+		o, refusedNS, err := r.createNamespaceDoc(ctx, d, i)
+		if err != nil {
 			return nil, nil, err
+		}
+		if refusedNS {
+			refused[t.Metadata.Name] = true
 		}
 		outcomes[i] = o
 	}
 	return outcomes, refused, nil
+}
+
+// createNamespaceDoc creates the Namespace document d (index i) as written:
+// its outcome, and whether kube-apiserver refused a namespace no cluster has
+// already.
+func (r *Replayer) createNamespaceDoc(ctx context.Context, d []byte, i int) (Outcome, bool, error) {
+	t := metaOf(d)
+	o := Outcome{Index: i, Kind: t.Kind, Name: t.Metadata.Name}
+	var u unstructured.Unstructured
+	if err := u.UnmarshalJSON(d); err != nil {
+		o.Error = err.Error()
+		return o, false, nil
+	}
+	u.SetResourceVersion("") // as kubectl create does (ST-03)
+	_, err := r.Dyn.Resource(corev1.SchemeGroupVersion.WithResource("namespaces")).Create(ctx, &u, metav1.CreateOptions{FieldValidation: "Strict"})
+	var st apierrors.APIStatus
+	switch {
+	case err == nil || apierrors.IsAlreadyExists(err):
+		o.Allowed = true
+		o.Error = "namespace created before the documents"
+	case errors.As(err, &st):
+		o.Code, o.Message = int(st.Status().Code), st.Status().Message
+		switch t.Metadata.Name {
+		case "default", "kube-system", "kube-public", "kube-node-lease":
+			return o, false, nil // every cluster has it already
+		}
+		return o, true, nil
+	default:
+		return o, false, err
+	}
+	return o, false, nil
 }
 
 // CreateNamespace creates ns and waits for what its controllers put in it.
