@@ -155,6 +155,13 @@ func (e *Engine) runControllers(obj runtime.Object) *Workload {
 		e.createPods(w, o.Spec.Template, o.Namespace, o.Name, n-w.Adopted, nil)
 	case *appsv1.DaemonSet:
 		e.createPods(w, &o.Spec.Template, o.Namespace, o.Name, n, nil)
+		if sel := nodeChoice(&o.Spec.Template.Spec); sel != "" {
+			nodes := fmt.Sprintf("each of the %d nodes it assumes (--nodes)", n)
+			if n == 1 {
+				nodes = "the one node it assumes (--nodes)"
+			}
+			w.Note = fmt.Sprintf("its Pods choose their nodes (%s): limitcheck runs one on %s, the cluster only on the nodes that match", sel, nodes)
+		}
 	case *appsv1.StatefulSet:
 		e.runStatefulSet(w, o)
 	case *batchv1.Job:
@@ -196,6 +203,25 @@ func (e *Engine) adoptingDeployment(rs *appsv1.ReplicaSet) string {
 		if d.sel.Matches(labels.Set(rs.Labels)) {
 			return d.name
 		}
+	}
+	return ""
+}
+
+// nodeChoice says how a DaemonSet's Pod template limits the nodes it runs
+// on (a nodeSelector, a required node affinity), or "" when it does not:
+// the DaemonSet controller creates a Pod only for the nodes that match
+// (WL-09).
+func nodeChoice(spec *corev1.PodSpec) string {
+	if len(spec.NodeSelector) > 0 {
+		keys := slices.Sorted(maps.Keys(spec.NodeSelector))
+		parts := make([]string, len(keys))
+		for i, k := range keys {
+			parts[i] = k + "=" + spec.NodeSelector[k]
+		}
+		return "nodeSelector " + strings.Join(parts, ",")
+	}
+	if a := spec.Affinity; a != nil && a.NodeAffinity != nil && a.NodeAffinity.RequiredDuringSchedulingIgnoredDuringExecution != nil {
+		return "a required node affinity"
 	}
 	return ""
 }
