@@ -142,7 +142,10 @@ func needPlane(t *testing.T) {
 const nodeName = "e2e-node"
 
 func createNode(ctx context.Context) error {
-	n := &corev1.Node{ObjectMeta: metav1.ObjectMeta{Name: nodeName, Labels: map[string]string{"kubernetes.io/hostname": nodeName}}}
+	// The labels every kubelet sets (a DaemonSet selecting kubernetes.io/os:
+	// linux, as most do, runs on it).
+	n := &corev1.Node{ObjectMeta: metav1.ObjectMeta{Name: nodeName, Labels: map[string]string{
+		"kubernetes.io/hostname": nodeName, "kubernetes.io/os": "linux", "kubernetes.io/arch": "amd64"}}}
 	created, err := env.replayer.Core.CoreV1().Nodes().Create(ctx, n, metav1.CreateOptions{})
 	if err != nil && !apierrors.IsAlreadyExists(err) {
 		return err
