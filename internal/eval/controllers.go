@@ -239,8 +239,7 @@ func (e *Engine) adopt(w *Workload, namespace string, sel labels.Selector) {
 	}
 	kept := ns.orphans[:0]
 	for _, pod := range ns.orphans {
-		active := pod.Status.Phase != corev1.PodSucceeded && pod.Status.Phase != corev1.PodFailed && pod.DeletionTimestamp == nil
-		if active && sel.Matches(labels.Set(pod.Labels)) {
+		if activePod(pod) && sel.Matches(labels.Set(pod.Labels)) {
 			w.Adopted++
 			continue
 		}
@@ -251,6 +250,12 @@ func (e *Engine) adopt(w *Workload, namespace string, sel labels.Selector) {
 	if extra := w.Adopted - w.Replicas; extra > 0 {
 		w.Note = fmt.Sprintf("adopts %d existing Pods, %d more than its replicas: the controller deletes the surplus, which limitcheck keeps charged to quota", w.Adopted, extra)
 	}
+}
+
+// activePod reports whether a controller may claim pod: not finished, not
+// being deleted (controller.FilterActivePods).
+func activePod(pod *corev1.Pod) bool {
+	return pod.Status.Phase != corev1.PodSucceeded && pod.Status.Phase != corev1.PodFailed && pod.DeletionTimestamp == nil
 }
 
 // parallelism is a Job's parallelism (default 1), or Options.Parallelism.
@@ -825,8 +830,7 @@ func (e *Engine) adoptMember(ns *namespaceState, set *appsv1.StatefulSet, podNam
 		if pod.Name != podName {
 			continue
 		}
-		active := pod.Status.Phase != corev1.PodSucceeded && pod.Status.Phase != corev1.PodFailed && pod.DeletionTimestamp == nil
-		if !active || !sel.Matches(labels.Set(pod.Labels)) {
+		if !activePod(pod) || !sel.Matches(labels.Set(pod.Labels)) {
 			return false
 		}
 		ns.orphans = slices.Delete(ns.orphans, i, i+1)

@@ -77,14 +77,22 @@ func (d *docSrc) list(js []byte, o *obj, h *header, depth int) {
 // kind that is not built in (a built-in kind's schema has no items: its
 // validation refuses the item first).
 func (d *docSrc) listLike(apiVersion, kind string) bool {
-	if strings.HasSuffix(kind, "List") {
-		return true
-	}
+	return strings.HasSuffix(kind, "List") || d.builtin(apiVersion, kind) == nil
+}
+
+// builtin is an empty typed object of a built-in kind (Options.NewObject,
+// else Options.CheckFields), nil for any other kind.
+func (d *docSrc) builtin(apiVersion, kind string) runtime.Object {
 	opts := d.stream.opts
-	if opts.NewObject != nil && opts.NewObject(apiVersion, kind) != nil {
-		return false
+	if opts.NewObject != nil {
+		if obj := opts.NewObject(apiVersion, kind); obj != nil {
+			return obj
+		}
 	}
-	return opts.CheckFields == nil || opts.CheckFields(apiVersion, kind) == nil
+	if opts.CheckFields != nil {
+		return opts.CheckFields(apiVersion, kind)
+	}
+	return nil
 }
 
 // listModel is the OpenAPI name of the list kind apiVersion/kind
@@ -96,13 +104,7 @@ func (d *docSrc) listModel(apiVersion, kind string) string {
 	if !ok || itemKind == "" || opts.ListNotMapped == nil || opts.ListNotMapped(apiVersion, kind) != "" {
 		return ""
 	}
-	var item runtime.Object
-	if opts.NewObject != nil {
-		item = opts.NewObject(apiVersion, itemKind)
-	}
-	if item == nil && opts.CheckFields != nil {
-		item = opts.CheckFields(apiVersion, itemKind)
-	}
+	item := d.builtin(apiVersion, itemKind)
 	if item == nil {
 		return ""
 	}
