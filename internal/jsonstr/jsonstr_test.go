@@ -30,3 +30,14 @@ func FuzzAppend(f *testing.F) {
 		}
 	})
 }
+
+func BenchmarkAppend(b *testing.B) {
+	msgs := []string{"apiVersion", "team-0000-apps.yaml", `pods "app-00042" is forbidden: exceeded quota: compute, requested: pods=1, used: pods=195, limited: pods=195`, "registry.example/app:0"}
+	buf := make([]byte, 0, 512)
+	for b.Loop() {
+		for _, m := range msgs {
+			buf = Append(buf[:0], m, false)
+			buf = Append(buf[:0], m, true)
+		}
+	}
+}

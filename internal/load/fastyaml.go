@@ -7,6 +7,7 @@ import (
 	"strings"
 	"sync"
 	"unicode/utf8"
+	"unsafe"
 
 	"github.com/limitcheck/limitcheck/internal/jsonstr"
 )
@@ -77,7 +78,8 @@ func (p *fastParser) release() {
 	if cap(p.buf) > maxFastScratch || cap(p.tmp) > maxFastScratch || cap(p.lines) > maxFastScratch/16 {
 		return
 	}
-	*p = fastParser{lines: p.lines[:0], buf: p.buf[:0], tmp: p.tmp[:0], ents: p.ents[:0], keys: p.keys}
+	clear(p.ents[:cap(p.ents)]) // their keys share the text's bytes
+	*p = fastParser{lines: p.lines[:0], buf: p.buf[:0], tmp: p.tmp[:0], ents: p.ents[:0]}
 	fastParsers.Put(p)
 }
 
@@ -93,7 +95,6 @@ type fastParser struct {
 	buf   []byte     // JSON output
 	tmp   []byte     // scratch for sorting mapping entries
 	ents  []fastEntry
-	keys  map[string]string // see intern
 	// renamed: a plain key was read as a boolean or a number.
 	renamed bool
 }
@@ -111,9 +112,22 @@ func (p *fastParser) splitLines() bool {
 	text := p.text
 	for start := 0; start < len(text); {
 		end := start
+		for end < len(text) && text[end] == ' ' {
+			end++
+		}
 		indent := -1
-		for ; end < len(text) && text[end] != '\n'; end++ {
+		if end < len(text) && text[end] != '\n' {
+			indent = end - start
+		}
+		for ; end < len(text); end++ {
+			end = skipPrintable(text, end)
+			if end >= len(text) {
+				break
+			}
 			c := text[end]
+			if c == '\n' {
+				break
+			}
 			if c >= utf8.RuneSelf {
 				// Characters yaml v2 reads as printable and not as line
 				// breaks (it takes U+0085, U+2028 and U+2029 for breaks).
@@ -121,17 +135,11 @@ func (p *fastParser) splitLines() bool {
 				if r < 0xA0 || r == 0x2028 || r == 0x2029 || r >= 0xD800 && r < 0xE000 || r == 0xFEFF || r == 0xFFFE || r == 0xFFFF || r == utf8.RuneError {
 					return false
 				}
-				if indent < 0 {
-					indent = end - start
-				}
 				end += size - 1
 				continue
 			}
 			if c < 0x20 || c == 0x7f {
 				return false
-			}
-			if indent < 0 && c != ' ' {
-				indent = end - start
 			}
 		}
 		if indent >= 0 {
@@ -146,6 +154,25 @@ func (p *fastParser) splitLines() bool {
 		start = end + 1
 	}
 	return true
+}
+
+// skipPrintable returns the index of the first word of eight bytes of text
+// from i on that holds a byte other than printable ASCII (0x20 to 0x7e), or
+// of the last incomplete word. A byte below 0x20 borrows into a high bit in
+// x-0x20*ones, 0x7f carries into one in x+ones, and a byte from 0x80 up
+// has its own: each test may flag another byte of the word, never a word
+// without one.
+func skipPrintable(text []byte, i int) int {
+	const ones, highs = 0x0101010101010101, 0x8080808080808080
+	for ; i+8 <= len(text); i += 8 {
+		w := text[i : i+8]
+		x := uint64(w[0]) | uint64(w[1])<<8 | uint64(w[2])<<16 | uint64(w[3])<<24 |
+			uint64(w[4])<<32 | uint64(w[5])<<40 | uint64(w[6])<<48 | uint64(w[7])<<56
+		if (x|(x-0x20*ones)|(x+ones))&highs != 0 {
+			break
+		}
+	}
+	return i
 }
 
 // blockNode reads the block mapping or sequence starting on the current
@@ -250,11 +277,11 @@ func (p *fastParser) key(i, end int) (string, int, bool) {
 // plainKey returns the string sigs.k8s.io/yaml makes of a plain key.
 func (p *fastParser) plainKey(raw []byte) (string, bool) {
 	if !mayResolve(raw) {
-		return p.intern(raw), true
+		return keyOf(raw), true
 	}
 	k, str, ok := plainKeyString(string(raw))
 	if str {
-		return p.intern(raw), ok
+		return keyOf(raw), ok
 	}
 	p.renamed = p.renamed || k != string(raw)
 	return k, ok
@@ -344,24 +371,12 @@ func (p *fastParser) sortEntries(mapStart, entStart int) bool {
 	return true
 }
 
-// intern returns raw as a string, the same one for the same short key in
-// the documents a parser reads (the keys of manifests are few).
-func (p *fastParser) intern(raw []byte) string {
-	if k, ok := p.keys[string(raw)]; ok {
-		return k
-	}
-	k := string(raw)
-	if p.keys == nil {
-		p.keys = make(map[string]string)
-	}
-	if len(p.keys) < maxFastKeys && len(k) <= 64 {
-		p.keys[k] = k
-	}
-	return k
+// keyOf returns raw, a key in the text, as a string that shares its bytes:
+// a key is used only while its document is read (to sort and compare the
+// entries of its mapping; buf gets a copy), and the text does not change.
+func keyOf(raw []byte) string {
+	return unsafe.String(unsafe.SliceData(raw), len(raw))
 }
-
-// maxFastKeys bounds the keys a parser keeps for intern.
-const maxFastKeys = 4096
 
 // blockMap reads a block mapping whose first key is at offset first of the
 // current line, in column indent.

@@ -22,12 +22,17 @@ type jw struct {
 	keys   []string // stringMap's scratch
 }
 
+// spaces indents sixteen levels at a time.
+const spaces = "                                "
+
 func (w *jw) newline() {
 	w.b = append(w.b, '\n')
 	w.b = append(w.b, w.prefix...)
-	for range w.depth {
-		w.b = append(w.b, "  "...)
+	n := 2 * w.depth
+	for ; n > len(spaces); n -= len(spaces) {
+		w.b = append(w.b, spaces...)
 	}
+	w.b = append(w.b, spaces[:n]...)
 }
 
 // open starts an object or array; close ends it ({} and [] when empty).
