@@ -574,16 +574,28 @@ func unread(text []byte) bool {
 	if !bytes.HasPrefix(text, []byte("kind:")) && !bytes.Contains(text, []byte("\nkind:")) {
 		return false
 	}
-	if bytes.IndexByte(text, '\\') >= 0 || bytes.Contains(text, []byte("!!")) || bytes.Contains(text, []byte("!<")) || bytes.Contains(text, []byte("%TAG")) {
-		return false
-	}
-	for _, w := range firstLookWords {
-		if bytes.Contains(text, w) {
-			return false
+	for i, c := range text {
+		if !lookStarts[c] {
+			continue
+		}
+		for _, w := range lookMarks[c] {
+			if bytes.HasPrefix(text[i:], w) {
+				return false
+			}
 		}
 	}
 	return true
 }
+
+// lookMarks lists, by their first byte, what unread looks for: the
+// firstLookWords, a backslash and the tags.
+var lookMarks, lookStarts = func() (m [256][][]byte, starts [256]bool) {
+	for _, w := range append([][]byte{[]byte("\\"), []byte("!!"), []byte("!<"), []byte("%TAG")}, firstLookWords...) {
+		m[w[0]] = append(m[w[0]], w)
+		starts[w[0]] = true
+	}
+	return m, starts
+}()
 
 // firstLook reads the input once, decoding only what applies to the whole run
 // (everything, with a live cluster, whose questions depend on every object).

@@ -88,8 +88,68 @@ type plan struct {
 
 	fields map[string]*field // kStruct, by JSON name
 	nField int
+	// byHash finds fields without hashing the whole name: see indexFields.
+	byHash    []namedField
+	hashSeed  uint64
+	hashShift uint
 
 	elem ref // kPointer, kSlice, kMap: the element's plan
+}
+
+type namedField struct {
+	name string
+	f    *field
+}
+
+// fieldFeatures packs a name's length and four of its bytes: what the
+// field table hashes.
+func fieldFeatures(key []byte) uint64 {
+	n := len(key)
+	if n == 0 {
+		return 0
+	}
+	return uint64(n) | uint64(key[0])<<8 | uint64(key[n-1])<<16 | uint64(key[n/2])<<24 | uint64(key[n/3])<<32 | uint64(key[2*n/3])<<40
+}
+
+// indexFields gives the plan a table where each field name has its own
+// slot, found by a multiply-shift hash of fieldFeatures; the map stays for
+// the structs no seed separates.
+func indexFields(p *plan) {
+	if len(p.fields) == 0 {
+		return
+	}
+	bits := uint(1)
+	for 1<<bits < 2*len(p.fields) {
+		bits++
+	}
+	for ; bits <= 12; bits++ {
+		table := make([]namedField, 1<<bits)
+	seeds:
+		for seed := uint64(0x9E3779B97F4A7C15); seed != 0x9E3779B97F4A7C15+64*2; seed += 2 {
+			clear(table)
+			for name, f := range p.fields {
+				i := (fieldFeatures([]byte(name)) * seed) >> (64 - bits)
+				if table[i].f != nil {
+					continue seeds
+				}
+				table[i] = namedField{name, f}
+			}
+			p.byHash, p.hashSeed, p.hashShift = table, seed, 64-bits
+			return
+		}
+	}
+}
+
+// field returns the field named key, or nil.
+func (p *plan) field(key []byte) *field {
+	if p.byHash == nil {
+		return p.fields[string(key)]
+	}
+	e := &p.byHash[(fieldFeatures(key)*p.hashSeed)>>p.hashShift]
+	if e.f == nil || e.name != string(key) {
+		return nil
+	}
+	return e.f
 }
 
 type field struct {
@@ -179,6 +239,7 @@ func build(t reflect.Type) *plan {
 		if !addFields(p, t, 0) {
 			p.kind, p.fields = kUnsupported, nil
 		}
+		indexFields(p)
 	default: // interfaces, arrays, channels, functions, complex numbers
 		p.kind = kUnsupported
 	}
@@ -409,7 +470,7 @@ func (d *decoder) object(p *plan, ptr unsafe.Pointer, depth int) bool {
 		seenLarge = make([]bool, p.nField)
 	}
 	return d.members(func(key []byte) bool {
-		f := p.fields[string(key)]
+		f := p.field(key)
 		if f == nil {
 			return false // unknown field
 		}
