@@ -26,6 +26,11 @@ import (
 type problem struct {
 	path string // e.g. spec.containers[0].resources.limits.cpu
 	msg  string
+	hint string // after msg: " (…)", what may have been meant, or ""
+	// mismatch: a JSON value the Go type does not take, which the
+	// reference decoder reports as "json: cannot unmarshal …" (not one a
+	// type's own decoding refuses, such as a quantity's text).
+	mismatch bool
 	// schema says kubectl's client-side check of a list's items against
 	// the OpenAPI schema (k8s.io/kube-openapi/pkg/util/proto/validation)
 	// finds it too: a JSON type the field's schema does not take. That
@@ -61,14 +66,26 @@ func checkJSON(t reflect.Type, js []byte) []problem {
 	return c.problems
 }
 
+// markMismatch marks the problem just added as a type mismatch.
+func (c *checker) markMismatch() {
+	if n := len(c.problems); n > 0 && c.problems[n-1].path == string(c.path) {
+		c.problems[n-1].mismatch = true
+	}
+}
+
 func (c *checker) add(msg string) {
+	c.addHinted(msg, "")
+}
+
+func (c *checker) addHinted(msg, hint string) {
 	if len(c.problems) < maxProblems {
-		c.problems = append(c.problems, problem{path: string(c.path), msg: msg})
+		c.problems = append(c.problems, problem{path: string(c.path), msg: msg, hint: hint})
 	}
 }
 
 func (c *checker) mismatch(expected string, raw []byte) {
-	c.add("expected " + expected + ", got " + describeJSON(raw) + quotedHint(expected, raw) + substitutionHint(raw))
+	c.addHinted("expected "+expected+", got "+describeJSON(raw), quotedHint(expected, raw)+substitutionHint(raw))
+	c.markMismatch()
 	jt := JSONType(raw)
 	scalar := jt == "number" || jt == "boolean" || jt == "string"
 	switch {
@@ -205,6 +222,7 @@ func (c *checker) value(t reflect.Type, raw []byte, depth int) {
 	case reflect.Interface:
 		if t.NumMethod() > 0 {
 			c.add(fmt.Sprintf("cannot decode %s into Go type %s", jt, t))
+			c.markMismatch()
 		}
 	case reflect.Struct:
 		if jt != "object" {
@@ -256,7 +274,7 @@ func (c *checker) value(t reflect.Type, raw []byte, depth int) {
 			}
 			if s, ok := unquoteJSON(raw); ok {
 				if _, err := base64.StdEncoding.DecodeString(s); err != nil {
-					c.add("invalid base64 data: " + err.Error() + base64Hint(string(c.path), s))
+					c.addHinted("invalid base64 data: "+err.Error(), base64Hint(string(c.path), s))
 				}
 			}
 			return
@@ -312,6 +330,7 @@ func (c *checker) value(t reflect.Type, raw []byte, depth int) {
 func (c *checker) numberError(expected string, t reflect.Type, raw []byte, err error) {
 	if errors.Is(err, strconv.ErrRange) {
 		c.add(fmt.Sprintf("number %s is out of range for %s", truncate(string(raw)), t.Kind()))
+		c.markMismatch()
 		return
 	}
 	c.mismatch(expected, raw)
@@ -336,7 +355,7 @@ func (c *checker) unmarshaler(t reflect.Type, raw []byte, jt string) {
 					hint = "; did you mean " + q + "?"
 				}
 			}
-			c.add(err.Error() + " (got " + gotValue(raw) + hint + ")" + substitutionHint(raw))
+			c.addHinted(err.Error(), " (got "+gotValue(raw)+hint+")"+substitutionHint(raw))
 			return
 		}
 		c.add(errMsg(err, raw))

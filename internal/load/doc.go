@@ -385,7 +385,7 @@ func (d *docSrc) decode(js []byte, o *obj, h *header) {
 		}
 		pom := &metav1.PartialObjectMetadata{}
 		if err := kjson.UnmarshalCaseSensitivePreserveInts(js, pom); err != nil {
-			e, schema := d.decodeErrorSchema(o, js, partialType, err)
+			e, schema := d.decodeErrorSchema(o, h, js, partialType, err)
 			if schema && o.isItem && d.itemSchemaErr == nil {
 				d.itemSchemaErr = e
 			}
@@ -420,7 +420,7 @@ func (d *docSrc) decodeStrict(o *obj, h *header, js []byte, into runtime.Object)
 	schema := false
 	switch {
 	case err != nil:
-		e, schema = d.decodeErrorSchema(o, js, reflect.TypeOf(into), err)
+		e, schema = d.decodeErrorSchema(o, h, js, reflect.TypeOf(into), err)
 	case len(strictErrs) > 0:
 		e = d.strictError(o, reflect.TypeOf(into), strictErrs)
 		for _, err := range strictErrs {
@@ -438,32 +438,129 @@ func (d *docSrc) decodeStrict(o *obj, h *header, js []byte, into runtime.Object)
 	return false
 }
 
-// decodeError turns a decode failure into an Error naming the field and its
-// line: the decoder's errors do not carry a usable path, so the JSON is
-// checked against the Go type to find the offending value(s); the one that
-// comes first in the file is reported.
-func (d *docSrc) decodeError(o *obj, js []byte, t reflect.Type, err error) *Error {
-	e, _ := d.decodeErrorSchema(o, js, t, err)
-	return e
-}
-
-// decodeErrorSchema is decodeError, and says whether kubectl's client-side
-// schema check of a list's items would find one of the problems as well.
-func (d *docSrc) decodeErrorSchema(o *obj, js []byte, t reflect.Type, err error) (*Error, bool) {
+// decodeErrorSchema turns a decode failure (err, from the reference
+// decoder) into the Error kubectl reports, at the field and line it is
+// about: the decoder's errors do not carry a usable path, so the JSON is
+// checked against the Go type to find the offending values. It says too
+// whether kubectl's client-side schema check of a list's items would find
+// one of the problems.
+func (d *docSrc) decodeErrorSchema(o *obj, h *header, js []byte, t reflect.Type, err error) (*Error, bool) {
 	problems := checkJSON(t, js)
-	var best *Error
 	schema := false
 	for _, p := range problems {
 		schema = schema || p.schema
-		line, _ := d.fieldLine(o, p.path)
-		if best == nil || line < best.Line {
-			best = &Error{Line: line, Field: p.path, Msg: p.msg + d.unquotedHint(o, p)}
+	}
+	msg, at := "", -1
+	if !schema || !o.isItem {
+		// (A list's item kubectl's own schema check refuses is not sent:
+		// its problem is said in limitcheck's words.)
+		msg, at = d.decodeRefusal(o, h, js, err, problems)
+	}
+	if msg == "" {
+		// Not an error of the document's that the check finds (or none):
+		// the first of its problems in file order, in its own words.
+		first := 0
+		for i, p := range problems {
+			if line, _ := d.fieldLine(o, p.path); at < 0 || line < first {
+				at, first = i, line
+			}
+		}
+		if at < 0 {
+			if err == nil {
+				return &Error{Msg: "internal error: no decoding error"}, schema
+			}
+			return &Error{Msg: strings.TrimPrefix(err.Error(), "json: ")}, schema
 		}
 	}
-	if best != nil {
-		return best, schema
+	if at < 0 {
+		return &Error{Msg: msg}, schema
 	}
-	return &Error{Msg: strings.TrimPrefix(err.Error(), "json: ")}, false
+	p := problems[at]
+	line, _ := d.fieldLine(o, p.path)
+	if msg == "" {
+		msg = p.msg
+	}
+	return &Error{Line: line, Field: p.path, Msg: msg + p.hint + d.unquotedHint(o, p)}, schema
+}
+
+// metadataOnlyObject is what kubectl decodes each document it reads into
+// before it sends anything (k8s.io/cli-runtime's metadataValidatingDecoder,
+// with k8s.io/apimachinery's case-sensitive json.Unmarshal): a value that
+// does not fit in metadata is its error, "unable to decode", and the
+// document is not sent. The type's name, and its embedding ObjectMeta, are
+// part of the message for a value given for metadata itself.
+type metadataOnlyObject struct {
+	metav1.TypeMeta   `json:",inline"`
+	metav1.ObjectMeta `json:"metadata,omitempty"`
+}
+
+// decodeRefusal is the message kubectl prints for a document whose
+// decoding failed with err (nil: the failure is kubectl's alone), and the
+// index of the problem it is about (-1 if none is known); "" if the check
+// finds no problem of the decoder's:
+//   - kubectl's own decoding of the metadata (not a list's items, which
+//     kube-apiserver decodes): `unable to decode "input.yaml": json: cannot
+//     unmarshal bool into Go struct field ObjectMeta.metadata.labels of type
+//     string`;
+//   - else kube-apiserver's 400, its decoder's first error (a value that no
+//     Go type's own decoding takes, such as a quantity, ends the decoding
+//     at once and is the error even after a type mismatch): `Pod in version
+//     "v1" cannot be handled as a Pod: json: cannot unmarshal bool into Go
+//     struct field EnvVar.spec.containers.env.value of type string`.
+//
+// kubectl sends the JSON of its YAML with the keys of each object in
+// order, as the check reads it: the first problem of the kind the error
+// is (a type mismatch, or another) is the one the decoder met first.
+func (d *docSrc) decodeRefusal(o *obj, h *header, js []byte, err error, problems []problem) (string, int) {
+	if msg, refused := d.metadataRefusal(o, js); refused {
+		for i, p := range problems {
+			if p.path == "metadata" || strings.HasPrefix(p.path, "metadata.") {
+				return msg, i
+			}
+		}
+		return msg, -1
+	}
+	if err == nil {
+		return "", -1
+	}
+	mismatch := strings.HasPrefix(err.Error(), "json: cannot unmarshal ")
+	at := -1
+	for i, p := range problems {
+		if p.mismatch == mismatch {
+			at = i
+			break
+		}
+	}
+	if at < 0 {
+		return "", -1
+	}
+	version := h.apiVersion
+	if i := strings.LastIndexByte(version, '/'); i >= 0 {
+		version = version[i+1:]
+	}
+	return fmt.Sprintf("%s in version %q cannot be handled as a %s: %v", h.kind, version, h.kind, err), at
+}
+
+// metadataRefusal is kubectl's error for a document whose metadata its own
+// decoding does not take (see metadataOnlyObject), if it has one.
+func (d *docSrc) metadataRefusal(o *obj, js []byte) (string, bool) {
+	if o.isItem {
+		return "", false
+	}
+	var m metadataOnlyObject
+	if err := kjson.UnmarshalCaseSensitivePreserveInts(js, &m); err != nil {
+		return fmt.Sprintf("unable to decode %q: %v", kubectlSource(d.stream.name), err), true
+	}
+	return "", false
+}
+
+// kubectlSource is how kubectl names a file in its messages: stdin is
+// STDIN.
+func kubectlSource(name string) string {
+	if name == StdinName {
+		return "STDIN"
+	}
+	return name
 }
 
 // unquotedHint explains a string field given a boolean or a number by the

@@ -18,8 +18,9 @@ import (
 
 // needsKubectlForm reports whether docs, read from a JSON document as
 // written, failed where kubectl's form of the document could read
-// differently: a duplicate field, or an integer field given a number
-// written with a fraction or an exponent.
+// differently: a duplicate field, or a value the decoder does not take (an
+// integer field given a number written with a fraction or an exponent
+// reads as one in kubectl's form; another error may be met first there).
 func needsKubectlForm(docs []Document) bool {
 	for _, d := range docs {
 		if d.Err == nil {
@@ -29,7 +30,9 @@ func needsKubectlForm(docs []Document) bool {
 		if strings.HasPrefix(m, "duplicate field") {
 			return true
 		}
-		if _, num, ok := strings.Cut(m, "got number "); ok && strings.ContainsAny(num, ".eE") {
+		if strings.Contains(m, " cannot be handled as a ") {
+			// kube-apiserver's decoder names the first problem in the
+			// order kubectl sends the keys (sorted), not as written.
 			return true
 		}
 	}

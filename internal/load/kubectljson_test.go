@@ -25,7 +25,7 @@ func TestJSONAsKubectlSendsIt(t *testing.T) {
 	}{
 		{name: "fraction", in: strings.Replace(deploy, "%s", "2.0", 1), replicas: 2},
 		{name: "exponent", in: strings.Replace(deploy, "%s", "1e1", 1), replicas: 10},
-		{name: "not an integer", in: strings.Replace(deploy, "%s", "2.5", 1), err: "f.json:1: spec.replicas: expected integer, got number 2.5"},
+		{name: "not an integer", in: strings.Replace(deploy, "%s", "2.5", 1), err: `f.json:1: spec.replicas: Deployment in version "v1" cannot be handled as a Deployment: json: cannot unmarshal number 2.5 into Go struct field DeploymentSpec.spec.replicas of type int32`},
 		{name: "duplicate", in: "{\"apiVersion\":\"v1\",\"kind\":\"Pod\",\"metadata\":{\"name\":\"p\",\n\"labels\":{\"a\":\"1\",\n\"a\":\"2\"}}}",
 			warnings: []string{`duplicate key "a" in metadata.labels (line 2 and line 3): kubectl keeps the last value`}},
 		{name: "duplicate, strict", strict: true, in: "{\"apiVersion\":\"v1\",\"kind\":\"Pod\",\"metadata\":{\"name\":\"p\",\n\"labels\":{\"a\":\"1\",\n\"a\":\"2\"}}}",

@@ -509,17 +509,17 @@ var streamCases = []struct {
 			"      protocol: true\n", // 63
 		want: []got{
 			{Pos: pos(1, 0, -1), APIVersion: "apps/v1", Kind: "Deployment", Name: "web",
-				Err: `f.yaml:14: spec.template.spec.containers[1].resources.limits.cpu: ` + quantityR + ` (got "1.5.Gi")`},
+				Err: `f.yaml:14: spec.template.spec.containers[1].resources.limits.cpu: Deployment in version "v1" cannot be handled as a Deployment: ` + quantityR + ` (got "1.5.Gi")`},
 			{Pos: pos(17, 1, -1), APIVersion: "v1", Kind: "Pod", Name: "p",
 				Err: `f.yaml:23: spec.containers[0].resourcess: unknown field "resourcess" (did you mean "resources"?)`},
 			{Pos: pos(28, 2, -1), APIVersion: "v1", Kind: "Pod", Name: "q",
-				Err: `f.yaml:35: spec.containers[0].ports[0].containerPort: expected integer, got string "abc"`},
+				Err: `f.yaml:35: spec.containers[0].ports[0].containerPort: Pod in version "v1" cannot be handled as a Pod: json: cannot unmarshal string into Go struct field ContainerPort.spec.containers.ports.containerPort of type int32`},
 			{Pos: pos(38, 3, -1), APIVersion: "v1", Kind: "Pod", Name: "r",
-				Err: `f.yaml:45: spec.containers[0].resources.requests.nvidia.com/gpu: ` + quantityR + ` (got "lots")`},
+				Err: `f.yaml:45: spec.containers[0].resources.requests.nvidia.com/gpu: Pod in version "v1" cannot be handled as a Pod: ` + quantityR + ` (got "lots")`},
 			{Pos: pos(47, 4, -1), APIVersion: "example.com/v1", Kind: "Widget", Name: "w",
-				Err: `f.yaml:52: metadata.labels.app: expected string, got number 5 (YAML reads the unquoted 5 as a number: write "5" for a string)`},
+				Err: `f.yaml:52: metadata.labels.app: unable to decode "f.yaml": json: cannot unmarshal number into Go struct field ObjectMeta.metadata.labels of type string (YAML reads the unquoted 5 as a number: write "5" for a string)`},
 			{Pos: pos(55, 5, -1), APIVersion: "v1", Kind: "Pod", Name: "s",
-				Err: `f.yaml:62: spec.containers[0].ports[0].containerPort: number 3000000000 is out of range for int32`},
+				Err: `f.yaml:62: spec.containers[0].ports[0].containerPort: Pod in version "v1" cannot be handled as a Pod: json: cannot unmarshal number 3000000000 into Go struct field ContainerPort.spec.containers.ports.containerPort of type int32`},
 		},
 	},
 	{
@@ -553,7 +553,7 @@ var streamCases = []struct {
 			cm(pos(1, 0, -1), "a"),
 			cm(pos(1, 1, -1), "b"),
 			{Pos: pos(3, 2, -1), APIVersion: "v1", Kind: "Pod", Name: "p",
-				Err: `f.yaml:8: spec.containers[0].resources.limits.cpu: ` + quantityR + ` (got "1.5.Gi")`},
+				Err: `f.yaml:8: spec.containers[0].resources.limits.cpu: Pod in version "v1" cannot be handled as a Pod: ` + quantityR + ` (got "1.5.Gi")`},
 			{Pos: pos(10, 3, -1), Err: "f.yaml:10: expected a JSON object"},
 			{Pos: pos(11, 4, -1), Err: "f.yaml:11: expected a JSON object"},
 			{Pos: pos(12, 5, -1), APIVersion: "v1", Kind: "Pod", Name: "d", Obj: "*v1.Pod"}, // kubectl keeps the last "kind" (IN-04)
@@ -910,7 +910,7 @@ func TestMergeKeysAndAliases(t *testing.T) {
 		"  metadata: {name: b}\n" + // 13
 		"- *base\n" // 14
 	gs, _ := readAll(t, "f.yaml", in, typedOpts)
-	e := `spec.containers[0].resources.limits.cpu: ` + quantityR + ` (got "2x")`
+	e := `spec.containers[0].resources.limits.cpu: Pod in version "v1" cannot be handled as a Pod: ` + quantityR + ` (got "2x")`
 	compare(t, gs, []got{
 		{Pos: pos(4, 0, 0), APIVersion: "v1", Kind: "Pod", Name: "a", Err: "f.yaml:11: " + e},
 		{Pos: pos(12, 0, 1), APIVersion: "v1", Kind: "Pod", Name: "b", Err: "f.yaml:11: " + e},
@@ -1073,7 +1073,7 @@ func TestCheckFields(t *testing.T) {
 			name: "wrong type",
 			in:   ingress + "          service: {name: web, port: {number: http}}\n",
 			want: []got{{Pos: pos(1, 0, -1), APIVersion: "networking.k8s.io/v1", Kind: "Ingress", Name: "web",
-				Err: `f.yaml:11: spec.rules[0].http.paths[0].backend.service.port.number: expected integer, got string "http"`}},
+				Err: `f.yaml:11: spec.rules[0].http.paths[0].backend.service.port.number: Ingress in version "v1" cannot be handled as a Ingress: json: cannot unmarshal string into Go struct field ServiceBackendPort.spec.rules.IngressRuleValue.http.paths.backend.service.port.number of type int32`}},
 		},
 		{
 			name: "valid: decoded as metadata only",

@@ -16,25 +16,25 @@ func TestUnquotedScalarHint(t *testing.T) {
 	const env = "spec:\n  containers:\n  - name: c\n    image: i\n    env:\n    - name: E\n" // lines 5-10
 	for _, tc := range []struct{ name, in, want string }{
 		{"yes", head + "  labels:\n    canary: yes\n",
-			`f.yaml:6: metadata.labels.canary: expected string, got boolean true (YAML reads the unquoted yes as a boolean: write "yes" for a string)`},
+			`f.yaml:6: metadata.labels.canary: unable to decode "f.yaml": json: cannot unmarshal bool into Go struct field ObjectMeta.metadata.labels of type string (YAML reads the unquoted yes as a boolean: write "yes" for a string)`},
 		{"NO", head + "spec:\n  nodeSelector:\n    country: NO\n",
-			`f.yaml:7: spec.nodeSelector.country: expected string, got boolean false (YAML reads the unquoted NO as a boolean: write "NO" for a string)`},
+			`f.yaml:7: spec.nodeSelector.country: Pod in version "v1" cannot be handled as a Pod: json: cannot unmarshal bool into Go struct field PodSpec.spec.nodeSelector of type string (YAML reads the unquoted NO as a boolean: write "NO" for a string)`},
 		{"on in a flow mapping", head + "  annotations: {example.com/inject: on}\n",
-			`f.yaml:5: metadata.annotations.example.com/inject: expected string, got boolean true (YAML reads the unquoted on as a boolean: write "on" for a string)`},
+			`f.yaml:5: metadata.annotations.example.com/inject: unable to decode "f.yaml": json: cannot unmarshal bool into Go struct field ObjectMeta.metadata.annotations of type string (YAML reads the unquoted on as a boolean: write "on" for a string)`},
 		{"1e3", head + env + "      value: 1e3\n",
-			`f.yaml:11: spec.containers[0].env[0].value: expected string, got number 1000 (YAML reads the unquoted 1e3 as a number: write "1e3" for a string)`},
+			`f.yaml:11: spec.containers[0].env[0].value: Pod in version "v1" cannot be handled as a Pod: json: cannot unmarshal number into Go struct field EnvVar.spec.containers.env.value of type string (YAML reads the unquoted 1e3 as a number: write "1e3" for a string)`},
 		{"1.10", head + "  labels:\n    version: 1.10\n",
-			`f.yaml:6: metadata.labels.version: expected string, got number 1.1 (YAML reads the unquoted 1.10 as a number: write "1.10" for a string)`},
+			`f.yaml:6: metadata.labels.version: unable to decode "f.yaml": json: cannot unmarshal number into Go struct field ObjectMeta.metadata.labels of type string (YAML reads the unquoted 1.10 as a number: write "1.10" for a string)`},
 		{"0755", head + env + "      value: 0755\n",
-			`f.yaml:11: spec.containers[0].env[0].value: expected string, got number 493 (YAML reads the unquoted 0755 as a number: write "0755" for a string)`},
+			`f.yaml:11: spec.containers[0].env[0].value: Pod in version "v1" cannot be handled as a Pod: json: cannot unmarshal number into Go struct field EnvVar.spec.containers.env.value of type string (YAML reads the unquoted 0755 as a number: write "0755" for a string)`},
 		{"a sequence item", "apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec:\n  containers:\n  - name: c\n    image: i\n    args: [--port, 8080]\n",
-			`f.yaml:8: spec.containers[0].args[1]: expected string, got number 8080 (YAML reads the unquoted 8080 as a number: write "8080" for a string)`},
+			`f.yaml:8: spec.containers[0].args[1]: Pod in version "v1" cannot be handled as a Pod: json: cannot unmarshal number into Go struct field Container.spec.containers.args of type string (YAML reads the unquoted 8080 as a number: write "8080" for a string)`},
 		{"tagged: no hint", head + "  labels:\n    canary: !!bool yes\n",
-			`f.yaml:6: metadata.labels.canary: expected string, got boolean true`},
+			`f.yaml:6: metadata.labels.canary: unable to decode "f.yaml": json: cannot unmarshal bool into Go struct field ObjectMeta.metadata.labels of type string`},
 		{"object: no hint", head + env + "      value: {a: b}\n",
-			`f.yaml:11: spec.containers[0].env[0].value: expected string, got object`},
+			`f.yaml:11: spec.containers[0].env[0].value: Pod in version "v1" cannot be handled as a Pod: json: cannot unmarshal object into Go struct field EnvVar.spec.containers.env.value of type string`},
 		{"JSON: no hint", `{"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "p", "labels": {"port": 8080}}}`,
-			`f.yaml:1: metadata.labels.port: expected string, got number 8080`},
+			`f.yaml:1: metadata.labels.port: unable to decode "f.yaml": json: cannot unmarshal number into Go struct field ObjectMeta.metadata.labels of type string`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			gs, _ := readAll(t, "f.yaml", tc.in, typedOpts)
@@ -61,11 +61,11 @@ func TestBase64Hint(t *testing.T) {
 	}}
 	for _, tc := range []struct{ name, in, want string }{
 		{"secret data", "apiVersion: v1\nkind: Secret\nmetadata:\n  name: s\ndata:\n  password: hunter2!\n",
-			`f.yaml:6: data.password: invalid base64 data: illegal base64 data at input byte 7 (a Secret's data values are base64: put the text under stringData instead, or encode it: printf %s 'value' | base64)`},
+			`f.yaml:6: data.password: Secret in version "v1" cannot be handled as a Secret: illegal base64 data at input byte 7 (a Secret's data values are base64: put the text under stringData instead, or encode it: printf %s 'value' | base64)`},
 		{"PEM as text", "apiVersion: certificates.k8s.io/v1\nkind: CertificateSigningRequest\nmetadata:\n  name: c\nspec:\n  request: |\n    -----BEGIN CERTIFICATE REQUEST-----\n    MIIB\n    -----END CERTIFICATE REQUEST-----\n",
-			`f.yaml:6: spec.request: invalid base64 data: illegal base64 data at input byte 0 (the PEM text is given as is: this field holds it base64-encoded, e.g. base64 -w0 file.pem)`},
+			`f.yaml:6: spec.request: CertificateSigningRequest in version "v1" cannot be handled as a CertificateSigningRequest: illegal base64 data at input byte 0 (the PEM text is given as is: this field holds it base64-encoded, e.g. base64 -w0 file.pem)`},
 		{"other bytes", "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c\nbinaryData:\n  blob: not*base64\n",
-			`f.yaml:6: binaryData.blob: invalid base64 data: illegal base64 data at input byte 3 (this field holds bytes, written in base64)`},
+			`f.yaml:6: binaryData.blob: ConfigMap in version "v1" cannot be handled as a ConfigMap: illegal base64 data at input byte 3 (this field holds bytes, written in base64)`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			gs, _ := readAll(t, "f.yaml", tc.in, opts)
