@@ -13,6 +13,7 @@ import (
 	crdschema "github.com/limitcheck/limitcheck/internal/eval/crd"
 	"github.com/limitcheck/limitcheck/internal/eval/status"
 	"github.com/limitcheck/limitcheck/internal/eval/validation"
+	"github.com/limitcheck/limitcheck/internal/kubetext"
 	"github.com/limitcheck/limitcheck/internal/rules"
 )
 
@@ -36,7 +37,7 @@ func decodeCustom(u *unstructured.Unstructured, s *crdschema.Schema) *status.Den
 	}
 	embedded, err := s.EmbeddedUnknown(u.Object)
 	if err != nil {
-		return status.BadRequest(status.StageDecoding, fmt.Sprintf("%s in version %q cannot be handled as a %s: %v", gvk.Kind, gvk.Version, gvk.Kind, err))
+		return status.BadRequest(status.StageDecoding, kubetext.CannotHandle(gvk.Kind, gvk.Version, gvk.Kind, err.Error()))
 	}
 	unknown = append(unknown, embedded...)
 	if len(unknown) > 0 {
@@ -44,8 +45,7 @@ func decodeCustom(u *unstructured.Unstructured, s *crdschema.Schema) *status.Den
 		for i, p := range unknown {
 			parts[i] = fmt.Sprintf("unknown field %q", p)
 		}
-		return status.BadRequest(status.StageDecoding, fmt.Sprintf("%s in version %q cannot be handled as a %s: strict decoding error: %s",
-			gvk.Kind, gvk.Version, gvk.Kind, strings.Join(parts, ", ")))
+		return status.BadRequest(status.StageDecoding, kubetext.CannotHandle(gvk.Kind, gvk.Version, gvk.Kind, kubetext.StrictDecoding(parts)))
 	}
 	s.Default(u.Object)
 	return nil

@@ -14,6 +14,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
 	"github.com/limitcheck/limitcheck/internal/jsondec"
+	"github.com/limitcheck/limitcheck/internal/kubetext"
 	yaml3 "go.yaml.in/yaml/v3"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
@@ -422,7 +423,7 @@ func (d *docSrc) decodeStrict(o *obj, h *header, js []byte, into runtime.Object)
 	case err != nil:
 		e, schema = d.decodeErrorSchema(o, h, js, reflect.TypeOf(into), err)
 	case len(strictErrs) > 0:
-		e = d.strictError(o, reflect.TypeOf(into), strictErrs)
+		e = d.strictError(o, h, reflect.TypeOf(into), strictErrs)
 		for _, err := range strictErrs {
 			// An unknown field; not a duplicate one, which the check's
 			// lenient YAML conversion has already resolved.
@@ -534,11 +535,17 @@ func (d *docSrc) decodeRefusal(o *obj, h *header, js []byte, err error, problems
 	if at < 0 {
 		return "", -1
 	}
+	return cannotHandle(h, err.Error()), at
+}
+
+// cannotHandle is kube-apiserver's 400 for the document of header h that
+// its decoder refuses with err.
+func cannotHandle(h *header, err string) string {
 	version := h.apiVersion
 	if i := strings.LastIndexByte(version, '/'); i >= 0 {
 		version = version[i+1:]
 	}
-	return fmt.Sprintf("%s in version %q cannot be handled as a %s: %v", h.kind, version, h.kind, err), at
+	return kubetext.CannotHandle(h.kind, version, h.kind, err)
 }
 
 // metadataRefusal is kubectl's error for a document whose metadata its own
@@ -590,61 +597,79 @@ func (d *docSrc) unquotedHint(o *obj, p problem) string {
 }
 
 // strictError reports the unknown and duplicate fields of an object of type
-// t, each with a hint at the spelling or place meant: the first in file
-// order is the error's field and line, the others follow it in order
-// ("; also FIELD (line N): ..."), as kube-apiserver lists them all.
-func (d *docSrc) strictError(o *obj, t reflect.Type, errs []error) *Error {
-	var fields []*Error
-	var other *Error
+// t in kube-apiserver's words: its 400, which lists every one in the order
+// kubectl sends the keys (`Pod in version "v1" cannot be handled as a Pod:
+// strict decoding error: unknown field "spec.containers[0].resource", …`).
+// The error is at the first field in file order, and a hint at the spelling
+// or place meant follows for each field that has one, the others named with
+// their lines: ` (did you mean "resources"?; also spec.replicas (line 37))`.
+// A list's item, which kubectl refuses itself, gets `unknown field
+// "resource"` and the same notes.
+func (d *docSrc) strictError(o *obj, h *header, t reflect.Type, errs []error) *Error {
+	type found struct {
+		path, text string
+		line       int
+		hint       string
+	}
+	var fields []found
+	texts := make([]string, 0, len(errs))
 	for _, err := range errs {
-		var path, what string
-		if fe, ok := err.(kjson.FieldError); ok {
-			path = fe.FieldPath()
-			what, _, _ = strings.Cut(err.Error(), " \"")
-		}
-		if path == "" {
-			if other == nil {
-				other = &Error{Msg: strings.TrimPrefix(err.Error(), "json: ")}
-			}
+		texts = append(texts, err.Error())
+		fe, ok := err.(kjson.FieldError)
+		if !ok || fe.FieldPath() == "" {
 			continue
 		}
-		line, key := d.fieldLine(o, path)
+		f := found{path: fe.FieldPath()}
+		var key string
+		f.line, key = d.fieldLine(o, f.path)
 		if key == "" {
-			key = lastPathKey(path)
+			key = lastPathKey(f.path)
 		}
-		e := &Error{Line: line, Field: path, Msg: fmt.Sprintf("%s %q", what, key)}
-		if what == "unknown field" {
-			if hint := fieldHint(t, path); hint != "" {
-				e.Msg += " (" + hint + ")"
-			}
+		what, _, _ := strings.Cut(err.Error(), " \"")
+		f.text = fmt.Sprintf("%s %q", what, key)
+		if strings.HasPrefix(err.Error(), "unknown field") {
+			f.hint = fieldHint(t, f.path)
 		}
-		fields = append(fields, e)
+		fields = append(fields, f)
 	}
+	e := &Error{Msg: cannotHandle(h, kubetext.StrictDecoding(texts))}
 	if len(fields) == 0 {
-		if other == nil {
-			other = &Error{Msg: "strict decoding error"}
-		}
-		return other
+		return e
 	}
 	// File order; a field whose line is not known goes last.
 	sort.SliceStable(fields, func(i, j int) bool {
-		a, b := fields[i].Line, fields[j].Line
+		a, b := fields[i].line, fields[j].line
 		return a != 0 && (b == 0 || a < b)
 	})
-	first := *fields[0]
+	e.Line, e.Field = fields[0].line, fields[0].path
+	if o.isItem {
+		// kubectl's check of a list's items refuses it before sending
+		// anything (IN-11): no kube-apiserver words.
+		e.Msg = fields[0].text
+	}
+	var notes []string
+	if fields[0].hint != "" {
+		notes = append(notes, fields[0].hint)
+	}
 	const listed = 5
-	for i, e := range fields[1:] {
+	for i, f := range fields[1:] {
 		if i == listed {
-			first.Msg += fmt.Sprintf("; and %d more", len(fields)-1-listed)
+			notes = append(notes, fmt.Sprintf("and %d more", len(fields)-1-listed))
 			break
 		}
-		at := ""
-		if e.Line > 0 {
-			at = fmt.Sprintf(" (line %d)", e.Line)
+		note := "also " + f.path
+		if f.line > 0 {
+			note += fmt.Sprintf(" (line %d)", f.line)
 		}
-		first.Msg += fmt.Sprintf("; also %s%s: %s", e.Field, at, e.Msg)
+		if f.hint != "" {
+			note += ": " + f.hint
+		}
+		notes = append(notes, note)
 	}
-	return &first
+	if len(notes) > 0 {
+		e.Msg += " (" + strings.Join(notes, "; ") + ")"
+	}
+	return e
 }
 
 // lastPathKey returns the last key of a path like a.b[0].c.

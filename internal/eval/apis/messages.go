@@ -8,6 +8,8 @@ import (
 	"k8s.io/apimachinery/pkg/api/meta"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
+
+	"github.com/limitcheck/limitcheck/internal/kubetext"
 )
 
 // NoMatchMessage is kubectl's error when its REST mapper (built from the
@@ -62,7 +64,7 @@ func (c *Catalog) NotServedMessage(apiVersion, kind string) string {
 				scheme = s
 			}
 			notRegistered := runtime.NewNotRegisteredErrForKind(scheme, gv.WithKind(kind))
-			return fmt.Sprintf("%s in version %q cannot be handled as a %s: %v", kind, gv.Version, k.Kind, notRegistered)
+			return kubetext.CannotHandle(kind, gv.Version, k.Kind, notRegistered.Error())
 		}
 	}
 	for gk, r := range c.crds {
