@@ -442,7 +442,11 @@ func (tl *tally) add(t *testing.T, c *Case, diffs []string) {
 	tl.diffs++
 	if tl.shown < *flagShow {
 		tl.shown++
-		t.Errorf("%s: %d differences:\n  %s", c.Name, len(diffs), strings.Join(diffs, "\n  "))
+		n := len(diffs)
+		if strings.HasPrefix(diffs[n-1], "case saved to ") {
+			n-- // where the case is, not a difference
+		}
+		t.Errorf("%s: %d differences:\n  %s", c.Name, n, strings.Join(diffs, "\n  "))
 	} else {
 		t.Fail()
 	}
