@@ -893,6 +893,7 @@ func (r *runner) admitInput(engine *eval.Engine, catalog *apis.Catalog, l *look,
 		if e := l.errs[d.Pos]; e != nil && d.Err == nil {
 			d.Err, d.Object = e, nil
 		}
+		lastApplied(&d, opts.Engine.DefaultNamespace)
 		if d.Err == nil && !admissionconfig.IsConfigKind(d.APIVersion, d.Kind) && !(d.APIVersion == "apiextensions.k8s.io/v1" && d.Kind == "CustomResourceDefinition") {
 			d.JSON = nil // only configurations and CRDs are read from JSON; the rest is decoded
 		}
@@ -936,6 +937,21 @@ func admitDocument(engine *eval.Engine, catalog *apis.Catalog, d load.Document, 
 		entry.Result.Warnings = append(entry.Result.Warnings, w.Msg)
 	}
 	return entry
+}
+
+// lastApplied adds to d, before its JSON is dropped, the warning for an
+// object kubectl apply would take over the annotations' limit (ST-05).
+func lastApplied(d *load.Document, defaultNamespace string) {
+	if d.Err != nil || d.Skip != "" || len(d.JSON) == 0 {
+		return
+	}
+	ns := "" // kubectl sets the namespace of a namespaced object naming none
+	if d.Namespace == "" && !eval.ClusterScoped(d.APIVersion, d.Kind) {
+		ns = defaultNamespace
+	}
+	if w := load.LastAppliedWarning(d.JSON, ns); w != "" {
+		d.Warnings = append(d.Warnings, load.Warning{Line: d.Pos.Line, Msg: w})
+	}
 }
 
 // hpaAt is a valid HPA of the input and where it is.
