@@ -341,6 +341,7 @@ func Run(opts Options) (*Report, error) {
 			return cmp.Or(strings.Compare(a.Namespace, b.Namespace), strings.Compare(a.Name, b.Name))
 		})
 		engineOpts.AccountsInOrder = opts.Order == OrderInput
+		engineOpts.AccountPullSecrets = look.pullSecrets
 	}
 	// HPAs apply to the whole run, wherever they are in the input (FIT-04).
 	hpas := scalings(look.hpas, engineOpts)
@@ -499,8 +500,10 @@ type look struct {
 	// configs are the admission configurations, crds the
 	// CustomResourceDefinitions, hpas the HorizontalPodAutoscalers.
 	configs, crds, hpas []load.Document
-	// accounts are where the input creates each ServiceAccount (PL-11).
-	accounts map[eval.Reference]load.Position
+	// accounts are where the input creates each ServiceAccount (PL-11);
+	// pullSecrets, the image pull secrets of those that list some.
+	accounts    map[eval.Reference]load.Position
+	pullSecrets map[eval.Reference][]corev1.LocalObjectReference
 	// crdAt is where the input creates the CRD of each custom kind, and its
 	// name (API-02).
 	crdAt map[schema.GroupKind]crdPlace
@@ -543,10 +546,13 @@ type skippedDocs struct {
 type refusedCRD struct{ name, group, kind string }
 
 // wholeRun reports whether a document applies to the whole run wherever it is
-// in the input, and so is decoded by the first look.
+// in the input, and so is decoded by the first look. A ServiceAccount does
+// for the Pods that name it: they exist for them, with their image pull
+// secrets (PL-11).
 func wholeRun(apiVersion, kind string) bool {
 	return isPolicyKind(apiVersion, kind) || admissionconfig.IsConfigKind(apiVersion, kind) ||
-		(apiVersion == "apiextensions.k8s.io/v1" && kind == "CustomResourceDefinition") || kind == "HorizontalPodAutoscaler"
+		(apiVersion == "apiextensions.k8s.io/v1" && kind == "CustomResourceDefinition") || kind == "HorizontalPodAutoscaler" ||
+		(apiVersion == "v1" && kind == "ServiceAccount")
 }
 
 // skim lets the first look leave unread what cannot matter to it (unread);
@@ -632,6 +638,9 @@ func firstLook(opts Options, loadOpts load.Options) (*look, error) {
 			if opts.Live != nil {
 				l.headers = append(l.headers, load.Document{Pos: d.Pos, APIVersion: d.APIVersion, Kind: d.Kind, Namespace: d.Namespace, Name: d.Name, Err: d.Err, Skip: d.Skip})
 			}
+			if d.Skip == "" {
+				l.noteAccount(&d, def)
+			}
 			if d.APIVersion == "apiextensions.k8s.io/v1" && d.Kind == "CustomResourceDefinition" {
 				name, group, kind := apis.CRDIdentity(d.JSON)
 				l.refusedCRDs = append(l.refusedCRDs, refusedCRD{name: name, group: group, kind: kind})
@@ -656,19 +665,7 @@ func firstLook(opts Options, loadOpts load.Options) (*look, error) {
 			}
 			return true
 		}
-		if d.APIVersion == "v1" && d.Kind == "ServiceAccount" && d.Name != "" {
-			ns := d.Namespace
-			if ns == "" {
-				ns = def
-			}
-			ref := eval.Reference{Kind: "ServiceAccount", Namespace: ns, Name: d.Name}
-			if _, seen := l.accounts[ref]; !seen {
-				if l.accounts == nil {
-					l.accounts = map[eval.Reference]load.Position{}
-				}
-				l.accounts[ref] = d.Pos
-			}
-		}
+		l.noteAccount(&d, def)
 		if isPolicy(&d) {
 			l.policyAt[d.Pos] = len(l.policies)
 			l.policies = append(l.policies, d)
@@ -718,6 +715,33 @@ func firstLook(opts Options, loadOpts load.Options) (*look, error) {
 		return true
 	})
 	return l, err
+}
+
+// noteAccount records where the input creates a ServiceAccount, d (def: the
+// default namespace), and the image pull secrets of the first document of
+// each (PL-11).
+func (l *look) noteAccount(d *load.Document, def string) {
+	if d.APIVersion != "v1" || d.Kind != "ServiceAccount" || d.Name == "" {
+		return
+	}
+	ns := d.Namespace
+	if ns == "" {
+		ns = def
+	}
+	ref := eval.Reference{Kind: "ServiceAccount", Namespace: ns, Name: d.Name}
+	if _, seen := l.accounts[ref]; seen {
+		return
+	}
+	if l.accounts == nil {
+		l.accounts = map[eval.Reference]load.Position{}
+	}
+	l.accounts[ref] = d.Pos
+	if sa, ok := d.Object.(*corev1.ServiceAccount); ok && len(sa.ImagePullSecrets) > 0 {
+		if l.pullSecrets == nil {
+			l.pullSecrets = map[eval.Reference][]corev1.LocalObjectReference{}
+		}
+		l.pullSecrets[ref] = sa.ImagePullSecrets
+	}
 }
 
 // runner collects the entries of a run and hands them to the Stream.

@@ -2,8 +2,11 @@ package eval
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
+
+	corev1 "k8s.io/api/core/v1"
 
 	"github.com/limitcheck/limitcheck/internal/eval/status"
 )
@@ -159,6 +162,48 @@ func TestMountableSecrets(t *testing.T) {
 				t.Errorf("got %+v, want admitted", res.Denial)
 			case tc.want != "" && (res.Denial == nil || res.Denial.Message != tc.want || res.Denial.Stage != status.StageServiceAccount):
 				t.Errorf("got %+v\nwant %s", res.Denial, tc.want)
+			}
+		})
+	}
+}
+
+// TestAccountPullSecrets: PL-11. A Pod that lists no image pull secrets gets
+// those of its account, when the input's ServiceAccount lists some, before
+// its create warnings are made: an empty or duplicate name the account lists
+// is warned about on the Pod. A Pod with its own, a mirror Pod, or one of
+// another account gets none.
+func TestAccountPullSecrets(t *testing.T) {
+	secrets := map[Reference][]corev1.LocalObjectReference{
+		{Kind: "ServiceAccount", Namespace: "team-a", Name: "puller"}: {{Name: "regcred"}, {Name: ""}, {Name: "regcred"}},
+	}
+	pod := func(spec string) string {
+		return "apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec:\n" + spec + "  containers: [{name: c, image: i}]\n"
+	}
+	for _, tc := range []struct {
+		name, doc string
+		want      []string
+	}{
+		{"the account's", pod("  serviceAccountName: puller\n"), []string{
+			`spec.imagePullSecrets[2].name: duplicate name "regcred"`,
+			`spec.imagePullSecrets[1].name: invalid empty name ""`,
+		}},
+		{"the account's, named by the deprecated field", pod("  serviceAccount: puller\n  hostAliases: [{ip: 1.1.1.1, hostnames: [a]}, {ip: 1.1.1.1, hostnames: [b]}]\n"), []string{
+			`spec.hostAliases[1].ip: duplicate ip "1.1.1.1"`,
+			`spec.imagePullSecrets[2].name: duplicate name "regcred"`,
+			`spec.imagePullSecrets[1].name: invalid empty name ""`,
+		}},
+		{"its own", pod("  serviceAccountName: puller\n  imagePullSecrets: [{name: mine}]\n"), nil},
+		{"another account", pod("  serviceAccountName: builder\n"), nil},
+		{"a mirror Pod", "apiVersion: v1\nkind: Pod\nmetadata: {name: p, annotations: {kubernetes.io/config.mirror: x}}\nspec:\n  nodeName: n1\n  containers: [{name: c, image: i}]\n", nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			e := New(Options{DefaultNamespace: "team-a", AccountPullSecrets: secrets})
+			res := e.Admit(decode(t, tc.doc))
+			if !res.Allowed {
+				t.Fatalf("got %+v, want admitted", res.Denial)
+			}
+			if !slices.Equal(res.APIWarnings, tc.want) {
+				t.Errorf("warnings:\n got %q\nwant %q", res.APIWarnings, tc.want)
 			}
 		})
 	}

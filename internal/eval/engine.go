@@ -130,6 +130,11 @@ type Options struct {
 	// first (PL-11); policies first, as Helm and Argo CD apply, it exists.
 	CreatedAccounts []Reference
 	AccountsInOrder bool
+	// AccountPullSecrets are the imagePullSecrets of those of
+	// CreatedAccounts that list some (the first document of each): the
+	// ServiceAccount plugin gives them to a Pod that names the account and
+	// lists none, and the Pod's create warnings then see them (PL-11).
+	AccountPullSecrets map[Reference][]corev1.LocalObjectReference
 	// QuotaConfig is the ResourceQuota plugin's configuration (limitedResources).
 	QuotaConfig *quota.Configuration
 	// QuotaUsage says where a quota's status.used starts (default computed).
@@ -1269,6 +1274,7 @@ func (e *Engine) beforeQuota(ns string, limitRanges []*limitranger.Policy, ps po
 	if d := admitServiceAccount(ns, pod); d != nil {
 		return d
 	}
+	e.accountPullSecrets(ns, pod)
 	if !e.opts.DisablePriority {
 		if d := e.classes.AdmitPriority(pod); d != nil {
 			return d

@@ -31,6 +31,25 @@ func admitServiceAccount(ns string, pod *corev1.Pod) *status.Denial {
 	return accountNotFound(ns, name, pod)
 }
 
+// accountPullSecrets is the plugin giving pod, which lists no image pull
+// secrets, those of its account, when it is one of the input's that lists
+// some (Options.AccountPullSecrets); a mirror Pod is left alone (PL-11).
+func (e *Engine) accountPullSecrets(ns string, pod *corev1.Pod) {
+	if len(pod.Spec.ImagePullSecrets) > 0 || len(e.opts.AccountPullSecrets) == 0 {
+		return
+	}
+	name, ok := podAccount(pod)
+	if !ok {
+		return
+	}
+	if s := e.opts.AccountPullSecrets[Reference{Kind: "ServiceAccount", Namespace: ns, Name: name}]; len(s) > 0 {
+		pod.Spec.ImagePullSecrets = make([]corev1.LocalObjectReference, len(s))
+		for i := range s {
+			pod.Spec.ImagePullSecrets[i].Name = s[i].Name
+		}
+	}
+}
+
 // podAccount is the service account the plugin looks up for pod, false for
 // a mirror Pod, which it leaves alone.
 func podAccount(pod *corev1.Pod) (string, bool) {
