@@ -124,6 +124,33 @@ func TestServiceAccountRefused(t *testing.T) {
 	}
 }
 
+// TestAccountRefusedInOrder: PL-11. In input order, a ServiceAccount of the
+// input whose document is still to come is not created yet; one whose
+// document came and was refused is not that either (it is not to come): a
+// Pod naming it is refused by the lookup all the same.
+func TestAccountRefusedInOrder(t *testing.T) {
+	e := New(Options{DefaultNamespace: "team-a", AccountsInOrder: true, CreatedAccounts: []Reference{
+		{Kind: "ServiceAccount", Namespace: "team-a", Name: "bad"},
+		{Kind: "ServiceAccount", Namespace: "team-a", Name: "later"},
+	}})
+	if res := e.Admit(decode(t, "apiVersion: v1\nkind: ServiceAccount\nmetadata: {name: bad, labels: {\"a b\": c}}")); res.Allowed {
+		t.Fatal("bad: admitted, want refused for its label")
+	}
+	for _, tc := range []struct {
+		account     string
+		notYetThere bool
+	}{{"bad", false}, {"later", true}} {
+		if got := e.AccountNotYetCreated("team-a", tc.account); got != tc.notYetThere {
+			t.Errorf("AccountNotYetCreated(%s) = %v, want %v", tc.account, got, tc.notYetThere)
+		}
+		res := e.Admit(decode(t, "apiVersion: v1\nkind: Pod\nmetadata: {name: p-"+tc.account+"}\nspec:\n  serviceAccountName: "+tc.account+"\n  containers: [{name: c, image: i}]"))
+		want := `pods "p-` + tc.account + `" is forbidden: error looking up service account team-a/` + tc.account + `: serviceaccount "` + tc.account + `" not found`
+		if res.Denial == nil || res.Denial.Message != want || res.Denial.Stage != status.StageServiceAccount {
+			t.Errorf("Pod naming %s: got %+v, want %q", tc.account, res.Denial, want)
+		}
+	}
+}
+
 // TestMountableSecrets: PL-11. A ServiceAccount of the input annotated
 // kubernetes.io/enforce-mountable-secrets: "true" limits its Pods to the
 // secrets it lists, in the plugin's order and words; "false" limits nothing.

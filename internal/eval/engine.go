@@ -389,13 +389,15 @@ func (e *Engine) namespaceNotCreated(name string) {
 func (e *Engine) NotYetCreated(ns string) bool { return e.pending[ns] }
 
 // AccountNotYetCreated reports whether the ServiceAccount ns/name is one of
-// Options.CreatedAccounts, taken in order, that is not created yet (PL-11).
+// Options.CreatedAccounts, taken in order, that is not created yet (PL-11):
+// not one whose document came and was refused, which does not exist either
+// but is not to come.
 func (e *Engine) AccountNotYetCreated(ns, name string) bool {
 	if !e.opts.AccountsInOrder || !e.inputAccounts[Reference{Kind: "ServiceAccount", Namespace: ns, Name: name}] {
 		return false
 	}
 	st := e.namespaces[ns]
-	return st == nil || !st.stored.has(e.resourceID(serviceAccountsResource), name)
+	return st == nil || !st.stored.has(e.resourceID(serviceAccountsResource), name) && !st.refusedAccounts[name]
 }
 
 // DefaultNamespace is the namespace of objects that name none.
