@@ -138,6 +138,8 @@ func (e *Engine) runControllers(obj runtime.Object) *Workload {
 		if res.Allowed {
 			rs := res.Object.(*appsv1.ReplicaSet)
 			e.createPods(w, &rs.Spec.Template, rs.Namespace, rs.Name, n, nil)
+			w.Note = releasedNote(o.Spec.Selector, rs.Labels, "Deployment", "ReplicaSet and its Pods", "ReplicaSet",
+				appsv1.DefaultDeploymentUniqueLabelKey)
 		}
 	case *appsv1.ReplicaSet:
 		if d := e.adoptingDeployment(o); d != "" {
@@ -162,6 +164,12 @@ func (e *Engine) runControllers(obj runtime.Object) *Workload {
 			}
 			w.Note = fmt.Sprintf("its Pods choose their nodes (%s): limitcheck runs one on %s, the cluster only on the nodes that match", sel, nodes)
 		}
+		if n > 0 {
+			if note := releasedNote(o.Spec.Selector, daemonPodLabels(o), "DaemonSet", "Pods", "Pod",
+				appsv1.DefaultDaemonSetUniqueLabelKey, daemonSetTemplateGenerationKey); note != "" {
+				w.Note = strings.Join(slices.DeleteFunc([]string{w.Note, note}, func(s string) bool { return s == "" }), "; ")
+			}
+		}
 	case *appsv1.StatefulSet:
 		e.runStatefulSet(w, o)
 	case *batchv1.Job:
@@ -181,6 +189,39 @@ func (e *Engine) runControllers(obj runtime.Object) *Workload {
 		}
 	}
 	return w
+}
+
+// releasedNote is the warning for a workload whose selector does not match
+// the labels its controller gives what it creates (WL-10): the selector
+// names one of the keys the controller sets (a value copied from a running
+// cluster's pod-template-hash or controller-revision-hash), so the
+// controller releases each object it creates as not its own and, finding
+// none, creates another, without end. "" when the selector matches.
+func releasedNote(selector *metav1.LabelSelector, set map[string]string, controller, objects, object string, keys ...string) string {
+	sel, err := metav1.LabelSelectorAsSelector(selector)
+	if err != nil || sel.Matches(labels.Set(set)) {
+		return ""
+	}
+	var given []string
+	for _, k := range keys {
+		given = append(given, k+"="+set[k])
+	}
+	return fmt.Sprintf("its selector does not match the labels the %s controller gives its %s (%s): the controller releases each %s it creates and creates another, without end, until a quota refuses them",
+		controller, objects, strings.Join(given, ", "), object)
+}
+
+// daemonSetTemplateGenerationKey is the label the DaemonSet controller puts
+// the template generation under (extensions/v1beta1 names it; apps/v1 does
+// not).
+const daemonSetTemplateGenerationKey = "pod-template-generation"
+
+// daemonPodLabels are the labels the DaemonSet controller gives a new
+// DaemonSet's Pods: the template's, the hash of the template under
+// controller-revision-hash and the template generation, 1 (WL-10).
+func daemonPodLabels(ds *appsv1.DaemonSet) map[string]string {
+	set := withLabel(ds.Spec.Template.Labels, appsv1.DefaultDaemonSetUniqueLabelKey, podTemplateHash(&ds.Spec.Template))
+	set[daemonSetTemplateGenerationKey] = "1"
+	return set
 }
 
 // adopter is an admitted Deployment that claims orphan ReplicaSets its

@@ -98,3 +98,42 @@ func TestJobControllerEdges(t *testing.T) {
 		t.Errorf("long Indexed CronJob: %+v\nwant the Job refused: %s", long.Workload, want)
 	}
 }
+
+// TestReleasedBySelector: WL-10. A Deployment or DaemonSet whose selector
+// requires a value of a label its controller sets on what it creates
+// (pod-template-hash; controller-revision-hash, pod-template-generation)
+// does not own what it creates: it is warned about, with the labels the
+// controller gives (the hashes compared with kube-controller-manager 1.36.3:
+// the ReplicaSet and Pods it created carry them). One whose selector
+// matches them gets no warning.
+func TestReleasedBySelector(t *testing.T) {
+	for _, tt := range []struct {
+		name, doc, note string
+	}{
+		{"Deployment selecting a copied pod-template-hash",
+			"apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: pth}\nspec:\n  selector: {matchLabels: {app: pth, pod-template-hash: abc}}\n  template:\n    metadata: {labels: {app: pth, pod-template-hash: abc}}\n    spec:\n      containers: [{name: c, image: x}]",
+			"its selector does not match the labels the Deployment controller gives its ReplicaSet and its Pods (pod-template-hash=595c4495bd): the controller releases each ReplicaSet it creates and creates another, without end, until a quota refuses them"},
+		{"DaemonSet selecting a copied controller-revision-hash",
+			"apiVersion: apps/v1\nkind: DaemonSet\nmetadata: {name: crh}\nspec:\n  selector: {matchLabels: {app: crh, controller-revision-hash: abc}}\n  template:\n    metadata: {labels: {app: crh, controller-revision-hash: abc}}\n    spec:\n      containers: [{name: c, image: x}]",
+			"its selector does not match the labels the DaemonSet controller gives its Pods (controller-revision-hash=8465f57877, pod-template-generation=1): the controller releases each Pod it creates and creates another, without end, until a quota refuses them"},
+		{"DaemonSet with a node selector too",
+			"apiVersion: apps/v1\nkind: DaemonSet\nmetadata: {name: crh}\nspec:\n  selector: {matchLabels: {app: crh, pod-template-generation: \"2\"}}\n  template:\n    metadata: {labels: {app: crh, pod-template-generation: \"2\"}}\n    spec:\n      nodeSelector: {disk: ssd}\n      containers: [{name: c, image: x}]",
+			"its Pods choose their nodes (nodeSelector disk=ssd): limitcheck runs one on the one node it assumes (--nodes), the cluster only on the nodes that match; " +
+				"its selector does not match the labels the DaemonSet controller gives its Pods (controller-revision-hash="},
+		{"DaemonSet selecting the first template generation",
+			"apiVersion: apps/v1\nkind: DaemonSet\nmetadata: {name: gen}\nspec:\n  selector: {matchLabels: {app: gen, pod-template-generation: \"1\"}}\n  template:\n    metadata: {labels: {app: gen, pod-template-generation: \"1\"}}\n    spec:\n      containers: [{name: c, image: x}]", ""},
+		{"Deployment selecting its own labels",
+			"apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: web}\nspec:\n  selector: {matchLabels: {app: web}}\n  template:\n    metadata: {labels: {app: web}}\n    spec:\n      containers: [{name: c, image: x}]", ""},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			r := New(Options{DefaultNamespace: "ns1", Nodes: 1}).Admit(decode(t, tt.doc))
+			if r.Workload == nil {
+				t.Fatalf("no workload: %+v", r.Denial)
+			}
+			got := r.Workload.Note
+			if ok := got == tt.note || (strings.HasSuffix(tt.note, "=") && strings.HasPrefix(got, tt.note)); !ok {
+				t.Errorf("note\n%q\nwant\n%q", got, tt.note)
+			}
+		})
+	}
+}
