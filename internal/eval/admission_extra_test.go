@@ -236,6 +236,46 @@ func TestAccountPullSecrets(t *testing.T) {
 	}
 }
 
+// TestMirrorPodReferences: PL-11. The plugin gives a mirror Pod no account
+// but refuses one that names an account, then one that names a secret
+// anywhere the pod utilities look (empty names do not count), then a
+// projected service account token; before validation and Priority, under
+// the name before generation. Compared with kube-apiserver 1.36.3.
+func TestMirrorPodReferences(t *testing.T) {
+	pod := func(meta, spec string) string {
+		return "apiVersion: v1\nkind: Pod\nmetadata: {" + meta + ", annotations: {kubernetes.io/config.mirror: x}}\nspec:\n  nodeName: n1\n" + spec
+	}
+	const c = "  containers: [{name: c, image: x}]\n"
+	for _, tc := range []struct{ name, doc, want string }{
+		{"deprecated serviceAccount, before validation", pod("name: n1", "  serviceAccount: legacy\n  containers: [{name: c, image: x, resources: {requests: {cpu: \"-1\"}}}]\n"),
+			`pods "n1" is forbidden: a mirror pod may not reference service accounts`},
+		{"empty pull secret name", pod("name: n2", "  imagePullSecrets: [{name: \"\"}]\n"+c), ""},
+		{"projected token", pod("name: n3", "  volumes: [{name: t, projected: {sources: [{serviceAccountToken: {path: t}}]}}]\n"+c),
+			`pods "n3" is forbidden: a mirror pod may not use ServiceAccountToken volume projections`},
+		{"CSI node publish secret", pod("name: n4", "  volumes: [{name: t, csi: {driver: d.example.com, nodePublishSecretRef: {name: s}}}]\n"+c),
+			`pods "n4" is forbidden: a mirror pod may not reference secrets`},
+		{"pull secret, before Priority", pod("name: n5", "  priorityClassName: no-such-class\n  imagePullSecrets: [{name: reg}]\n"+c),
+			`pods "n5" is forbidden: a mirror pod may not reference secrets`},
+		{"init container env, generated name", pod("generateName: n6-", "  initContainers: [{name: i, image: x, env: [{name: A, valueFrom: {secretKeyRef: {name: s, key: k}}}]}]\n"+c),
+			`pods "n6-" is forbidden: a mirror pod may not reference secrets`},
+		{"secrets before the token", pod("name: n7", "  volumes: [{name: t, projected: {sources: [{serviceAccountToken: {path: t}}, {secret: {name: s}}]}}]\n"+c),
+			`pods "n7" is forbidden: a mirror pod may not reference secrets`},
+		{"envFrom", pod("name: n8", "  containers: [{name: c, image: x, envFrom: [{secretRef: {name: s}}]}]\n"),
+			`pods "n8" is forbidden: a mirror pod may not reference secrets`},
+		{"config maps and host paths", pod("name: n9", "  volumes: [{name: h, hostPath: {path: /etc}}, {name: p, projected: {sources: [{configMap: {name: x}}]}}]\n"+c), ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			res := New(Options{DefaultNamespace: "team-a"}).Admit(decode(t, tc.doc))
+			switch {
+			case tc.want == "" && !res.Allowed:
+				t.Errorf("got %+v, want admitted", res.Denial)
+			case tc.want != "" && (res.Denial == nil || res.Denial.Message != tc.want || res.Denial.Code != 403 || res.Denial.Stage != status.StageServiceAccount):
+				t.Errorf("got %+v\nwant 403 %s", res.Denial, tc.want)
+			}
+		})
+	}
+}
+
 // TestServiceAccountDefault: PL-11. The plugin sets serviceAccountName to
 // default before validation, so a projected token is accepted.
 func TestServiceAccountDefault(t *testing.T) {

@@ -1,6 +1,7 @@
 package eval
 
 import (
+	"errors"
 	"fmt"
 	"strconv"
 
@@ -18,10 +19,15 @@ import (
 // account gets default (so validation sees it), then the account is looked
 // up: a name that is not a DNS subdomain names no ServiceAccount of any
 // cluster, so the lookup fails; other names are taken on trust (the
-// cluster's ServiceAccounts are unknown offline). A mirror Pod is left alone.
+// cluster's ServiceAccounts are unknown offline). A mirror Pod gets no
+// account, and is refused when it names one, a secret or a projected token
+// (mirrorPodReference).
 func admitServiceAccount(ns string, pod *corev1.Pod) *status.Denial {
 	name, ok := podAccount(pod)
 	if !ok {
+		if err := mirrorPodReference(pod); err != nil {
+			return status.Forbidden(status.StageServiceAccount, corev1.Resource("pods"), classes.RequestName(&pod.ObjectMeta), []error{err})
+		}
 		return nil
 	}
 	pod.Spec.ServiceAccountName = name
@@ -48,6 +54,120 @@ func (e *Engine) accountPullSecrets(ns string, pod *corev1.Pod) {
 			pod.Spec.ImagePullSecrets[i].Name = s[i].Name
 		}
 	}
+}
+
+// mirrorPodReference is what the plugin refuses of a mirror Pod, which it
+// otherwise leaves alone: a service account (none is defaulted for it), then
+// any secret it names (podutil.VisitPodSecretNames: image pull secrets, every
+// container's env and envFrom, the volumes that name one; empty names do
+// not count), then a projected service account token (PL-11).
+func mirrorPodReference(pod *corev1.Pod) error {
+	if pod.Spec.ServiceAccountName != "" || pod.Spec.DeprecatedServiceAccount != "" {
+		return errors.New("a mirror pod may not reference service accounts")
+	}
+	if namesSecret(&pod.Spec) {
+		return errors.New("a mirror pod may not reference secrets")
+	}
+	for _, v := range pod.Spec.Volumes {
+		if p := v.Projected; p != nil {
+			for _, src := range p.Sources {
+				if src.ServiceAccountToken != nil {
+					return errors.New("a mirror pod may not use ServiceAccountToken volume projections")
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// namesSecret reports whether spec names a secret (a name that is not
+// empty) where podutil.VisitPodSecretNames looks.
+func namesSecret(spec *corev1.PodSpec) bool {
+	for _, r := range spec.ImagePullSecrets {
+		if r.Name != "" {
+			return true
+		}
+	}
+	for _, cs := range [][]corev1.Container{spec.InitContainers, spec.Containers} {
+		for i := range cs {
+			for _, from := range cs[i].EnvFrom {
+				if from.SecretRef != nil && from.SecretRef.Name != "" {
+					return true
+				}
+			}
+			for _, env := range cs[i].Env {
+				if env.ValueFrom != nil && env.ValueFrom.SecretKeyRef != nil && env.ValueFrom.SecretKeyRef.Name != "" {
+					return true
+				}
+			}
+		}
+	}
+	for _, c := range spec.EphemeralContainers {
+		for _, from := range c.EnvFrom {
+			if from.SecretRef != nil && from.SecretRef.Name != "" {
+				return true
+			}
+		}
+		for _, env := range c.Env {
+			if env.ValueFrom != nil && env.ValueFrom.SecretKeyRef != nil && env.ValueFrom.SecretKeyRef.Name != "" {
+				return true
+			}
+		}
+	}
+	named := func(ref *corev1.LocalObjectReference) bool { return ref != nil && ref.Name != "" }
+	for i := range spec.Volumes {
+		v := &spec.Volumes[i].VolumeSource
+		// The first source the volume has, in the visitor's order.
+		switch {
+		case v.AzureFile != nil:
+			if v.AzureFile.SecretName != "" {
+				return true
+			}
+		case v.CephFS != nil:
+			if named(v.CephFS.SecretRef) {
+				return true
+			}
+		case v.Cinder != nil:
+			if named(v.Cinder.SecretRef) {
+				return true
+			}
+		case v.FlexVolume != nil:
+			if named(v.FlexVolume.SecretRef) {
+				return true
+			}
+		case v.Projected != nil:
+			for _, src := range v.Projected.Sources {
+				if src.Secret != nil && src.Secret.Name != "" {
+					return true
+				}
+			}
+		case v.RBD != nil:
+			if named(v.RBD.SecretRef) {
+				return true
+			}
+		case v.Secret != nil:
+			if v.Secret.SecretName != "" {
+				return true
+			}
+		case v.ScaleIO != nil:
+			if named(v.ScaleIO.SecretRef) {
+				return true
+			}
+		case v.ISCSI != nil:
+			if named(v.ISCSI.SecretRef) {
+				return true
+			}
+		case v.StorageOS != nil:
+			if named(v.StorageOS.SecretRef) {
+				return true
+			}
+		case v.CSI != nil:
+			if named(v.CSI.NodePublishSecretRef) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // podAccount is the service account the plugin looks up for pod, false for
