@@ -19,6 +19,7 @@ import (
 	"k8s.io/utils/ptr"
 
 	"github.com/limitcheck/limitcheck/internal/eval/defaults"
+	"github.com/limitcheck/limitcheck/internal/eval/validation"
 )
 
 // Controller simulation: what the controller manager creates for an admitted
@@ -84,12 +85,29 @@ func (e *Engine) desiredPods(obj runtime.Object) (n int, note string) {
 	case *batchv1.Job:
 		return e.jobPods(&o.Spec)
 	case *batchv1.CronJob:
-		if o.Spec.Suspend != nil && *o.Spec.Suspend {
-			return 0, "suspended: the CronJob controller creates no Job until it is resumed"
+		if note := cronJobIdle(o); note != "" {
+			return 0, note
 		}
 		return e.jobPods(&o.Spec.JobTemplate.Spec)
 	}
 	return 0, ""
+}
+
+// cronJobIdle says why the CronJob controller never creates a Job for cj,
+// "" when it does (WL-11): suspended; a startingDeadlineSeconds of 0, which
+// puts the earliest time it schedules at the present, so that every
+// scheduled time is found missed; a schedule with no time that exists (the
+// 30th of February), for which it records an InvalidSchedule event.
+func cronJobIdle(cj *batchv1.CronJob) string {
+	switch {
+	case cj.Spec.Suspend != nil && *cj.Spec.Suspend:
+		return "suspended: the CronJob controller creates no Job until it is resumed"
+	case cj.Spec.StartingDeadlineSeconds != nil && *cj.Spec.StartingDeadlineSeconds == 0:
+		return "startingDeadlineSeconds 0: the CronJob controller finds every scheduled time already past its deadline and creates no Job"
+	case !validation.ScheduleFires(cj.Spec.Schedule):
+		return fmt.Sprintf("schedule %q names no time that exists: the CronJob controller creates no Job (event InvalidSchedule: time difference between two schedules is less than 1 second)", cj.Spec.Schedule)
+	}
+	return ""
 }
 
 // jobPods: a new Job runs parallelism Pods at once, capped by completions when
@@ -177,8 +195,9 @@ func (e *Engine) runControllers(obj runtime.Object) *Workload {
 	case *batchv1.CronJob:
 		// The Job of an unsuspended CronJob is created even when it runs no
 		// Pods: suspended, parallelism or completions 0 (cronjob_controllerv2.go
-		// syncCronJob looks only at the CronJob's own suspend).
-		if o.Spec.Suspend != nil && *o.Spec.Suspend {
+		// syncCronJob looks only at the CronJob's own suspend); none when
+		// the CronJob never runs (WL-11).
+		if cronJobIdle(o) != "" {
 			return w
 		}
 		job := jobFor(o)

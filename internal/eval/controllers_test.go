@@ -137,3 +137,40 @@ func TestReleasedBySelector(t *testing.T) {
 		})
 	}
 }
+
+// TestCronJobIdle: WL-11. A CronJob whose startingDeadlineSeconds is 0, or
+// whose schedule names no time that exists, is admitted but its controller
+// never creates a Job (kube-controller-manager 1.36.3: no Job after two
+// scheduled minutes; an InvalidSchedule event for the 30th of February);
+// one that fires rarely (the 29th of February) or has a deadline of a
+// second runs as usual.
+func TestCronJobIdle(t *testing.T) {
+	doc := func(schedule, extra string) string {
+		return "apiVersion: batch/v1\nkind: CronJob\nmetadata: {name: c}\nspec:\n  schedule: \"" + schedule + "\"\n" + extra +
+			"  jobTemplate: {spec: {template: {spec: {restartPolicy: Never, containers: [{name: c, image: i}]}}}}"
+	}
+	for _, tt := range []struct {
+		name, doc, note string
+		created         int
+	}{
+		{"deadline 0", doc("* * * * *", "  startingDeadlineSeconds: 0\n"),
+			"startingDeadlineSeconds 0: the CronJob controller finds every scheduled time already past its deadline and creates no Job", 0},
+		{"30th of February", doc("0 0 30 2 *", ""),
+			`schedule "0 0 30 2 *" names no time that exists: the CronJob controller creates no Job (event InvalidSchedule: time difference between two schedules is less than 1 second)`, 0},
+		{"31st of April and June", doc("0 0 31 4,6 *", ""),
+			`schedule "0 0 31 4,6 *" names no time that exists: the CronJob controller creates no Job (event InvalidSchedule: time difference between two schedules is less than 1 second)`, 0},
+		{"29th of February", doc("0 0 29 2 *", ""), "", 2},
+		{"30th of February or a Monday", doc("0 0 30 2 1", ""), "", 2},
+		{"deadline 1", doc("* * * * *", "  startingDeadlineSeconds: 1\n"), "", 2},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			r := New(Options{DefaultNamespace: "ns1"}).Admit(decode(t, tt.doc))
+			if !r.Allowed || r.Workload == nil {
+				t.Fatalf("got %+v, want admitted with a workload", r.Denial)
+			}
+			if r.Workload.Note != tt.note || len(r.Workload.Created) != tt.created {
+				t.Errorf("note %q, %d created; want %q, %d", r.Workload.Note, len(r.Workload.Created), tt.note, tt.created)
+			}
+		})
+	}
+}

@@ -32,6 +32,18 @@ func Schedule(schedule string, p *field.Path) field.ErrorList {
 	return errs
 }
 
+// ScheduleFires reports whether a schedule that parses names a time that
+// exists: robfig/cron finds none within five years for one like
+// "0 0 30 2 *", and the CronJob controller then never schedules (WL-11).
+// A schedule that does not parse is validation's to report: true.
+func ScheduleFires(schedule string) bool {
+	s, err := parseSchedule(schedule)
+	if err != nil {
+		return true
+	}
+	return !s.Next(time.Now()).IsZero()
+}
+
 // parseSchedule is ParseCronScheduleWithPanicRecovery.
 func parseSchedule(schedule string) (s cron.Schedule, err error) {
 	defer func() {
