@@ -26,6 +26,8 @@ import (
 	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/rest"
 	"k8s.io/client-go/restmapper"
+
+	lcvalidation "github.com/limitcheck/limitcheck/internal/eval/validation"
 )
 
 // Replayer creates a case's documents on the control plane, one at a time, as
@@ -462,7 +464,7 @@ func (r *Replayer) settle(ctx context.Context, w *unstructured.Unstructured) (*C
 	}
 	if w.GetKind() == "DaemonSet" {
 		spec, _, _ := unstructured.NestedMap(w.Object, "spec", "template", "spec")
-		if spec["nodeSelector"] != nil || spec["affinity"] != nil || spec["runtimeClassName"] != nil {
+		if spec["nodeSelector"] != nil || spec["affinity"] != nil || spec["runtimeClassName"] != nil || spec["nodeName"] != nil {
 			c.NotCompared = "a DaemonSet whose Pods select nodes (limitcheck assumes every node runs one; the plane's node has no labels)"
 			return c, nil
 		}
@@ -609,6 +611,14 @@ func (r *Replayer) snapshot(ctx context.Context, w *unstructured.Unstructured, c
 // nothing. It returns the refusal of the Job, normalized.
 func (r *Replayer) fireCronJob(ctx context.Context, cj *unstructured.Unstructured) (string, error) {
 	if s, _, _ := unstructured.NestedBool(cj.Object, "spec", "suspend"); s {
+		return "", nil
+	}
+	// Nor does the controller fire one whose starting deadline is 0 or
+	// whose schedule names no time that exists (WL-11).
+	if d, ok, _ := unstructured.NestedInt64(cj.Object, "spec", "startingDeadlineSeconds"); ok && d == 0 {
+		return "", nil
+	}
+	if sched, _, _ := unstructured.NestedString(cj.Object, "spec", "schedule"); !lcvalidation.ScheduleFires(sched) {
 		return "", nil
 	}
 	tmpl, _, _ := unstructured.NestedMap(cj.Object, "spec", "jobTemplate")

@@ -268,10 +268,16 @@ func (e *Engine) adoptingDeployment(rs *appsv1.ReplicaSet) string {
 }
 
 // nodeChoice says how a DaemonSet's Pod template limits the nodes it runs
-// on (a nodeSelector, a required node affinity), or "" when it does not:
+// on (a nodeName, a nodeSelector, a required node affinity), or "" when
+// it does not:
 // the DaemonSet controller creates a Pod only for the nodes that match
 // (WL-09).
 func nodeChoice(spec *corev1.PodSpec) string {
+	if spec.NodeName != "" {
+		// The controller's predicates: a Pod that names its node fits no
+		// other (NodeShouldRunDaemonPod), so at most one Pod runs.
+		return "nodeName " + spec.NodeName
+	}
 	if len(spec.NodeSelector) > 0 {
 		keys := slices.Sorted(maps.Keys(spec.NodeSelector))
 		parts := make([]string, len(keys))

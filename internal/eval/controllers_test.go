@@ -120,6 +120,9 @@ func TestReleasedBySelector(t *testing.T) {
 			"apiVersion: apps/v1\nkind: DaemonSet\nmetadata: {name: crh}\nspec:\n  selector: {matchLabels: {app: crh, pod-template-generation: \"2\"}}\n  template:\n    metadata: {labels: {app: crh, pod-template-generation: \"2\"}}\n    spec:\n      nodeSelector: {disk: ssd}\n      containers: [{name: c, image: x}]",
 			"its Pods choose their nodes (nodeSelector disk=ssd): limitcheck runs one on the one node it assumes (--nodes), the cluster only on the nodes that match; " +
 				"its selector does not match the labels the DaemonSet controller gives its Pods (controller-revision-hash="},
+		{"DaemonSet naming its node",
+			"apiVersion: apps/v1\nkind: DaemonSet\nmetadata: {name: dn}\nspec:\n  selector: {matchLabels: {app: dn}}\n  template:\n    metadata: {labels: {app: dn}}\n    spec:\n      nodeName: no-such-node\n      containers: [{name: c, image: x}]",
+			"its Pods choose their nodes (nodeName no-such-node): limitcheck runs one on the one node it assumes (--nodes), the cluster only on the nodes that match"},
 		{"DaemonSet selecting the first template generation",
 			"apiVersion: apps/v1\nkind: DaemonSet\nmetadata: {name: gen}\nspec:\n  selector: {matchLabels: {app: gen, pod-template-generation: \"1\"}}\n  template:\n    metadata: {labels: {app: gen, pod-template-generation: \"1\"}}\n    spec:\n      containers: [{name: c, image: x}]", ""},
 		{"Deployment selecting its own labels",
