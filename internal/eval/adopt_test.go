@@ -55,3 +55,47 @@ func TestDeploymentAdoptsReplicaSets(t *testing.T) {
 		})
 	}
 }
+
+// TestDeploymentReplicaSetAdoptsPods: WL-02. A Deployment's ReplicaSet
+// claims the input's orphan Pods its selector matches, pod-template-hash
+// included: a Pod exported from the same Deployment (its ownerReferences
+// dropped) is adopted and one Pod fewer is created (kube-controller-manager
+// 1.36.3: two Pods for replicas 2 under a pods: "2" quota). A Pod with the
+// Deployment's labels but not the hash is not.
+func TestDeploymentReplicaSetAdoptsPods(t *testing.T) {
+	const deploy = "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: web}\nspec: {replicas: 2, selector: {matchLabels: {app: web}}, template: {metadata: {labels: {app: web}}, spec: {containers: [{name: c, image: i}]}}}"
+	scratch := New(Options{DefaultNamespace: "ns1"}).Admit(decode(t, deploy))
+	if scratch.Workload == nil || len(scratch.Workload.Created) == 0 {
+		t.Fatalf("no ReplicaSet: %+v", scratch)
+	}
+	rs := scratch.Workload.Created[0].Name
+	hash := rs[len("web-"):]
+	pod := "apiVersion: v1\nkind: Pod\nmetadata: {name: %s, labels: {%s}}\nspec: {containers: [{name: c, image: i}]}"
+	for _, tt := range []struct {
+		name, labels       string
+		adopted, createdOK int
+	}{
+		{"exported Pod with the hash", "app: web, pod-template-hash: " + hash, 1, 1},
+		{"Pod without the hash", "app: web", 0, 2},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			e := New(Options{DefaultNamespace: "ns1"})
+			if res := e.Admit(decode(t, fmt.Sprintf(pod, rs+"-abcde", tt.labels))); !res.Allowed {
+				t.Fatalf("Pod: %+v", res.Denial)
+			}
+			r := e.Admit(decode(t, deploy))
+			if r.Workload == nil {
+				t.Fatalf("no workload: %+v", r.Denial)
+			}
+			pods := 0
+			for _, c := range r.Workload.Created {
+				if c.Kind == "Pod" && c.Allowed {
+					pods++
+				}
+			}
+			if r.Workload.Adopted != tt.adopted || pods != tt.createdOK || r.Workload.Admitted != 2 {
+				t.Errorf("adopted %d, created %d, admitted %d; want %d, %d, 2", r.Workload.Adopted, pods, r.Workload.Admitted, tt.adopted, tt.createdOK)
+			}
+		})
+	}
+}

@@ -155,7 +155,12 @@ func (e *Engine) runControllers(obj runtime.Object) *Workload {
 		w.Created = append(w.Created, res)
 		if res.Allowed {
 			rs := res.Object.(*appsv1.ReplicaSet)
-			e.createPods(w, &rs.Spec.Template, rs.Namespace, rs.Name, n, nil)
+			// Its ReplicaSet claims orphans too: a Pod exported from a
+			// Deployment carries the same pod-template-hash (WL-02).
+			if sel, err := metav1.LabelSelectorAsSelector(rs.Spec.Selector); err == nil {
+				e.adopt(w, rs.Namespace, sel)
+			}
+			e.createPods(w, &rs.Spec.Template, rs.Namespace, rs.Name, n-w.Adopted, nil)
 			w.Note = releasedNote(o.Spec.Selector, rs.Labels, "Deployment", "ReplicaSet and its Pods", "ReplicaSet",
 				appsv1.DefaultDeploymentUniqueLabelKey)
 		}
