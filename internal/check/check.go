@@ -364,6 +364,18 @@ func Run(opts Options) (*Report, error) {
 	}
 	engine := eval.New(engineOpts)
 	r := &runner{rep: rep, createdAt: createdAt}
+	if opts.Live == nil {
+		// Where the input creates namespaces, one it does not create is
+		// taken to exist, and said (NS-05).
+		for _, d := range look.policies {
+			if d.APIVersion == "v1" && d.Kind == "Namespace" && d.Name != "" && d.Err == nil {
+				if r.inputNamespaces == nil {
+					r.inputNamespaces = map[string]bool{}
+				}
+				r.inputNamespaces[d.Name] = true
+			}
+		}
+	}
 	if opts.Scale != ScaleMax && opts.Scale != ScaleMin && !opts.Fit && engineOpts.Replicas == nil {
 		r.bounds = hpaBounds(hpas)
 	}
@@ -772,6 +784,9 @@ type runner struct {
 	// createdAt is where the input creates each namespace of
 	// eval.Options.CreatedNamespaces (NS-04).
 	createdAt map[string]load.Position
+	// inputNamespaces are those the input's Namespace documents name, when
+	// there are some (NS-05).
+	inputNamespaces map[string]bool
 }
 
 // deliver adds an entry to the report, or hands it to the stream unless
@@ -854,6 +869,7 @@ func (r *runner) admitInput(engine *eval.Engine, catalog *apis.Catalog, l *look,
 		}
 		if opts.Live == nil {
 			r.noteAssumed(&e.Result, d.Pos)
+			r.noteNamespace(&e.Result, d.Pos)
 		}
 		if w := e.Result.Workload; w != nil && len(r.bounds) > 0 {
 			if h, ok := r.bounds[eval.ScaleTargetOf(&e.Result)]; ok {

@@ -33,11 +33,33 @@ func crdOrderWarning(at crdPlace, created bool, apiVersion, kind string) string 
 		at.name, at.pos.File, at.pos.Line, kind, kind, apiVersion)
 }
 
-// assumedUse is how many admitted Pods name an assumed reference, and where
-// the first of them comes from.
+// assumedUse is how many admitted Pods name an assumed reference (admitted
+// objects are in an assumed namespace), and where the first of them comes
+// from.
 type assumedUse struct {
 	pods  int
 	first load.Position
+}
+
+// noteNamespace counts an admitted object in a namespace the input does not
+// create while it creates others (NS-05): a typo in a namespace, or one the
+// cluster must have already.
+func (r *runner) noteNamespace(res *eval.Result, at load.Position) {
+	ns := res.Namespace
+	if len(r.inputNamespaces) == 0 || ns == "" || r.inputNamespaces[ns] || slices.Contains(eval.InitialNamespaces, ns) || res.Skipped || !res.Allowed {
+		return
+	}
+	ref := eval.Reference{Kind: "Namespace", Name: ns}
+	u := r.assumed[ref]
+	if u == nil {
+		if r.assumed == nil {
+			r.assumed = map[eval.Reference]*assumedUse{}
+		}
+		u = &assumedUse{first: at}
+		r.assumed[ref] = u
+		r.assumedOrder = append(r.assumedOrder, ref)
+	}
+	u.pods++
 }
 
 // noteAssumed counts what res, a document's result, and the Pods its
@@ -81,9 +103,13 @@ func (r *runner) assumedNote(rep *Report) {
 			if ref.Namespace != "" {
 				name = ref.Namespace + "/" + ref.Name
 			}
-			pods := "1 Pod"
+			what := "Pod"
+			if ref.Kind == "Namespace" {
+				what = "object"
+			}
+			pods := "1 " + what
 			if u.pods != 1 {
-				pods = fmt.Sprintf("%d Pods", u.pods)
+				pods = fmt.Sprintf("%d %ss", u.pods, what)
 			}
 			parts = append(parts, fmt.Sprintf("%s %s (%s, the first from %s:%d)", ref.Kind, name, pods, u.first.File, u.first.Line))
 		}
@@ -95,6 +121,8 @@ func (r *runner) assumedNote(rep *Report) {
 			msg = "no PriorityClass with name " + ref.Name + " was found"
 		case "RuntimeClass":
 			msg = fmt.Sprintf("pod rejected: RuntimeClass %q not found", ref.Name)
+		case "Namespace":
+			msg = fmt.Sprintf("namespaces %q not found", ref.Name)
 		}
 		if len(why) == 0 {
 			why = append(why, msg)
@@ -103,7 +131,7 @@ func (r *runner) assumedNote(rep *Report) {
 	if n := len(r.assumedOrder); n > listed {
 		parts = append(parts, fmt.Sprintf("%d more", n-listed))
 	}
-	rep.Notes = append(rep.Notes, load.Note{Msg: fmt.Sprintf("taken to exist, as the input does not create them: %s; a cluster without one refuses the Pods that name it (%s)",
+	rep.Notes = append(rep.Notes, load.Note{Msg: fmt.Sprintf("taken to exist, as the input does not create them: %s; a cluster without one refuses what needs it (%s)",
 		strings.Join(parts, ", "), why[0])})
 }
 
