@@ -8,6 +8,7 @@ import (
 
 	"github.com/limitcheck/limitcheck/internal/eval"
 	"github.com/limitcheck/limitcheck/internal/load"
+	"github.com/limitcheck/limitcheck/internal/spell"
 )
 
 // The notes and warnings a run adds about the input as a whole: what it
@@ -111,7 +112,13 @@ func (r *runner) assumedNote(rep *Report) {
 			if u.pods != 1 {
 				pods = fmt.Sprintf("%d %ss", u.pods, what)
 			}
-			parts = append(parts, fmt.Sprintf("%s %s (%s, the first from %s:%d)", ref.Kind, name, pods, u.first.File, u.first.Line))
+			meant := ""
+			if ref.Kind == "Namespace" {
+				if near := spell.Nearest(ref.Name, slices.Sorted(maps.Keys(r.inputNamespaces))); near != "" {
+					meant = fmt.Sprintf("; did you mean %s?", near)
+				}
+			}
+			parts = append(parts, fmt.Sprintf("%s %s (%s, the first from %s:%d%s)", ref.Kind, name, pods, u.first.File, u.first.Line, meant))
 		}
 		var msg string
 		switch ref.Kind {

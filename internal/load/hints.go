@@ -9,6 +9,8 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
+
+	"github.com/limitcheck/limitcheck/internal/spell"
 )
 
 // The hints here follow a decode error the user must fix by hand: they name
@@ -261,7 +263,7 @@ func fieldHint(root reflect.Type, path string) string {
 		return h
 	}
 	fields := structFields(parent)
-	if near := nearestName(key, fields); near != "" {
+	if near := spell.Nearest(key, sortedKeys(fields)); near != "" {
 		return fmt.Sprintf("did you mean %q?", near)
 	}
 	// One level too high: the key is a field of exactly one of the
@@ -395,26 +397,6 @@ func deref(t reflect.Type) reflect.Type {
 	return t
 }
 
-// nearestName is the name in fields closest to key: the same but for case,
-// or one or two edits away (one for keys of up to four letters); the first
-// in sorted order wins a tie, and "" is returned when none is that close.
-func nearestName(key string, fields map[string]reflect.Type) string {
-	best, bestD := "", 3
-	if len(key) <= 4 {
-		bestD = 2
-	}
-	for _, name := range sortedKeys(fields) {
-		d := editDistance(strings.ToLower(key), strings.ToLower(name))
-		if strings.EqualFold(key, name) {
-			d = 0
-		}
-		if d < bestD {
-			best, bestD = name, d
-		}
-	}
-	return best
-}
-
 func sortedKeys(m map[string]reflect.Type) []string {
 	keys := make([]string, 0, len(m))
 	for k := range m {
@@ -422,33 +404,4 @@ func sortedKeys(m map[string]reflect.Type) []string {
 	}
 	slices.Sort(keys)
 	return keys
-}
-
-// editDistance is the Levenshtein distance of a and b, with a swap of two
-// adjacent letters counted as one edit.
-func editDistance(a, b string) int {
-	if len(a) > 64 || len(b) > 64 {
-		return 64
-	}
-	prev2 := make([]int, len(b)+1)
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-			if i > 1 && j > 1 && a[i-1] == b[j-2] && a[i-2] == b[j-1] {
-				cur[j] = min(cur[j], prev2[j-2]+1)
-			}
-		}
-		prev2, prev, cur = prev, cur, prev2
-	}
-	return prev[len(b)]
 }

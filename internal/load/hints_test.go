@@ -77,25 +77,6 @@ func TestFieldHint(t *testing.T) {
 	}
 }
 
-func TestEditDistance(t *testing.T) {
-	for _, tc := range []struct {
-		a, b string
-		want int
-	}{
-		{"", "", 0},
-		{"abc", "abc", 0},
-		{"resource", "resources", 1},
-		{"contianers", "containers", 1}, // a swap is one edit
-		{"valeu", "value", 1},
-		{"kitten", "sitting", 3},
-		{"", "abc", 3},
-	} {
-		if got := editDistance(tc.a, tc.b); got != tc.want {
-			t.Errorf("editDistance(%q, %q) = %d, want %d", tc.a, tc.b, got, tc.want)
-		}
-	}
-}
-
 func TestQuotedHint(t *testing.T) {
 	for _, tc := range []struct{ expected, raw, want string }{
 		{"integer", `"3"`, " (a quoted value is a string: write 3 without quotes)"},
