@@ -13,6 +13,7 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
@@ -966,6 +967,7 @@ func admitDocument(engine *eval.Engine, catalog *apis.Catalog, d load.Document, 
 	case admissionconfig.IsConfigKind(d.APIVersion, d.Kind):
 		entry.Result = eval.Result{APIVersion: d.APIVersion, Kind: d.Kind, Name: d.Name, Skipped: true,
 			SkipReason: "admission configuration: applies to the whole run"}
+
 	default:
 		entry.Result, entry.Fit, entry.Err = admitServed(engine, catalog, d, opts.SkipUnknown, opts.Fit)
 	}
@@ -976,7 +978,38 @@ func admitDocument(engine *eval.Engine, catalog *apis.Catalog, d load.Document, 
 	for _, w := range d.Warnings {
 		entry.Result.Warnings = append(entry.Result.Warnings, w.Msg)
 	}
+	if hooks, ok := helmTest(d.Object); ok && entry.Err == nil && !entry.Result.Skipped {
+		entry.Result.Warnings = append(entry.Result.Warnings, helmTestWarning(hooks))
+	}
 	return entry
+}
+
+// helmTestWarning says how Helm treats a test hook (IN-13), hooks the
+// annotation's value.
+func helmTestWarning(hooks string) string {
+	return "a Helm test hook (helm.sh/hook: " + hooks + "): checked as kubectl create -f creates it, but helm install, Argo CD and Flux do not create it; helm test does, once the release is installed"
+}
+
+// helmTest returns the helm.sh/hook annotation of obj if it makes obj a
+// Helm test hook: helm template renders a chart's tests with the rest, but
+// helm install (and Argo CD and Flux, which deploy a chart as Helm does)
+// does not create them.
+func helmTest(obj runtime.Object) (string, bool) {
+	m, ok := obj.(metav1.Object)
+	if !ok {
+		return "", false
+	}
+	hooks, ok := m.GetAnnotations()["helm.sh/hook"]
+	if !ok {
+		return "", false
+	}
+	for h := range strings.SplitSeq(hooks, ",") {
+		switch strings.TrimSpace(h) {
+		case "test", "test-success", "test-failure":
+			return hooks, true
+		}
+	}
+	return "", false
 }
 
 // lastApplied adds to d, before its JSON is dropped, the warning for an
