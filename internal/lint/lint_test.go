@@ -525,6 +525,8 @@ spec:
     count/Ingresses.networking.k8s.io: "2"
     count/widget.example.com: "1"
     count/frobs: "1"
+    count/services.loadbalancers: "1"
+    count/secrets.v1: "1"
     nvidia.com/gpu: "4"
     limits.nvidia.com/gpu: "4"
     gold.storageclass.storage.k8s.io/requests.storag: 10Gi
@@ -549,6 +551,8 @@ spec:
 		`error lint/quota-counts-nothing ResourceQuota shop/counts: count/deployments counts nothing: no kind is served as "deployments" in the core group (fix: write count/deployments.apps)`,
 		`error lint/quota-counts-nothing ResourceQuota shop/counts: count/frobs counts nothing: no kind is served as "frobs" in the core group (fix: name a served resource, count/<plural>.<group> as kubectl api-resources lists it)`,
 		`error lint/quota-counts-nothing ResourceQuota shop/counts: count/jobs counts nothing: no kind is served as "jobs" in the core group (fix: write count/jobs.batch)`,
+		`error lint/quota-counts-nothing ResourceQuota shop/counts: count/secrets.v1 counts nothing: no kind is served as "secrets" in group v1 (fix: write count/secrets)`,
+		`error lint/quota-counts-nothing ResourceQuota shop/counts: count/services.loadbalancers counts nothing: no kind is served as "services" in group loadbalancers (fix: write services.loadbalancers)`,
 		`error lint/quota-counts-nothing ResourceQuota shop/counts: count/widget.example.com counts nothing: no kind is served as "widget" in group example.com (fix: write count/widgets.example.com)`,
 		`error lint/quota-counts-nothing ResourceQuota shop/counts: gold.storageclass.storage.k8s.io/requests.storag counts nothing: no quota evaluator of kube-apiserver 1.36 tracks it (fix: remove it, or name a resource quota tracks)`,
 		`error lint/quota-counts-nothing ResourceQuota shop/counts: limits.nvidia.com/gpu counts nothing: quota limits an extended resource only by its requests (a container's request and limit of one are equal) (fix: write requests.nvidia.com/gpu)`,

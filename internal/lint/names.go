@@ -46,6 +46,10 @@ func untracked(name corev1.ResourceName, c *apis.Catalog, checker quota.Checker)
 			where = "group " + gr.Group
 		}
 		msg = fmt.Sprintf("no kind is served as %q in %s", gr.Resource, where)
+		if !strings.Contains(gr.Group, ".") && gr.Group != "" && checker.TrackedName(corev1.ResourceName(rest)) {
+			// count/services.loadbalancers: the quota name without count/.
+			return msg, "write " + rest
+		}
 		if meant.Resource != "" {
 			return msg, "write count/" + meant.String()
 		}

@@ -12,16 +12,19 @@ import (
 // counts. known is true when some kind is served as gr (a built-in kind, or
 // a custom resource of an input CRD); decided is false when nothing can be
 // said (a group neither built in nor from an input CRD: its CRD may be
-// installed). When gr is unknown in a known group, meant is the group/resource
-// most likely meant (the same resource in another group, the plural of a
-// singular, the resource of a kind written as it is), or empty.
+// installed). A group without a dot that is not built in is decided too: a
+// CRD's group must have a dot, so nothing serves it (count/services.loadbalancers
+// is resource services in group "loadbalancers"). When gr is unknown in a known
+// group, meant is the group/resource most likely meant (the same resource in
+// another group, the plural of a singular, the resource of a kind written as
+// it is), or empty.
 func (c *Catalog) CountTarget(gr schema.GroupResource) (known, decided bool, meant schema.GroupResource) {
 	c = c.orEmpty()
 	served := c.servedResources()
 	if served[gr] {
 		return true, true, schema.GroupResource{}
 	}
-	if !builtinGroups[gr.Group] && !c.crdGroups[gr.Group] {
+	if !builtinGroups[gr.Group] && !c.crdGroups[gr.Group] && strings.Contains(gr.Group, ".") {
 		return false, false, schema.GroupResource{}
 	}
 	lower := strings.ToLower(gr.Resource)
