@@ -179,6 +179,15 @@ func (e *Engine) runControllers(obj runtime.Object) *Workload {
 		e.adopt(w, o.Namespace, labels.SelectorFromValidatedSet(o.Spec.Selector))
 		e.createPods(w, o.Spec.Template, o.Namespace, o.Name, n-w.Adopted, nil)
 	case *appsv1.DaemonSet:
+		// The history first, whatever the nodes (daemonset constructHistory).
+		hash := podTemplateHash(&o.Spec.Template)
+		read := overTheWire(o).(*appsv1.DaemonSet)
+		read.Spec.Template.Spec.DeprecatedServiceAccount = read.Spec.Template.Spec.ServiceAccountName
+		rev := controllerRevision(o, o.Name+"-"+hash, hash, &o.Spec.Template, templatePatch(&read.Spec.Template))
+		rev.Annotations = o.Annotations // snapshot copies the DaemonSet's
+		if !e.createRevision(w, rev) {
+			return w
+		}
 		e.createPods(w, &o.Spec.Template, o.Namespace, o.Name, n, nil)
 		if sel := nodeChoice(&o.Spec.Template.Spec); sel != "" {
 			nodes := fmt.Sprintf("each of the %d nodes it assumes (--nodes)", n)
@@ -409,6 +418,22 @@ func (e *Engine) nodes() int {
 
 // admitCreated runs a controller-created object through the pipeline; replica is
 // the 1-based ordinal of the Pod it belongs to (0 for ReplicaSets and Jobs).
+// createRevision creates the ControllerRevision a StatefulSet or DaemonSet
+// controller records its template in before it creates anything else
+// (WL-12). It is charged to quota (count/controllerrevisions.apps) and
+// stored; it joins w.Created only when refused, and then the controller
+// creates nothing more: its sync fails there, on every retry, with no event
+// (the error is in the controller manager's log only).
+func (e *Engine) createRevision(w *Workload, rev *appsv1.ControllerRevision) bool {
+	res := e.admitCreated(rev, 0)
+	if res.Allowed {
+		return true
+	}
+	w.Created = append(w.Created, res)
+	w.Note = "its ControllerRevision " + rev.Name + " is refused: the controller creates no Pod and records no event (only the controller manager's log says why)"
+	return false
+}
+
 func (e *Engine) admitCreated(obj runtime.Object, replica int) Result {
 	res := e.admitObject(overTheWire(obj), false)
 	res.Replica = replica
@@ -815,7 +840,10 @@ func (e *Engine) runStatefulSet(w *Workload, set *appsv1.StatefulSet) {
 	}
 	ordered := set.Spec.PodManagementPolicy != appsv1.ParallelPodManagement
 	w.Parallel = !ordered
-	revision := statefulSetRevision(set)
+	revision, hash, data := statefulSetRevisionData(set)
+	if !e.createRevision(w, controllerRevision(set, revision, hash, &set.Spec.Template, data)) {
+		return
+	}
 	stopAfter := -1 // Parallel: the last index of the batch in which a Pod failed
 	ns := e.namespace(set.Namespace)
 	claimsID, podsID := e.resourceID(corev1.Resource("persistentvolumeclaims")), e.resourceID(podsResource)

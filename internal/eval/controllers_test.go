@@ -177,3 +177,58 @@ func TestCronJobIdle(t *testing.T) {
 		})
 	}
 }
+
+// WL-12: a StatefulSet's or DaemonSet's ControllerRevision is created and
+// charged before anything else; refused, the controller creates nothing. The
+// names and the usage are what kube-controller-manager 1.36.3 gave for these
+// manifests.
+func TestControllerRevisionFirst(t *testing.T) {
+	daemonSet := func(name string) string {
+		return "apiVersion: apps/v1\nkind: DaemonSet\nmetadata: {name: " + name + "}\nspec:\n  selector: {matchLabels: {app: " + name + "}}\n" +
+			"  template:\n    metadata: {labels: {app: " + name + "}}\n    spec:\n      containers: [{name: c, image: nginx}]"
+	}
+	statefulSet := "apiVersion: apps/v1\nkind: StatefulSet\nmetadata: {name: web}\nspec:\n  serviceName: web\n  replicas: 1\n" +
+		"  selector: {matchLabels: {app: web}}\n  template:\n    metadata: {labels: {app: web}}\n    spec:\n      containers: [{name: c, image: nginx}]"
+	e := New(Options{DefaultNamespace: "ns1"})
+	if r := e.Admit(decode(t, "apiVersion: v1\nkind: ResourceQuota\nmetadata: {name: q}\nspec:\n  hard: {count/controllerrevisions.apps: \"1\"}")); !r.Allowed {
+		t.Fatalf("quota: %+v", r.Denial)
+	}
+	for _, tt := range []struct {
+		name, doc, note, refusal string
+		admitted                 int
+	}{
+		{"first DaemonSet", daemonSet("agent"), "", "", 1},
+		{"second DaemonSet", daemonSet("agent2"),
+			"its ControllerRevision agent2-6bcdf667cb is refused: the controller creates no Pod and records no event (only the controller manager's log says why)",
+			`controllerrevisions.apps "agent2-6bcdf667cb" is forbidden: exceeded quota: q, requested: count/controllerrevisions.apps=1, used: count/controllerrevisions.apps=1, limited: count/controllerrevisions.apps=1`, 0},
+		{"StatefulSet", statefulSet,
+			"its ControllerRevision web-757df7b85b is refused: the controller creates no Pod and records no event (only the controller manager's log says why)",
+			`controllerrevisions.apps "web-757df7b85b" is forbidden: exceeded quota: q, requested: count/controllerrevisions.apps=1, used: count/controllerrevisions.apps=1, limited: count/controllerrevisions.apps=1`, 0},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			r := e.Admit(decode(t, tt.doc))
+			if r.Denial != nil || r.Workload == nil {
+				t.Fatalf("got %+v, want admitted with a workload", r.Denial)
+			}
+			if r.Allowed != (tt.refusal == "") {
+				t.Errorf("allowed %v with refusal %q", r.Allowed, tt.refusal)
+			}
+			w := r.Workload
+			if w.Note != tt.note || w.Admitted != tt.admitted {
+				t.Errorf("note %q, %d admitted; want %q, %d", w.Note, w.Admitted, tt.note, tt.admitted)
+			}
+			var refusal string
+			for _, c := range w.Created {
+				if c.Kind == "ControllerRevision" && c.Denial != nil {
+					refusal = c.Denial.Message
+				}
+			}
+			if refusal != tt.refusal {
+				t.Errorf("revision refused with %q, want %q", refusal, tt.refusal)
+			}
+			if tt.refusal != "" && len(w.Created) != 1 {
+				t.Errorf("%d objects created after the refused revision, want none", len(w.Created)-1)
+			}
+		})
+	}
+}

@@ -7,6 +7,8 @@ import (
 
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/util/rand"
 	"k8s.io/utils/dump"
 )
@@ -57,12 +59,34 @@ func podTemplateHash(t *corev1.PodTemplateSpec) string {
 // A template always encodes (no value of a Pod template can fail to), so an
 // error panics, which Engine.Admit reports as an internal error.
 func statefulSetRevision(set *appsv1.StatefulSet) string {
+	name, _, _ := statefulSetRevisionData(set)
+	return name
+}
+
+// statefulSetRevisionData is statefulSetRevision's name, its hash and the
+// revision's data, the patch the hash is taken of.
+func statefulSetRevisionData(set *appsv1.StatefulSet) (name, hash string, data []byte) {
 	// The controller reads the set from the apiserver: the stored object,
 	// with the conversion from the internal type's serviceAccount, as JSON
 	// gives it back (canonical quantities).
 	read := overTheWire(set).(*appsv1.StatefulSet)
 	t := &read.Spec.Template
 	t.Spec.DeprecatedServiceAccount = t.Spec.ServiceAccountName
+	patch := templatePatch(t)
+	h := fnv.New32()
+	h.Write(patch)
+	h.Write([]byte("0")) // the collision count
+	hash = rand.SafeEncodeString(strconv.FormatUint(uint64(h.Sum32()), 10))
+	name = set.Name
+	if len(name) > 223 {
+		name = name[:223]
+	}
+	return name + "-" + hash, hash, patch
+}
+
+// templatePatch is the data of a ControllerRevision that records template:
+// a strategic merge patch that puts it back under spec.template.
+func templatePatch(t *corev1.PodTemplateSpec) []byte {
 	raw, err := json.Marshal(t)
 	if err != nil {
 		panic(err)
@@ -76,12 +100,28 @@ func statefulSetRevision(set *appsv1.StatefulSet) string {
 	if err != nil {
 		panic(err)
 	}
-	h := fnv.New32()
-	h.Write(patch)
-	h.Write([]byte("0")) // the collision count
-	name := set.Name
-	if len(name) > 223 {
-		name = name[:223]
+	return patch
+}
+
+// controllerRevision is the ControllerRevision the StatefulSet or DaemonSet
+// controller creates for a new set before anything else (WL-12):
+// revision 1 of the template, named name ("<set>-<hash>"), labelled with the
+// template's labels and controller-revision-hash: hash. Its owner reference
+// is left out, as the ReplicaSet's of a Deployment is (the set has no UID).
+func controllerRevision(owner metav1.Object, name, hash string, t *corev1.PodTemplateSpec, data []byte) *appsv1.ControllerRevision {
+	labels := make(map[string]string, len(t.Labels)+1)
+	for k, v := range t.Labels {
+		labels[k] = v
 	}
-	return name + "-" + rand.SafeEncodeString(strconv.FormatUint(uint64(h.Sum32()), 10))
+	labels[appsv1.ControllerRevisionHashLabelKey] = hash
+	return &appsv1.ControllerRevision{
+		TypeMeta: metav1.TypeMeta{APIVersion: "apps/v1", Kind: "ControllerRevision"},
+		ObjectMeta: metav1.ObjectMeta{
+			Name:      name,
+			Namespace: owner.GetNamespace(),
+			Labels:    labels,
+		},
+		Data:     runtime.RawExtension{Raw: data},
+		Revision: 1,
+	}
 }
