@@ -54,6 +54,7 @@ const (
 	RuleLimitedResourceUncovered = "lint/limited-resource-uncovered" // LINT-09
 	RuleUnknownPriorityClass     = "lint/unknown-priority-class"     // LINT-10
 	RuleQuotaCountsNothing       = "lint/quota-counts-nothing"       // LINT-12
+	RuleIneffectiveField         = "lint/ineffective-field"          // LINT-13
 )
 
 // Object identifies what a finding is about.
@@ -107,6 +108,7 @@ func Run(in Input) []Finding {
 		qs := filter(in.Quotas, func(q *corev1.ResourceQuota) bool { return q.Namespace == ns })
 		out = append(out, defaultRefused(in.Gates, ns, lrs)...)
 		out = append(out, overlappingDefaults(lrs)...)
+		out = append(out, ineffectiveFields(lrs)...)
 		out = append(out, limitsAgainstQuota(lrs, qs)...)
 		for i, q := range qs {
 			out = append(out, scopeUnmatchable(q)...)
@@ -323,6 +325,44 @@ func ratioRequest(k corev1.ResourceName, lim, ratio resource.Quantity) *resource
 		return resource.NewQuantity((lim.Value()*1000+r-1)/r, lim.Format)
 	}
 	return resource.NewMilliQuantity((lim.MilliValue()*1000+r-1)/r, lim.Format)
+}
+
+// ineffectiveFields (LINT-13): the maps of a PersistentVolumeClaim item that
+// LimitRanger never reads. kube-apiserver admits default, defaultRequest and
+// maxLimitRequestRatio there, but claims are never mutated (no size is filled
+// in) and a claim is checked against min and max only.
+func ineffectiveFields(lrs []*corev1.LimitRange) []Finding {
+	var out []Finding
+	for _, lr := range lrs {
+		for i, item := range lr.Spec.Limits {
+			if item.Type != corev1.LimitTypePersistentVolumeClaim {
+				continue
+			}
+			var unused []string
+			for _, m := range []struct {
+				name string
+				list corev1.ResourceList
+			}{{"default", item.Default}, {"defaultRequest", item.DefaultRequest}, {"maxLimitRequestRatio", item.MaxLimitRequestRatio}} {
+				for _, k := range resources.SortedNames(m.list) {
+					unused = append(unused, m.name+"."+string(k))
+				}
+			}
+			if len(unused) == 0 {
+				continue
+			}
+			verb := "has"
+			if len(unused) > 1 {
+				verb = "have"
+			}
+			out = append(out, Finding{
+				Rule: RuleIneffectiveField, Severity: Warning, Object: lrObject(lr),
+				Message: fmt.Sprintf("spec.limits[%d] (PersistentVolumeClaim): %s %s no effect: LimitRanger never fills in a claim's size and checks a claim against min and max only",
+					i, strings.Join(unused, ", "), verb),
+				Fix: "remove them; each claim must set spec.resources.requests.storage itself, which validation requires",
+			})
+		}
+	}
+	return out
 }
 
 // overlappingDefaults (LINT-06): two LimitRanges of a namespace whose

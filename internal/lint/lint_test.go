@@ -484,6 +484,44 @@ spec:
     matchExpressions:
     - {scopeName: PriorityClass, operator: In, values: [hihg]}`,
 		},
+		// LINT-13
+		{
+			name: "a claim item's defaults and ratio are never applied",
+			docs: `kind: LimitRange
+metadata: {name: storage}
+spec:
+  limits:
+  - type: Container
+    default: {cpu: 500m}
+  - type: PersistentVolumeClaim
+    min: {storage: 1Gi}
+    max: {storage: 10Gi}
+    default: {storage: 5Gi}
+    defaultRequest: {storage: 5Gi}
+    maxLimitRequestRatio: {storage: "1"}`,
+			want: []string{`warning lint/ineffective-field LimitRange shop/storage: spec.limits[1] (PersistentVolumeClaim): default.storage, defaultRequest.storage, maxLimitRequestRatio.storage have no effect: LimitRanger never fills in a claim's size and checks a claim against min and max only (fix: remove them; each claim must set spec.resources.requests.storage itself, which validation requires)`},
+		},
+		{
+			name: "a claim item with one default",
+			docs: `kind: LimitRange
+metadata: {name: storage}
+spec:
+  limits:
+  - type: PersistentVolumeClaim
+    max: {storage: 10Gi}
+    default: {storage: 5Gi}`,
+			want: []string{`warning lint/ineffective-field LimitRange shop/storage: spec.limits[0] (PersistentVolumeClaim): default.storage has no effect: LimitRanger never fills in a claim's size and checks a claim against min and max only (fix: remove them; each claim must set spec.resources.requests.storage itself, which validation requires)`},
+		},
+		{
+			name: "a claim item with bounds only",
+			docs: `kind: LimitRange
+metadata: {name: storage}
+spec:
+  limits:
+  - type: PersistentVolumeClaim
+    min: {storage: 1Gi}
+    max: {storage: 10Gi}`,
+		},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
