@@ -53,6 +53,11 @@ func (g *crdDefGen) rootSchema() node {
 	props["color"] = node{"type": "string"}
 	props["replicas"] = node{"type": "integer", "minimum": 0}
 	if g.chance(0.3) {
+		// VAL-104: a format the node's type does not take is warned of.
+		props["color"].(node)["format"] = g.pick("int64", "password", "cidr", "uint", "k8s-short-name").(string)
+		props["replicas"].(node)["format"] = g.pick("int32", "int64", "uint8", "cidr", "double").(string)
+	}
+	if g.chance(0.3) {
 		props["color"].(node)["default"] = "blue"
 		props["replicas"].(node)["default"] = 1
 	}

@@ -83,6 +83,58 @@ spec:
 		docs: []string{"apiVersion: v1\nkind: Endpoints\nmetadata: {name: ext}\nsubsets:\n- addresses: [{ip: 'not an IP'}]\n  ports: [{port: 80}]"},
 		want: []string{`v1 Endpoints is deprecated in v1.33+; use discovery.k8s.io/v1 EndpointSlice`},
 	}, {
+		name: "a CRD: formats its node's type does not take, each once, versions in order, properties by name",
+		docs: []string{`apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata: {name: widgets.example.com}
+spec:
+  group: example.com
+  names: {kind: Widget, plural: widgets}
+  scope: Namespaced
+  versions:
+  - name: v1
+    served: true
+    storage: true
+    schema:
+      openAPIV3Schema:
+        type: object
+        properties:
+          spec:
+            type: object
+            properties:
+              size: {type: string, format: int64}
+              count: {type: integer, format: uint8}
+              ratio: {type: number, format: int32}
+              since: {type: string, format: date-time}
+              total: {type: integer, format: int64}
+              name: {type: string, format: k8s-short-name}
+              ips: {type: array, items: {type: string, format: ipv4}}
+              nets: {type: object, additionalProperties: {type: integer, format: cidr}}
+              port: {x-kubernetes-int-or-string: true, format: int-or-string}
+              again: {type: string, format: int64}
+  - name: v2
+    served: true
+    storage: false
+    schema:
+      openAPIV3Schema:
+        type: object
+        properties:
+          spec: {type: object, properties: {big: {type: string, format: uint64}}}`},
+		want: []string{
+			`unrecognized format "int64"`,
+			`unrecognized format "uint8"`,
+			`unrecognized format "cidr"`,
+			`unrecognized format "int-or-string"`,
+			`unrecognized format "int32"`,
+			`unrecognized format "uint64"`,
+		},
+	}, {
+		name: "a CRD whose formats all fit their types: none",
+		docs: []string{"apiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\nmetadata: {name: gadgets.example.com}\nspec:\n  group: example.com\n  names: {kind: Gadget, plural: gadgets}\n  scope: Cluster\n  versions:\n  - name: v1\n    served: true\n    storage: true\n    schema:\n      openAPIV3Schema: {type: object, properties: {a: {type: string, format: date-time}, b: {type: integer, format: int32}, c: {type: number, format: double}, d: {type: string, format: k8s-long-name}}}"},
+	}, {
+		name: "a refused CRD: none",
+		docs: []string{"apiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\nmetadata: {name: gizmos.example.com}\nspec:\n  group: example.com\n  names: {kind: Gizmo, plural: gizmos}\n  scope: Namespaced\n  versions:\n  - name: v1\n    served: true\n    storage: false\n    schema:\n      openAPIV3Schema: {type: object, properties: {a: {type: string, format: int64}}}"},
+	}, {
 		name: "refused by validation: none",
 		docs: []string{"apiVersion: v1\nkind: Pod\nmetadata: {name: web}\nspec:\n  containers:\n  - {name: app, image: app:1, resources: {requests: {memory: 1.5, cpu: '2'}, limits: {cpu: '1'}}}"},
 	}} {

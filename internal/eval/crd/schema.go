@@ -150,6 +150,13 @@ func keptFormat(format string, types []string) string {
 	return ""
 }
 
+// UnrecognizedFormat reports whether kube-apiserver warns of a schema
+// node's format on a CRD's create (VAL-99): one it would not keep for the
+// node's type, as keptFormat does not.
+func UnrecognizedFormat(format, typ string) bool {
+	return format != "" && keptFormat(format, []string{typ}) == ""
+}
+
 // Parse reads the JSON of an openAPIV3Schema.
 func Parse(data []byte) (*Schema, error) {
 	var p props

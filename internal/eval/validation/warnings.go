@@ -15,12 +15,14 @@ import (
 	discoveryv1 "k8s.io/api/discovery/v1"
 	networkingv1 "k8s.io/api/networking/v1"
 	nodev1 "k8s.io/api/node/v1"
+	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	utilvalidation "k8s.io/apimachinery/pkg/util/validation"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 	netutils "k8s.io/utils/net"
 
+	"github.com/limitcheck/limitcheck/internal/eval/crd"
 	"github.com/limitcheck/limitcheck/internal/namecheck"
 )
 
@@ -33,8 +35,9 @@ import (
 
 // WarningsOnCreate is the create warnings of a validated object of a kind
 // whose strategy gives any that limitcheck reports: Pods, workloads,
-// Services, Ingresses, NetworkPolicies, PersistentVolumeClaims, Endpoints
-// and EndpointSlices. Nil for every other kind.
+// Services, Ingresses, NetworkPolicies, PersistentVolumeClaims, Endpoints,
+// EndpointSlices, Secrets, ServiceAccounts, RuntimeClasses and
+// CustomResourceDefinitions. Nil for every other kind.
 func WarningsOnCreate(obj runtime.Object) []string {
 	template := templatePath
 	switch o := obj.(type) {
@@ -114,12 +117,75 @@ func WarningsOnCreate(obj runtime.Object) []string {
 			}
 		}
 		return w
+	case *apiextensionsv1.CustomResourceDefinition:
+		return crdFormatWarnings(o)
 	case *corev1.Endpoints:
 		return endpointsWarnings(o)
 	case *discoveryv1.EndpointSlice:
 		return endpointSliceWarnings(o)
 	}
 	return nil
+}
+
+// crdFormatWarnings: `unrecognized format "F"` for each format of the
+// versions' schemas kube-apiserver ignores for the node's type (a string's
+// int64, an integer's uint8), each text once, as the warning recorder keeps
+// it (VAL-99). The nodes are visited as upstream's SchemaHas visits them:
+// the node, items, allOf, anyOf, oneOf, not, properties,
+// additionalProperties, patternProperties, additionalItems, definitions,
+// dependencies; upstream ranges over the maps in Go's order, limitcheck by
+// sorted key.
+func crdFormatWarnings(c *apiextensionsv1.CustomResourceDefinition) []string {
+	var w []string
+	seen := map[string]bool{}
+	var visit func(s *apiextensionsv1.JSONSchemaProps)
+	visit = func(s *apiextensionsv1.JSONSchemaProps) {
+		if s == nil {
+			return
+		}
+		if crd.UnrecognizedFormat(s.Format, s.Type) {
+			if text := fmt.Sprintf("unrecognized format %q", s.Format); !seen[text] {
+				seen[text] = true
+				w = append(w, text)
+			}
+		}
+		if s.Items != nil {
+			visit(s.Items.Schema)
+			for i := range s.Items.JSONSchemas {
+				visit(&s.Items.JSONSchemas[i])
+			}
+		}
+		for _, list := range [][]apiextensionsv1.JSONSchemaProps{s.AllOf, s.AnyOf, s.OneOf} {
+			for i := range list {
+				visit(&list[i])
+			}
+		}
+		visit(s.Not)
+		visitMap := func(m map[string]apiextensionsv1.JSONSchemaProps) {
+			for _, k := range slices.Sorted(maps.Keys(m)) {
+				v := m[k]
+				visit(&v)
+			}
+		}
+		visitMap(s.Properties)
+		if s.AdditionalProperties != nil {
+			visit(s.AdditionalProperties.Schema)
+		}
+		visitMap(s.PatternProperties)
+		if s.AdditionalItems != nil {
+			visit(s.AdditionalItems.Schema)
+		}
+		visitMap(map[string]apiextensionsv1.JSONSchemaProps(s.Definitions))
+		for _, k := range slices.Sorted(maps.Keys(s.Dependencies)) {
+			visit(s.Dependencies[k].Schema)
+		}
+	}
+	for i := range c.Spec.Versions {
+		if v := c.Spec.Versions[i].Schema; v != nil {
+			visit(v.OpenAPIV3Schema)
+		}
+	}
+	return w
 }
 
 // EnforceMountableSecrets is the ServiceAccount annotation that limits its
