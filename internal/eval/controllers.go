@@ -416,8 +416,6 @@ func (e *Engine) nodes() int {
 	return 1
 }
 
-// admitCreated runs a controller-created object through the pipeline; replica is
-// the 1-based ordinal of the Pod it belongs to (0 for ReplicaSets and Jobs).
 // createRevision creates the ControllerRevision a StatefulSet or DaemonSet
 // controller records its template in before it creates anything else
 // (WL-12). It is charged to quota (count/controllerrevisions.apps) and
@@ -434,6 +432,8 @@ func (e *Engine) createRevision(w *Workload, rev *appsv1.ControllerRevision) boo
 	return false
 }
 
+// admitCreated runs a controller-created object through the pipeline; replica is
+// the 1-based ordinal of the Pod it belongs to (0 for ReplicaSets and Jobs).
 func (e *Engine) admitCreated(obj runtime.Object, replica int) Result {
 	res := e.admitObject(overTheWire(obj), false)
 	res.Replica = replica
