@@ -92,6 +92,20 @@ func kustomizationInputs(p string) []namedFile {
 	return out
 }
 
+// buildAdvice says how to check what the kustomization at p creates. A
+// Component (kind: Component) creates nothing of its own: it changes the
+// kustomizations that list it under components:, and kustomize build of
+// its directory fails (its patches find no target there).
+func buildAdvice(p string) string {
+	var k struct {
+		Kind string `json:"kind"`
+	}
+	if readToolFile(p, &k) && k.Kind == "Component" {
+		return "it is a kustomize Component, which changes the kustomizations that list it under components:; to check what one of them creates: kustomize build DIR | limitcheck check -, DIR that kustomization's directory"
+	}
+	return fmt.Sprintf("to check what this kustomization creates: kustomize build %s | limitcheck check -", filepath.Dir(p))
+}
+
 // kustomizeTransformFields are the fields of a kustomization that change
 // every resource it names in what admission reads: the namespace, the
 // names, the replica counts.
@@ -138,8 +152,8 @@ func (w *walker) noteTransformed() {
 		if slices.ContainsFunc(w.patched, func(s skippedInputs) bool { return s.by == k.by }) {
 			continue // said with its skipped files (noteKustomizeInputs)
 		}
-		w.note(Note{File: k.by, Msg: fmt.Sprintf("its %s not applied to the files it names, which are checked as written; to check what this kustomization creates: kustomize build %s | limitcheck check -",
-			k.phrase(), filepath.Dir(k.by))})
+		w.note(Note{File: k.by, Msg: fmt.Sprintf("its %s not applied to the files it names, which are checked as written; %s",
+			k.phrase(), buildAdvice(k.by))})
 	}
 }
 
@@ -216,7 +230,7 @@ func (w *walker) noteKustomizeInputs() {
 		if i := slices.IndexFunc(w.transformed, func(t kustomizeTransform) bool { return t.by == s.by }); i >= 0 {
 			also = ", and its " + w.transformed[i].phrase() + " not applied to the files it names"
 		}
-		w.note(Note{File: s.by, Msg: fmt.Sprintf("%s skipped%s; to check what this kustomization creates: kustomize build %s | limitcheck check -",
-			strings.Join(parts, ", "), also, filepath.Dir(s.by))})
+		w.note(Note{File: s.by, Msg: fmt.Sprintf("%s skipped%s; %s",
+			strings.Join(parts, ", "), also, buildAdvice(s.by))})
 	}
 }

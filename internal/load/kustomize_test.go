@@ -165,3 +165,18 @@ func TestWalkNotesKustomizeTransforms(t *testing.T) {
 		"note base/kustomization.yaml: its namespace: kube-system, namePrefix: ebs- are not applied to the files it names, which are checked as written; to check what this kustomization creates: kustomize build base | limitcheck check -",
 	})
 }
+
+// IN-10: a kustomize Component's skipped patches are said with advice that
+// works: kustomize build of the Component's own directory fails, so the
+// note points at the kustomizations that include it.
+func TestWalkNotesKustomizeComponent(t *testing.T) {
+	dir := writeTree(t, map[string]string{
+		"components/mon/kustomization.yaml": "apiVersion: kustomize.config.k8s.io/v1alpha1\nkind: Component\npatches: [{path: patch.yaml}]\n",
+		"components/mon/patch.yaml":         patchDeploy,
+	})
+	checkEvents(t, walkEvents(t, dir, []string{dir}, nil, Options{Recursive: true}), []string{
+		"doc components/mon/kustomization.yaml:1: Component ", // skipped by check, as tool configuration
+		"skip components/mon/patch.yaml:1: a kustomize patch (components/mon/kustomization.yaml names it), not an API object",
+		"note components/mon/kustomization.yaml: 1 patch skipped; it is a kustomize Component, which changes the kustomizations that list it under components:; to check what one of them creates: kustomize build DIR | limitcheck check -, DIR that kustomization's directory",
+	})
+}
