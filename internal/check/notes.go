@@ -50,7 +50,11 @@ func (r *runner) noteNamespace(res *eval.Result, at load.Position) {
 	if len(r.inputNamespaces) == 0 || ns == "" || r.inputNamespaces[ns] || slices.Contains(eval.InitialNamespaces, ns) || res.Skipped || !res.Allowed {
 		return
 	}
-	ref := eval.Reference{Kind: "Namespace", Name: ns}
+	r.use(eval.Reference{Kind: "Namespace", Name: ns}, at).pods++
+}
+
+// use is the count of what takes ref to exist, first used at at if new.
+func (r *runner) use(ref eval.Reference, at load.Position) *assumedUse {
 	u := r.assumed[ref]
 	if u == nil {
 		if r.assumed == nil {
@@ -60,7 +64,7 @@ func (r *runner) noteNamespace(res *eval.Result, at load.Position) {
 		r.assumed[ref] = u
 		r.assumedOrder = append(r.assumedOrder, ref)
 	}
-	u.pods++
+	return u
 }
 
 // noteAssumed counts what res, a document's result, and the Pods its
@@ -68,16 +72,7 @@ func (r *runner) noteNamespace(res *eval.Result, at load.Position) {
 func (r *runner) noteAssumed(res *eval.Result, at load.Position) {
 	add := func(refs []eval.Reference, pods int) {
 		for _, ref := range refs {
-			u := r.assumed[ref]
-			if u == nil {
-				if r.assumed == nil {
-					r.assumed = map[eval.Reference]*assumedUse{}
-				}
-				u = &assumedUse{first: at}
-				r.assumed[ref] = u
-				r.assumedOrder = append(r.assumedOrder, ref)
-			}
-			u.pods += pods
+			r.use(ref, at).pods += pods
 		}
 	}
 	add(res.Assumed, 1)
