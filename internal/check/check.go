@@ -836,6 +836,9 @@ func (r *runner) admitInput(engine *eval.Engine, catalog *apis.Catalog, l *look,
 	}
 	defaulted := 0
 	admit := func(d load.Document, held bool) {
+		if msg := r.unmapped(d, l, opts); msg != "" {
+			d.Err, d.Object = &load.Error{File: d.Pos.File, Line: d.Pos.Line, Msg: msg}, nil
+		}
 		e := admitDocument(engine, catalog, d, opts)
 		if e.Err == nil && !e.Result.Skipped && d.Namespace == "" && e.Result.Namespace == engine.DefaultNamespace() {
 			defaulted++

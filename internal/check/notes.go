@@ -6,7 +6,10 @@ import (
 	"slices"
 	"strings"
 
+	"k8s.io/apimachinery/pkg/runtime/schema"
+
 	"github.com/limitcheck/limitcheck/internal/eval"
+	"github.com/limitcheck/limitcheck/internal/eval/apis"
 	"github.com/limitcheck/limitcheck/internal/load"
 	"github.com/limitcheck/limitcheck/internal/spell"
 )
@@ -19,6 +22,28 @@ import (
 type crdPlace struct {
 	pos  load.Position
 	name string
+}
+
+// unmapped is kubectl's error for a custom resource it cannot map, sent in
+// input order before the CRD the input creates for its kind (API-02): its
+// REST mapper finds no such kind, and it sends nothing (cli-runtime's
+// mapper.infoForData; the namespace is the document's own). kubectl's
+// second line, "ensure CRDs are installed first", follows in parentheses
+// with where the CRD is. "" for any other document.
+func (r *runner) unmapped(d load.Document, l *look, opts Options) string {
+	if opts.Order != OrderInput || opts.Live != nil || d.Err != nil || d.Skip != "" || len(l.crdAt) == 0 {
+		return ""
+	}
+	gv, err := schema.ParseGroupVersion(d.APIVersion)
+	if err != nil {
+		return ""
+	}
+	at, ok := l.crdAt[gv.WithKind(d.Kind).GroupKind()]
+	if !ok || r.crdsAdmitted[at.pos] {
+		return ""
+	}
+	return fmt.Sprintf("resource mapping not found for name: %q namespace: %q from %q: %s (ensure CRDs are installed first: the CustomResourceDefinition %s is at %s:%d, later in the input)",
+		d.Name, d.Namespace, d.Pos.File, apis.NoMatchMessage(d.APIVersion, d.Kind), at.name, at.pos.File, at.pos.Line)
 }
 
 // crdOrderWarning is the warning on the first custom resource of a kind
