@@ -72,7 +72,7 @@ type assumedUse struct {
 // cluster must have already.
 func (r *runner) noteNamespace(res *eval.Result, at load.Position) {
 	ns := res.Namespace
-	if len(r.inputNamespaces) == 0 || ns == "" || r.inputNamespaces[ns] || slices.Contains(eval.InitialNamespaces, ns) || res.Skipped || !res.Allowed {
+	if len(r.inputNamespaces) == 0 || ns == "" || r.inputNamespaces[ns] || eval.IsInitialNamespace(ns) || res.Skipped || !res.Allowed {
 		return
 	}
 	r.use(eval.Reference{Kind: "Namespace", Name: ns}, at).pods++

@@ -354,7 +354,7 @@ func New(opts Options) *Engine {
 		e.inputAccounts[r] = true
 	}
 	for _, ns := range opts.CreatedNamespaces {
-		if !isInitialNamespace(ns) {
+		if !IsInitialNamespace(ns) {
 			if e.pending == nil {
 				e.pending = map[string]bool{}
 			}
@@ -375,7 +375,7 @@ func (e *Engine) podOptions() validation.PodOptions {
 // one still to come, NS-04).
 func (e *Engine) namespaceNotCreated(name string) {
 	delete(e.pending, name)
-	if isInitialNamespace(name) || e.live {
+	if IsInitialNamespace(name) || e.live {
 		return
 	}
 	if e.refusedNamespaces == nil {
@@ -1557,10 +1557,10 @@ func (e *Engine) addLiveClass(obj runtime.Object) bool {
 	return e.classes.AddExisting(obj)
 }
 
-// isInitialNamespace reports whether every cluster already has the namespace
+// IsInitialNamespace reports whether every cluster already has the namespace
 // (kube-apiserver creates them): a Namespace document for it that is refused
 // leaves it in place.
-func isInitialNamespace(name string) bool {
+func IsInitialNamespace(name string) bool {
 	return slices.Contains(InitialNamespaces, name)
 }
 

@@ -47,9 +47,7 @@ func LastAppliedWarning(js []byte, namespace string) string {
 					annotations[k] = s
 				}
 			}
-			if _, ok := a[corev1.LastAppliedConfigAnnotation]; ok {
-				delete(a, corev1.LastAppliedConfigAnnotation)
-			}
+			delete(a, corev1.LastAppliedConfigAnnotation) // kubectl's own is left out of the new one
 		}
 	}
 	var b bytes.Buffer
