@@ -240,6 +240,13 @@ func (e *indenter) rawBytes(b []byte) {
 	}
 }
 
+// copy writes what sp holds from off to end.
+func (e *indenter) copy(sp *spool, off, end int64) {
+	if e.err == nil && off < end {
+		e.err = sp.writeRange(e.w, off, end)
+	}
+}
+
 // value writes v, its lines after the first starting with prefix.
 func (e *indenter) value(v any, prefix string) {
 	if e.err != nil {

@@ -3,8 +3,6 @@ package render
 import (
 	"bufio"
 	"bytes"
-	"encoding/binary"
-	"errors"
 	"io"
 	"maps"
 	"os"
@@ -87,6 +85,17 @@ func (s *spool) readAt(b []byte, off int64) error {
 	}
 	copy(b, s.mem.Bytes()[off:])
 	return nil
+}
+
+// writeRange writes the bytes written from off to end to w (after reader
+// flushed them).
+func (s *spool) writeRange(w io.Writer, off, end int64) error {
+	if s.file != nil {
+		_, err := io.Copy(w, io.NewSectionReader(s.file, off, end-off))
+		return err
+	}
+	_, err := w.Write(s.mem.Bytes()[off:end])
+	return err
 }
 
 // remove deletes the spool.
@@ -224,9 +233,10 @@ func (t *textStream) Finish(r *check.Report) error {
 
 func (t *textStream) Discard() { t.spool.remove() }
 
-// jsonStream encodes each entry it is handed into the spool, as records of
-// the entry's Seq, the length and the encoded result; Finish writes the
-// document, the report's own entries merged in by Seq.
+// jsonStream encodes each entry it is handed into the spool as the report
+// prints it, indented and followed by ",\n"; Finish writes the document,
+// copying the spool's bytes and putting the report's own entries in among
+// them by Seq.
 //
 // Entry only builds the result (newJSONResult), on the caller's goroutine:
 // the result holds nothing of the engine's objects, so it is encoded and
@@ -236,12 +246,23 @@ type jsonStream struct {
 	w     io.Writer
 	o     Options
 	spool spool
-	n     int // records in the spool
+	n     int // results in the spool
 
 	queue chan queuedResult // to encode; nil until the first entry
 	done  chan struct{}     // closed when encode has spooled the last
 	buf   []byte            // one result encoded (encode's)
 	enc   jw                // the encoder of every result, its scratch reused (encode's)
+	// last is the Seq of the last result spooled; gaps, where a result
+	// whose Seq does not follow it starts: the report's own entries go
+	// there (encode's, read by Finish after drain).
+	last int
+	gaps []spoolGap
+}
+
+// spoolGap is where, in the spool, a result follows a gap in the Seqs.
+type spoolGap struct {
+	seq int   // the result's
+	off int64 // where it starts
 }
 
 type queuedResult struct {
@@ -250,7 +271,7 @@ type queuedResult struct {
 }
 
 func (jsonFormat) Stream(w io.Writer, o Options) Stream {
-	return &jsonStream{w: w, o: o}
+	return &jsonStream{w: w, o: o, last: -1}
 }
 
 func (j *jsonStream) Entry(e *check.Entry) bool {
@@ -267,15 +288,20 @@ func (j *jsonStream) Entry(e *check.Entry) bool {
 	return false
 }
 
+// resultIndent starts each result of the report's list.
+const resultIndent = "    "
+
 // encode spools the queued results.
 func (j *jsonStream) encode() {
 	defer close(j.done)
 	for q := range j.queue {
-		j.buf = j.enc.result(j.buf[:0], &q.r, "    ")
-		var head [2 * binary.MaxVarintLen64]byte
-		n := binary.PutUvarint(head[:], uint64(q.seq))
-		n += binary.PutUvarint(head[n:], uint64(len(j.buf)))
-		j.spool.write(head[:n])
+		if q.seq != j.last+1 {
+			j.gaps = append(j.gaps, spoolGap{q.seq, j.spool.size})
+		}
+		j.last = q.seq
+		j.buf = append(j.buf[:0], resultIndent...)
+		j.buf = j.enc.result(j.buf, &q.r, resultIndent)
+		j.buf = append(j.buf, ",\n"...)
 		j.spool.write(j.buf)
 	}
 }
@@ -289,87 +315,54 @@ func (j *jsonStream) drain() {
 	}
 }
 
-// records reads the spool's records back in order.
-type records struct {
-	r    *bufio.Reader
-	left int
-	seq  int
-	body []byte
-	err  error
-}
-
-// next reads the next record; false at the end or on an error (err).
-func (s *records) next() bool {
-	if s.left == 0 || s.err != nil {
-		return false
+// before returns where in the spool the report's entry of Seq seq goes:
+// before the first result spooled after it.
+func (j *jsonStream) before(seq int) int64 {
+	if j.n == 0 || seq > j.last {
+		return j.spool.size
 	}
-	s.left--
-	seq, err := binary.ReadUvarint(s.r)
-	if err != nil {
-		s.err = err
-		return false
-	}
-	size, err := binary.ReadUvarint(s.r)
-	if err != nil {
-		s.err = err
-		return false
-	}
-	s.seq = int(seq)
-	s.body = slices.Grow(s.body[:0], int(size))[:size]
-	if _, err := io.ReadFull(s.r, s.body); err != nil {
-		s.err = err
-		return false
-	}
-	return true
+	i, _ := slices.BinarySearchFunc(j.gaps, seq, func(g spoolGap, seq int) int { return g.seq - seq })
+	return j.gaps[i].off // a gap follows every Seq not spooled
 }
 
 func (j *jsonStream) Finish(r *check.Report) error {
 	defer j.Discard()
 	j.drain()
-	rd, err := j.spool.reader()
-	if err != nil {
+	if _, err := j.spool.reader(); err != nil {
 		return err
 	}
-	sp := &records{r: bufio.NewReaderSize(rd, 64<<10), left: j.n}
 	doc := newJSONReport(r, j.o, false)
-	// The document is jsonReport, written field by field and result by result
-	// so that no more than one result is held encoded at a time; the bytes are
-	// those of encoding jsonReport whole (TestJSONStreamed).
+	// The document is jsonReport, written field by field, the results
+	// copied from the spool, so that no more than one result is held
+	// encoded at a time; the bytes are those of encoding jsonReport whole
+	// (TestJSONStreamed).
 	e := newIndenter(j.w)
 	e.raw("{\n")
 	e.field("schemaVersion", doc.SchemaVersion)
 	e.field("version", doc.Version)
 	e.field("summary", doc.Summary)
 	e.raw(`  "results": `)
-	total := len(r.Entries) + j.n
-	if total == 0 {
+	if len(r.Entries)+j.n == 0 {
 		e.raw("[],\n")
 	} else {
 		e.raw("[\n")
-		written, held := 0, 0
-		more := sp.next()
-		for written < total && e.err == nil {
-			e.raw("    ")
-			switch {
-			case held < len(r.Entries) && (!more || r.Entries[held].Seq < sp.seq):
-				res := newJSONResult(&r.Entries[held])
-				j.buf = j.enc.result(j.buf[:0], &res, "    ")
-				e.rawBytes(j.buf)
-				held++
-			case more:
-				e.rawBytes(sp.body)
-				more = sp.next()
-			default:
-				return errors.New("the report's spool ended early")
+		// Every result but the last is followed by ",\n".
+		var at int64
+		for i := range r.Entries {
+			to := j.before(r.Entries[i].Seq)
+			e.copy(&j.spool, at, to)
+			at = to
+			res := newJSONResult(&r.Entries[i])
+			j.buf = append(j.buf[:0], resultIndent...)
+			j.buf = j.enc.result(j.buf, &res, resultIndent)
+			if i < len(r.Entries)-1 || at < j.spool.size {
+				j.buf = append(j.buf, ',')
 			}
-			written++
-			if written < total {
-				e.raw(",")
-			}
-			e.raw("\n")
+			e.rawBytes(append(j.buf, '\n'))
 		}
-		if sp.err != nil {
-			return sp.err
+		if at < j.spool.size {
+			e.copy(&j.spool, at, j.spool.size-2)
+			e.raw("\n")
 		}
 		e.raw("  ],\n")
 	}
