@@ -95,7 +95,7 @@ func TestCopiesReadOnceOnlyStreamsTwice(t *testing.T) {
 	first := walkEvents(t, dir, []string{p, "-"}, stdin, opts)
 	want := []string{
 		"doc fifo:1: ConfigMap piped", "doc fifo:6: ConfigMap second",
-		"doc <stdin>:1: ConfigMap stdin", "error <stdin>:6: invalid YAML: did not find expected node content",
+		"doc <stdin>:1: ConfigMap stdin", "error <stdin>:6: error parsing STDIN: error converting YAML to JSON: yaml: line 1: did not find expected node content",
 	}
 	checkEvents(t, first, want)
 	second := walkEvents(t, dir, []string{p, "-"}, strings.NewReader("not read"), opts)

@@ -208,7 +208,9 @@ func TestEndlessInput(t *testing.T) {
 }
 
 func TestJSONErrorRemainder(t *testing.T) {
-	bad := `{"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "a"}}` + "\n" + `{"kind": }` + "\n"
+	// Two values decoded, kubectl's decoder is sure the stream is JSON:
+	// the error ends it (one value before it: readJSON's YAML reading).
+	bad := `{"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "a"}}` + "\n" + `null` + "\n" + `{"kind": }` + "\n"
 	good := `{"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "b"}}` + "\n"
 	dir := writeTree(t, map[string]string{
 		"deploy.json": bad + strings.Repeat(good, 25),
@@ -224,29 +226,29 @@ func TestJSONErrorRemainder(t *testing.T) {
 		{
 			name:  "a file",
 			paths: []string{filepath.Join(dir, "deploy.json")},
-			want:  []string{"doc deploy.json:1: ConfigMap a", "error deploy.json:2: invalid JSON: invalid character '}' looking for beginning of value; the remaining 1726 bytes of deploy.json were not read"},
+			want:  []string{"doc deploy.json:1: ConfigMap a", "error deploy.json:3: error parsing deploy.json: invalid character '}' looking for beginning of value; the remaining 1726 bytes of deploy.json were not read"},
 		},
 		{
 			name:  "a large file",
 			paths: []string{filepath.Join(dir, "big.json")},
-			want:  []string{"doc big.json:1: ConfigMap a", "error big.json:2: invalid JSON: invalid character '}' looking for beginning of value; the remaining 6.6 MiB of big.json were not read"},
+			want:  []string{"doc big.json:1: ConfigMap a", "error big.json:3: error parsing big.json: invalid character '}' looking for beginning of value; the remaining 6.6 MiB of big.json were not read"},
 		},
 		{
 			name:  "nothing after the error",
 			paths: []string{filepath.Join(dir, "end.json")},
-			want:  []string{"doc end.json:1: ConfigMap a", "error end.json:2: invalid JSON: invalid character '}' looking for beginning of value"},
+			want:  []string{"doc end.json:1: ConfigMap a", "error end.json:3: error parsing end.json: invalid character '}' looking for beginning of value"},
 		},
 		{
 			name:  "stdin",
 			paths: []string{"-"},
 			stdin: strings.NewReader(bad + good),
-			want:  []string{"doc <stdin>:1: ConfigMap a", "error <stdin>:2: invalid JSON: invalid character '}' looking for beginning of value; the remaining 70 bytes of <stdin> were not read"},
+			want:  []string{"doc <stdin>:1: ConfigMap a", "error <stdin>:3: error parsing STDIN: invalid character '}' looking for beginning of value; the remaining 70 bytes of <stdin> were not read"},
 		},
 		{
 			name:  "endless stdin",
 			paths: []string{"-"},
 			stdin: io.MultiReader(strings.NewReader(bad), &repeatReader{s: []byte(good)}),
-			want:  []string{"doc <stdin>:1: ConfigMap a", "error <stdin>:2: invalid JSON: invalid character '}' looking for beginning of value; the rest of <stdin> was not read"},
+			want:  []string{"doc <stdin>:1: ConfigMap a", "error <stdin>:3: error parsing STDIN: invalid character '}' looking for beginning of value; the rest of <stdin> was not read"},
 		},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -363,7 +365,7 @@ func TestWalkSkipsNonObjects(t *testing.T) {
 		"chart/devcontainer.json": "{\n  // with a comment\n  \"name\": \"dev\"\n}\n",
 		"chart/kep.yaml":          "title: x\nstatus: [implementable\n",
 		"chart/broken.yaml":       "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: [x}\n",
-		"chart/broken.json":       "{\"apiVersion\": \"v1\", \"kind\": \"ConfigMap\",}\n",
+		"chart/broken.json":       "{\"apiVersion\": \"v1\", \"kind\": \"ConfigMap\",\n",
 		"chart/empty-kind.yaml":   "apiVersion: v1\nkind: \"\"\n",
 		"chart/no-api.yaml":       "kind: ConfigMap\nmetadata: {name: x}\n",
 		"chart/gce.json":          `{"kind": "compute#diskTypeList", "items": [{"kind": "compute#diskType"}]}`,
@@ -379,8 +381,8 @@ func TestWalkSkipsNonObjects(t *testing.T) {
 		checkEvents(t, walkEvents(t, dir, []string{chart}, nil, Options{}), []string{
 			"skip chart/Chart.yaml:1: not a Kubernetes object: no kind",
 			"doc chart/bad-kind.yaml:1: config-map ",
-			"error chart/broken.json:1: invalid JSON: invalid character '}' looking for beginning of object key string",
-			"error chart/broken.yaml:3: invalid YAML: did not find expected ',' or ']'",
+			"error chart/broken.json:1: error parsing chart/broken.json: unexpected EOF",
+			"error chart/broken.yaml:3: error parsing chart/broken.yaml: error converting YAML to JSON: yaml: line 2: did not find expected ',' or ']'",
 			"error chart/case-kind.yaml:2: kind: is required (the document has \"Kind\": keys are case-sensitive)",
 			"skip chart/devcontainer.json:1: not a Kubernetes object: not valid JSON, and no \"kind\"",
 			"skip chart/empty-kind.yaml:1: not a Kubernetes object: no kind",
@@ -391,7 +393,7 @@ func TestWalkSkipsNonObjects(t *testing.T) {
 			"skip chart/mixed.yaml:1: not a Kubernetes object: no apiVersion or kind",
 			"doc chart/mixed.yaml:3: ConfigMap m",
 			"error chart/no-api.yaml:1: apiVersion: is required",
-			"skip chart/package.json:1: not a Kubernetes object: not a JSON object",
+			"skip chart/package.json:1: not a Kubernetes object: not a mapping",
 			"skip chart/tsconfig.json:1: not a Kubernetes object: no apiVersion or kind",
 			"error chart/typo-kind.yaml:1: apiVersion: is required",
 			"skip chart/values.yaml:2: values of the Helm chart in chart, not an API object",
@@ -406,9 +408,9 @@ func TestWalkSkipsNonObjects(t *testing.T) {
 			"error chart/Chart.yaml:1: kind: is required",
 			"error chart/values.yaml:2: kind: is required",
 			"error chart/list.yaml:1: not a Kubernetes object: expected a mapping",
-			"error chart/package.json:1: expected a JSON object",
-			"error chart/devcontainer.json:2: invalid JSON: invalid character '/' looking for beginning of object key string; the remaining 35 bytes of chart/devcontainer.json were not read",
-			"error chart/kep.yaml:2: invalid YAML: did not find expected ',' or ']'",
+			"error chart/package.json:1: not a Kubernetes object: expected a mapping",
+			"error chart/devcontainer.json:2: error parsing chart/devcontainer.json: json: offset 5: invalid character '/' looking for beginning of object key string",
+			"error chart/kep.yaml:2: error parsing chart/kep.yaml: error converting YAML to JSON: yaml: line 2: did not find expected ',' or ']'",
 			"error chart/gce.json:1: apiVersion: is required",
 		})
 	})

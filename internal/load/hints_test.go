@@ -156,15 +156,15 @@ func TestTemplateHint(t *testing.T) {
 	}
 }
 
-// A stream that starts with a template action ({{- if … }}) is not JSON:
-// it is read as YAML, whose error gets the template hint, also when the two
-// braces arrive in separate reads.
+// A stream that starts with a template action ({{- if … }}) is read as
+// JSON by kubectl, then as YAML; both fail, and the error is JSON's, with
+// the template hint, also when the two braces arrive in separate reads.
 func TestTemplateActionIsNotJSON(t *testing.T) {
 	const text = "{{- if .Values.enabled }}\napiVersion: v1\nkind: ConfigMap\nmetadata: {name: a}\n{{- end }}\n"
 	dir := writeTree(t, map[string]string{"t.yaml": text})
-	const want = "invalid YAML: did not find expected node content (an unrendered template: check what it renders to, e.g. helm template CHART | limitcheck check -)"
-	checkEvents(t, walkEvents(t, dir, []string{filepath.Join(dir, "t.yaml")}, nil, Options{}), []string{"error t.yaml:1: " + want})
-	checkEvents(t, walkEvents(t, dir, []string{"-"}, iotest.OneByteReader(strings.NewReader(text)), Options{}), []string{"error <stdin>:1: " + want})
+	const want = ": json: offset 2: invalid character '{' looking for beginning of object key string (an unrendered template: check what it renders to, e.g. helm template CHART | limitcheck check -)"
+	checkEvents(t, walkEvents(t, dir, []string{filepath.Join(dir, "t.yaml")}, nil, Options{}), []string{"error t.yaml:1: error parsing t.yaml" + want})
+	checkEvents(t, walkEvents(t, dir, []string{"-"}, iotest.OneByteReader(strings.NewReader(text)), Options{}), []string{"error <stdin>:1: error parsing STDIN" + want})
 }
 
 func TestSubstitutionHint(t *testing.T) {

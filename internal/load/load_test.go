@@ -155,9 +155,11 @@ var streamCases = []struct {
 		want: []got{cm(pos(5, 0, -1), "a"), cm(pos(17, 1, -1), "b"), cm(pos(22, 2, -1), "c")},
 	},
 	{
-		name: "content after ... starts a new document",
-		in:   "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: a}\n...\napiVersion: v1\nkind: ConfigMap\nmetadata: {name: b}\n",
-		want: []got{cm(pos(1, 0, -1), "a"), cm(pos(5, 1, -1), "b")},
+		// kubectl's reader keeps it in the document before (up to the
+		// next "---"), whose conversion never reads it (IN-14).
+		name: "content after ... is not read",
+		in:   "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: a}\n...\napiVersion: v1\nkind: ConfigMap\nmetadata: {name: b}\n\tbad\n---\napiVersion: v1\nkind: ConfigMap\nmetadata: {name: c}\n",
+		want: []got{cm(pos(1, 0, -1), "a"), {Pos: pos(5, 1, -1), Skip: `not read: kubectl reads one YAML document from "---" to "---", and ignores what follows the document end marker "..." on line 4`}, cm(pos(10, 2, -1), "c")},
 	},
 	{
 		name: "CRLF line endings",
@@ -169,7 +171,7 @@ var streamCases = []struct {
 		in:   "apiVersion: v1\r\nkind: ConfigMap\r\n---\r\napiVersion: v1\r\nkind: ConfigMap\r\nmetadata: x: y\r\n",
 		want: []got{
 			{Pos: pos(1, 0, -1), APIVersion: "v1", Kind: "ConfigMap", Obj: partial},
-			{Pos: pos(4, 1, -1), Err: "f.yaml:6: invalid YAML: mapping values are not allowed in this context"},
+			{Pos: pos(4, 1, -1), Err: "f.yaml:6: error parsing f.yaml: error converting YAML to JSON: yaml: line 3: mapping values are not allowed in this context"},
 		},
 	},
 	{
@@ -177,7 +179,7 @@ var streamCases = []struct {
 		in:   "apiVersion: v1\rkind: ConfigMap\rmetadata: {name: a}\r---\r\rapiVersion: v1\rkind: ConfigMap\rmetadata: x: y\r",
 		want: []got{
 			cm(pos(1, 0, -1), "a"),
-			{Pos: pos(6, 1, -1), Err: "f.yaml:8: invalid YAML: mapping values are not allowed in this context"},
+			{Pos: pos(6, 1, -1), Err: "f.yaml:8: error parsing f.yaml: error converting YAML to JSON: yaml: line 4: mapping values are not allowed in this context"},
 		},
 	},
 	{
@@ -247,10 +249,10 @@ var streamCases = []struct {
 			"---\napiVersion: v1\nkind: ConfigMap\nmetadata: {name: z}\n", // 27-30
 		want: []got{
 			cm(pos(1, 0, -1), "a"),
-			{Pos: pos(7, 1, -1), Err: "f.yaml:11: invalid YAML: mapping values are not allowed in this context"},
-			{Pos: pos(13, 2, -1), Err: "f.yaml:17: invalid YAML: did not find expected '-' indicator"},
-			{Pos: pos(19, 3, -1), Err: "f.yaml:21: invalid YAML: did not find expected ',' or ']'"},
-			{Pos: pos(23, 4, -1), Err: "f.yaml:26: invalid YAML: found character that cannot start any token"},
+			{Pos: pos(7, 1, -1), Err: "f.yaml:11: error parsing f.yaml: error converting YAML to JSON: yaml: line 7: mapping values are not allowed in this context"},
+			{Pos: pos(13, 2, -1), Err: "f.yaml:17: error parsing f.yaml: error converting YAML to JSON: yaml: line 4: did not find expected '-' indicator"},
+			{Pos: pos(19, 3, -1), Err: "f.yaml:21: error parsing f.yaml: error converting YAML to JSON: yaml: line 3: did not find expected ',' or ']'"},
+			{Pos: pos(23, 4, -1), Err: "f.yaml:26: error parsing f.yaml: error converting YAML to JSON: yaml: line 4: found character that cannot start any token"},
 			// kubectl stops reading the file at its first YAML error (IN-12).
 			{Pos: pos(28, 5, -1), APIVersion: "v1", Kind: "ConfigMap", Name: "z", Obj: partial, Skip: "not created: kubectl stops reading f.yaml at the error on line 11"},
 		},
@@ -261,17 +263,17 @@ var streamCases = []struct {
 			"---\napiVersion: v1\nkind: ConfigMap\ndata:\n  globs:\n  - *.txt\n" + // 6-11
 			"---\napiVersion: rbac.authorization.k8s.io/v1\nkind: ClusterRole\nmetadata: {name: r}\nrules:\n- apiGroups: [\"*\"]\n  resources: [pods, *]\n", // 12-18
 		want: []got{
-			{Pos: pos(1, 0, -1), Err: `f.yaml:5: invalid YAML: did not find expected alphabetic or numeric character (YAML reads a value starting with * as an alias: quote it, schedule: "*/5 * * * *")`},
-			{Pos: pos(7, 1, -1), Err: `f.yaml:11: invalid YAML: did not find expected alphabetic or numeric character (YAML reads a value starting with * as an alias: quote it, "*.txt")`},
-			{Pos: pos(13, 2, -1), Err: `f.yaml:18: invalid YAML: did not find expected alphabetic or numeric character (YAML reads a value starting with * as an alias: quote it, "*")`},
+			{Pos: pos(1, 0, -1), Err: `f.yaml:5: error parsing f.yaml: error converting YAML to JSON: yaml: line 5: did not find expected alphabetic or numeric character (YAML reads a value starting with * as an alias: quote it, schedule: "*/5 * * * *")`},
+			{Pos: pos(7, 1, -1), Err: `f.yaml:11: error parsing f.yaml: error converting YAML to JSON: yaml: line 5: did not find expected alphabetic or numeric character (YAML reads a value starting with * as an alias: quote it, "*.txt")`},
+			{Pos: pos(13, 2, -1), Err: `f.yaml:18: error parsing f.yaml: error converting YAML to JSON: yaml: line 6: did not find expected alphabetic or numeric character (YAML reads a value starting with * as an alias: quote it, "*")`},
 		},
 	},
 	{
 		name: "YAML errors without a line",
 		in:   "apiVersion: v1\nkind: ConfigMap\nmetadata: *nope\n---\napiVersion: v1\nkind: ConfigMap\ndata:\n  ? [a]\n  : b\n",
 		want: []got{
-			{Pos: pos(1, 0, -1), Err: `f.yaml:3: invalid YAML: unknown anchor 'nope' referenced (YAML reads a value starting with * as an alias: quote it, metadata: "*nope")`},
-			{Pos: pos(5, 1, -1), Err: "f.yaml:5: invalid YAML: invalid map key: []interface {}{\"a\"}"},
+			{Pos: pos(1, 0, -1), Err: `f.yaml:3: error parsing f.yaml: error converting YAML to JSON: yaml: unknown anchor 'nope' referenced (YAML reads a value starting with * as an alias: quote it, metadata: "*nope")`},
+			{Pos: pos(5, 1, -1), Err: `f.yaml:5: error parsing f.yaml: error converting YAML to JSON: yaml: invalid map key: []interface {}{"a"}`},
 		},
 	},
 	{
@@ -281,7 +283,7 @@ var streamCases = []struct {
 			// kubectl fails on the separator with a unsent: it stops there
 			// (IN-12).
 			{Pos: pos(1, 0, -1), APIVersion: "v1", Kind: "ConfigMap", Name: "a", Obj: partial, Skip: "not created: kubectl fails on the invalid separator on line 4 before it sends this document, and stops reading f.yaml there"},
-			{Pos: pos(4, 1, -1), Err: `f.yaml:4: invalid YAML document separator: "---" may only be followed by a comment on its line (got "{apiVersion: v1}")`},
+			{Pos: pos(4, 1, -1), Err: `f.yaml:4: error parsing f.yaml: invalid Yaml document separator: {apiVersion: v1} ("---" may only be followed by a comment on its line)`},
 			{Pos: pos(7, 2, -1), APIVersion: "v1", Kind: "ConfigMap", Name: "b", Obj: partial, Skip: "not created: kubectl stops reading f.yaml at the error on line 4"},
 		},
 	},
@@ -559,18 +561,19 @@ var streamCases = []struct {
 			{Pos: pos(12, 5, -1), APIVersion: "v1", Kind: "Pod", Name: "d", Obj: "*v1.Pod"}, // kubectl keeps the last "kind" (IN-04)
 			cm(pos(15, 6, 0), "i0"),
 			cm(pos(16, 6, 1), "i1"),
-			{Pos: pos(18, 7, -1), Err: "f.yaml:19: invalid JSON: invalid character '}' looking for beginning of value; the remaining 43 bytes of f.yaml were not read"},
+			{Pos: pos(18, 7, -1), Err: "f.yaml:19: error parsing f.yaml: invalid character '}' looking for beginning of value; the remaining 43 bytes of f.yaml were not read"},
 		},
 	},
 	{
 		name: "truncated JSON",
 		in:   "{\"apiVersion\": \"v1\",\n \"kind\": \"ConfigMap\"",
-		want: []got{{Pos: pos(1, 0, -1), Err: "f.yaml:1: invalid JSON: unexpected end of input"}},
+		want: []got{{Pos: pos(1, 0, -1), Err: "f.yaml:1: error parsing f.yaml: unexpected EOF"}},
 	},
 	{
-		name: "flow mapping at the start is JSON",
+		// kubectl reads it as JSON, fails, then reads it as YAML (IN-14).
+		name: "flow mapping at the start is JSON, then YAML",
 		in:   "{apiVersion: v1}\n",
-		want: []got{{Pos: pos(1, 0, -1), Err: "f.yaml:1: invalid JSON: invalid character 'a' looking for beginning of object key string; the remaining 15 bytes of f.yaml were not read"}},
+		want: []got{{Pos: pos(1, 0, -1), APIVersion: "v1", Err: "f.yaml:1: kind: is required"}},
 	},
 	{
 		name: "empty stream",
@@ -928,12 +931,12 @@ func TestPathologicalInputs(t *testing.T) {
 		{
 			name: "deeply nested YAML flow sequences",
 			in:   "apiVersion: v1\nkind: ConfigMap\ndata: " + strings.Repeat("[", 20000) + strings.Repeat("]", 20000) + "\n",
-			want: []got{{Pos: pos(1, 0, -1), Err: "f.yaml:3: invalid YAML: exceeded max depth of 10000"}},
+			want: []got{{Pos: pos(1, 0, -1), Err: "f.yaml:3: error parsing f.yaml: error converting YAML to JSON: yaml: line 3: exceeded max depth of 10000"}},
 		},
 		{
 			name: "deeply nested JSON",
 			in:   `{"apiVersion":"v1","kind":"ConfigMap","data":` + strings.Repeat("[", 20000) + strings.Repeat("]", 20000) + "}",
-			want: []got{{Pos: pos(1, 0, -1), Err: "f.yaml:1: invalid JSON: invalid character '[' exceeded max depth; the remaining 29.3 KiB of f.yaml were not read"}},
+			want: []got{{Pos: pos(1, 0, -1), Err: "f.yaml:1: error parsing f.yaml: json: offset 10045: invalid character '[' exceeded max depth"}},
 		},
 		{
 			name: "Lists nested too deeply",
@@ -946,7 +949,7 @@ func TestPathologicalInputs(t *testing.T) {
 				"a: &a [x, x, x, x, x, x, x, x, x, x]\nb: &b [*a, *a, *a, *a, *a, *a, *a, *a, *a, *a]\nc: &c [*b, *b, *b, *b, *b, *b, *b, *b, *b, *b]\n" +
 				"d: &d [*c, *c, *c, *c, *c, *c, *c, *c, *c, *c]\ne: &e [*d, *d, *d, *d, *d, *d, *d, *d, *d, *d]\nf: &f [*e, *e, *e, *e, *e, *e, *e, *e, *e, *e]\n" +
 				"g: &g [*f, *f, *f, *f, *f, *f, *f, *f, *f, *f]\n",
-			want: []got{{Pos: pos(1, 0, -1), Err: "f.yaml:1: invalid YAML: document contains excessive aliasing"}},
+			want: []got{{Pos: pos(1, 0, -1), Err: "f.yaml:1: error parsing f.yaml: error converting YAML to JSON: yaml: document contains excessive aliasing"}},
 		},
 		{
 			name: "binary garbage",
@@ -956,7 +959,7 @@ func TestPathologicalInputs(t *testing.T) {
 		{
 			name: "control characters",
 			in:   "apiVersion: v1\nkind: ConfigMap\n\x01\xff\xfe",
-			want: []got{{Pos: pos(1, 0, -1), Err: "f.yaml:3: invalid YAML: control characters are not allowed"}},
+			want: []got{{Pos: pos(1, 0, -1), Err: "f.yaml:3: error parsing f.yaml: error converting YAML to JSON: yaml: control characters are not allowed"}},
 		},
 		{
 			// Read as kubectl reads it: U+FFFD for the byte (IN-05).

@@ -37,6 +37,11 @@ type stream struct {
 	unreadBytes int
 	unreadHalts []unreadHalt
 	err         *Error
+	// origin is the offset of the stream's first byte after a byte order
+	// mark; jsonPending a JSON error kubectl reports unless the YAML
+	// document read next converts (IN-14).
+	origin      int64
+	jsonPending *pendingJSON
 
 	workers   int         // documents converted at once (order.go)
 	inFlight  []*inFlight // documents not yet emitted, in stream order
@@ -115,6 +120,7 @@ func (s *stream) read() {
 	if bytes.HasPrefix(src.buf, utf8BOM) {
 		off = 3
 	}
+	s.origin = off
 	s.detect(off)
 	s.flush(true)
 }
@@ -160,18 +166,10 @@ func (s *stream) detect(off int64) {
 			return
 		}
 		if i < len(b) {
-			if b[i] == '{' || b[i] == '[' {
-				if b[i] == '{' {
-					for off+1 >= src.limit() && !src.done() {
-						src.more(lineStart)
-					}
-					if off+1 < src.limit() && src.at(off + 1)[0] == '{' {
-						// "{{" starts a template action ({{- if … }}),
-						// never JSON: the YAML reading says what it is.
-						break
-					}
-				}
-				s.readJSON(off, jsonLine)
+			if b[i] == '{' {
+				// kubectl reads JSON first (a "{{" template action too),
+				// then YAML if JSON fails on its first value (readJSON).
+				s.readJSON(lineStart, jsonLine)
 				return
 			}
 			break
@@ -181,7 +179,7 @@ func (s *stream) detect(off int64) {
 		}
 		src.more(lineStart)
 	}
-	s.readYAML(lineStart, yamlLine)
+	s.readYAML(lineStart, yamlLine, 1)
 }
 
 // emit yields the documents produced for one top-level document.
@@ -232,6 +230,12 @@ func (s *stream) rest() string {
 
 // tooLarge reports the current document as too large; reading stops.
 func (s *stream) tooLarge(line int, source string) {
+	if pj := s.jsonPending; pj != nil {
+		// kubectl reads the YAML whole, fails on it, and says the JSON error.
+		s.jsonPending = nil
+		s.errorDoc(pj.startLine, pj.line, "", kubectlParseError(s.name, pj.msg))
+		return
+	}
 	why := "the most kube-apiserver accepts in one request"
 	if s.opts.MaxDocumentBytes > 0 && s.opts.MaxDocumentBytes != DefaultMaxDocumentBytes {
 		why = "the limit for one document"
@@ -424,17 +428,36 @@ type yamlDoc struct {
 	badSep      string // text after an invalid "---" separator
 	badSepLine  int
 	lostAt      int // the line of the invalid separator that ends the document, if one does
+	// kLine is the first line of the document kubectl's reader cuts, which
+	// holds this one (blank lines and comments before it, and a "---"
+	// line when kDash is set: one that follows another "---" line or
+	// starts the stream); its syntax errors count lines from there.
+	kLine int
+	kDash bool
+	// kEnd says the document ends one of kubectl's: some line was read
+	// since the previous "---" line, or the stream's start.
+	kEnd bool
+	// ignored is the first line with content after a "..." line, which
+	// kubectl reads as part of the document before it and never looks at.
+	ignored int
 }
 
 func (d *yamlDoc) reset() {
 	*d = yamlDoc{contentOff: -1}
 }
 
-// readYAML reads a YAML stream from off, the start of line lineNo, on.
-func (s *stream) readYAML(off int64, lineNo int) {
+// readYAML reads a YAML stream from off, the start of line lineNo, on;
+// kLine is the line kubectl's reader starts its first document at (blank
+// lines before lineNo are part of it).
+func (s *stream) readYAML(off int64, lineNo, kLine int) {
 	src := s.src
 	var doc yamlDoc
 	doc.reset()
+	doc.kLine = kLine
+	// kubectl's reader has read a line of its next document.
+	kRead := kLine < lineNo
+	// after "...": kubectl ignores the lines until the next "---".
+	afterEnd := 0
 	chunk, chunkLine := off, lineNo // where the current document's bytes began
 	docLine := func() int {
 		if doc.contentOff >= 0 {
@@ -461,6 +484,16 @@ func (s *stream) readYAML(off int64, lineNo int) {
 		}
 		text := src.span(l.start, l.end)
 		kind, rest := classify(text)
+		if afterEnd > 0 && kind != lineDocStart && kind != lineBadStart {
+			// kubectl's converter reads one YAML document: what follows
+			// "..." up to the next "---" is never read.
+			if kind == lineContent && doc.ignored == 0 {
+				doc.ignored = lineNo
+			}
+			off = l.next
+			lineNo++
+			continue
+		}
 		switch kind {
 		case lineDocStart, lineDocEnd, lineBadStart:
 			if kind == lineBadStart {
@@ -468,12 +501,28 @@ func (s *stream) readYAML(off int64, lineNo int) {
 				// document before it still unsent: it is lost (IN-12).
 				doc.lostAt = lineNo
 			}
-			s.yamlDocument(&doc, l.start)
+			if afterEnd > 0 {
+				s.ignoredAfterEnd(&doc, afterEnd)
+				afterEnd = 0
+			} else {
+				doc.kEnd = kRead && kind != lineDocEnd
+				s.yamlDocument(&doc, l.start)
+			}
 			if s.stopped {
 				return
 			}
+			startsNext := !kRead && kind == lineDocStart
 			doc.reset()
 			chunk, chunkLine = l.next, lineNo+1
+			doc.kLine, kRead = lineNo+1, false
+			switch {
+			case kind == lineDocEnd:
+				afterEnd, kRead = lineNo, true
+			case startsNext:
+				// kubectl's reader takes a "---" line that ends no
+				// document as the first line of the next.
+				doc.kLine, doc.kDash, kRead = lineNo, true, true
+			}
 			if kind == lineBadStart {
 				doc.badSep = rest
 				doc.badSepLine = lineNo
@@ -493,10 +542,18 @@ func (s *stream) readYAML(off int64, lineNo int) {
 				doc.contentLine = lineNo
 			}
 		}
+		if kind == lineBlank || kind == lineComment || kind == lineContent {
+			kRead = true
+		}
 		off = l.next
 		lineNo++
 	}
 	if src.end == endEOF {
+		if afterEnd > 0 {
+			s.ignoredAfterEnd(&doc, afterEnd)
+			return
+		}
+		doc.kEnd = kRead
 		s.yamlDocument(&doc, off)
 		return
 	}
@@ -510,22 +567,31 @@ func (s *stream) readYAML(off int64, lineNo int) {
 // yamlDocument processes the document accumulated in doc, which ends at end.
 func (s *stream) yamlDocument(doc *yamlDoc, end int64) {
 	if doc.badSep != "" {
+		s.jsonPending = nil
 		s.queue([]Document{{
 			Pos: Position{File: s.name, Line: doc.badSepLine, Item: -1, Source: doc.source},
 			Err: (&Error{File: s.name, Line: doc.badSepLine,
-				Msg: fmt.Sprintf("invalid YAML document separator: %q may only be followed by a comment on its line (got %q)", "---", truncate(doc.badSep))}).halting(),
+				Msg: kubectlParseError(s.name, kubectlSeparatorError(doc.badSep)) + ` ("---" may only be followed by a comment on its line)`}).halting(),
 		}}, true)
 		return
 	}
 	if doc.contentOff < 0 {
+		if doc.kEnd {
+			s.jsonPending = nil // kubectl's document holds nothing: read
+		}
 		return // only blank lines and comments
 	}
+	// A JSON error kubectl reports if this, the first YAML document it
+	// tries after it, does not convert either.
+	pj := s.jsonPending
+	s.jsonPending = nil
 	contentLine, source := doc.contentLine, doc.source
+	kLines, kDash := contentLine-doc.kLine, doc.kDash
 	lost := ""
 	if doc.lostAt > 0 {
 		lost = fmt.Sprintf("not created: kubectl fails on the invalid separator on line %d before it sends this document, and stops reading %s there", doc.lostAt, s.name)
 	}
-	if s.opts.Select != nil && s.opts.Unread != nil && s.opts.Unread(s.src.span(doc.contentOff, end)) {
+	if pj == nil && s.opts.Select != nil && s.opts.Unread != nil && s.opts.Unread(s.src.span(doc.contentOff, end)) {
 		s.queueKnown(Document{Pos: Position{File: s.name, Line: contentLine, Item: -1, Source: source}, Unread: true})
 		s.keepUnread(s.src.span(doc.contentOff, end), contentLine)
 		return
@@ -539,26 +605,44 @@ func (s *stream) yamlDocument(doc *yamlDoc, end int64) {
 			return // "null", "~", ...: empty document
 		}
 		f.indexed = true
-		if err != nil && s.walked && s.opts.chart == "" && !bytes.Contains(text, []byte("kind")) && !bytes.Contains(text, []byte("{{")) {
+		if err != nil && pj != nil && s.walked && s.jsonWithoutKind() {
+			// A devcontainer.json or tsconfig.json with comments (IN-03).
+			f.docs = []Document{{Pos: Position{File: s.name, Line: pj.startLine, Item: -1}, Skip: `not a Kubernetes object: not valid JSON, and no "kind"`}}
+			return
+		}
+		if err != nil && pj == nil && s.walked && s.opts.chart == "" && text[0] != '%' && !bytes.Contains(text, []byte("kind")) && !bytes.Contains(text, []byte("{{")) {
 			// A document that is not YAML and names no kind cannot be an
 			// object either (IN-03): a KEP's metadata, a broken tool file.
+			// (A "%YAML" directive before a "---" line is a document of
+			// its own for kubectl: it fails on it.)
 			f.docs = []Document{{Pos: Position{File: s.name, Line: contentLine, Item: -1, Source: source}, Skip: "not a Kubernetes object: not valid YAML, and no kind"}}
 			return
 		}
 		if err != nil {
-			line, msg := yamlErrorLine(err, text)
-			if i := bytes.Index(text, []byte("{{")); i >= 0 && s.opts.chart != "" {
+			line, ymsg := yamlErrorLine(err, text)
+			kmsg := kubectlYAMLError(kubectlDoc(text, kLines, kDash))
+			if kmsg == "" {
+				kmsg = "error converting YAML to JSON: " + strings.TrimPrefix(ymsg, "invalid YAML: ")
+			}
+			msg := kubectlParseError(s.name, kmsg)
+			switch i := bytes.Index(text, []byte("{{")); {
+			case i >= 0 && s.opts.chart != "":
 				// A chart's template that is not YAML until rendered: the
 				// same error as one that is (IN-08), not the parser's.
 				line, msg = 1+bytes.Count(text[:i], []byte{'\n'}), "holds template actions ({{ … }}) ("+unrendered(s.opts.chart)+")"
-			} else if hint := templateHint(text); hint != "" {
-				if strings.HasPrefix(msg, "invalid YAML: invalid map key") {
-					// {{ x }} read as a flow mapping: yaml gives no line.
-					line = 1 + bytes.Count(text[:bytes.Index(text, []byte("{{"))], []byte{'\n'})
+			case pj != nil:
+				// kubectl's JSON error: the stream's first byte said JSON.
+				line, msg = pj.line-contentLine+1, kubectlParseError(s.name, pj.msg)+templateHint(text)
+			default:
+				if hint := templateHint(text); hint != "" {
+					if strings.HasPrefix(ymsg, "invalid YAML: invalid map key") {
+						// {{ x }} read as a flow mapping: yaml gives no line.
+						line = 1 + bytes.Count(text[:i], []byte{'\n'})
+					}
+					msg += hint
+					break
 				}
-				msg += hint
-			} else {
-				if name, ok := strings.CutPrefix(msg, "invalid YAML: unknown anchor '"); ok {
+				if name, ok := strings.CutPrefix(ymsg, "invalid YAML: unknown anchor '"); ok {
 					// The parser gives no line: the alias's own.
 					if i := bytes.Index(text, []byte("*"+strings.TrimSuffix(name, "' referenced"))); i >= 0 {
 						line = 1 + bytes.Count(text[:i], []byte{'\n'})
@@ -590,6 +674,19 @@ func (s *stream) yamlDocument(doc *yamlDoc, end int64) {
 			}
 		}
 	})
+}
+
+// ignoredAfterEnd accounts for what follows a "..." line (afterEnd) up to
+// the next "---" line: kubectl's reader keeps it in the document before,
+// whose conversion reads one YAML document and never looks at the rest.
+func (s *stream) ignoredAfterEnd(doc *yamlDoc, afterEnd int) {
+	if doc.ignored == 0 {
+		return
+	}
+	s.queue([]Document{{
+		Pos:  Position{File: s.name, Line: doc.ignored, Item: -1},
+		Skip: fmt.Sprintf(`not read: kubectl reads one YAML document from "---" to "---", and ignores what follows the document end marker "..." on line %d`, afterEnd),
+	}}, true)
 }
 
 // maxUnreadKept bounds the unread documents a stream keeps until it knows
@@ -804,6 +901,8 @@ func isJSONNull(js []byte) bool {
 // the line of off, counting "\n" only.
 func (s *stream) readJSON(off int64, line int) {
 	src := s.src
+	// kubectl's decoder: the values it decoded, and where the last ended.
+	decoded, prevEnd, prevLine := 0, off, line
 	for {
 		// Skip white space, counting lines.
 		for {
@@ -826,7 +925,7 @@ func (s *stream) readJSON(off int64, line int) {
 			return
 		}
 		start, startLine := off, line
-		f := &feed{src: src, pos: start, keep: start, limit: start + s.maxDoc + 1}
+		f := &feed{src: src, pos: start, keep: prevEnd, limit: start + s.maxDoc + 1}
 		dec := json.NewDecoder(f)
 		var raw json.RawMessage
 		err := dec.Decode(&raw)
@@ -840,6 +939,13 @@ func (s *stream) readJSON(off int64, line int) {
 			case err == errFeedEnd:
 				s.ended(startLine, startLine+bytes.Count(src.span(start, min(src.limit(), max(src.nulAt, start))), []byte{'\n'}), "")
 			case errors.Is(err, io.EOF):
+			case decoded <= 1:
+				// kubectl is not sure yet that the stream is JSON: it
+				// reads the rest as YAML, from the end of the last value
+				// (yamlDocument says the JSON error if that fails too).
+				s.jsonPending = s.pendingJSON(err, start, startLine)
+				off, line = s.skipJSONSpace(prevEnd, prevLine)
+				s.readYAML(off, line, line)
 			case s.walked && s.jsonWithoutKind():
 				// A devcontainer.json or tsconfig.json with comments (IN-03).
 				s.queue([]Document{{Pos: Position{File: s.name, Line: startLine, Item: -1}, Skip: `not a Kubernetes object: not valid JSON, and no "kind"`}}, true)
@@ -850,6 +956,8 @@ func (s *stream) readJSON(off int64, line int) {
 		}
 		off = start + dec.InputOffset()
 		line += bytes.Count(raw, []byte{'\n'})
+		decoded++
+		prevEnd, prevLine = off, line
 		if isJSONNull(raw) {
 			continue
 		}
@@ -898,8 +1006,46 @@ func (s *stream) jsonWithoutKind() bool {
 	return err == nil && !bytes.Contains(data, []byte(`"kind"`)) && !bytes.Contains(data, []byte("{{"))
 }
 
+// pendingJSON is the JSON error err in the value starting at start, as
+// kubectl words it when the YAML reading after it fails too: a syntax
+// error with its offset in the stream.
+func (s *stream) pendingJSON(err error, start int64, startLine int) *pendingJSON {
+	p := &pendingJSON{msg: err.Error(), line: startLine, startLine: startLine}
+	var se *json.SyntaxError
+	if errors.As(err, &se) {
+		p.msg = fmt.Sprintf("json: offset %d: %s", start+se.Offset-s.origin, se.Error())
+		if bad := start + se.Offset - 1; se.Offset > 0 && bad < s.src.limit() {
+			p.line += bytes.Count(s.src.span(start, bad), []byte{'\n'})
+		}
+	}
+	return p
+}
+
+// skipJSONSpace skips, as kubectl does before it reads YAML after a JSON
+// error, the white space from off (on line) up to the end of its line.
+func (s *stream) skipJSONSpace(off int64, line int) (int64, int) {
+	src := s.src
+	for {
+		for off >= src.limit() && !src.done() {
+			src.more(off)
+		}
+		if off >= src.limit() {
+			return off, line
+		}
+		switch src.at(off)[0] {
+		case ' ', '\t', '\r', '\v', '\f':
+			off++
+		case '\n':
+			return off + 1, line + 1
+		default:
+			return off, line
+		}
+	}
+}
+
 // jsonError reports a JSON syntax error in the value starting at start; the
 // rest of the stream cannot be read (there is no way to resynchronise).
+// kubectl, sure by then that the stream is JSON, gives the decoder's words.
 func (s *stream) jsonError(err error, start int64, startLine int) {
 	src := s.src
 	errLine := startLine
@@ -919,13 +1065,8 @@ func (s *stream) jsonError(err error, start int64, startLine int) {
 				msg += fmt.Sprintf("; the remaining %s of %s %s not read", countBytes(n), s.name, verb)
 			}
 		}
-	} else if errors.Is(err, io.ErrUnexpectedEOF) {
-		msg = "unexpected end of input"
 	}
-	if start+2 <= src.limit() {
-		msg += templateHint(src.span(start, start+2))
-	}
-	s.errorDoc(startLine, errLine, "", "invalid JSON: "+msg)
+	s.errorDoc(startLine, errLine, "", kubectlParseError(s.name, msg))
 }
 
 func truncate(s string) string {

@@ -320,7 +320,7 @@ func TestFitDescribeFindings(t *testing.T) {
 	if err := FitDescribeFindings(&buf, rep); err != nil {
 		t.Fatal(err)
 	}
-	want := "<stdin>:66: error: invalid YAML: did not find expected ',' or '}'\n"
+	want := "<stdin>:66: error: error parsing STDIN: error converting YAML to JSON: yaml: line 3: did not find expected ',' or '}'\n"
 	if got := buf.String(); got != want {
 		t.Errorf("got %q, want %q", got, want)
 	}

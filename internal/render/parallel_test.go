@@ -66,7 +66,7 @@ func TestOutputIndependentOfCores(t *testing.T) {
 		return out
 	}
 	one := run(1)
-	if !bytes.Contains(one["text"], []byte("did not find expected")) || !bytes.Contains(one["text"], []byte("invalid YAML document separator")) {
+	if !bytes.Contains(one["text"], []byte("did not find expected")) || !bytes.Contains(one["text"], []byte("invalid Yaml document separator")) {
 		t.Fatalf("the corpus lacks the errors it is meant to have:\n%s", one["text"])
 	}
 	for _, procs := range []int{2, 8} {
