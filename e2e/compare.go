@@ -89,7 +89,9 @@ type Stats struct {
 	// or quotas explains (LR-22).
 	OrderExplained int
 	// Described counts describe commands compared with kubectl describe.
-	Described   int
+	Described int
+	// Streams counts inputs given to kubectl create -f as they are (IN-14).
+	Streams     int
 	NotCompared map[string]int
 }
 

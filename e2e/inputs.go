@@ -9,6 +9,10 @@ import (
 	"github.com/limitcheck/limitcheck/internal/eval/apis"
 )
 
+// notAStream is CommandCase's reason for an input that does not split into
+// objects, which TestInputs gives to kubectl create -f as it is.
+const notAStream = "is not a stream of objects a cluster takes"
+
 // CommandCase turns the arguments of a `limitcheck check` command reading
 // files of fsys into a case, or says why a real cluster cannot replay it.
 // Only flags whose meaning a cluster reproduces are taken: -f/--filename,
@@ -89,7 +93,7 @@ func CommandCase(name string, fsys fs.FS, args []string) (*Case, string) {
 			}
 			docs, err := SplitYAMLItems(b)
 			if err != nil {
-				return nil, fmt.Sprintf("%s is not a stream of objects a cluster takes (%v)", f, err)
+				return nil, fmt.Sprintf("%s %s (%v)", f, notAStream, err)
 			}
 			c.Docs = append(c.Docs, docs...)
 		}

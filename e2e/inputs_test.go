@@ -2,9 +2,11 @@ package e2e
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"io/fs"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -12,6 +14,7 @@ import (
 	"time"
 
 	"golang.org/x/tools/txtar"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 )
 
 // readmeCommands are the limitcheck commands of the README's console blocks
@@ -123,6 +126,20 @@ func TestInputs(t *testing.T) {
 			return
 		}
 		c, why := CommandCase(name, fsys, args)
+		if c == nil && strings.Contains(why, notAStream) {
+			// kubectl create -f reads it as it is (IN-14).
+			n++
+			diffs, err := runStream(ctx, fmt.Sprintf("in%d-stream", n), fsys, args)
+			if err != nil {
+				tl.fail(t, &Case{Name: name}, err)
+				return
+			}
+			tl.mu.Lock()
+			tl.st.Streams++
+			tl.mu.Unlock()
+			tl.add(t, &Case{Name: name}, diffs)
+			return
+		}
 		runOne(name, c, from+": "+why)
 	}
 	root, err := filepath.Abs("..")
@@ -157,4 +174,65 @@ func TestInputs(t *testing.T) {
 		}
 	}
 	tl.summary(t, "README and testscripts", start)
+}
+
+// runStream gives the files of fsys to kubectl create -f in the namespace ns
+// and limitcheck check the same arguments, and compares kubectl's errors in
+// reading them and what it created with limitcheck's report (CompareStream).
+func runStream(ctx context.Context, ns string, fsys fs.FS, args []string) ([]string, error) {
+	paths, recursive, why := StreamArgs(args)
+	if why != "" {
+		return []string{"not compared: " + why}, nil
+	}
+	dir, err := os.MkdirTemp(env.work, "stream-")
+	if err != nil {
+		return nil, err
+	}
+	defer os.RemoveAll(dir)
+	err = fs.WalkDir(fsys, ".", func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		b, err := fs.ReadFile(fsys, p)
+		if err != nil {
+			return err
+		}
+		if err := os.MkdirAll(filepath.Join(dir, filepath.Dir(p)), 0o755); err != nil {
+			return err
+		}
+		return os.WriteFile(filepath.Join(dir, p), b, 0o644)
+	})
+	if err != nil {
+		return nil, err
+	}
+	if err := env.replayer.CreateNamespace(ctx, ns); err != nil {
+		return nil, err
+	}
+	defer func() {
+		_ = env.replayer.Core.CoreV1().Namespaces().Delete(context.Background(), ns, metav1.DeleteOptions{})
+	}()
+	var flags []string
+	if recursive {
+		flags = append(flags, "-R")
+	}
+	for _, p := range paths {
+		flags = append(flags, "-f", p)
+	}
+	kc := exec.Command(env.kubectl, append([]string{"--kubeconfig", env.plane.Kubeconfig, "create", "-n", ns}, flags...)...)
+	kc.Dir = dir
+	out, _ := kc.CombinedOutput() // exit 1 when something failed
+	lc := exec.Command(env.limitcheck, append([]string{"check", "-o", "json"}, flags...)...)
+	lc.Dir = dir
+	js, err := lc.Output()
+	if ee, ok := err.(*exec.ExitError); ok && (ee.ExitCode() == 1 || ee.ExitCode() == 2) && len(js) > 0 {
+		err = nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("limitcheck check -o json %s: %v", strings.Join(flags, " "), err)
+	}
+	var rep Report
+	if err := json.Unmarshal(js, &rep); err != nil {
+		return nil, err
+	}
+	return CompareStream(string(out), &rep), nil
 }

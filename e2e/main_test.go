@@ -486,6 +486,9 @@ func (tl *tally) summary(t *testing.T, what string, start time.Time) {
 	if s.Described > 0 {
 		fmt.Fprintf(&b, "\n  describe commands compared with kubectl describe: %d", s.Described)
 	}
+	if s.Streams > 0 {
+		fmt.Fprintf(&b, "\n  inputs given to kubectl create -f as they are (syntax errors, IN-14): %d", s.Streams)
+	}
 	if tl.errors > 0 {
 		fmt.Fprintf(&b, "\n  cases the harness failed to replay: %d", tl.errors)
 	}

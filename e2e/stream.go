@@ -1,0 +1,112 @@
+package e2e
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+)
+
+// StreamArgs takes the arguments of a `limitcheck check` command whose
+// input a cluster cannot be given document by document (a file that does
+// not split into objects: a syntax error, docs/behaviour.md IN-14), to be
+// given to kubectl create -f as it is. Only paths, -f, -R and output flags
+// are taken.
+func StreamArgs(args []string) (paths []string, recursive bool, why string) {
+	if len(args) == 0 || args[0] != "check" {
+		return nil, false, "not limitcheck check"
+	}
+	for i := 1; i < len(args); i++ {
+		a := args[i]
+		flagName, _, hasValue := strings.Cut(a, "=")
+		switch {
+		case a == "-" || strings.Contains(a, "$"):
+			return nil, false, "reads stdin or an environment variable"
+		case !strings.HasPrefix(a, "-"):
+			paths = append(paths, a)
+		case flagName == "-f" || flagName == "--filename":
+			if hasValue || i+1 >= len(args) || args[i+1] == "-" {
+				return nil, false, "-f without a path of its own"
+			}
+			i++
+			paths = append(paths, args[i])
+		case a == "-R" || a == "--recursive":
+			recursive = true
+		case flagName == "-o" || flagName == "--output" || flagName == "--color" || flagName == "--fail-on":
+			if !hasValue {
+				i++
+			}
+		case a == "--lint=false" || a == "--quiet" || a == "-q":
+		default:
+			return nil, false, "flag " + flagName + " (not reproduced on a cluster)"
+		}
+	}
+	if len(paths) == 0 {
+		return nil, false, "no file"
+	}
+	return paths, recursive, ""
+}
+
+// CompareStream compares kubectl create -f's output (stdout and stderr) on
+// an input with limitcheck's report on the same: each of kubectl's errors
+// in reading a file ("error parsing FILE: …") must be the start of one of
+// limitcheck's errors after its "FILE:LINE: " (limitcheck's hints follow),
+// and the reverse; the objects kubectl created must be those limitcheck
+// admitted.
+func CompareStream(kubectlOut string, rep *Report) []string {
+	var diffs []string
+	var real []string
+	created := map[string]bool{}
+	for _, l := range strings.Split(kubectlOut, "\n") {
+		l = strings.TrimPrefix(l, "error: ")
+		switch {
+		case strings.HasPrefix(l, "error parsing "):
+			real = append(real, l)
+		case strings.HasSuffix(l, " created"):
+			created[strings.TrimSuffix(l, " created")] = true
+		}
+	}
+	var mine []string
+	admitted := map[string]bool{}
+	for _, r := range rep.Results {
+		if r.Live {
+			continue
+		}
+		if _, msg, ok := strings.Cut(r.Error, ": error parsing "); ok {
+			mine = append(mine, "error parsing "+msg)
+		}
+		if r.Error == "" && !r.Skipped && (r.Allowed != nil && *r.Allowed || len(r.Created) > 0) {
+			admitted[strings.ToLower(r.Kind)+"/"+r.Name] = true
+		}
+	}
+	used := make([]bool, len(mine))
+	for _, e := range real {
+		found := false
+		for i, m := range mine {
+			if !used[i] && (m == e || strings.HasPrefix(m, e+" (") || strings.HasPrefix(m, e+"; ")) {
+				used[i], found = true, true
+				break
+			}
+		}
+		if !found {
+			diffs = append(diffs, fmt.Sprintf("kubectl: %q; limitcheck has no such error", e))
+		}
+	}
+	for i, m := range mine {
+		if !used[i] {
+			diffs = append(diffs, fmt.Sprintf("limitcheck: %q; kubectl has no such error", m))
+		}
+	}
+	if a, b := sortedKeys(created), sortedKeys(admitted); a != b {
+		diffs = append(diffs, fmt.Sprintf("kubectl created [%s]; limitcheck admitted [%s]", a, b))
+	}
+	return diffs
+}
+
+func sortedKeys(m map[string]bool) string {
+	var out []string
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return strings.Join(out, " ")
+}

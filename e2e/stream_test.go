@@ -1,0 +1,30 @@
+package e2e
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestCompareStream(t *testing.T) {
+	yes := true
+	rep := &Report{Results: []Result{
+		{Kind: "ConfigMap", Name: "before", Allowed: &yes},
+		{Error: "a.yaml:11: error parsing a.yaml: error converting YAML to JSON: yaml: line 5: did not find expected key"},
+		{Error: "b.json:3: error parsing b.json: invalid character '}' looking for beginning of object key string; the remaining 71 bytes of b.json were not read"},
+		{Kind: "ConfigMap", Name: "after", Skipped: true},
+	}}
+	same := "configmap/before created\nerror parsing a.yaml: error converting YAML to JSON: yaml: line 5: did not find expected key\nerror parsing b.json: invalid character '}' looking for beginning of object key string\n"
+	if d := CompareStream(same, rep); len(d) != 0 {
+		t.Errorf("same input: %q", d)
+	}
+	other := "configmap/before created\nconfigmap/after created\nerror: error parsing a.yaml: error converting YAML to JSON: yaml: line 4: did not find expected key\n"
+	want := []string{
+		`kubectl: "error parsing a.yaml: error converting YAML to JSON: yaml: line 4: did not find expected key"; limitcheck has no such error`,
+		`limitcheck: "error parsing a.yaml: error converting YAML to JSON: yaml: line 5: did not find expected key"; kubectl has no such error`,
+		`limitcheck: "error parsing b.json: invalid character '}' looking for beginning of object key string; the remaining 71 bytes of b.json were not read"; kubectl has no such error`,
+		`kubectl created [configmap/after configmap/before]; limitcheck admitted [configmap/before]`,
+	}
+	if d := CompareStream(other, rep); strings.Join(d, "\n") != strings.Join(want, "\n") {
+		t.Errorf("got\n%s\nwant\n%s", strings.Join(d, "\n"), strings.Join(want, "\n"))
+	}
+}
