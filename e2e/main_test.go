@@ -472,6 +472,7 @@ func (tl *tally) merge(s Stats) {
 	tl.st.Quotas += s.Quotas
 	tl.st.OrderExplained += s.OrderExplained
 	tl.st.Described += s.Described
+	tl.st.Streams += s.Streams
 	for k, n := range s.NotCompared {
 		tl.st.skip(k)
 		tl.st.NotCompared[k] += n - 1

@@ -50,19 +50,28 @@ func StreamArgs(args []string) (paths []string, recursive bool, why string) {
 // an input with limitcheck's report on the same: each of kubectl's errors
 // in reading a file ("error parsing FILE: …") must be the start of one of
 // limitcheck's errors after its "FILE:LINE: " (limitcheck's hints follow),
-// and the reverse; the objects kubectl created must be those limitcheck
-// admitted.
-func CompareStream(kubectlOut string, rep *Report) []string {
-	var diffs []string
+// and the reverse, but for a file limitcheck skipped in a directory walk as
+// no Kubernetes object (IN-03); the objects kubectl created must be those
+// limitcheck admitted, unless kubectl said other errors (its own validation
+// of a file that is no object, worded otherwise: IN-06): notCompared then
+// says so.
+func CompareStream(kubectlOut string, rep *Report) (diffs []string, notCompared string) {
 	var real []string
 	created := map[string]bool{}
+	others := false
 	for _, l := range strings.Split(kubectlOut, "\n") {
 		l = strings.TrimPrefix(l, "error: ")
 		switch {
 		case strings.HasPrefix(l, "error parsing "):
+			file, _, _ := strings.Cut(strings.TrimPrefix(l, "error parsing "), ": ")
+			if skippedAsNoObject(rep, file) {
+				continue
+			}
 			real = append(real, l)
 		case strings.HasSuffix(l, " created"):
 			created[strings.TrimSuffix(l, " created")] = true
+		case strings.TrimSpace(l) != "":
+			others = true
 		}
 	}
 	var mine []string
@@ -96,10 +105,24 @@ func CompareStream(kubectlOut string, rep *Report) []string {
 			diffs = append(diffs, fmt.Sprintf("limitcheck: %q; kubectl has no such error", m))
 		}
 	}
+	if others {
+		return diffs, "objects created, beside kubectl's errors other than in reading a file"
+	}
 	if a, b := sortedKeys(created), sortedKeys(admitted); a != b {
 		diffs = append(diffs, fmt.Sprintf("kubectl created [%s]; limitcheck admitted [%s]", a, b))
 	}
-	return diffs
+	return diffs, ""
+}
+
+// skippedAsNoObject reports whether limitcheck skipped file as no
+// Kubernetes object, found in a directory walk (IN-03).
+func skippedAsNoObject(rep *Report, file string) bool {
+	for _, r := range rep.Results {
+		if r.File == file && r.Skipped && strings.HasPrefix(r.SkipReason, "not a Kubernetes object") {
+			return true
+		}
+	}
+	return false
 }
 
 func sortedKeys(m map[string]bool) string {

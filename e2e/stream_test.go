@@ -14,7 +14,7 @@ func TestCompareStream(t *testing.T) {
 		{Kind: "ConfigMap", Name: "after", Skipped: true},
 	}}
 	same := "configmap/before created\nerror parsing a.yaml: error converting YAML to JSON: yaml: line 5: did not find expected key\nerror parsing b.json: invalid character '}' looking for beginning of object key string\n"
-	if d := CompareStream(same, rep); len(d) != 0 {
+	if d, _ := CompareStream(same, rep); len(d) != 0 {
 		t.Errorf("same input: %q", d)
 	}
 	other := "configmap/before created\nconfigmap/after created\nerror: error parsing a.yaml: error converting YAML to JSON: yaml: line 4: did not find expected key\n"
@@ -24,7 +24,19 @@ func TestCompareStream(t *testing.T) {
 		`limitcheck: "error parsing b.json: invalid character '}' looking for beginning of object key string; the remaining 71 bytes of b.json were not read"; kubectl has no such error`,
 		`kubectl created [configmap/after configmap/before]; limitcheck admitted [configmap/before]`,
 	}
-	if d := CompareStream(other, rep); strings.Join(d, "\n") != strings.Join(want, "\n") {
+	if d, _ := CompareStream(other, rep); strings.Join(d, "\n") != strings.Join(want, "\n") {
 		t.Errorf("got\n%s\nwant\n%s", strings.Join(d, "\n"), strings.Join(want, "\n"))
+	}
+}
+
+func TestCompareStreamOtherErrors(t *testing.T) {
+	rep := &Report{Results: []Result{
+		{File: "chart/devcontainer.json", Skipped: true, SkipReason: `not a Kubernetes object: not valid JSON, and no "kind"`},
+		{Kind: "Pod", Name: "p"},
+	}}
+	out := "error parsing chart/devcontainer.json: json: offset 5: invalid character '/' looking for beginning of object key string\nerror validating \"workflow.yml\": error validating data: kind not set\n"
+	d, why := CompareStream(out, rep)
+	if len(d) != 0 || why == "" {
+		t.Errorf("got %q, %q; want no differences, created objects not compared", d, why)
 	}
 }
