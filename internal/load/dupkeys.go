@@ -269,9 +269,9 @@ func jsonKey(k *yaml3.Node, i int) (name, id string, ok bool) {
 			want = v2Float
 		case tag == "!!bool":
 			want = v2Bool
-		case strings.HasPrefix(tag, "!!"):
+		case v2OwnTags[tag]:
 			return "", "", false
-		default:
+		default: // a local tag, or a global one yaml v2 does not know: the scalar as written
 			return k.Value, "s" + k.Value, true
 		}
 		v := resolveV2(k.Value)
@@ -288,6 +288,11 @@ func jsonKey(k *yaml3.Node, i int) (name, id string, ok bool) {
 	}
 	return v2KeyName(resolveV2(k.Value), k.Value, i)
 }
+
+// v2OwnTags are the tags of the YAML types yaml v2 knows, but !!str,
+// !!int, !!float and !!bool: a key so tagged has no JSON name (jsonKey).
+var v2OwnTags = map[string]bool{"!!null": true, "!!timestamp": true, "!!binary": true, "!!merge": true,
+	"!!map": true, "!!seq": true, "!!set": true, "!!omap": true, "!!pairs": true, "!!value": true, "!!yaml": true}
 
 // v2KeyName is the JSON member name and Go value (see jsonKey) of a key
 // yaml v2 resolved to v from raw.

@@ -20,15 +20,14 @@ import (
 //
 // fastYAMLToJSON reads the subset of YAML that Kubernetes manifests are
 // mostly written in and writes the JSON bytes directly: block mappings and
-// sequences indented with spaces, one-line plain, single- and double-quoted
-// scalars, literal block scalars, one-line flow mappings and sequences, and
-// comments. It resolves
+// sequences indented with spaces, plain, single- and double-quoted scalars
+// (over several lines too: plainLines, quotedLines), literal block scalars,
+// one-line flow mappings and sequences, and comments. It resolves
 // plain scalars as yaml v2 does. For anything else it declines (ok false)
 // and the caller runs the reference: tabs, carriage returns, control
 // characters, U+0085, U+2028, U+2029 and U+FEFF anywhere in the text;
-// multi-line scalars (but for literal block scalars "|" and "|-" of a simple
-// form: folded ones ">", plain or quoted scalars over several lines); flow
-// collections over several lines; anchors, aliases, tags, "?" keys and merge
+// block scalars but literal ones "|" and "|-" of a simple form (folded
+// ones ">"); flow collections over several lines; anchors, aliases, tags, "?" keys and merge
 // keys "<<"; directives and document markers; two keys of one mapping that
 // are the same once turned into strings (duplicates, which the strict
 // reference rejects, or 1 and "1"); null keys and integer keys above the
@@ -75,11 +74,11 @@ var fastParsers = sync.Pool{New: func() any { return new(fastParser) }}
 const maxFastScratch = 1 << 20
 
 func (p *fastParser) release() {
-	if cap(p.buf) > maxFastScratch || cap(p.tmp) > maxFastScratch || cap(p.lines) > maxFastScratch/16 {
+	if cap(p.buf) > maxFastScratch || cap(p.tmp) > maxFastScratch || cap(p.fold) > maxFastScratch || cap(p.lines) > maxFastScratch/16 {
 		return
 	}
 	clear(p.ents[:cap(p.ents)]) // their keys share the text's bytes
-	*p = fastParser{lines: p.lines[:0], buf: p.buf[:0], tmp: p.tmp[:0], ents: p.ents[:0]}
+	*p = fastParser{lines: p.lines[:0], buf: p.buf[:0], tmp: p.tmp[:0], fold: p.fold[:0], ents: p.ents[:0]}
 	fastParsers.Put(p)
 }
 
@@ -94,6 +93,7 @@ type fastParser struct {
 	pos   int        // the current line
 	buf   []byte     // JSON output
 	tmp   []byte     // scratch for sorting mapping entries
+	fold  []byte     // scratch for a plain scalar over several lines
 	ents  []fastEntry
 	// renamed: a plain key was read as a boolean or a number.
 	renamed bool
@@ -185,6 +185,18 @@ func (p *fastParser) blockNode(indent, depth int) bool {
 	return p.blockMap(indent, l.start+l.indent, depth)
 }
 
+// nodeBelow reads the value of a mapping key or sequence entry that starts
+// on the current line, below it: a block collection, or a scalar or flow
+// collection (inlineValue), in a collection indented by parent.
+func (p *fastParser) nodeBelow(parent, depth int) bool {
+	l := p.lines[p.pos]
+	i := l.start + l.indent
+	if isSeqEntry(p.text, i, l.end) || p.isKey(i, l.end) {
+		return p.blockNode(l.indent, depth)
+	}
+	return p.inlineValue(i, l.end, parent, depth)
+}
+
 // isSeqEntry reports whether the text at i (up to end) starts with "-"
 // followed by a space or the end of the line.
 func isSeqEntry(text []byte, i, end int) bool {
@@ -209,7 +221,7 @@ func (p *fastParser) blockSeq(indent, depth int) bool {
 			// The item is on the following lines, or null.
 			p.pos++
 			if p.pos < len(p.lines) && p.lines[p.pos].indent > indent {
-				if !p.blockNode(p.lines[p.pos].indent, depth+1) {
+				if !p.nodeBelow(indent, depth+1) {
 					return false
 				}
 			} else {
@@ -401,7 +413,7 @@ func (p *fastParser) blockMap(indent, first, depth int) bool {
 			p.pos++
 			switch {
 			case p.pos < len(p.lines) && p.lines[p.pos].indent > indent:
-				if !p.blockNode(p.lines[p.pos].indent, depth+1) {
+				if !p.nodeBelow(indent, depth+1) {
 					return false
 				}
 			case p.pos < len(p.lines) && p.lines[p.pos].indent == indent && isSeqEntry(p.text, p.lines[p.pos].start+indent, p.lines[p.pos].end):
@@ -449,7 +461,10 @@ func (p *fastParser) inlineValue(i, end, parent, depth int) bool {
 	case '"', '\'':
 		s, e, ok := p.quoted(i, end)
 		if !ok {
-			return false
+			if s, e, ok = p.quotedLines(i); !ok {
+				return false
+			}
+			end = p.lines[p.pos].end
 		}
 		p.buf = jsonstr.Append(p.buf, s, true)
 		j = e
@@ -457,6 +472,9 @@ func (p *fastParser) inlineValue(i, end, parent, depth int) bool {
 		e, colon := scanPlain(text, i, end)
 		if colon || e == i {
 			return false
+		}
+		if skipSpaces(text, e, end) == end && p.pos+1 < len(p.lines) && p.lines[p.pos+1].indent > parent {
+			return p.plainLines(i, e, parent)
 		}
 		if !p.plain(text[i:e]) {
 			return false
@@ -467,24 +485,80 @@ func (p *fastParser) inlineValue(i, end, parent, depth int) bool {
 	return restIsEmpty(text, skipSpaces(text, j, end), end) && (j == end || text[j] == ' ')
 }
 
-// literal reads the literal block scalar whose header "|" or "|-" is at i
-// (the end of its line), in a collection indented by parent. It declines
-// other headers (folded, keep, indentation indicators, comments), leading
-// empty lines, lines of spaces longer than the block's indentation and a
-// last line without a line break.
+// plainLines reads a plain scalar whose first line, on the current line,
+// is text[i:e] (no comment after it), and which goes on over the following
+// lines indented more than parent, the indentation of the collection it
+// is in. yaml v2 folds it: each line trimmed of its spaces, the lines
+// joined by a space, or by one line break per empty line between them. It
+// declines a comment within or between its lines and a ": " in them (the
+// reference fails: a key cannot span lines). The current line becomes the
+// one after the scalar.
+func (p *fastParser) plainLines(i, e, parent int) bool {
+	text := p.text
+	v := append(p.fold[:0], text[i:e]...)
+	for p.pos+1 < len(p.lines) && p.lines[p.pos+1].indent > parent {
+		prev, l := p.lines[p.pos], p.lines[p.pos+1]
+		empty := 0
+		for ls := prev.end + 1; ls < l.start; {
+			le := ls
+			for le < l.start && text[le] != '\n' {
+				le++
+			}
+			if skipSpaces(text, ls, le) != le {
+				return false // a comment line ends the scalar, and the next fails
+			}
+			empty++
+			ls = le + 1
+		}
+		cs := l.start + l.indent
+		ce, colon := scanPlainRest(text, cs, l.end)
+		if colon || ce == cs || skipSpaces(text, ce, l.end) != l.end {
+			return false
+		}
+		if empty == 0 {
+			v = append(v, ' ')
+		}
+		for ; empty > 0; empty-- {
+			v = append(v, '\n')
+		}
+		v = append(v, text[cs:ce]...)
+		p.pos++
+	}
+	p.fold = v
+	p.pos++
+	return p.plain(v)
+}
+
+// literal reads the literal block scalar whose header "|" or "|-", with or
+// without an indentation indicator ("|2-", "|-2"), is at i (the end of its
+// line), in a collection indented by parent: with the indicator, its lines
+// are indented by parent and the indicator. It declines other headers
+// (folded, keep, comments), leading empty lines without an indicator, lines
+// of spaces longer than the block's indentation, an empty scalar and a last
+// line without a line break.
 func (p *fastParser) literal(i, end, parent int) bool {
 	text := p.text
 	strip := false
+	blockIndent := -1
 	h := i + 1
-	if h < end && text[h] == '-' {
-		strip = true
-		h++
+	for k := 0; k < 2 && h < end; k++ {
+		switch c := text[h]; {
+		case c == '-' && !strip:
+			strip = true
+			h++
+		case c >= '1' && c <= '9' && blockIndent < 0:
+			blockIndent = parent + int(c-'0')
+			if parent < 0 {
+				blockIndent = int(c - '0')
+			}
+			h++
+		}
 	}
 	if skipSpaces(text, h, end) != end || end >= len(text) {
 		return false
 	}
 	var val []byte
-	blockIndent := -1
+	content := false
 	breaks := 0 // line breaks not yet written: of the last content line and of empty lines after it
 	blockEnd := len(text)
 	for ls := end + 1; ls < len(text); {
@@ -509,6 +583,7 @@ func (p *fastParser) literal(i, end, parent int) bool {
 			if le == len(text) {
 				return false // no line break
 			}
+			content = true
 			for ; breaks > 0; breaks-- {
 				val = append(val, '\n')
 			}
@@ -522,7 +597,7 @@ func (p *fastParser) literal(i, end, parent int) bool {
 		}
 		ls = le + 1
 	}
-	if blockIndent < 0 {
+	if !content {
 		return false
 	}
 	if !strip {
@@ -587,6 +662,12 @@ func scanPlain(text []byte, i, end int) (e int, colon bool) {
 	if !plainStart(text, i, end) {
 		return i, false
 	}
+	return scanPlainRest(text, i, end)
+}
+
+// scanPlainRest is scanPlain without the test of how a plain scalar may
+// start: for a line that goes on with one.
+func scanPlainRest(text []byte, i, end int) (e int, colon bool) {
 	e = i
 	for j := i; j < end; j++ {
 		switch text[j] {
@@ -644,15 +725,8 @@ func (p *fastParser) quoted(i, end int) ([]byte, int, bool) {
 			if j+1 >= end {
 				return nil, 0, false
 			}
-			var r byte
-			switch text[j+1] {
-			case '\\', '"':
-				r = text[j+1]
-			case 'n':
-				r = '\n'
-			case 't':
-				r = '\t'
-			default:
+			r, ok := quotedEscape(text[j+1])
+			if !ok {
 				return nil, 0, false
 			}
 			val = append(append(val, text[plainRun:j]...), r)
@@ -661,6 +735,97 @@ func (p *fastParser) quoted(i, end int) ([]byte, int, bool) {
 		}
 	}
 	return nil, 0, false // not closed on this line
+}
+
+// quotedEscape is the byte an escape sequence of a double-quoted scalar
+// stands for, for the ones the fast path takes.
+func quotedEscape(c byte) (byte, bool) {
+	switch c {
+	case '\\', '"', ' ':
+		return c, true
+	case 'n':
+		return '\n', true
+	case 't':
+		return '\t', true
+	}
+	return 0, false
+}
+
+// quotedLines reads the quoted scalar at i, on the current line, that goes
+// on over the following lines (yaml v2 does not look at their
+// indentation). It folds the lines as yaml v2 does: a
+// line's spaces at either end dropped, one line break a space, or one
+// line break per empty line after it; in a double-quoted scalar, an
+// escaped line break is none. It returns the value and the offset after
+// the closing quote; the current line becomes the one it is on. Its lines
+// are read from the text: one starting with "#" is no comment.
+func (p *fastParser) quotedLines(i int) ([]byte, int, bool) {
+	text := p.text
+	q := text[i]
+	v := p.fold[:0]
+	j := i + 1
+	for {
+		leadingBlanks := false
+	chars:
+		for j < len(text) && text[j] != ' ' && text[j] != '\n' {
+			c := text[j]
+			switch {
+			case q == '\'' && c == '\'' && j+1 < len(text) && text[j+1] == '\'':
+				v = append(v, '\'')
+				j += 2
+			case c == q:
+				p.fold = v
+				for p.pos+1 < len(p.lines) && p.lines[p.pos+1].start < j {
+					p.pos++
+				}
+				if l := p.lines[p.pos]; j < l.start || j >= l.end {
+					return nil, 0, false // on a line that reads as a comment
+				}
+				return v, j + 1, true
+			case q == '"' && c == '\\' && j+1 < len(text) && text[j+1] == '\n':
+				j += 2
+				leadingBlanks = true
+				break chars
+			case q == '"' && c == '\\':
+				if j+1 >= len(text) {
+					return nil, 0, false
+				}
+				r, ok := quotedEscape(text[j+1])
+				if !ok {
+					return nil, 0, false
+				}
+				v = append(v, r)
+				j += 2
+			default:
+				v = append(v, c)
+				j++
+			}
+		}
+		if j >= len(text) {
+			return nil, 0, false
+		}
+		ws, leadingBreak, trailing := j, false, 0
+		for j < len(text) && (text[j] == ' ' || text[j] == '\n') {
+			if text[j] == '\n' {
+				if !leadingBlanks {
+					leadingBreak, leadingBlanks = true, true
+				} else {
+					trailing++
+				}
+			}
+			j++
+		}
+		switch {
+		case leadingBreak && trailing == 0:
+			v = append(v, ' ')
+		case leadingBlanks:
+			for ; trailing > 0; trailing-- {
+				v = append(v, '\n')
+			}
+		default:
+			v = append(v, text[ws:j]...)
+		}
+	}
 }
 
 // flowNode reads the flow collection, quoted scalar or plain scalar at i

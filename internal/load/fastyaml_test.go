@@ -71,6 +71,28 @@ var fastYAMLQuirks = []string{
 	"a: \u00a0x\u2028y\nb: \ufeff\n",
 }
 
+// fastYAMLFolded are plain scalars over several lines, as CRD schemas'
+// descriptions are written: the first ones the fast path takes.
+var fastYAMLFolded = []string{
+	"description: Human readable message indicating details about why the workflow\n  is in this condition.\ntype: string\n",
+	"a:\n  - description: one two\n      three   four  \n      five\n    name: x\n  - seq item\n    goes on\n",
+	"a: first\n\n  after one empty line\n\n\n  after two\nb: 1\n",
+	"- a\n b\n- c\n",
+	"a: 1\n  2\nb: true\n  x\nc: 0x1F\n  ~\nd: null\n   null\n",
+	"a: x{y}\n  [z], w:v\n  q'r\"s\n  - t\n  |u\n  &v *w !x\n  ? y\n",
+	"a: x\n  - y\nb: x\n  # c\n  y\nc: x # c\n  y\nd: x\n  y: z\ne: x\n  y #z\nf: x\n  |y\n",
+	"a:\n  b: x\n    y\n  c: z\n",
+	"a: x\n\t y\n",
+	"a:\n  Metadata is a subset\n    of it\n  and more\nb:\n  'q\n   r'\nc:\n  [1, 2]\nd:\n  - x\ne:\n  \"x\"\n",
+	"a: 'it''s a\n  long ''one''\n\n  # not a comment\n    end'\nb: \"x\\n\\ \\   y\n  z\\\n  w \\\n\n  v\"\n",
+	"- 'a\n  b'\n- \"c\n\n\n  d\" # comment\n- e\n",
+	"a:\n  |\n    lit\nb:\n  >\n    fold\nc:\n  'x\n#y'\nd: 'x\n  y' z\ne: \"a\\q\n  b\"\nf: 'x\ny'\n",
+	"a: 'x\n  #y'\nb: 1\n",
+	"a:\n  b: |2-\n      x\n     y\n\n     z\n  c: |-2\n    q\n  d: |1\n   r\n  e: |2\n\n    s\n",
+	"a:\n  f: |3\n   t\n",
+	"a:\n  - rule: 'self.all(p1,\n  p2 == ''''\n  ) : true'\n    message: x\n",
+}
+
 // fastYAMLSeeds returns the YAML documents of the test scripts and examples,
 // the benchmark corpus kinds and fastYAMLQuirks.
 func fastYAMLSeeds(t testing.TB) [][]byte {
@@ -116,6 +138,9 @@ func fastYAMLSeeds(t testing.TB) [][]byte {
 		t.Fatalf("found %d scripts and %d YAML files", len(scripts), len(files))
 	}
 	for _, q := range fastYAMLQuirks {
+		seeds = append(seeds, []byte(q))
+	}
+	for _, q := range fastYAMLFolded {
 		seeds = append(seeds, []byte(q))
 	}
 	return seeds
@@ -175,6 +200,11 @@ func TestFastYAMLToJSON(t *testing.T) {
 		}
 	}
 	// These must not fall back.
+	for _, q := range append(fastYAMLFolded[:6:6], fastYAMLFolded[9], fastYAMLFolded[10], fastYAMLFolded[11], fastYAMLFolded[14], fastYAMLFolded[16]) {
+		if _, _, ok := fastYAMLToJSONSafe([]byte(q)); !ok {
+			t.Errorf("fast path declined %q", q)
+		}
+	}
 	for _, q := range []string{fastYAMLQuirks[0], fastYAMLQuirks[2], fastYAMLQuirks[3], fastYAMLQuirks[7], fastYAMLQuirks[len(fastYAMLQuirks)-16], fastYAMLQuirks[len(fastYAMLQuirks)-14], fastYAMLQuirks[len(fastYAMLQuirks)-13], fastYAMLQuirks[len(fastYAMLQuirks)-12], fastYAMLQuirks[len(fastYAMLQuirks)-11], fastYAMLQuirks[len(fastYAMLQuirks)-10], fastYAMLQuirks[len(fastYAMLQuirks)-2]} {
 		if _, _, ok := fastYAMLToJSONSafe([]byte(q)); !ok {
 			t.Errorf("fast path declined %q", q)
@@ -303,6 +333,9 @@ func TestMayCollide(t *testing.T) {
 		{"k: [2: a]\n", true},
 		{"a-1: x\n", false},
 		{"x: \"y\"\n", false},
+		{"{a, 0}\n", true},        // a key without a value
+		{"{'0', 0}\n", true},      // "0" and 0: one once converted
+		{"a: {b: c, d}\n", false}, // d is a key, a string
 	} {
 		if got := mayCollide([]byte(tc.in)); got != tc.want {
 			t.Errorf("mayCollide(%q) = %v, want %v", tc.in, got, tc.want)

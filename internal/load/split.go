@@ -820,9 +820,10 @@ func yamlToJSONRef(text []byte) (js []byte, dups bool, err error) {
 // that yaml v2 resolves to a number or a boolean (plainKeyString): two keys
 // need one to be one once converted to JSON without being duplicates. It
 // looks for a plain scalar where a key can be (keyPosition) followed by ':'
-// and a space, a line break, ',', '}' or the end of the text; a complex key
-// ("? "); an explicit tag ("!!"). It errs towards true: the nodes decide
-// (dupFinder.collisions).
+// and a space, a line break, ',', '}' or the end of the text, or by ',' or
+// '}' (a key of a flow mapping without a value, as in "{a, 0}"); a complex
+// key ("? "); an explicit tag ("!!"). It errs towards true: the nodes
+// decide (dupFinder.collisions).
 func mayCollide(text []byte) bool {
 	if bytes.Contains(text, []byte("!!")) {
 		return true // an explicit !!int, !!float or !!bool key, perhaps
@@ -835,6 +836,7 @@ func mayCollide(text []byte) bool {
 		switch {
 		case c == '?' && (next == ' ' || next == '\n' || next == '\r' || next == '\t'):
 			return true
+		case c == ',' || c == '}':
 		case c != ':':
 			continue
 		case next != ' ' && next != '\n' && next != '\r' && next != '\t' && next != ',' && next != '}':
