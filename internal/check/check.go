@@ -506,6 +506,9 @@ func (e *NoObjectsError) Error() string { return strings.Join(e.Lines(), "\n") }
 // look is what the first reading of the input gathers: what applies to the
 // whole run wherever it is in the input.
 type look struct {
+	// crdChecks are the CRDs' validations, by position, for their
+	// admission (eval.PreparedCRD).
+	crdChecks map[load.Position]*eval.CRDCheck
 	// policies are the documents OrderPoliciesFirst admits first (isPolicy),
 	// in input order; policyAt finds them by position.
 	policies []load.Document
@@ -626,6 +629,14 @@ func firstLook(opts Options, loadOpts load.Options) (*look, error) {
 			loadOpts.Unread = unread
 		}
 	}
+	// A CRD is checked as it is decoded, on the loader's goroutines, and
+	// its verdict kept for the run's admission of it (eval.PreparedCRD).
+	loadOpts.Prepare = func(obj runtime.Object) any {
+		if c := eval.CheckCRD(obj); c != nil {
+			return c
+		}
+		return nil
+	}
 	loadOpts.Reading = func(file string) {
 		if l.objects == 0 {
 			l.readFiles = append(l.readFiles, file)
@@ -691,7 +702,15 @@ func firstLook(opts Options, loadOpts load.Options) (*look, error) {
 			// is not kept: a refused one is recorded by its identity, a
 			// created one by its JSON (VAL-93).
 			if crd, ok := d.Object.(*apiextensionsv1.CustomResourceDefinition); ok {
-				if eval.CRDRefusal(crd) != nil {
+				c, _ := d.Prepared.(*eval.CRDCheck) // checked as it was decoded
+				if c == nil {
+					c = eval.CheckCRD(crd)
+				}
+				if l.crdChecks == nil {
+					l.crdChecks = map[load.Position]*eval.CRDCheck{}
+				}
+				l.crdChecks[d.Pos] = c
+				if c.Refusal() != nil {
 					l.refusedCRDs = append(l.refusedCRDs, refusedCRD{name: crd.Name, group: crd.Spec.Group, kind: crd.Spec.Names.Kind})
 					break
 				}
@@ -936,6 +955,10 @@ func (r *runner) admitInput(engine *eval.Engine, catalog *apis.Catalog, l *look,
 		}
 		if e := l.errs[d.Pos]; e != nil && d.Err == nil {
 			d.Err, d.Object = e, nil
+		}
+		if c := l.crdChecks[d.Pos]; c != nil && d.Err == nil {
+			d.Prepared = eval.PreparedCRD(d.Object, c)
+			delete(l.crdChecks, d.Pos)
 		}
 		lastApplied(&d, opts.Engine.DefaultNamespace)
 		if d.Err == nil && !admissionconfig.IsConfigKind(d.APIVersion, d.Kind) && !(d.APIVersion == "apiextensions.k8s.io/v1" && d.Kind == "CustomResourceDefinition") {

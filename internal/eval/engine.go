@@ -721,9 +721,17 @@ func (e *Engine) admitObject(obj runtime.Object, fromInput bool) Result {
 		assignName(o)
 		clusterErrs = validation.APIService(o)
 	case *apiextensionsv1.CustomResourceDefinition: // VAL-93..VAL-99
-		assignName(o)
 		var err error
-		if clusterErrs, err = crdErrors(o); err != nil {
+		assignName(o)
+		if c := e.preparedCRD(o); c != nil {
+			// Checked by a first look of the run: o is only defaulted, as
+			// crdErrors would have.
+			apiextensionsv1.SetObjectDefaults_CustomResourceDefinition(o)
+			clusterErrs, err = c.errs, c.err
+		} else {
+			clusterErrs, err = crdErrors(o)
+		}
+		if err != nil {
 			res.Internal = err.Error()
 			return res
 		}

@@ -2,6 +2,7 @@ package eval
 
 import (
 	"fmt"
+	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 	"maps"
 
 	corev1 "k8s.io/api/core/v1"
@@ -37,8 +38,12 @@ func (e *Engine) settle() {
 	e.settled = s
 }
 
-// Prepared is a Pod's admission up to quota, done ahead by Prepare.
+// Prepared is a Pod's admission up to quota, done ahead by Prepare, or a
+// CustomResourceDefinition's validation (PreparedCRD).
 type Prepared struct {
+	crd      *apiextensionsv1.CustomResourceDefinition
+	crdCheck *CRDCheck
+
 	pod    *corev1.Pod
 	denial *status.Denial
 	usage  corev1.ResourceList // the Pod's quota usage, when admitted so far
@@ -84,7 +89,7 @@ func (e *Engine) Prepare(obj runtime.Object) (p *Prepared) {
 // AdmitPrepared is Admit for an object Prepare has prepared (p nil: not
 // prepared).
 func (e *Engine) AdmitPrepared(obj runtime.Object, p *Prepared) Result {
-	if p != nil && p.panic != nil {
+	if p != nil && p.pod != nil && p.panic != nil {
 		// Where Admit would have failed: in the Pod's namespace, now known.
 		e.namespace(p.pod.Namespace)
 		res := identify(obj)
@@ -94,6 +99,15 @@ func (e *Engine) AdmitPrepared(obj runtime.Object, p *Prepared) Result {
 	e.prep = p
 	defer func() { e.prep = nil }()
 	return e.Admit(obj)
+}
+
+// preparedCRD returns crd's validation, if AdmitPrepared was given it.
+func (e *Engine) preparedCRD(crd *apiextensionsv1.CustomResourceDefinition) *CRDCheck {
+	if p := e.prep; p != nil && p.crd == crd {
+		e.prep = nil
+		return p.crdCheck
+	}
+	return nil
 }
 
 // prepared returns pod's preparation, if AdmitPrepared was given it.
