@@ -977,7 +977,7 @@ func (r *runner) admitInput(engine *eval.Engine, catalog *apis.Catalog, l *look,
 func admitDocument(engine *eval.Engine, catalog *apis.Catalog, d load.Document, opts Options) Entry {
 	entry := Entry{Pos: d.Pos, Err: d.Err}
 	if entry.Err == nil && d.Skip == "" && opts.EnforceNamespace {
-		entry.Err = namespaceMismatch(d, opts.Engine.DefaultNamespace)
+		entry.Err = namespaceMismatch(d, opts.Engine.DefaultNamespace, catalog)
 	}
 	switch {
 	case d.Skip != "":
@@ -1203,9 +1203,15 @@ func overQuota(rep *Report, usage quota.Usage, seeded map[string]bool) {
 }
 
 // namespaceMismatch reproduces kubectl's refusal of an object whose namespace
-// differs from an explicit --namespace.
-func namespaceMismatch(d load.Document, ns string) *load.Error {
-	if d.Namespace == "" || d.Namespace == ns || eval.ClusterScoped(d.APIVersion, d.Kind) {
+// differs from an explicit --namespace. kubectl asks only of a namespaced
+// kind: a cluster-scoped one, a custom resource whose CRD in the input (or
+// the live cluster) says Cluster included, keeps its metadata.namespace and
+// kube-apiserver clears it.
+func namespaceMismatch(d load.Document, ns string, catalog *apis.Catalog) *load.Error {
+	if d.Namespace == "" || d.Namespace == ns {
+		return nil
+	}
+	if k, _ := catalog.Lookup(d.APIVersion, d.Kind); !k.Namespaced {
 		return nil
 	}
 	return &load.Error{File: d.Pos.File, Line: d.Pos.Line, Field: "metadata.namespace",
