@@ -52,6 +52,29 @@ spec:
 			`spec.resources.requests[storage]: fractional byte value "1500m" is invalid, must be an integer`,
 		},
 	}, {
+		name: "a PersistentVolume: deprecated annotations, Recycle, node label, plugin",
+		docs: []string{`apiVersion: v1
+kind: PersistentVolume
+metadata:
+  name: shared
+  annotations: {volume.beta.kubernetes.io/storage-class: slow, volume.beta.kubernetes.io/mount-options: hard}
+spec:
+  capacity: {storage: 5Gi}
+  accessModes: [ReadWriteMany]
+  persistentVolumeReclaimPolicy: Recycle
+  glusterfs: {endpoints: gluster, path: vol1}
+  nodeAffinity:
+    required:
+      nodeSelectorTerms:
+      - matchExpressions: [{key: failure-domain.beta.kubernetes.io/zone, operator: In, values: [a]}]`},
+		want: []string{
+			`metadata.annotations[volume.beta.kubernetes.io/storage-class]: deprecated since v1.8; use "storageClassName" attribute instead`,
+			`metadata.annotations[volume.beta.kubernetes.io/mount-options]: deprecated since v1.31; use "mountOptions" attribute instead`,
+			`spec.persistentVolumeReclaimPolicy: The Recycle reclaim policy is deprecated. Instead, the recommended approach is to use dynamic provisioning.`,
+			`spec.nodeAffinity.required.nodeSelectorTerms[0].matchExpressions[0].key: failure-domain.beta.kubernetes.io/zone is deprecated since v1.17; use "topology.kubernetes.io/zone" instead`,
+			`spec.glusterfs: deprecated in v1.25, non-functional in v1.26+`,
+		},
+	}, {
 		name: "a Pod's AppArmor annotation, copied to its container",
 		docs: []string{"apiVersion: v1\nkind: Pod\nmetadata: {name: web, annotations: {container.apparmor.security.beta.kubernetes.io/app: runtime/default}}\nspec:\n  containers: [{name: app, image: app:1}]"},
 		want: []string{`metadata.annotations[container.apparmor.security.beta.kubernetes.io/app]: deprecated since v1.30; use the "appArmorProfile" field instead`},

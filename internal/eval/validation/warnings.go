@@ -35,7 +35,8 @@ import (
 
 // WarningsOnCreate is the create warnings of a validated object of a kind
 // whose strategy gives any that limitcheck reports: Pods, workloads,
-// Services, Ingresses, NetworkPolicies, PersistentVolumeClaims, Endpoints,
+// Services, Ingresses, NetworkPolicies, PersistentVolumes,
+// PersistentVolumeClaims, Endpoints,
 // EndpointSlices, Secrets, ServiceAccounts, RuntimeClasses and
 // CustomResourceDefinitions. Nil for every other kind.
 func WarningsOnCreate(obj runtime.Object) []string {
@@ -84,6 +85,8 @@ func WarningsOnCreate(obj runtime.Object) []string {
 			return []string{`annotation "kubernetes.io/ingress.class" is deprecated, please use 'spec.ingressClassName' instead`}
 		}
 		return nil
+	case *corev1.PersistentVolume:
+		return persistentVolumeWarnings(o)
 	case *corev1.PersistentVolumeClaim:
 		var w []string
 		if _, ok := o.Annotations[corev1.BetaStorageClassAnnotation]; ok {
@@ -327,6 +330,54 @@ func jobSpecWarnings(path *field.Path, spec *batchv1.JobSpec) []string {
 		}
 	}
 	return append(w, podSpecWarnings(path.Child("template"), &spec.Template.Spec, &spec.Template.ObjectMeta)...)
+}
+
+// deprecatedVolumeAnnotations are the annotations a PersistentVolume is warned
+// of, in the PersistentVolume strategy's order, with its words.
+var deprecatedVolumeAnnotations = []struct{ key, msg string }{
+	{corev1.BetaStorageClassAnnotation, `deprecated since v1.8; use "storageClassName" attribute instead`},
+	{corev1.MountOptionAnnotation, `deprecated since v1.31; use "mountOptions" attribute instead`},
+}
+
+// deprecatedVolumeSources are the in-tree volume plugins a PersistentVolume
+// is warned of, in the strategy's order.
+func deprecatedVolumeSources(spec *corev1.PersistentVolumeSpec) []string {
+	var w []string
+	add := func(set bool, name, msg string) {
+		if set {
+			w = append(w, field.NewPath("spec", name).String()+": "+msg)
+		}
+	}
+	add(spec.CephFS != nil, "cephfs", "deprecated in v1.28, non-functional in v1.31+")
+	add(spec.PhotonPersistentDisk != nil, "photonPersistentDisk", "deprecated in v1.11, non-functional in v1.16+")
+	add(spec.ScaleIO != nil, "scaleIO", "deprecated in v1.16, non-functional in v1.22+")
+	add(spec.StorageOS != nil, "storageOS", "deprecated in v1.22, non-functional in v1.25+")
+	add(spec.Glusterfs != nil, "glusterfs", "deprecated in v1.25, non-functional in v1.26+")
+	add(spec.RBD != nil, "rbd", "deprecated in v1.28, non-functional in v1.31+")
+	return w
+}
+
+// persistentVolumeWarnings is the PersistentVolume strategy's create warnings
+// (VAL-104): deprecated annotations, the Recycle reclaim policy, deprecated
+// node labels in its node affinity, deprecated volume plugins.
+func persistentVolumeWarnings(pv *corev1.PersistentVolume) []string {
+	var w []string
+	for _, a := range deprecatedVolumeAnnotations {
+		if _, ok := pv.Annotations[a.key]; ok {
+			w = append(w, fmt.Sprintf("%s: %s", field.NewPath("metadata", "annotations").Key(a.key), a.msg))
+		}
+	}
+	if pv.Spec.PersistentVolumeReclaimPolicy == corev1.PersistentVolumeReclaimRecycle {
+		w = append(w, field.NewPath("spec", "persistentVolumeReclaimPolicy").String()+
+			": The Recycle reclaim policy is deprecated. Instead, the recommended approach is to use dynamic provisioning.")
+	}
+	if na := pv.Spec.NodeAffinity; na != nil && na.Required != nil {
+		terms := field.NewPath("spec", "nodeAffinity", "required", "nodeSelectorTerms")
+		for i := range na.Required.NodeSelectorTerms {
+			w = append(w, nodeSelectorTermWarnings(&na.Required.NodeSelectorTerms[i], false, terms.Index(i))...)
+		}
+	}
+	return append(w, deprecatedVolumeSources(&pv.Spec)...)
 }
 
 // claimSpecWarnings: a storage request or limit that is not a whole number
