@@ -75,6 +75,22 @@ spec:
 			`spec.glusterfs: deprecated in v1.25, non-functional in v1.26+`,
 		},
 	}, {
+		name: "a StorageClass's deprecated topology key",
+		docs: []string{"apiVersion: storage.k8s.io/v1\nkind: StorageClass\nmetadata: {name: zonal}\nprovisioner: ebs.csi.aws.com\nallowedTopologies:\n- matchLabelExpressions:\n  - {key: topology.kubernetes.io/region, values: [us-east-1]}\n  - {key: failure-domain.beta.kubernetes.io/zone, values: [us-east-1a]}"},
+		want: []string{`allowedTopologies[0].matchLabelExpressions[1].key: deprecated since v1.17; use "topology.kubernetes.io/zone" instead`},
+	}, {
+		name: "a CSIDriver's token requests without serviceAccountTokenInSecrets",
+		docs: []string{"apiVersion: storage.k8s.io/v1\nkind: CSIDriver\nmetadata: {name: csi.example.com}\nspec: {tokenRequests: [{audience: vault}]}"},
+		want: []string{`spec.serviceAccountTokenInSecrets is unset; if supported by this CSI driver, set to true to prevent possible logging of tokens in volume attributes`},
+	}, {
+		name: "a CSIStorageCapacity's deprecated node labels",
+		docs: []string{"apiVersion: storage.k8s.io/v1\nkind: CSIStorageCapacity\nmetadata: {name: cap}\nstorageClassName: zonal\nnodeTopology:\n  matchLabels: {failure-domain.beta.kubernetes.io/zone: a, beta.kubernetes.io/arch: amd64}\n  matchExpressions: [{key: beta.kubernetes.io/os, operator: In, values: [linux]}]"},
+		want: []string{
+			`nodeTopology.matchExpressions[0].key: beta.kubernetes.io/os is deprecated since v1.14; use "kubernetes.io/os" instead`,
+			`nodeTopology.matchLabels.beta.kubernetes.io/arch: deprecated since v1.14; use "kubernetes.io/arch" instead`,
+			`nodeTopology.matchLabels.failure-domain.beta.kubernetes.io/zone: deprecated since v1.17; use "topology.kubernetes.io/zone" instead`,
+		},
+	}, {
 		name: "a Pod's AppArmor annotation, copied to its container",
 		docs: []string{"apiVersion: v1\nkind: Pod\nmetadata: {name: web, annotations: {container.apparmor.security.beta.kubernetes.io/app: runtime/default}}\nspec:\n  containers: [{name: app, image: app:1}]"},
 		want: []string{`metadata.annotations[container.apparmor.security.beta.kubernetes.io/app]: deprecated since v1.30; use the "appArmorProfile" field instead`},

@@ -15,6 +15,7 @@ import (
 	discoveryv1 "k8s.io/api/discovery/v1"
 	networkingv1 "k8s.io/api/networking/v1"
 	nodev1 "k8s.io/api/node/v1"
+	storagev1 "k8s.io/api/storage/v1"
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
@@ -35,7 +36,8 @@ import (
 
 // WarningsOnCreate is the create warnings of a validated object of a kind
 // whose strategy gives any that limitcheck reports: Pods, workloads,
-// Services, Ingresses, NetworkPolicies, PersistentVolumes,
+// Services, Ingresses, NetworkPolicies, PersistentVolumes, StorageClasses,
+// CSIDrivers, CSIStorageCapacities,
 // PersistentVolumeClaims, Endpoints,
 // EndpointSlices, Secrets, ServiceAccounts, RuntimeClasses and
 // CustomResourceDefinitions. Nil for every other kind.
@@ -87,6 +89,15 @@ func WarningsOnCreate(obj runtime.Object) []string {
 		return nil
 	case *corev1.PersistentVolume:
 		return persistentVolumeWarnings(o)
+	case *storagev1.StorageClass:
+		return storageClassWarnings(o)
+	case *storagev1.CSIStorageCapacity:
+		return nodeLabelSelectorWarnings(o.NodeTopology, field.NewPath("nodeTopology"))
+	case *storagev1.CSIDriver:
+		if len(o.Spec.TokenRequests) > 0 && o.Spec.ServiceAccountTokenInSecrets == nil {
+			return []string{"spec.serviceAccountTokenInSecrets is unset; if supported by this CSI driver, set to true to prevent possible logging of tokens in volume attributes"}
+		}
+		return nil
 	case *corev1.PersistentVolumeClaim:
 		var w []string
 		if _, ok := o.Annotations[corev1.BetaStorageClassAnnotation]; ok {
@@ -378,6 +389,42 @@ func persistentVolumeWarnings(pv *corev1.PersistentVolume) []string {
 		}
 	}
 	return append(w, deprecatedVolumeSources(&pv.Spec)...)
+}
+
+// storageClassWarnings is the StorageClass strategy's create warnings: a
+// deprecated node label as the key of an allowedTopologies expression.
+func storageClassWarnings(sc *storagev1.StorageClass) []string {
+	var w []string
+	for i, t := range sc.AllowedTopologies {
+		for j, e := range t.MatchLabelExpressions {
+			if msg, ok := deprecatedNodeLabels[e.Key]; ok {
+				w = append(w, fmt.Sprintf("%s: %s", field.NewPath("allowedTopologies").Index(i).Child("matchLabelExpressions").Index(j).Child("key"), msg))
+			}
+		}
+	}
+	return w
+}
+
+// nodeLabelSelectorWarnings is the warnings of deprecated node labels in a
+// label selector over nodes (a CSIStorageCapacity's nodeTopology): its
+// expressions' keys, then its matchLabels' (kube-apiserver visits those in
+// Go map order; limitcheck by key).
+func nodeLabelSelectorWarnings(sel *metav1.LabelSelector, path *field.Path) []string {
+	if sel == nil {
+		return nil
+	}
+	var w []string
+	for i, e := range sel.MatchExpressions {
+		if msg, ok := deprecatedNodeLabels[e.Key]; ok {
+			w = append(w, fmt.Sprintf("%s: %s is %s", path.Child("matchExpressions").Index(i).Child("key"), e.Key, msg))
+		}
+	}
+	for _, k := range slices.Sorted(maps.Keys(sel.MatchLabels)) {
+		if msg, ok := deprecatedNodeLabels[k]; ok {
+			w = append(w, fmt.Sprintf("%s: %s", path.Child("matchLabels").Child(k), msg))
+		}
+	}
+	return w
 }
 
 // claimSpecWarnings: a storage request or limit that is not a whole number
