@@ -632,7 +632,7 @@ func firstLook(opts Options, loadOpts load.Options) (*look, error) {
 	// A CRD is checked as it is decoded, on the loader's goroutines, and
 	// its verdict kept for the run's admission of it (eval.PreparedCRD).
 	loadOpts.Prepare = func(obj runtime.Object) any {
-		if c := eval.CheckCRD(obj); c != nil {
+		if c := eval.CheckCRD(obj, opts.Engine.Rules); c != nil {
 			return c
 		}
 		return nil
@@ -704,7 +704,7 @@ func firstLook(opts Options, loadOpts load.Options) (*look, error) {
 			if crd, ok := d.Object.(*apiextensionsv1.CustomResourceDefinition); ok {
 				c, _ := d.Prepared.(*eval.CRDCheck) // checked as it was decoded
 				if c == nil {
-					c = eval.CheckCRD(crd)
+					c = eval.CheckCRD(crd, opts.Engine.Rules)
 				}
 				if l.crdChecks == nil {
 					l.crdChecks = map[load.Position]*eval.CRDCheck{}

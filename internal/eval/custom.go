@@ -68,13 +68,16 @@ func metadataUnknown(obj map[string]any) []string {
 // schema (its digest), schema is its openAPIV3Schema as JSON, obj the
 // defaulted object. CompileExpression compiles an expression of an object
 // being validated (VAL-35, VAL-83) and returns its errors at p;
-// CompilePolicy those of an admission policy (VAL-106), by path. Both return
-// an error when CEL could not be run. limitcheck's own (package rules) runs
+// CompilePolicy those of an admission policy (VAL-106), by path;
+// CompileCRD the rules of a new CRD's schema (v1 JSON) at p, as its
+// validation compiles them (VAL-95). Each returns an error when CEL could
+// not be run. limitcheck's own (package rules) runs
 // CEL in a helper process, so that runs without CEL do not pay its start-up.
 type RuleEvaluator interface {
 	EvaluateRules(key string, schema []byte, obj map[string]any) (field.ErrorList, error)
 	CompileExpression(kind rules.Expression, expression string, p *field.Path) (field.ErrorList, error)
 	CompilePolicy(policy *rules.PolicyCompile) (map[string]field.ErrorList, error)
+	CompileCRD(schema []byte, p *field.Path, schemaErrs []string) (field.ErrorList, error)
 }
 
 // validateCustom is the custom resource strategy's validation on create

@@ -204,3 +204,7 @@ func (failingRules) CompileExpression(rules.Expression, string, *field.Path) (fi
 func (failingRules) CompilePolicy(*rules.PolicyCompile) (map[string]field.ErrorList, error) {
 	return nil, errors.New("the limitcheck-cel helper was not found")
 }
+
+func (failingRules) CompileCRD([]byte, *field.Path, []string) (field.ErrorList, error) {
+	return nil, errors.New("the limitcheck-cel helper was not found")
+}

@@ -728,8 +728,11 @@ func (e *Engine) admitObject(obj runtime.Object, fromInput bool) Result {
 			// crdErrors would have.
 			apiextensionsv1.SetObjectDefaults_CustomResourceDefinition(o)
 			clusterErrs, err = c.errs, c.err
+			if c.uncompiled != "" {
+				e.uncompiled = c.uncompiled
+			}
 		} else {
-			clusterErrs, err = crdErrors(o)
+			clusterErrs, err = crdErrors(o, crdCompiler(e.opts.Rules, func(reason string) { e.uncompiled = reason }))
 		}
 		if err != nil {
 			res.Internal = err.Error()

@@ -32,7 +32,7 @@ const HelperName = "limitcheck-cel"
 // Protocol is the version of the requests and answers below. The helper's
 // first line says which it speaks (Hello), so that a helper from another
 // install is refused with a clear error rather than misunderstood.
-const Protocol = 3
+const Protocol = 4
 
 // Hello is the helper's first line.
 type Hello struct {
@@ -49,6 +49,18 @@ type Request struct {
 	Object  json.RawMessage `json:"object,omitempty"`
 	Compile *Compile        `json:"compile,omitempty"`
 	Policy  *PolicyCompile  `json:"policy,omitempty"`
+	CRD     *CRDCompile     `json:"crd,omitempty"`
+}
+
+// CRDCompile asks for the x-kubernetes-validations rules of a new
+// CustomResourceDefinition's openAPIV3Schema (v1 JSON), at Field, to be
+// compiled as kube-apiserver compiles them when it validates the CRD
+// (VAL-95). SchemaErrors are the fields of the schema's other errors: the
+// rules of a node with one at or below it are not compiled.
+type CRDCompile struct {
+	Schema       json.RawMessage `json:"schema"`
+	Field        string          `json:"field"`
+	SchemaErrors []string        `json:"schemaErrors,omitempty"`
 }
 
 // An Expression is a kind of CEL expression that kube-apiserver compiles
@@ -227,6 +239,9 @@ type Client struct {
 	// compiled keeps the answers to compile requests: a template's claims
 	// repeat its selectors once per replica.
 	compiled map[Compile]field.ErrorList
+	// crds keeps the answers to CRD requests: a CRD is validated when the
+	// input is read and again when it is admitted.
+	crds map[string]field.ErrorList
 }
 
 // NewClient returns a client of the helper at path, or of the one Find
@@ -322,6 +337,33 @@ func (c *Client) CompilePolicy(policy *PolicyCompile) (map[string]field.ErrorLis
 		byField[e.Field] = append(byField[e.Field], e)
 	}
 	return byField, nil
+}
+
+// CompileCRD compiles the x-kubernetes-validations rules of a new CRD's
+// openAPIV3Schema (v1 JSON) at p as kube-apiserver does when it validates
+// the CRD, the rules of nodes with one of schemaErrs at or below them left
+// out, and returns the errors it gives: compile errors, estimated costs over
+// the limits, oldSelf where it cannot be used.
+func (c *Client) CompileCRD(schema []byte, p *field.Path, schemaErrs []string) (field.ErrorList, error) {
+	req := CRDCompile{Schema: schema, Field: p.String(), SchemaErrors: schemaErrs}
+	key, err := json.Marshal(&req)
+	if err != nil {
+		return nil, err
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if errs, ok := c.crds[string(key)]; ok {
+		return slices.Clone(errs), nil
+	}
+	errs, err := c.call(&Request{CRD: &req})
+	if err != nil {
+		return nil, err
+	}
+	if c.crds == nil {
+		c.crds = map[string]field.ErrorList{}
+	}
+	c.crds[string(key)] = slices.Clone(errs)
+	return errs, nil
 }
 
 // call sends one request and reads its answer, starting the helper first

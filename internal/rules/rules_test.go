@@ -135,7 +135,7 @@ func TestHelperNotFound(t *testing.T) {
 // helper, is refused with a clear error before any request.
 func TestHelperProtocol(t *testing.T) {
 	for _, tc := range []struct{ first, want string }{
-		{`{"helper":"limitcheck-cel","protocol":1}`, "the limitcheck-cel helper speaks protocol 1, this limitcheck needs 3: install both from the same version (go install github.com/limitcheck/limitcheck/cmd/...)"},
+		{`{"helper":"limitcheck-cel","protocol":1}`, "the limitcheck-cel helper speaks protocol 1, this limitcheck needs 4: install both from the same version (go install github.com/limitcheck/limitcheck/cmd/...)"},
 		{`usage: something else`, `the limitcheck-cel helper does not answer as one: "usage: something else\n"`},
 	} {
 		reqR, reqW := io.Pipe()

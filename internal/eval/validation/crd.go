@@ -54,7 +54,7 @@ func PrepareCRDForCreate(in *apiextensionsv1.CustomResourceDefinition) (*apiexte
 // ValidateCustomResourceDefinition does on create: the metadata (VAL-93),
 // the spec (VAL-94..VAL-98), the stored versions, the API approval of
 // protected groups and preserveUnknownFields (VAL-99).
-func CustomResourceDefinition(c *apiextensions.CustomResourceDefinition) field.ErrorList {
+func CustomResourceDefinition(c *apiextensions.CustomResourceDefinition, compile CRDRuleCompiler) field.ErrorList {
 	required := c.Spec.Names.Plural + "." + c.Spec.Group
 	name := func(name string, prefix bool) []string {
 		msgs := namecheck.NameIsDNSSubdomain(name, prefix)
@@ -64,7 +64,7 @@ func CustomResourceDefinition(c *apiextensions.CustomResourceDefinition) field.E
 		return msgs
 	}
 	errs := ObjectMeta(&c.ObjectMeta, MetaRules{Name: name, ClusterScoped: true, SetsGeneration: true}, field.NewPath("metadata"))
-	errs = append(errs, crdSpec(&c.Spec, field.NewPath("spec"))...)
+	errs = append(errs, crdSpec(&c.Spec, field.NewPath("spec"), compile)...)
 	errs = append(errs, crdNames(&c.Status.AcceptedNames, field.NewPath("status", "acceptedNames"))...)
 	errs = append(errs, storedVersions(c.Status.StoredVersions, c.Spec.Versions, field.NewPath("status", "storedVersions"))...)
 	errs = append(errs, apiApproval(c)...)
@@ -75,7 +75,7 @@ func CustomResourceDefinition(c *apiextensions.CustomResourceDefinition) field.E
 	return errs
 }
 
-func crdSpec(spec *apiextensions.CustomResourceDefinitionSpec, p *field.Path) field.ErrorList {
+func crdSpec(spec *apiextensions.CustomResourceDefinitionSpec, p *field.Path, compile CRDRuleCompiler) field.ErrorList {
 	var errs field.ErrorList
 	switch {
 	case spec.Group == "":
@@ -114,7 +114,7 @@ func crdSpec(spec *apiextensions.CustomResourceDefinitionSpec, p *field.Path) fi
 		if msgs := utilvalidation.IsDNS1035Label(v.Name); len(msgs) > 0 {
 			errs = append(errs, field.Invalid(vp.Child("name"), v.Name, strings.Join(msgs, ",")))
 		}
-		errs = append(errs, crdVersion(spec, v, vp)...)
+		errs = append(errs, crdVersion(spec, v, vp, compile)...)
 	}
 	// The spec-level fields and the per-version ones cannot both be set after
 	// the conversion from v1 (which moves only identical ones up), nor can
@@ -141,7 +141,7 @@ func crdSpec(spec *apiextensions.CustomResourceDefinitionSpec, p *field.Path) fi
 		}
 	}
 	errs = append(errs, crdNames(&spec.Names, names)...)
-	errs = append(errs, crdSchema(spec.Validation, anyStatus(spec), p.Child("validation"))...)
+	errs = append(errs, crdSchema(spec.Validation, anyStatus(spec), p.Child("validation"), compile)...)
 	errs = append(errs, crdSubresources(spec.Subresources, p.Child("subresources"))...)
 	for i := range spec.AdditionalPrinterColumns {
 		errs = append(errs, printerColumn(&spec.AdditionalPrinterColumns[i], p.Child("additionalPrinterColumns").Index(i))...)
@@ -161,7 +161,7 @@ func crdSpec(spec *apiextensions.CustomResourceDefinitionSpec, p *field.Path) fi
 
 // crdVersion checks one of spec.versions: its deprecation warning, its own
 // schema, subresources, printer columns and selectable fields.
-func crdVersion(spec *apiextensions.CustomResourceDefinitionSpec, v *apiextensions.CustomResourceDefinitionVersion, p *field.Path) field.ErrorList {
+func crdVersion(spec *apiextensions.CustomResourceDefinitionSpec, v *apiextensions.CustomResourceDefinitionVersion, p *field.Path, compile CRDRuleCompiler) field.ErrorList {
 	var errs field.ErrorList
 	for _, msg := range deprecationWarning(v.Deprecated, v.DeprecationWarning) {
 		errs = append(errs, field.Invalid(p.Child("deprecationWarning"), v.DeprecationWarning, msg))
@@ -175,7 +175,7 @@ func crdVersion(spec *apiextensions.CustomResourceDefinitionSpec, v *apiextensio
 			break
 		}
 	}
-	errs = append(errs, crdSchema(v.Schema, sub != nil && sub.Status != nil, p.Child("schema"))...)
+	errs = append(errs, crdSchema(v.Schema, sub != nil && sub.Status != nil, p.Child("schema"), compile)...)
 	errs = append(errs, crdSubresources(v.Subresources, p.Child("subresources"))...)
 	for i := range v.AdditionalPrinterColumns {
 		errs = append(errs, printerColumn(&v.AdditionalPrinterColumns[i], p.Child("additionalPrinterColumns").Index(i))...)

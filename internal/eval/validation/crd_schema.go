@@ -80,11 +80,18 @@ var rootFieldsWithStatus = []string{"Description", "Type", "Format", "Title", "M
 	"MaxLength", "MinLength", "Pattern", "MaxItems", "MinItems", "UniqueItems", "MultipleOf", "Required", "Items", "Properties",
 	"ExternalDocs", "Example", "XPreserveUnknownFields", "XValidations"}
 
+// CRDRuleCompiler compiles the x-kubernetes-validations rules of a new
+// CRD's openAPIV3Schema s, at p, as kube-apiserver does when it validates the
+// CRD (VAL-95), and returns its errors: compile errors, estimated costs over
+// the limits, oldSelf where it cannot be used. The rules of a node with one
+// of schemaErrs at or below it are left out. Nil when CEL cannot be run.
+type CRDRuleCompiler func(s *apiextensions.JSONSchemaProps, p *field.Path, schemaErrs field.ErrorList) field.ErrorList
+
 // crdSchema checks one openAPIV3Schema (VAL-95, VAL-97): with the status
 // subresource only some root fields, no nullable root, then the structural
 // rules and the defaults, then each node's own rules; a schema that cannot
 // even be read as structural says so only when nothing else is wrong.
-func crdSchema(v *apiextensions.CustomResourceValidation, status bool, p *field.Path) field.ErrorList {
+func crdSchema(v *apiextensions.CustomResourceValidation, status bool, p *field.Path, compile CRDRuleCompiler) field.ErrorList {
 	if v == nil || v.OpenAPIV3Schema == nil {
 		return nil
 	}
@@ -115,14 +122,21 @@ func crdSchema(v *apiextensions.CustomResourceValidation, status bool, p *field.
 		errs = append(errs, field.Forbidden(p.Child("openAPIV3Schema.nullable"), "nullable cannot be true at the root"))
 	}
 	var notReadable field.ErrorList
+	compiled := false // kube-apiserver compiles the rules of a structural schema with valid defaults
 	if msg := notStructural(s); msg != "" {
 		notReadable = field.ErrorList{field.Invalid(sp, "", msg)}
 	} else if serrs := structural(s, sp); len(serrs) > 0 {
 		errs = append(errs, serrs...)
+	} else if derrs := schemaDefaults(s, sp); len(derrs) > 0 {
+		errs = append(errs, derrs...)
 	} else {
-		errs = append(errs, schemaDefaults(s, sp)...)
+		compiled = compile != nil && schemaHas(s, func(n *apiextensions.JSONSchemaProps) bool { return len(n.XValidations) > 0 })
 	}
-	errs = append(errs, schemaNode(s, sp, nodeContext{allowDefaults: true}, true)...)
+	nodeErrs := schemaNode(s, sp, nodeContext{allowDefaults: true}, true)
+	errs = append(errs, nodeErrs...)
+	if compiled {
+		errs = append(errs, compile(s, sp, nodeErrs)...)
+	}
 	if len(errs) == 0 {
 		errs = notReadable
 	}

@@ -152,7 +152,7 @@ spec:
 				t.Fatal(err)
 			}
 			var got []string
-			for _, e := range CustomResourceDefinition(c) {
+			for _, e := range CustomResourceDefinition(c, nil) {
 				got = append(got, e.Error())
 			}
 			if strings.Join(got, "\n") != strings.Join(tc.want, "\n") {

@@ -168,7 +168,13 @@ func Serve(r io.Reader, w io.Writer) error {
 		}
 		var resp rules.Response
 		var obj map[string]any
-		if req.Policy != nil {
+		if req.CRD != nil {
+			if errs, err := compileCRD(req.CRD); err != nil {
+				resp.Failure = err.Error()
+			} else {
+				resp.Errors = rules.Encode(errs)
+			}
+		} else if req.Policy != nil {
 			if errs, err := compilePolicy(req.Policy); err != nil {
 				resp.Failure = err.Error()
 			} else {
