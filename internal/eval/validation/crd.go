@@ -166,12 +166,14 @@ func crdVersion(spec *apiextensions.CustomResourceDefinitionSpec, v *apiextensio
 	for _, msg := range deprecationWarning(v.Deprecated, v.DeprecationWarning) {
 		errs = append(errs, field.Invalid(p.Child("deprecationWarning"), v.DeprecationWarning, msg))
 	}
-	// The status subresource of this version: its own, or the spec's when
-	// no version has its own.
+	// The status subresource of this version: the spec's when no version
+	// has its own, else that of the first version of its name (of two
+	// versions of one name, the first's: upstream looks it up by name).
 	sub := spec.Subresources
 	for _, o := range spec.Versions {
 		if o.Subresources != nil {
-			sub = v.Subresources
+			i := slices.IndexFunc(spec.Versions, func(w apiextensions.CustomResourceDefinitionVersion) bool { return w.Name == v.Name })
+			sub = spec.Versions[i].Subresources
 			break
 		}
 	}
