@@ -1,6 +1,7 @@
 package load
 
 import (
+	"bytes"
 	"math"
 	"slices"
 	"strconv"
@@ -191,10 +192,12 @@ func (p *fastParser) blockNode(indent, depth int) bool {
 func (p *fastParser) nodeBelow(parent, depth int) bool {
 	l := p.lines[p.pos]
 	i := l.start + l.indent
-	if isSeqEntry(p.text, i, l.end) || p.isKey(i, l.end) {
-		return p.blockNode(l.indent, depth)
+	// A line without a colon holds no key; one with a colon is read as
+	// a block collection (a scalar holding one is declined there).
+	if bytes.IndexByte(p.text[i:l.end], ':') < 0 && !isSeqEntry(p.text, i, l.end) {
+		return p.inlineValue(i, l.end, parent, depth)
 	}
-	return p.inlineValue(i, l.end, parent, depth)
+	return p.blockNode(l.indent, depth)
 }
 
 // isSeqEntry reports whether the text at i (up to end) starts with "-"
