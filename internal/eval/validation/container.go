@@ -144,7 +144,7 @@ func validateContainerCommon(c *corev1.Container, vols map[string]corev1.VolumeS
 // validateContainerPorts (VAL-15).
 func validateContainerPorts(ports []corev1.ContainerPort, p lazyPath) field.ErrorList {
 	var errs field.ErrorList
-	names := map[string]bool{}
+	var names map[string]bool // made by mark when needed
 	for i, port := range ports {
 		ip := p.Index(i)
 		if port.Name != "" {
@@ -155,7 +155,7 @@ func validateContainerPorts(ports []corev1.ContainerPort, p lazyPath) field.Erro
 			} else if names[port.Name] {
 				errs = append(errs, field.Duplicate(ip.Child("name").Path(), port.Name))
 			} else {
-				names[port.Name] = true
+				mark(&names, port.Name)
 			}
 		}
 		if port.ContainerPort == 0 {
@@ -184,7 +184,7 @@ func validateContainerPorts(ports []corev1.ContainerPort, p lazyPath) field.Erro
 // checkHostPortConflicts: one protocol/hostIP/hostPort per set of containers (VAL-15).
 func checkHostPortConflicts(cs []corev1.Container, p lazyPath) field.ErrorList {
 	var errs field.ErrorList
-	seen := map[string]bool{}
+	var seen map[string]bool // made by mark when needed
 	for ci, c := range cs {
 		for pi, port := range c.Ports {
 			if port.HostPort == 0 {
@@ -194,7 +194,7 @@ func checkHostPortConflicts(cs []corev1.Container, p lazyPath) field.ErrorList {
 			if seen[key] {
 				errs = append(errs, field.Duplicate(p.Index(ci).Child("ports").Index(pi).Child("hostPort").Path(), key))
 			} else {
-				seen[key] = true
+				mark(&seen, key)
 			}
 		}
 	}
@@ -445,7 +445,7 @@ func validateEnvFrom(vars []corev1.EnvFromSource, p lazyPath) field.ErrorList {
 // validateVolumeMounts (VAL-16).
 func validateVolumeMounts(mounts []corev1.VolumeMount, devices map[string]string, vols map[string]corev1.VolumeSource, c *corev1.Container, p lazyPath) field.ErrorList {
 	var errs field.ErrorList
-	points := map[string]bool{}
+	var points map[string]bool // made by mark when needed
 	for i, m := range mounts {
 		ip := p.Index(i)
 		if m.Name == "" {
@@ -460,7 +460,7 @@ func validateVolumeMounts(mounts []corev1.VolumeMount, devices map[string]string
 		if points[m.MountPath] {
 			errs = append(errs, field.Invalid(ip.Child("mountPath").Path(), m.MountPath, "must be unique"))
 		}
-		points[m.MountPath] = true
+		mark(&points, m.MountPath)
 		if _, ok := devices[m.Name]; ok {
 			errs = append(errs, field.Invalid(ip.Child("name").Path(), m.Name, "must not already exist in volumeDevices"))
 		}
@@ -568,12 +568,12 @@ func validatePullPolicy(pp corev1.PullPolicy, p lazyPath) field.ErrorList {
 // validateResizePolicy (VAL-17).
 func validateResizePolicy(list []corev1.ContainerResizePolicy, p lazyPath, podRestart corev1.RestartPolicy) field.ErrorList {
 	var errs field.ErrorList
-	seen := map[corev1.ResourceName]bool{}
+	var seen map[corev1.ResourceName]bool // made by mark when needed
 	for i, rp := range list {
 		if seen[rp.ResourceName] {
 			errs = append(errs, field.Duplicate(p.Index(i).Path(), rp.ResourceName))
 		}
-		seen[rp.ResourceName] = true
+		mark(&seen, rp.ResourceName)
 		switch rp.ResourceName {
 		case corev1.ResourceCPU, corev1.ResourceMemory:
 		case "":
@@ -885,4 +885,13 @@ func sortedSet(m map[string]bool) []string {
 	}
 	sort.Strings(out)
 	return out
+}
+
+// mark adds k to the set *m, making it on the first: most containers have
+// no ports, mounts or resize policies, and a map costs even empty.
+func mark[K comparable](m *map[K]bool, k K) {
+	if *m == nil {
+		*m = map[K]bool{}
+	}
+	(*m)[k] = true
 }

@@ -423,13 +423,13 @@ func validateDNSPolicy(dp corev1.DNSPolicy, p lazyPath) field.ErrorList {
 
 func validateSchedulingGates(gates []corev1.PodSchedulingGate, p lazyPath) field.ErrorList {
 	var errs field.ErrorList
-	seen := map[string]bool{}
+	var seen map[string]bool // made by mark when needed
 	for i, g := range gates {
 		errs = append(errs, qualifiedName(g.Name, p.Index(i))...)
 		if seen[g.Name] {
 			errs = append(errs, field.Duplicate(p.Index(i).Path(), g.Name))
 		}
-		seen[g.Name] = true
+		mark(&seen, g.Name)
 	}
 	return errs
 }
