@@ -120,13 +120,18 @@ func validateContainerCommon(c *corev1.Container, vols map[string]corev1.VolumeS
 		errs = append(errs, field.NotSupported(p.Child("terminationMessagePolicy").Path(), c.TerminationMessagePolicy,
 			[]corev1.TerminationMessagePolicy{corev1.TerminationMessageReadFile, corev1.TerminationMessageFallbackToLogsOnError}))
 	}
-	mounts := map[string]string{}
-	for _, m := range c.VolumeMounts {
-		mounts[m.Name] = m.MountPath
+	var mounts, devices map[string]string // read only: nil when empty
+	if len(c.VolumeMounts) > 0 {
+		mounts = make(map[string]string, len(c.VolumeMounts))
+		for _, m := range c.VolumeMounts {
+			mounts[m.Name] = m.MountPath
+		}
 	}
-	devices := map[string]string{}
-	for _, d := range c.VolumeDevices {
-		devices[d.Name] = d.DevicePath
+	if len(c.VolumeDevices) > 0 {
+		devices = make(map[string]string, len(c.VolumeDevices))
+		for _, d := range c.VolumeDevices {
+			devices[d.Name] = d.DevicePath
+		}
 	}
 	errs = append(errs, validateContainerPorts(c.Ports, p.Child("ports"))...)
 	errs = append(errs, validateEnv(c.Env, p.Child("env"))...)

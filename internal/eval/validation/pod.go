@@ -241,10 +241,10 @@ func validatePodSpec(spec *corev1.PodSpec, meta *metav1.ObjectMeta, p lazyPath, 
 
 	vols, vErrs := validateVolumes(spec.Volumes, meta, p.Child("volumes"), opts)
 	errs = append(errs, vErrs...)
-	claimNames := map[string]bool{}
+	var claimNames map[string]bool // made by mark when needed; read only
 	for _, c := range spec.ResourceClaims {
 		if c.Name != "" {
-			claimNames[c.Name] = true
+			mark(&claimNames, c.Name)
 		}
 	}
 	errs = append(errs, validatePodResourceClaims(meta, spec.ResourceClaims, p.Child("resourceClaims"))...)

@@ -25,12 +25,11 @@ const fileModeErrorMsg = "must be a number between 0 and 0777 (octal), both incl
 // volume with errors is not usable by mounts.
 func validateVolumes(volumes []corev1.Volume, meta *metav1.ObjectMeta, lp lazyPath, opts podOptions) (map[string]corev1.VolumeSource, field.ErrorList) {
 	var errs field.ErrorList
-	names := map[string]bool{}
-	created := map[string]bool{}
+	var names, created map[string]bool // made by mark when needed
 	if meta != nil && meta.Name != "" {
 		for _, v := range volumes {
 			if v.Ephemeral != nil {
-				created[meta.Name+"-"+v.Name] = true
+				mark(&created, meta.Name+"-"+v.Name)
 			}
 		}
 	}
@@ -52,7 +51,7 @@ func validateVolumes(volumes []corev1.Volume, meta *metav1.ObjectMeta, lp lazyPa
 			el = append(el, field.Duplicate(np.Path(), v.Name))
 		}
 		if len(el) == 0 {
-			names[v.Name] = true
+			mark(&names, v.Name)
 			vols[v.Name] = v.VolumeSource
 		} else {
 			errs = append(errs, el...)
