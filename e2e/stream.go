@@ -48,7 +48,9 @@ func StreamArgs(args []string) (paths []string, recursive bool, why string) {
 
 // CompareStream compares kubectl create -f's output (stdout and stderr) on
 // an input with limitcheck's report on the same: each of kubectl's errors
-// in reading a file ("error parsing FILE: …") must be the start of one of
+// in reading a file ("error parsing FILE: …") or in its check of a
+// document's apiVersion and kind ("error validating "FILE": …", IN-15) must
+// be the start of one of
 // limitcheck's errors after its "FILE:LINE: " (limitcheck's hints follow),
 // and the reverse, but for a file limitcheck skipped in a directory walk as
 // no Kubernetes object (IN-03); the objects kubectl created must be those
@@ -59,11 +61,22 @@ func CompareStream(kubectlOut string, rep *Report) (diffs []string, notCompared 
 	var real []string
 	created := map[string]bool{}
 	others := false
+	var lines []string
 	for _, l := range strings.Split(kubectlOut, "\n") {
+		lines = append(lines, splitAggregate(l)...)
+	}
+	for _, l := range lines {
 		l = strings.TrimPrefix(l, "error: ")
 		switch {
 		case strings.HasPrefix(l, "error parsing "):
 			file, _, _ := strings.Cut(strings.TrimPrefix(l, "error parsing "), ": ")
+			if skippedAsNoObject(rep, file) {
+				continue
+			}
+			real = append(real, l)
+		case strings.HasPrefix(l, "error validating \"") && !strings.Contains(l, "ValidationError("):
+			// IN-15: apiVersion and kind, as kubectl's schema check reads them.
+			file, _, _ := strings.Cut(strings.TrimPrefix(l, "error validating \""), "\"")
 			if skippedAsNoObject(rep, file) {
 				continue
 			}
@@ -82,6 +95,9 @@ func CompareStream(kubectlOut string, rep *Report) (diffs []string, notCompared 
 		}
 		if _, msg, ok := strings.Cut(r.Error, ": error parsing "); ok {
 			mine = append(mine, "error parsing "+msg)
+		}
+		if _, msg, ok := strings.Cut(r.Error, ": error validating \""); ok {
+			mine = append(mine, "error validating \""+msg)
 		}
 		if r.Error == "" && !r.Skipped && (r.Allowed != nil && *r.Allowed || len(r.Created) > 0) {
 			admitted[strings.ToLower(r.Kind)+"/"+r.Name] = true
@@ -116,9 +132,33 @@ func CompareStream(kubectlOut string, rep *Report) (diffs []string, notCompared 
 
 // skippedAsNoObject reports whether limitcheck skipped file as no
 // Kubernetes object, found in a directory walk (IN-03).
+// splitAggregate splits a line of several of kubectl's errors, which it
+// prints as "[e1, e2]", into one per error, at each error that starts as a
+// reading, validation or decoding error does.
+func splitAggregate(l string) []string {
+	if !strings.HasPrefix(l, "[") || !strings.HasSuffix(l, "]") {
+		return []string{l}
+	}
+	var out []string
+	rest := l[1 : len(l)-1]
+	for {
+		next := -1
+		for _, start := range []string{", error parsing ", ", error validating \"", ", unable to decode \""} {
+			if i := strings.Index(rest, start); i >= 0 && (next < 0 || i < next) {
+				next = i
+			}
+		}
+		if next < 0 {
+			return append(out, rest)
+		}
+		out = append(out, rest[:next])
+		rest = rest[next+2:]
+	}
+}
+
 func skippedAsNoObject(rep *Report, file string) bool {
 	for _, r := range rep.Results {
-		if r.File == file && r.Skipped && strings.HasPrefix(r.SkipReason, "not a Kubernetes object") {
+		if r.File == file && r.Skipped && (strings.HasPrefix(r.SkipReason, "not a Kubernetes object") || strings.HasSuffix(r.SkipReason, ", not an API object")) {
 			return true
 		}
 	}

@@ -32,11 +32,31 @@ func TestCompareStream(t *testing.T) {
 func TestCompareStreamOtherErrors(t *testing.T) {
 	rep := &Report{Results: []Result{
 		{File: "chart/devcontainer.json", Skipped: true, SkipReason: `not a Kubernetes object: not valid JSON, and no "kind"`},
+		{File: "workflow.yml", Error: `workflow.yml:1: kind: error validating "workflow.yml": error validating data: kind not set; if you choose to ignore these errors, turn validation off with --validate=false`},
 		{Kind: "Pod", Name: "p"},
 	}}
-	out := "error parsing chart/devcontainer.json: json: offset 5: invalid character '/' looking for beginning of object key string\nerror validating \"workflow.yml\": error validating data: kind not set\n"
+	out := "error parsing chart/devcontainer.json: json: offset 5: invalid character '/' looking for beginning of object key string\n" +
+		"error validating \"workflow.yml\": error validating data: kind not set; if you choose to ignore these errors, turn validation off with --validate=false\n" +
+		"error: unable to recognize \"crd.yaml\": no matches for kind \"Widget\" in version \"example.org/v1\"\n"
 	d, why := CompareStream(out, rep)
 	if len(d) != 0 || why == "" {
 		t.Errorf("got %q, %q; want no differences, created objects not compared", d, why)
+	}
+}
+
+// TestSplitAggregate: kubectl prints several errors as one line "[e1, e2]".
+func TestSplitAggregate(t *testing.T) {
+	l := `[error validating "a.yml": error validating data: [apiVersion not set, kind not set]; if you choose to ignore these errors, turn validation off with --validate=false, error parsing b.yaml: error converting YAML to JSON: yaml: line 2: x, y, unable to decode "c.yaml": Object 'Kind' is missing in '{"a":1,"kind":""}']`
+	got := splitAggregate(l)
+	want := []string{
+		`error validating "a.yml": error validating data: [apiVersion not set, kind not set]; if you choose to ignore these errors, turn validation off with --validate=false`,
+		`error parsing b.yaml: error converting YAML to JSON: yaml: line 2: x, y`,
+		`unable to decode "c.yaml": Object 'Kind' is missing in '{"a":1,"kind":""}'`,
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("got\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	if got := splitAggregate("configmap/x created"); len(got) != 1 || got[0] != "configmap/x created" {
+		t.Errorf("a plain line: %q", got)
 	}
 }

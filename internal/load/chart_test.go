@@ -40,7 +40,7 @@ func TestChartTemplates(t *testing.T) {
 		"skip charts/web/values.yaml:1: values of the Helm chart in charts/web, not an API object",
 		"doc other/templates/cm.yaml:1: ConfigMap other",
 		// Not beside a Chart.yaml: what it says it is.
-		"error other/values.yaml:1: apiVersion: is required",
+		"error other/values.yaml:1: apiVersion: error validating \"other/values.yaml\": error validating data: apiVersion not set; if you choose to ignore these errors, turn validation off with --validate=false",
 	})
 	checkEvents(t, walkEvents(t, dir, []string{filepath.Join(dir, "charts/web/templates/cm.yaml")}, nil, Options{}), []string{
 		"error charts/web/templates/cm.yaml:4: " + hint,

@@ -264,6 +264,13 @@ func (d *docSrc) object(js []byte, o *obj, depth int) {
 	if typeErr == nil {
 		typeErr = d.checkTypeField(o, "apiVersion", h.apiVersionRaw, h.apiVersion, apiVersionVariant)
 	}
+	if !o.isItem {
+		if e := d.validationRefusal(o, &h, kindVariant, apiVersionVariant); e != nil {
+			typeErr = e.halting() // kubectl reads no further document of the file
+		} else if typeErr != nil {
+			typeErr = d.emptyTypeField(&h, js) // an empty string: kubectl reads on
+		}
+	}
 	if d.dups {
 		isList := typeErr == nil && strings.HasSuffix(h.kind, "List") && JSONType(h.items) == "array"
 		warns, err, random := d.duplicates(o, isList)
@@ -278,22 +285,12 @@ func (d *docSrc) object(js []byte, o *obj, depth int) {
 		d.pending = append(d.pending, warns...)
 	}
 	if typeErr != nil {
-		if !o.isItem {
-			typeErr.halting() // kubectl's "apiVersion not set", "kind not set"
-		} else if d.itemSchemaErr == nil && (nonScalar(h.kindRaw) || nonScalar(h.apiVersionRaw)) {
+		if o.isItem && d.itemSchemaErr == nil && (nonScalar(h.kindRaw) || nonScalar(h.apiVersionRaw)) {
 			// The item's schema takes a string, and any scalar for one.
 			d.itemSchemaErr = typeErr
 		}
 		d.fail(o, &h, js, typeErr)
 		return
-	}
-	if !o.isItem {
-		if _, err := schema.ParseGroupVersion(h.apiVersion); err != nil {
-			// kubectl's validation parses it before anything else (IN-12).
-			line, _ := d.fieldLine(o, "apiVersion")
-			d.fail(o, &h, js, (&Error{Line: line, Field: "apiVersion", Msg: err.Error() + " (want group/version, e.g. apps/v1, or v1 for the core group)"}).halting())
-			return
-		}
 	}
 	if !o.isItem && strings.HasSuffix(h.kind, "List") && h.kind != "List" && (h.items == nil || JSONType(h.items) == "null") {
 		if model := d.listModel(h.apiVersion, h.kind); model != "" {
@@ -336,6 +333,80 @@ func (d *docSrc) object(js []byte, o *obj, depth int) {
 		return
 	}
 	d.decode(js, o, &h)
+}
+
+// validationRefusal is kubectl's refusal of a document its schema check
+// reads first (IN-15), nil when it goes on: an apiVersion or a kind absent
+// or null, not a string, an apiVersion that is no group/version. kubectl
+// says every one of them, apiVersion first, and reads no further document
+// of the file:
+//
+//	error validating "app.yaml": error validating data: kind not set; if you choose to ignore these errors, turn validation off with --validate=false
+//
+// limitcheck's hints follow in parentheses. An empty string passes the
+// check (checkTypeField's "is required" then applies).
+func (d *docSrc) validationRefusal(o *obj, h *header, kindVariant, apiVersionVariant string) *Error {
+	var errs, hints []string
+	field, line := "", 0
+	at := func(f, variant string) {
+		if field != "" {
+			return
+		}
+		field = f
+		if variant != "" {
+			line, _ = d.fieldLine(o, variant)
+		} else if JSONType(h.raw(f)) != "" {
+			line, _ = d.fieldLine(o, f)
+		}
+	}
+	for _, f := range []struct {
+		name, variant string
+		raw           []byte
+	}{{"apiVersion", apiVersionVariant, h.apiVersionRaw}, {"kind", kindVariant, h.kindRaw}} {
+		switch t := JSONType(f.raw); {
+		case f.raw == nil || t == "null":
+			errs = append(errs, f.name+" not set")
+			at(f.name, f.variant)
+			if f.variant != "" {
+				hints = append(hints, fmt.Sprintf("the document has %q: keys are case-sensitive", f.variant))
+			}
+		case t != "string":
+			errs = append(errs, f.name+" isn't string type")
+			at(f.name, "")
+			hints = append(hints, f.name+" is "+describeJSON(f.raw))
+		case f.name == "apiVersion":
+			if _, err := schema.ParseGroupVersion(h.apiVersion); err != nil {
+				errs = append(errs, err.Error())
+				at(f.name, "")
+				hints = append(hints, "want group/version, e.g. apps/v1, or v1 for the core group")
+			}
+		}
+	}
+	if len(errs) == 0 {
+		return nil
+	}
+	data := errs[0]
+	if len(errs) > 1 {
+		data = "[" + strings.Join(errs, ", ") + "]" // an aggregate of errors
+	}
+	msg := fmt.Sprintf("error validating %q: error validating data: %s; if you choose to ignore these errors, turn validation off with --validate=false", kubectlSource(d.stream.name), data)
+	if len(hints) > 0 {
+		msg += " (" + strings.Join(hints, "; ") + ")"
+	}
+	return &Error{Line: line, Field: field, Msg: msg}
+}
+
+// emptyTypeField is what kubectl says of a document whose kind or
+// apiVersion is an empty string, which its schema check lets through (IN-15):
+// it cannot map an empty kind (`unable to decode "app.yaml": Object 'Kind'
+// is missing in '{…}'`, the document's JSON), and sends a document with an
+// empty apiVersion, which kube-apiserver answers with a 404. It reads the
+// file's next documents.
+func (d *docSrc) emptyTypeField(h *header, js []byte) *Error {
+	if h.kind == "" {
+		return &Error{Field: "kind", Msg: fmt.Sprintf("unable to decode %q: Object 'Kind' is missing in '%s' (kind is empty)", kubectlSource(d.stream.name), js)}
+	}
+	return &Error{Field: "apiVersion", Msg: "the server could not find the requested resource (apiVersion is empty: want group/version, e.g. apps/v1, or v1 for the core group)"}
 }
 
 func (d *docSrc) checkTypeField(o *obj, field string, raw []byte, val, variant string) *Error {

@@ -383,7 +383,7 @@ func TestWalkSkipsNonObjects(t *testing.T) {
 			"doc chart/bad-kind.yaml:1: config-map ",
 			"error chart/broken.json:1: error parsing chart/broken.json: unexpected EOF",
 			"error chart/broken.yaml:3: error parsing chart/broken.yaml: error converting YAML to JSON: yaml: line 2: did not find expected ',' or ']'",
-			"error chart/case-kind.yaml:2: kind: is required (the document has \"Kind\": keys are case-sensitive)",
+			"error chart/case-kind.yaml:2: kind: error validating \"chart/case-kind.yaml\": error validating data: kind not set; if you choose to ignore these errors, turn validation off with --validate=false (the document has \"Kind\": keys are case-sensitive)",
 			"skip chart/devcontainer.json:1: not a Kubernetes object: not valid JSON, and no \"kind\"",
 			"skip chart/empty-kind.yaml:1: not a Kubernetes object: no kind",
 			"skip chart/gce.json:1: not a Kubernetes object: no apiVersion, and \"compute#diskTypeList\" is not a kind",
@@ -392,10 +392,10 @@ func TestWalkSkipsNonObjects(t *testing.T) {
 			"skip chart/list.yaml:1: not a Kubernetes object: not a mapping",
 			"skip chart/mixed.yaml:1: not a Kubernetes object: no apiVersion or kind",
 			"doc chart/mixed.yaml:3: ConfigMap m",
-			"error chart/no-api.yaml:1: apiVersion: is required",
+			"error chart/no-api.yaml:1: apiVersion: error validating \"chart/no-api.yaml\": error validating data: apiVersion not set; if you choose to ignore these errors, turn validation off with --validate=false",
 			"skip chart/package.json:1: not a Kubernetes object: not a mapping",
 			"skip chart/tsconfig.json:1: not a Kubernetes object: no apiVersion or kind",
-			"error chart/typo-kind.yaml:1: apiVersion: is required",
+			"error chart/typo-kind.yaml:1: apiVersion: error validating \"chart/typo-kind.yaml\": error validating data: apiVersion not set; if you choose to ignore these errors, turn validation off with --validate=false",
 			"skip chart/values.yaml:2: values of the Helm chart in chart, not an API object",
 		})
 	})
@@ -405,18 +405,18 @@ func TestWalkSkipsNonObjects(t *testing.T) {
 			paths = append(paths, filepath.Join(chart, f))
 		}
 		checkEvents(t, walkEvents(t, dir, paths, strings.NewReader("replicas: 3\n"), Options{}), []string{
-			"error chart/Chart.yaml:1: kind: is required",
-			"error chart/values.yaml:2: kind: is required",
+			"error chart/Chart.yaml:1: kind: error validating \"chart/Chart.yaml\": error validating data: kind not set; if you choose to ignore these errors, turn validation off with --validate=false",
+			"error chart/values.yaml:2: apiVersion: error validating \"chart/values.yaml\": error validating data: [apiVersion not set, kind not set]; if you choose to ignore these errors, turn validation off with --validate=false",
 			"error chart/list.yaml:1: not a Kubernetes object: expected a mapping",
 			"error chart/package.json:1: not a Kubernetes object: expected a mapping",
 			"error chart/devcontainer.json:2: error parsing chart/devcontainer.json: json: offset 5: invalid character '/' looking for beginning of object key string",
 			"error chart/kep.yaml:2: error parsing chart/kep.yaml: error converting YAML to JSON: yaml: line 2: did not find expected ',' or ']'",
-			"error chart/gce.json:1: apiVersion: is required",
+			"error chart/gce.json:1: apiVersion: error validating \"chart/gce.json\": error validating data: apiVersion not set; if you choose to ignore these errors, turn validation off with --validate=false",
 		})
 	})
 	t.Run("stdin", func(t *testing.T) {
 		checkEvents(t, walkEvents(t, dir, []string{"-"}, strings.NewReader("replicas: 3\n"), Options{}), []string{
-			"error <stdin>:1: kind: is required",
+			"error <stdin>:1: apiVersion: error validating \"STDIN\": error validating data: [apiVersion not set, kind not set]; if you choose to ignore these errors, turn validation off with --validate=false",
 		})
 	})
 }

@@ -222,12 +222,12 @@ var streamCases = []struct {
 			"---\napiVersion: v1\nkind: [ConfigMap]\n" + // 16-18
 			"---\napiVersion: null\nkind: ConfigMap\n", // 19-21
 		want: []got{
-			{Pos: pos(1, 0, -1), APIVersion: "v1", Name: "a", Err: "f.yaml:1: kind: is required"},
-			{Pos: pos(6, 1, -1), Kind: "ConfigMap", Name: "b", Err: "f.yaml:6: apiVersion: is required"},
-			{Pos: pos(10, 2, -1), APIVersion: "v1", Err: "f.yaml:10: kind: is required"},
-			{Pos: pos(13, 3, -1), Kind: "ConfigMap", Err: "f.yaml:14: apiVersion: expected string, got number 1"},
-			{Pos: pos(17, 4, -1), APIVersion: "v1", Err: "f.yaml:18: kind: expected string, got array"},
-			{Pos: pos(20, 5, -1), Kind: "ConfigMap", Err: "f.yaml:20: apiVersion: is required"},
+			{Pos: pos(1, 0, -1), APIVersion: "v1", Name: "a", Err: "f.yaml:1: kind: error validating \"f.yaml\": error validating data: kind not set; if you choose to ignore these errors, turn validation off with --validate=false"},
+			{Pos: pos(6, 1, -1), Kind: "ConfigMap", Name: "b", Err: "f.yaml:6: apiVersion: error validating \"f.yaml\": error validating data: apiVersion not set; if you choose to ignore these errors, turn validation off with --validate=false"},
+			{Pos: pos(10, 2, -1), APIVersion: "v1", Err: `f.yaml:10: kind: unable to decode "f.yaml": Object 'Kind' is missing in '{"apiVersion":"v1","kind":""}' (kind is empty)`},
+			{Pos: pos(13, 3, -1), Kind: "ConfigMap", Err: "f.yaml:14: apiVersion: error validating \"f.yaml\": error validating data: apiVersion isn't string type; if you choose to ignore these errors, turn validation off with --validate=false (apiVersion is number 1)"},
+			{Pos: pos(17, 4, -1), APIVersion: "v1", Err: "f.yaml:18: kind: error validating \"f.yaml\": error validating data: kind isn't string type; if you choose to ignore these errors, turn validation off with --validate=false (kind is array)"},
+			{Pos: pos(20, 5, -1), Kind: "ConfigMap", Err: "f.yaml:20: apiVersion: error validating \"f.yaml\": error validating data: apiVersion not set; if you choose to ignore these errors, turn validation off with --validate=false"},
 		},
 	},
 	{
@@ -235,8 +235,8 @@ var streamCases = []struct {
 		in: "apiversion: v1\nkind: ConfigMap\nmetadata: {name: a}\n" + // 1-3
 			"---\napiVersion: v1\nmetadata: {name: b}\nKind: ConfigMap\n", // 4-7
 		want: []got{
-			{Pos: pos(1, 0, -1), Kind: "ConfigMap", Name: "a", Err: `f.yaml:1: apiVersion: is required (the document has "apiversion": keys are case-sensitive)`},
-			{Pos: pos(5, 1, -1), APIVersion: "v1", Name: "b", Err: `f.yaml:7: kind: is required (the document has "Kind": keys are case-sensitive)`},
+			{Pos: pos(1, 0, -1), Kind: "ConfigMap", Name: "a", Err: `f.yaml:1: apiVersion: error validating "f.yaml": error validating data: apiVersion not set; if you choose to ignore these errors, turn validation off with --validate=false (the document has "apiversion": keys are case-sensitive)`},
+			{Pos: pos(5, 1, -1), APIVersion: "v1", Name: "b", Err: `f.yaml:7: kind: error validating "f.yaml": error validating data: kind not set; if you choose to ignore these errors, turn validation off with --validate=false (the document has "Kind": keys are case-sensitive)`},
 		},
 	},
 	{
@@ -338,7 +338,7 @@ var streamCases = []struct {
 		name: "apiVersion that is not group/version",
 		in:   "apiVersion: apps/v1/beta\nkind: Deployment\nmetadata: {name: d}\n---\napiVersion: v1\nkind: ConfigMap\nmetadata: {name: after}\n",
 		want: []got{
-			{Pos: pos(1, 0, -1), APIVersion: "apps/v1/beta", Kind: "Deployment", Name: "d", Err: "f.yaml:1: apiVersion: unexpected GroupVersion string: apps/v1/beta (want group/version, e.g. apps/v1, or v1 for the core group)"},
+			{Pos: pos(1, 0, -1), APIVersion: "apps/v1/beta", Kind: "Deployment", Name: "d", Err: "f.yaml:1: apiVersion: error validating \"f.yaml\": error validating data: unexpected GroupVersion string: apps/v1/beta; if you choose to ignore these errors, turn validation off with --validate=false (want group/version, e.g. apps/v1, or v1 for the core group)"},
 			{Pos: pos(5, 1, -1), APIVersion: "v1", Kind: "ConfigMap", Name: "after", Obj: partial, Skip: "not created: kubectl stops reading f.yaml at the error on line 1"},
 		},
 	},
@@ -573,7 +573,7 @@ var streamCases = []struct {
 		// kubectl reads it as JSON, fails, then reads it as YAML (IN-14).
 		name: "flow mapping at the start is JSON, then YAML",
 		in:   "{apiVersion: v1}\n",
-		want: []got{{Pos: pos(1, 0, -1), APIVersion: "v1", Err: "f.yaml:1: kind: is required"}},
+		want: []got{{Pos: pos(1, 0, -1), APIVersion: "v1", Err: "f.yaml:1: kind: error validating \"f.yaml\": error validating data: kind not set; if you choose to ignore these errors, turn validation off with --validate=false"}},
 	},
 	{
 		name: "empty stream",
