@@ -214,7 +214,10 @@ func (d *docSrc) object(js []byte, o *obj, depth int) {
 			return
 		}
 		e := (&Error{Msg: "not a Kubernetes object: expected a mapping"}).halting()
-		if o.isItem && d.itemSchemaErr == nil {
+		if !o.isItem {
+			// kubectl's schema check (IN-15).
+			e.Msg = kubectlValidationError(d.stream.name, []string{"invalid object to validate"}) + " (not a Kubernetes object: expected a mapping)"
+		} else if d.itemSchemaErr == nil {
 			d.itemSchemaErr = e // the item's schema wants an object
 		}
 		d.fail(o, nil, js, e)
@@ -385,15 +388,21 @@ func (d *docSrc) validationRefusal(o *obj, h *header, kindVariant, apiVersionVar
 	if len(errs) == 0 {
 		return nil
 	}
-	data := errs[0]
-	if len(errs) > 1 {
-		data = "[" + strings.Join(errs, ", ") + "]" // an aggregate of errors
-	}
-	msg := fmt.Sprintf("error validating %q: error validating data: %s; if you choose to ignore these errors, turn validation off with --validate=false", kubectlSource(d.stream.name), data)
+	msg := kubectlValidationError(d.stream.name, errs)
 	if len(hints) > 0 {
 		msg += " (" + strings.Join(hints, "; ") + ")"
 	}
 	return &Error{Line: line, Field: field, Msg: msg}
+}
+
+// kubectlValidationError is kubectl's refusal of a document of the stream
+// name by its schema check, for errs (IN-15).
+func kubectlValidationError(name string, errs []string) string {
+	data := errs[0]
+	if len(errs) > 1 {
+		data = "[" + strings.Join(errs, ", ") + "]" // an aggregate of errors
+	}
+	return fmt.Sprintf("error validating %q: error validating data: %s; if you choose to ignore these errors, turn validation off with --validate=false", kubectlSource(name), data)
 }
 
 // emptyTypeField is what kubectl says of a document whose kind or

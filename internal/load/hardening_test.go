@@ -407,8 +407,8 @@ func TestWalkSkipsNonObjects(t *testing.T) {
 		checkEvents(t, walkEvents(t, dir, paths, strings.NewReader("replicas: 3\n"), Options{}), []string{
 			"error chart/Chart.yaml:1: kind: error validating \"chart/Chart.yaml\": error validating data: kind not set; if you choose to ignore these errors, turn validation off with --validate=false",
 			"error chart/values.yaml:2: apiVersion: error validating \"chart/values.yaml\": error validating data: [apiVersion not set, kind not set]; if you choose to ignore these errors, turn validation off with --validate=false",
-			"error chart/list.yaml:1: not a Kubernetes object: expected a mapping",
-			"error chart/package.json:1: not a Kubernetes object: expected a mapping",
+			"error chart/list.yaml:1: error validating \"chart/list.yaml\": error validating data: invalid object to validate; if you choose to ignore these errors, turn validation off with --validate=false (not a Kubernetes object: expected a mapping)",
+			"error chart/package.json:1: error validating \"chart/package.json\": error validating data: invalid object to validate; if you choose to ignore these errors, turn validation off with --validate=false (not a Kubernetes object: expected a mapping)",
 			"error chart/devcontainer.json:2: error parsing chart/devcontainer.json: json: offset 5: invalid character '/' looking for beginning of object key string",
 			"error chart/kep.yaml:2: error parsing chart/kep.yaml: error converting YAML to JSON: yaml: line 2: did not find expected ',' or ']'",
 			"error chart/gce.json:1: apiVersion: error validating \"chart/gce.json\": error validating data: apiVersion not set; if you choose to ignore these errors, turn validation off with --validate=false",

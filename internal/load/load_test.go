@@ -208,9 +208,9 @@ var streamCases = []struct {
 		name: "scalar and sequence documents",
 		in:   "just a string\n---\n- a\n- b\n---\n42\n",
 		want: []got{
-			{Pos: pos(1, 0, -1), Err: "f.yaml:1: not a Kubernetes object: expected a mapping"},
-			{Pos: pos(3, 1, -1), Err: "f.yaml:3: not a Kubernetes object: expected a mapping"},
-			{Pos: pos(6, 2, -1), Err: "f.yaml:6: not a Kubernetes object: expected a mapping"},
+			{Pos: pos(1, 0, -1), Err: "f.yaml:1: error validating \"f.yaml\": error validating data: invalid object to validate; if you choose to ignore these errors, turn validation off with --validate=false (not a Kubernetes object: expected a mapping)"},
+			{Pos: pos(3, 1, -1), Err: "f.yaml:3: error validating \"f.yaml\": error validating data: invalid object to validate; if you choose to ignore these errors, turn validation off with --validate=false (not a Kubernetes object: expected a mapping)"},
+			{Pos: pos(6, 2, -1), Err: "f.yaml:6: error validating \"f.yaml\": error validating data: invalid object to validate; if you choose to ignore these errors, turn validation off with --validate=false (not a Kubernetes object: expected a mapping)"},
 		},
 	},
 	{
