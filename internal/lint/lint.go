@@ -112,6 +112,7 @@ func Run(in Input) []Finding {
 		out = append(out, limitsAgainstQuota(lrs, qs)...)
 		for i, q := range qs {
 			out = append(out, scopeUnmatchable(q)...)
+			out = append(out, bestEffortDefaulted(in.Gates, ns, lrs, q)...)
 			out = append(out, unknownPriorityClass(q, in.PriorityClasses)...)
 			out = append(out, quotaCountsNothing(q, in.APIs, quota.Checker{Gates: in.Gates})...)
 			out = append(out, quotaProbe(in.Gates, ns, lrs, q)...)

@@ -395,6 +395,58 @@ spec:
 			want: []string{`error lint/scope-unmatchable ResourceQuota shop/odd: scopes Terminating and NotTerminating together: no Pod is both, so the quota limits nothing (fix: drop the contradicting scope, or split the quota in two)`},
 		},
 		{
+			// Verified on kube-apiserver 1.36.3: three Pods without resources
+			// created under pods: "2", used stays 0 (QoS Burstable).
+			name: "BestEffort scope in a namespace whose LimitRange defaults cpu",
+			docs: `kind: LimitRange
+metadata: {name: defaults}
+spec:
+  limits:
+  - type: Container
+    defaultRequest: {cpu: 100m}
+---
+kind: ResourceQuota
+metadata: {name: free-tier}
+spec:
+  hard: {pods: "2"}
+  scopes: [BestEffort]`,
+			want: []string{`error lint/scope-unmatchable ResourceQuota shop/free-tier: scope BestEffort: a container that sets no cpu gets request 100m and no limit from LimitRange shop/defaults, so no Pod is BestEffort and the quota limits nothing (fix: drop the quota, or remove the cpu defaults of the Container items of namespace shop, with the max and min that API defaulting copies into them)`},
+		},
+		{
+			name: "BestEffort selector, a max that API defaulting makes the default limit",
+			docs: `kind: LimitRange
+metadata: {name: caps}
+spec:
+  limits:
+  - type: Container
+    max: {memory: 1Gi, cpu: "2"}
+---
+kind: ResourceQuota
+metadata: {name: free-tier}
+spec:
+  hard: {pods: "1"}
+  scopeSelector:
+    matchExpressions:
+    - {scopeName: BestEffort, operator: Exists}`,
+			want: []string{`error lint/scope-unmatchable ResourceQuota shop/free-tier: scope BestEffort: a container that sets no cpu gets request 2 and limit 2 from LimitRange shop/caps, so no Pod is BestEffort and the quota limits nothing (fix: drop the quota, or remove the cpu and memory defaults of the Container items of namespace shop, with the max and min that API defaulting copies into them)`},
+		},
+		{
+			// QoS looks at cpu and memory only: such Pods stay BestEffort.
+			name: "BestEffort scope, defaults of ephemeral-storage only",
+			docs: `kind: LimitRange
+metadata: {name: defaults}
+spec:
+  limits:
+  - type: Container
+    default: {ephemeral-storage: 1Gi}
+---
+kind: ResourceQuota
+metadata: {name: free-tier}
+spec:
+  hard: {pods: "2"}
+  scopes: [BestEffort]`,
+		},
+		{
 			name: "In and NotIn on the same class",
 			docs: `kind: ResourceQuota
 metadata: {name: odd}

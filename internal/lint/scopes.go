@@ -7,6 +7,7 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 
+	"github.com/limitcheck/limitcheck/internal/eval/features"
 	"github.com/limitcheck/limitcheck/internal/eval/quota"
 	"github.com/limitcheck/limitcheck/internal/eval/resources"
 	"github.com/limitcheck/limitcheck/internal/eval/validation"
@@ -100,6 +101,46 @@ func scopeUnmatchable(q *corev1.ResourceQuota) []Finding {
 		Rule: RuleScopeUnmatchable, Severity: Error, Object: quotaObject(q),
 		Message: "scopes " + why + ", so the quota limits nothing",
 		Fix:     "drop the contradicting scope, or split the quota in two",
+	}}
+}
+
+// bestEffortDefaulted (LINT-08): a quota of the BestEffort scope in a
+// namespace whose LimitRanges give a container that sets nothing a cpu or
+// memory request or limit. Every container of every Pod then has one, so no
+// Pod is BestEffort: the probe, which sets nothing, is the one Pod that could
+// be, and the quota plugin's own scope matching says it is not.
+func bestEffortDefaulted(gates features.Gates, ns string, lrs []*corev1.LimitRange, q *corev1.ResourceQuota) []Finding {
+	sels := selectors(q)
+	i := slices.IndexFunc(sels, func(s corev1.ScopedResourceSelectorRequirement) bool {
+		return s.ScopeName == corev1.ResourceQuotaScopeBestEffort
+	})
+	if i < 0 || contradiction(sels, false) != "" {
+		return nil
+	}
+	pod := probe(gates, ns, lrs, nil)
+	if (quota.Checker{Gates: gates}).PodMatchesScope(sels[i], pod) {
+		return nil
+	}
+	r := &pod.Spec.Containers[0].Resources
+	var defaulted []string
+	for _, k := range []corev1.ResourceName{corev1.ResourceCPU, corev1.ResourceMemory} {
+		req, lim := r.Requests[k], r.Limits[k]
+		if req.Sign() > 0 || lim.Sign() > 0 {
+			defaulted = append(defaulted, string(k))
+		}
+	}
+	if len(defaulted) == 0 {
+		return nil
+	}
+	k := corev1.ResourceName(defaulted[0])
+	from := "the namespace's LimitRanges"
+	if src := defaultsSource(lrs, k); src != nil {
+		from = "LimitRange " + src.Namespace + "/" + src.Name
+	}
+	return []Finding{{
+		Rule: RuleScopeUnmatchable, Severity: Error, Object: quotaObject(q),
+		Message: fmt.Sprintf("scope BestEffort: a container that sets no %s gets %s from %s, so no Pod is BestEffort and the quota limits nothing", k, describeDefaults(r, k), from),
+		Fix:     fmt.Sprintf("drop the quota, or remove the %s defaults of the Container items of namespace %s, with the max and min that API defaulting copies into them", strings.Join(defaulted, " and "), ns),
 	}}
 }
 

@@ -652,3 +652,10 @@ func (c Checker) TrackedName(name corev1.ResourceName) bool {
 	}
 	return false
 }
+
+// PodMatchesScope reports whether a Pod satisfies one scope requirement of a
+// quota as the quota plugin matches it (RQ-17): what lint asks of its probe.
+func (c Checker) PodMatchesScope(sel corev1.ScopedResourceSelectorRequirement, pod *corev1.Pod) bool {
+	ok, err := podEvaluator{gates: c.Gates}.matchesScope(sel, pod)
+	return ok && err == nil
+}
