@@ -466,10 +466,20 @@ func limitsAgainstQuota(lrs []*corev1.LimitRange, qs []*corev1.ResourceQuota) []
 	return out
 }
 
-// above lists the hard names bounding k that v exceeds: "requests.cpu=1, limits.cpu=2".
+// above lists the hard names bounding k that v exceeds: "requests.cpu=1,
+// limits.cpu=2"; for storage also each StorageClass's requests.storage,
+// which bounds the claims of that class.
 func above(v resource.Quantity, hard corev1.ResourceList, k corev1.ResourceName) string {
 	var over []string
-	for _, name := range quotaNames(k) {
+	names := quotaNames(k)
+	if k == corev1.ResourceStorage {
+		for _, name := range resources.SortedNames(hard) {
+			if quota.ClassStorageName(name) {
+				names = append(names, name)
+			}
+		}
+	}
+	for _, name := range names {
 		if h, ok := hard[name]; ok && v.Cmp(h) > 0 {
 			over = append(over, string(name)+"="+h.String())
 		}

@@ -266,6 +266,32 @@ spec:
 			want: []string{`error lint/min-exceeds-quota LimitRange shop/storage: spec.limits[0] (PersistentVolumeClaim): min storage 10Gi is above requests.storage=5Gi of ResourceQuota shop/storage: no claim the quota covers can pass both (fix: lower min.storage below the quota's hard, or raise the quota)`},
 		},
 		{
+			// Verified on kube-apiserver 1.36.3: a gold claim of 5Gi is refused
+			// by LimitRanger, one of 25Gi by the quota.
+			name: "claim minimum above one StorageClass's requests.storage, maximum above another's",
+			docs: `kind: LimitRange
+metadata: {name: storage}
+spec:
+  limits:
+  - type: PersistentVolumeClaim
+    min: {storage: 20Gi}
+    max: {storage: 100Gi}
+---
+kind: ResourceQuota
+metadata: {name: gold}
+spec:
+  hard: {gold.storageclass.storage.k8s.io/requests.storage: 10Gi}
+---
+kind: ResourceQuota
+metadata: {name: silver}
+spec:
+  hard: {silver.storageclass.storage.k8s.io/requests.storage: 50Gi, bronze.storageclass.storage.k8s.io/persistentvolumeclaims: "1"}`,
+			want: []string{
+				`error lint/min-exceeds-quota LimitRange shop/storage: spec.limits[0] (PersistentVolumeClaim): min storage 20Gi is above gold.storageclass.storage.k8s.io/requests.storage=10Gi of ResourceQuota shop/gold: no claim the quota covers can pass both (fix: lower min.storage below the quota's hard, or raise the quota)`,
+				`warning lint/max-exceeds-quota LimitRange shop/storage: spec.limits[0] (PersistentVolumeClaim): max storage 100Gi is above silver.storageclass.storage.k8s.io/requests.storage=50Gi of ResourceQuota shop/silver: the LimitRange admits what the quota never holds (fix: lower max.storage to the quota's hard, or raise the quota)`,
+			},
+		},
+		{
 			name: "bounds within the quota",
 			docs: `kind: LimitRange
 metadata: {name: limits}

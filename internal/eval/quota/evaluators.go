@@ -659,3 +659,10 @@ func (c Checker) PodMatchesScope(sel corev1.ScopedResourceSelectorRequirement, p
 	ok, err := podEvaluator{gates: c.Gates}.matchesScope(sel, pod)
 	return ok && err == nil
 }
+
+// ClassStorageName reports whether a quota name is the requests.storage of
+// one StorageClass (<class>.storageclass.storage.k8s.io/requests.storage),
+// which a claim of that class is charged its storage request against (RQ-29).
+func ClassStorageName(name corev1.ResourceName) bool {
+	return strings.HasSuffix(string(name), storageClassSuffix+string(corev1.ResourceRequestsStorage))
+}
