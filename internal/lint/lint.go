@@ -26,6 +26,8 @@ import (
 	"github.com/limitcheck/limitcheck/internal/eval/limitranger"
 	"github.com/limitcheck/limitcheck/internal/eval/quota"
 	"github.com/limitcheck/limitcheck/internal/eval/resources"
+	"github.com/limitcheck/limitcheck/internal/eval/status"
+	"github.com/limitcheck/limitcheck/internal/eval/validation"
 )
 
 // Severity of a finding.
@@ -213,7 +215,7 @@ func defaultRefused(gates features.Gates, ns string, lrs []*corev1.LimitRange) [
 	}
 	pod := probe(gates, ns, lrs, nil)
 	res := &pod.Spec.Containers[0].Resources
-	var out []Finding
+	out := defaultsInvalid(gates, ns, lrs)
 	for _, lr := range lrs {
 		for i := range lr.Spec.Limits {
 			item := &lr.Spec.Limits[i]
@@ -242,6 +244,55 @@ func defaultRefused(gates features.Gates, ns string, lrs []*corev1.LimitRange) [
 		}
 	}
 	return out
+}
+
+// defaultsInvalid (LINT-01): the defaults make the probe a Pod that
+// validation refuses (hugepages without cpu or memory), checked as the
+// engine checks a Pod after LimitRanger's defaults. The finding is on the
+// LimitRange whose defaults first make it invalid, in the order they are
+// applied.
+func defaultsInvalid(gates features.Gates, ns string, lrs []*corev1.LimitRange) []Finding {
+	invalid := func(lrs []*corev1.LimitRange) (*corev1.Pod, *status.Denial) {
+		pod := probe(gates, ns, lrs, nil)
+		check := pod.DeepCopy()
+		validation.PrepareForCreate(check)
+		if errs := validation.Pod(check, validation.PodOptions{Gates: gates}); len(errs) > 0 {
+			return pod, status.Invalid(schema.GroupKind{Kind: "Pod"}, pod.Name, errs)
+		}
+		return pod, nil
+	}
+	if _, d := invalid(nil); d != nil {
+		return nil // the probe itself is not the point
+	}
+	for i, lr := range lrs {
+		pod, d := invalid(lrs[:i+1])
+		if d == nil {
+			continue
+		}
+		item := slices.IndexFunc(lr.Spec.Limits, func(it corev1.LimitRangeItem) bool { return it.Type == corev1.LimitTypeContainer })
+		return []Finding{{
+			Rule: RuleDefaultRefused, Severity: Error, Object: lrObject(lr),
+			Message: fmt.Sprintf("spec.limits[%d] (Container): a container that sets no resources gets %s and the Pod is refused: %s", item, describeResources(&pod.Spec.Containers[0].Resources), d.Message),
+			Fix:     "change the Container item's defaults so that a Pod given them is valid, as the message says",
+		}}
+	}
+	return nil
+}
+
+// describeResources: "requests hugepages-2Mi=100Mi and limits hugepages-2Mi=100Mi".
+func describeResources(r *corev1.ResourceRequirements) string {
+	list := func(what string, l corev1.ResourceList) string {
+		if len(l) == 0 {
+			return "no " + what
+		}
+		var parts []string
+		for _, k := range resources.SortedNames(l) {
+			v := l[k]
+			parts = append(parts, string(k)+"="+v.String())
+		}
+		return what + " " + strings.Join(parts, ",")
+	}
+	return list("requests", r.Requests) + " and " + list("limits", r.Limits)
 }
 
 // describeDefaults: "request 100m and limit 2", "request 100m and no limit".

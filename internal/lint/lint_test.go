@@ -85,6 +85,50 @@ spec:
 			want: []string{`error lint/default-refused LimitRange shop/limits: spec.limits[0] (Container): a container that sets no cpu gets request 100m and limit 2 and is refused: cpu max limit to request ratio per Container is 4, but provided ratio is 20.000000 (fix: give the Container item a defaultRequest.cpu of at least 500m, or raise maxLimitRequestRatio.cpu to 20)`},
 		},
 		{
+			// Verified on kube-apiserver 1.36.3: a Pod without resources is
+			// refused with this 422; one that requests memory is created.
+			name: "hugepages defaults without cpu or memory make every bare container invalid",
+			docs: `kind: LimitRange
+metadata: {name: huge}
+spec:
+  limits:
+  - type: Pod
+    max: {cpu: "4"}
+  - type: Container
+    default: {hugepages-2Mi: 100Mi}`,
+			want: []string{
+				`error lint/default-refused LimitRange shop/huge: spec.limits[1] (Container): a container that sets no resources gets requests hugepages-2Mi=100Mi and limits hugepages-2Mi=100Mi and the Pod is refused: Pod "example" is invalid: spec.containers[0].resources: Forbidden: HugePages require cpu or memory (fix: change the Container item's defaults so that a Pod given them is valid, as the message says)`,
+				`error lint/default-refused LimitRange shop/huge: spec.limits[0] (Pod): a Pod of one container that sets no cpu gets no request and no limit and is refused: maximum cpu usage per Pod is 4.  No limit is specified (fix: give the Container item a default.cpu (or a max.cpu, which API defaulting copies into default.cpu))`,
+			},
+		},
+		{
+			name: "hugepages defaults with a memory default: valid",
+			docs: `kind: LimitRange
+metadata: {name: huge}
+spec:
+  limits:
+  - type: Container
+    default: {hugepages-2Mi: 100Mi, memory: 128Mi}`,
+		},
+		{
+			// Verified on kube-apiserver 1.36.3, both errors.
+			name: "the second LimitRange's hugepages default makes the Pod invalid: the finding is on it",
+			docs: `kind: LimitRange
+metadata: {name: plain}
+spec:
+  limits:
+  - type: Container
+    defaultRequest: {ephemeral-storage: 1Gi}
+---
+kind: LimitRange
+metadata: {name: huge}
+spec:
+  limits:
+  - type: Container
+    defaultRequest: {hugepages-1Gi: 1Gi}`,
+			want: []string{`error lint/default-refused LimitRange shop/huge: spec.limits[0] (Container): a container that sets no resources gets requests ephemeral-storage=1Gi,hugepages-1Gi=1Gi and no limits and the Pod is refused: Pod "example" is invalid: [spec.containers[0].resources.limits: Required value: Limit must be set for non overcommitable resources, spec.containers[0].resources: Forbidden: HugePages require cpu or memory] (fix: change the Container item's defaults so that a Pod given them is valid, as the message says)`},
+		},
+		{
 			name: "memory ratio: the smallest request is rounded up to a byte",
 			docs: `kind: LimitRange
 metadata: {name: limits}
