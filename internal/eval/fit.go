@@ -81,7 +81,8 @@ type Binding struct {
 
 // Clone returns an engine in the state of e that evaluates objects without
 // changing e: every namespace's quotas (their status included), stored
-// objects, LimitRanges, orphan Pods and stored names, and the Service
+// objects, LimitRanges, orphan Pods and stored names, the ServiceAccounts
+// the input refused or made to limit their Pods' secrets, and the Service
 // allocations. Objects already admitted are shared: the engine never changes
 // an object once it is stored.
 func (e *Engine) Clone() *Engine {
@@ -89,11 +90,11 @@ func (e *Engine) Clone() *Engine {
 		namespaces:    make(map[string]*namespaceState, len(e.namespaces)),
 		services:      serviceAllocations{ranges: e.services.ranges, ips: maps.Clone(e.services.ips), nodePorts: maps.Clone(e.services.nodePorts), next: e.services.next},
 		clusterStored: e.clusterStored.clone(), clusterStoredSeeded: e.clusterStoredSeeded, refusedNamespaces: maps.Clone(e.refusedNamespaces), pending: maps.Clone(e.pending),
-		nsLabels: maps.Clone(e.nsLabels), podSecurity: maps.Clone(e.podSecurity)}
+		nsLabels: maps.Clone(e.nsLabels), podSecurity: maps.Clone(e.podSecurity), inputAccounts: e.inputAccounts}
 	for name, ns := range e.namespaces {
 		cn := &namespaceState{name: ns.name, stored: ns.stored.clone(), orphans: slices.Clone(ns.orphans),
 			deployments: slices.Clone(ns.deployments), limitRanges: slices.Clone(ns.limitRanges), governed: ns.governed,
-			claimTemplates: maps.Clone(ns.claimTemplates)}
+			claimTemplates: maps.Clone(ns.claimTemplates), refusedAccounts: maps.Clone(ns.refusedAccounts), enforcing: maps.Clone(ns.enforcing)}
 		cn.Objects, cn.NoRecount = slices.Clone(ns.Objects), ns.NoRecount
 		cn.Quotas = make([]*corev1.ResourceQuota, len(ns.Quotas))
 		for i, q := range ns.Quotas {

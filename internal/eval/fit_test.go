@@ -179,6 +179,8 @@ func TestFit(t *testing.T) {
 		replica int    // Binding.Replica
 		object  string // Binding Kind/Name
 		message string
+		// accounts are Options.CreatedAccounts.
+		accounts []Reference
 	}{{
 		name:    "quota on requests.cpu",
 		docs:    []string{quota("requests.cpu: '2'"), deploy("web", 5, "{requests: {cpu: 500m}}")},
@@ -268,10 +270,31 @@ func TestFit(t *testing.T) {
 		replica: 1,
 		object:  "Pod/" + strings.Repeat("s", 61) + "-0",
 		message: `Pod "` + strings.Repeat("s", 61) + `-0" is invalid: metadata.labels: Invalid value: "` + strings.Repeat("s", 61) + `-776dff8d98": must be no more than 63 bytes`,
+	}, {
+		// PL-11: the fit probes run on copies of the engine, which must know
+		// the accounts the input refused (kube-apiserver 1.36.3 refuses
+		// every Pod: serviceaccount "bad" not found).
+		name: "a ServiceAccount kube-apiserver refused: its Pods fit 0",
+		docs: []string{"apiVersion: v1\nkind: ServiceAccount\nmetadata: {name: bad, labels: {'bad key!': x}}",
+			strings.Replace(deploy("web", 2, "{}"), "    spec:\n", "    spec:\n      serviceAccountName: bad\n", 1)},
+		wanted:  2,
+		fit:     0,
+		replica: 1,
+		object:  "Pod/", // refused before its name is generated
+		message: `pods "web-7b88ff9cf6-" is forbidden: error looking up service account shop/bad: serviceaccount "bad" not found`,
+	}, {
+		name: "a ServiceAccount that limits its Pods' secrets: a Pod reading another fits 0",
+		docs: []string{"apiVersion: v1\nkind: ServiceAccount\nmetadata: {name: locked, annotations: {kubernetes.io/enforce-mountable-secrets: 'true'}}\nsecrets: [{name: allowed}]",
+			strings.Replace(deploy("web", 2, "{}"), "    spec:\n", "    spec:\n      serviceAccountName: locked\n      volumes: [{name: s, secret: {secretName: db}}]\n", 1)},
+		wanted:  2,
+		fit:     0,
+		replica: 1,
+		object:  "Pod/web-65884597d4-xxxxx",
+		message: `pods "web-65884597d4-" is forbidden: volume with secret.secretName="db" is not allowed because service account locked does not reference that secret`,
 	}}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			e := New(Options{DefaultNamespace: "shop", Nodes: tc.nodes})
+			e := New(Options{DefaultNamespace: "shop", Nodes: tc.nodes, CreatedAccounts: tc.accounts})
 			var fit *Fit
 			for _, d := range tc.docs {
 				_, fit = e.AdmitFit(decode(t, d))
