@@ -250,6 +250,10 @@ type Engine struct {
 	// (NS-03): the objects in them are refused as in no namespace. pending
 	// are the CreatedNamespaces whose Namespace is not created yet (NS-04).
 	refusedNamespaces, pending map[string]bool
+	// newNamespaces are the namespaces whose Namespace document of the input
+	// was created: they hold no ServiceAccount but default and the input's
+	// (PL-11).
+	newNamespaces map[string]bool
 	// nsLabels are the labels of the input's admitted Namespaces: the
 	// admin-access check of claims reads them (VAL-32).
 	nsLabels map[string]map[string]string
@@ -870,6 +874,13 @@ func (e *Engine) admitObject(obj runtime.Object, fromInput bool) Result {
 		}
 		if ns, ok := obj.(*corev1.Namespace); ok {
 			delete(e.pending, ns.Name) // created: it exists from here on (NS-04)
+			if fromInput && !e.live {
+				// New: its only ServiceAccount is default (PL-11).
+				if e.newNamespaces == nil {
+					e.newNamespaces = map[string]bool{}
+				}
+				e.newNamespaces[ns.Name] = true
+			}
 			// Only a Namespace the cluster creates (or has, live) gives its
 			// namespace labels: not one refused, nor a second of a name.
 			if e.namespaceLabels(ns.Name, ns.Labels) {
@@ -1247,6 +1258,9 @@ func (e *Engine) admitPod(ns *namespaceState, pod *corev1.Pod) (*status.Denial, 
 	var usage corev1.ResourceList
 	var warnings []string
 	if d := ns.refusedAccount(pod); d != nil {
+		return d, nil
+	}
+	if d := e.accountOfNewNamespace(ns, pod); d != nil {
 		return d, nil
 	}
 	var d *status.Denial

@@ -89,7 +89,7 @@ func (e *Engine) Clone() *Engine {
 	c := &Engine{opts: e.opts, classes: e.classes, quota: e.quota, order: slices.Clone(e.order), seeds: e.seeds, outlook: e.outlook, resourceIDs: maps.Clone(e.resourceIDs),
 		namespaces:    make(map[string]*namespaceState, len(e.namespaces)),
 		services:      serviceAllocations{ranges: e.services.ranges, ips: maps.Clone(e.services.ips), nodePorts: maps.Clone(e.services.nodePorts), next: e.services.next},
-		clusterStored: e.clusterStored.clone(), clusterStoredSeeded: e.clusterStoredSeeded, refusedNamespaces: maps.Clone(e.refusedNamespaces), pending: maps.Clone(e.pending),
+		clusterStored: e.clusterStored.clone(), clusterStoredSeeded: e.clusterStoredSeeded, refusedNamespaces: maps.Clone(e.refusedNamespaces), pending: maps.Clone(e.pending), newNamespaces: maps.Clone(e.newNamespaces),
 		nsLabels: maps.Clone(e.nsLabels), podSecurity: maps.Clone(e.podSecurity), inputAccounts: e.inputAccounts}
 	for name, ns := range e.namespaces {
 		cn := &namespaceState{name: ns.name, stored: ns.stored.clone(), orphans: slices.Clone(ns.orphans),

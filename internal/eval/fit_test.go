@@ -291,6 +291,23 @@ func TestFit(t *testing.T) {
 		replica: 1,
 		object:  "Pod/web-65884597d4-xxxxx",
 		message: `pods "web-65884597d4-" is forbidden: volume with secret.secretName="db" is not allowed because service account locked does not reference that secret`,
+	}, {
+		// kube-apiserver 1.36.3: a Namespace and a Deployment naming an
+		// account nobody creates, kubectl create -f: every Pod refused.
+		name: "a namespace the input creates has no account but default and the input's",
+		docs: []string{"apiVersion: v1\nkind: Namespace\nmetadata: {name: shop}",
+			strings.Replace(deploy("web", 2, "{}"), "    spec:\n", "    spec:\n      serviceAccountName: builder\n", 1)},
+		wanted:  2,
+		fit:     0,
+		replica: 1,
+		object:  "Pod/",
+		message: `pods "web-55bdbdbd68-" is forbidden: error looking up service account shop/builder: serviceaccount "builder" not found`,
+	}, {
+		name:     "a namespace the input creates has the accounts the input creates, wherever they are",
+		docs:     []string{"apiVersion: v1\nkind: Namespace\nmetadata: {name: shop}", strings.Replace(deploy("web", 2, "{}"), "    spec:\n", "    spec:\n      serviceAccountName: builder\n", 1)},
+		accounts: []Reference{{Kind: "ServiceAccount", Namespace: "shop", Name: "builder"}},
+		wanted:   2,
+		fit:      Unbounded,
 	}}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -209,6 +209,23 @@ func (ns *namespaceState) refusedAccount(pod *corev1.Pod) *status.Denial {
 	return accountNotFound(ns.name, name, pod)
 }
 
+// accountOfNewNamespace is the plugin's denial of pod when its namespace is
+// one the input's Namespace document created and its service account is
+// neither default, which the ServiceAccount controller creates there, nor
+// one the input creates: nothing else can exist in a namespace that did not
+// exist before the run, so the lookup fails (PL-11).
+func (e *Engine) accountOfNewNamespace(ns *namespaceState, pod *corev1.Pod) *status.Denial {
+	if !e.newNamespaces[ns.name] {
+		return nil
+	}
+	name, ok := podAccount(pod)
+	if !ok || name == "default" || ns.stored.has(e.resourceID(serviceAccountsResource), name) ||
+		e.inputAccounts[Reference{Kind: "ServiceAccount", Namespace: ns.name, Name: name}] {
+		return nil
+	}
+	return accountNotFound(ns.name, name, pod)
+}
+
 // noteAccount records the outcome of the input's ServiceAccount name in ns:
 // refused (but not for its name being taken: that one exists) or created.
 func (ns *namespaceState) noteAccount(name string, refused, exists bool) {
