@@ -445,7 +445,7 @@ func Run(opts Options) (*Report, error) {
 	schemalessNote(rep, r.schemaless)
 	r.assumedNote(rep)
 	if opts.Lint {
-		lintPolicies(rep, look.policies, engineOpts.QuotaConfig, cfgPos, catalog)
+		lintPolicies(rep, look.policies, engineOpts.QuotaConfig, cfgPos, catalog, engineOpts)
 	}
 	return rep, nil
 }

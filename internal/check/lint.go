@@ -3,8 +3,10 @@ package check
 import (
 	"slices"
 
+	corev1 "k8s.io/api/core/v1"
 	schedulingv1 "k8s.io/api/scheduling/v1"
 
+	"github.com/limitcheck/limitcheck/internal/eval"
 	"github.com/limitcheck/limitcheck/internal/eval/apis"
 	"github.com/limitcheck/limitcheck/internal/eval/quota"
 	"github.com/limitcheck/limitcheck/internal/lint"
@@ -27,7 +29,7 @@ type LintFinding struct {
 // lintPolicies runs the lint rules over the run's admitted policies and
 // places each finding at its object's document; refused policies become
 // RulePolicyRefused findings, in input order before the others.
-func lintPolicies(rep *Report, docs []load.Document, cfg *quota.Configuration, cfgPos load.Position, catalog *apis.Catalog) {
+func lintPolicies(rep *Report, docs []load.Document, cfg *quota.Configuration, cfgPos load.Position, catalog *apis.Catalog, engineOpts eval.Options) {
 	var classes []string
 	for _, d := range docs {
 		if pc, ok := d.Object.(*schedulingv1.PriorityClass); ok && d.Err == nil && !slices.Contains(classes, pc.Name) {
@@ -35,6 +37,15 @@ func lintPolicies(rep *Report, docs []load.Document, cfg *quota.Configuration, c
 		}
 	}
 	in := lint.Input{LimitRanges: rep.LimitRanges, PriorityClasses: classes, Config: cfg, APIs: catalog}
+	if !engineOpts.OmitNamespaceObjects {
+		in.Held = func(ns string, q *corev1.ResourceQuota) []lint.Held {
+			var out []lint.Held
+			for _, h := range eval.HeldCharges(engineOpts.Gates, ns, q) {
+				out = append(out, lint.Held{Kind: h.Kind, Name: h.Name, Usage: h.Usage})
+			}
+			return out
+		}
+	}
 	for _, q := range rep.Quotas {
 		in.Quotas = append(in.Quotas, q.Quota)
 	}

@@ -1167,6 +1167,39 @@ func (e *Engine) namespace(name string) *namespaceState {
 	return ns
 }
 
+// HeldCharge is what one object a namespace holds before anything is created
+// in it (NS-01) charges to a quota.
+type HeldCharge struct {
+	Kind, Name string
+	Usage      corev1.ResourceList
+}
+
+// HeldCharges is what each object namespace ns holds before anything is
+// created in it (NS-01) charges to q, for those that charge it something,
+// as the quota controller counts them: what lint holds a quota's hard
+// values against (LINT-14).
+func HeldCharges(gates features.Gates, ns string, q *corev1.ResourceQuota) []HeldCharge {
+	checker := quota.Checker{Gates: gates, Usage: quota.UsageComputed}
+	var out []HeldCharge
+	for _, obj := range namespaceObjects(ns) {
+		gvk := obj.GetObjectKind().GroupVersionKind()
+		var space quota.Namespace
+		checker.Add(&space, resourceFor(gvk), obj)
+		c := q.DeepCopy()
+		checker.ComputeStatus(&space, c)
+		used := corev1.ResourceList{}
+		for k, v := range c.Status.Used {
+			if v.Sign() > 0 {
+				used[k] = v
+			}
+		}
+		if len(used) > 0 {
+			out = append(out, HeldCharge{Kind: gvk.Kind, Name: obj.(metav1.Object).GetName(), Usage: used})
+		}
+	}
+	return out
+}
+
 // namespaceObjects are the objects a namespace holds before anything is created
 // in it (NS-01): kube-controller-manager's root-ca-cert-publisher creates the
 // ConfigMap kube-root-ca.crt and its serviceaccount controller the ServiceAccount

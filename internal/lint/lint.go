@@ -1,6 +1,6 @@
 // Package lint finds LimitRanges, ResourceQuotas and quota admission
 // configurations that kube-apiserver admits but that defeat themselves or each
-// other (LINT-01 … LINT-12 in docs/behaviour.md). It takes the policies as the
+// other (LINT-01 … LINT-14 in docs/behaviour.md). It takes the policies as the
 // engine stored them and knows nothing of files, flags or terminals; the
 // caller maps each finding's object to a position.
 //
@@ -45,18 +45,19 @@ const (
 // Rule IDs, stable: CI reports key on them. Each has a LINT section in
 // docs/behaviour.md.
 const (
-	RuleDefaultRefused           = "lint/default-refused"            // LINT-01
-	RuleQuotaMustSpecify         = "lint/quota-must-specify"         // LINT-02
-	RuleDefaultExceedsQuota      = "lint/default-exceeds-quota"      // LINT-03
-	RuleMinExceedsQuota          = "lint/min-exceeds-quota"          // LINT-04
-	RuleMaxExceedsQuota          = "lint/max-exceeds-quota"          // LINT-05
-	RuleOverlappingDefaults      = "lint/overlapping-defaults"       // LINT-06
-	RuleQuotaOrder               = "lint/quota-order"                // LINT-07
-	RuleScopeUnmatchable         = "lint/scope-unmatchable"          // LINT-08
-	RuleLimitedResourceUncovered = "lint/limited-resource-uncovered" // LINT-09
-	RuleUnknownPriorityClass     = "lint/unknown-priority-class"     // LINT-10
-	RuleQuotaCountsNothing       = "lint/quota-counts-nothing"       // LINT-12
-	RuleIneffectiveField         = "lint/ineffective-field"          // LINT-13
+	RuleDefaultRefused           = "lint/default-refused"              // LINT-01
+	RuleQuotaMustSpecify         = "lint/quota-must-specify"           // LINT-02
+	RuleDefaultExceedsQuota      = "lint/default-exceeds-quota"        // LINT-03
+	RuleMinExceedsQuota          = "lint/min-exceeds-quota"            // LINT-04
+	RuleMaxExceedsQuota          = "lint/max-exceeds-quota"            // LINT-05
+	RuleOverlappingDefaults      = "lint/overlapping-defaults"         // LINT-06
+	RuleQuotaOrder               = "lint/quota-order"                  // LINT-07
+	RuleScopeUnmatchable         = "lint/scope-unmatchable"            // LINT-08
+	RuleLimitedResourceUncovered = "lint/limited-resource-uncovered"   // LINT-09
+	RuleUnknownPriorityClass     = "lint/unknown-priority-class"       // LINT-10
+	RuleQuotaCountsNothing       = "lint/quota-counts-nothing"         // LINT-12
+	RuleIneffectiveField         = "lint/ineffective-field"            // LINT-13
+	RuleHeldFillsQuota           = "lint/namespace-objects-fill-quota" // LINT-14
 )
 
 // Object identifies what a finding is about.
@@ -92,6 +93,18 @@ type Input struct {
 	// APIs knows the kinds served, the input's custom resources included
 	// (nil: the built-in kinds only).
 	APIs *apis.Catalog
+	// Held is what the objects a namespace holds before anything is created
+	// in it charge to a quota, each that charges it something (nil: such
+	// objects are not counted, --namespace-objects=false).
+	Held func(namespace string, q *corev1.ResourceQuota) []Held
+}
+
+// Held is an object a namespace holds before anything is created in it (the
+// ConfigMap kube-root-ca.crt, the ServiceAccount default, ...) and what it
+// charges to one quota.
+type Held struct {
+	Kind, Name string
+	Usage      corev1.ResourceList
 }
 
 // Probe names: the Pod and container the probing rules admit.
@@ -117,6 +130,9 @@ func Run(in Input) []Finding {
 			out = append(out, bestEffortDefaulted(in.Gates, ns, lrs, q)...)
 			out = append(out, unknownPriorityClass(q, in.PriorityClasses)...)
 			out = append(out, quotaCountsNothing(q, in.APIs, quota.Checker{Gates: in.Gates})...)
+			if in.Held != nil {
+				out = append(out, heldFillsQuota(q, in.Held(ns, q))...)
+			}
 			out = append(out, quotaProbe(in.Gates, ns, lrs, q)...)
 			out = append(out, quotaOrder(q, qs[:i])...)
 		}
@@ -600,6 +616,48 @@ func quotaProbe(gates features.Gates, ns string, lrs []*corev1.LimitRange, q *co
 		}}
 	}
 	return nil
+}
+
+// heldFillsQuota (LINT-14): hard values, above 0, that the objects every
+// namespace holds use in full before anything is created in it: every new
+// object the resource counts is refused. 0 is a deliberate ban, left out.
+func heldFillsQuota(q *corev1.ResourceQuota, held []Held) []Finding {
+	used := corev1.ResourceList{}
+	for _, h := range held {
+		for k, v := range h.Usage {
+			sum := used[k]
+			sum.Add(v)
+			used[k] = sum
+		}
+	}
+	var full, raise []string
+	for _, k := range resources.SortedNames(q.Spec.Hard) {
+		hard, u := q.Spec.Hard[k], used[k]
+		if hard.Sign() <= 0 || u.Cmp(hard) < 0 {
+			continue
+		}
+		full = append(full, string(k)+"="+hard.String())
+		more := u.DeepCopy()
+		more.Add(*resource.NewQuantity(1, resource.DecimalSI))
+		raise = append(raise, string(k)+" to at least "+more.String())
+	}
+	if len(full) == 0 {
+		return nil
+	}
+	var names []string
+	for _, h := range held {
+		for _, k := range resources.SortedNames(h.Usage) {
+			if slices.ContainsFunc(full, func(f string) bool { return strings.HasPrefix(f, string(k)+"=") }) {
+				names = append(names, h.Kind+" "+h.Name)
+				break
+			}
+		}
+	}
+	return []Finding{{
+		Rule: RuleHeldFillsQuota, Severity: Error, Object: quotaObject(q),
+		Message: fmt.Sprintf("%s: what namespace %s holds before anything is created in it (%s) uses all of it, so kube-apiserver refuses every new object it counts", strings.Join(full, ", "), q.Namespace, strings.Join(names, ", ")),
+		Fix:     "raise " + strings.Join(raise, ", ") + ": the namespace's own objects count against the quota",
+	}}
 }
 
 // defaultFields: the LimitRange fields that default each quota name.
