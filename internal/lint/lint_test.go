@@ -675,10 +675,24 @@ spec:
   versions: [{name: v1, served: true, storage: true}]`)); err != nil {
 		t.Fatal(err)
 	}
+	if err := cat.AddCRD([]byte(`apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata: {name: gizmos.example.com}
+spec:
+  group: example.com
+  names: {kind: Gizmo, plural: gizmos}
+  scope: Cluster
+  versions: [{name: v1, served: true, storage: true}]`)); err != nil {
+		t.Fatal(err)
+	}
 	in := policies(t, `kind: ResourceQuota
 metadata: {name: counts}
 spec:
   hard:
+    count/namespaces: "5"
+    count/namespace: "5"
+    count/apiservices.apiregistration.k8s.io: "1"
+    count/gizmos.example.com: "1"
     count/deployments: "5"
     count/deployment.apps: "5"
     count/jobs: "5"
@@ -707,10 +721,14 @@ spec:
 	}
 	want := []string{
 		`error lint/quota-counts-nothing ResourceQuota shop/counts: count/Ingresses.networking.k8s.io counts nothing: no kind is served as "Ingresses" in group networking.k8s.io (fix: write count/ingresses.networking.k8s.io)`,
+		`error lint/quota-counts-nothing ResourceQuota shop/counts: count/apiservices.apiregistration.k8s.io counts nothing: apiservices.apiregistration.k8s.io is cluster-scoped, and a quota counts only the objects of its own namespace (fix: remove it: no quota limits cluster-scoped objects)`,
 		`error lint/quota-counts-nothing ResourceQuota shop/counts: count/deployment.apps counts nothing: no kind is served as "deployment" in group apps (fix: write count/deployments.apps)`,
 		`error lint/quota-counts-nothing ResourceQuota shop/counts: count/deployments counts nothing: no kind is served as "deployments" in the core group (fix: write count/deployments.apps)`,
 		`error lint/quota-counts-nothing ResourceQuota shop/counts: count/frobs counts nothing: no kind is served as "frobs" in the core group (fix: name a served resource, count/<plural>.<group> as kubectl api-resources lists it)`,
+		`error lint/quota-counts-nothing ResourceQuota shop/counts: count/gizmos.example.com counts nothing: gizmos.example.com is cluster-scoped, and a quota counts only the objects of its own namespace (fix: remove it: no quota limits cluster-scoped objects)`,
 		`error lint/quota-counts-nothing ResourceQuota shop/counts: count/jobs counts nothing: no kind is served as "jobs" in the core group (fix: write count/jobs.batch)`,
+		`error lint/quota-counts-nothing ResourceQuota shop/counts: count/namespace counts nothing: no kind is served as "namespace" in the core group (fix: name a served resource, count/<plural>.<group> as kubectl api-resources lists it)`,
+		`error lint/quota-counts-nothing ResourceQuota shop/counts: count/namespaces counts nothing: namespaces is cluster-scoped, and a quota counts only the objects of its own namespace (fix: remove it: no quota limits cluster-scoped objects)`,
 		`error lint/quota-counts-nothing ResourceQuota shop/counts: count/secrets.v1 counts nothing: no kind is served as "secrets" in group v1 (fix: write count/secrets)`,
 		`error lint/quota-counts-nothing ResourceQuota shop/counts: count/services.loadbalancers counts nothing: no kind is served as "services" in group loadbalancers (fix: write services.loadbalancers)`,
 		`error lint/quota-counts-nothing ResourceQuota shop/counts: count/widget.example.com counts nothing: no kind is served as "widget" in group example.com (fix: write count/widgets.example.com)`,

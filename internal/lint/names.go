@@ -38,6 +38,10 @@ func untracked(name corev1.ResourceName, c *apis.Catalog, checker quota.Checker)
 	if rest, ok := strings.CutPrefix(s, "count/"); ok {
 		gr := schema.ParseGroupResource(rest)
 		known, decided, meant := c.CountTarget(gr)
+		if known && c.ClusterScoped(gr) {
+			return fmt.Sprintf("%s is cluster-scoped, and a quota counts only the objects of its own namespace", gr.String()),
+				"remove it: no quota limits cluster-scoped objects"
+		}
 		if known || !decided {
 			return "", ""
 		}
@@ -50,7 +54,7 @@ func untracked(name corev1.ResourceName, c *apis.Catalog, checker quota.Checker)
 			// count/services.loadbalancers: the quota name without count/.
 			return msg, "write " + rest
 		}
-		if meant.Resource != "" {
+		if meant.Resource != "" && !c.ClusterScoped(meant) {
 			return msg, "write count/" + meant.String()
 		}
 		return msg, "name a served resource, count/<plural>.<group> as kubectl api-resources lists it"

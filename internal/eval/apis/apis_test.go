@@ -511,3 +511,30 @@ func TestCRDIdentity(t *testing.T) {
 		}
 	}
 }
+
+// RQ-08: the quota controller counts namespaced resources only; a
+// cluster-scoped one, built in or from an input CRD, gets no used value.
+func TestCountedNamespacedOnly(t *testing.T) {
+	c := New()
+	if err := c.AddCRD([]byte(widgetCRD)); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		gr   schema.GroupResource
+		want bool
+	}{
+		{schema.GroupResource{Group: "apps", Resource: "deployments"}, true},
+		{schema.GroupResource{Resource: "configmaps"}, true},
+		{schema.GroupResource{Resource: "namespaces"}, false},
+		{schema.GroupResource{Resource: "persistentvolumes"}, false},
+		{schema.GroupResource{Group: "apiregistration.k8s.io", Resource: "apiservices"}, false},
+		{schema.GroupResource{Group: "storage.k8s.io", Resource: "storageclasses"}, false},
+		{schema.GroupResource{Group: "example.com", Resource: "widgetries"}, false},
+		{schema.GroupResource{Group: "other.example.org", Resource: "things"}, true},
+		{schema.GroupResource{Resource: "deployments"}, false},
+	} {
+		if got := c.Counted(tc.gr); got != tc.want {
+			t.Errorf("Counted(%s) = %v, want %v", tc.gr, got, tc.want)
+		}
+	}
+}

@@ -78,9 +78,32 @@ var builtinResources = sync.OnceValue(func() map[schema.GroupResource]bool {
 })
 
 // Counted reports whether the quota controller has an object-count
-// evaluator for gr: a resource kube-apiserver serves, or one of a group it
-// cannot know (a CRD that may be installed).
+// evaluator for gr: a namespaced resource kube-apiserver serves, or one of a
+// group it cannot know (a CRD that may be installed). The controller
+// discovers namespaced resources only, so a cluster-scoped one
+// (count/namespaces, count/apiservices.apiregistration.k8s.io) gets no used
+// value.
 func (c *Catalog) Counted(gr schema.GroupResource) bool {
 	known, decided, _ := c.CountTarget(gr)
-	return known || !decided
+	if known {
+		return !c.ClusterScoped(gr)
+	}
+	return !decided
+}
+
+// ClusterScoped reports whether gr is served, as a built-in kind or a
+// custom resource of an input CRD, and cluster-scoped.
+func (c *Catalog) ClusterScoped(gr schema.GroupResource) bool {
+	c = c.orEmpty()
+	for gk, r := range c.crds {
+		if r.resource == gr.Resource && gk.Group == gr.Group {
+			return !r.namespaced
+		}
+	}
+	for _, k := range builtinOrdered {
+		if k.Group == gr.Group && k.Resource == gr.Resource && !k.Disabled && !k.Subresource {
+			return !k.Namespaced
+		}
+	}
+	return false
 }
