@@ -346,11 +346,14 @@ func (w *walker) dir(dir string, depth int, st *walkStats) error {
 					st.ignored++
 					continue
 				}
-				if target, lerr := os.Readlink(p); lerr == nil && errors.Is(err, fs.ErrNotExist) {
-					// kubectl fails on it too (os.Open).
-					return &Error{Msg: fmt.Sprintf("path %q is a symbolic link to %q, which does not exist (--ignore-path %s leaves it out)", p, target, filepath.Base(p))}
+				// kubectl's directory walk fails on it too (os.Open) and
+				// goes on with the other files (IN-02): an error of this
+				// path, not of the run.
+				if w.flush(); w.stopped {
+					return nil
 				}
-				return pathError(p, err)
+				w.yield(Document{Pos: Position{File: p}, Err: brokenLink(p, err)})
+				continue
 			}
 			if info.IsDir() {
 				if !w.opts.Recursive {
@@ -554,6 +557,22 @@ func (w *walker) manifestsBelow(dir string) bool {
 		}
 	}
 	return false
+}
+
+// brokenLink is the error of a path found by a directory walk that is a
+// symbolic link whose target cannot be read: kubectl's words for its open
+// (open PATH: REASON), with a hint when the target does not exist.
+func brokenLink(p string, err error) *Error {
+	reason := err
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		reason = pe.Err
+	}
+	msg := fmt.Sprintf("open %s: %v", p, reason)
+	if target, lerr := os.Readlink(p); lerr == nil && errors.Is(err, fs.ErrNotExist) {
+		msg += fmt.Sprintf(" (a symbolic link to %q, which does not exist; --ignore-path %s leaves it out)", target, filepath.Base(p))
+	}
+	return &Error{File: p, Msg: msg}
 }
 
 func pathError(p string, err error) *Error {

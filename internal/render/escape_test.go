@@ -87,3 +87,19 @@ func TestTextEscapesInput(t *testing.T) {
 		t.Error("a control character reached the report")
 	}
 }
+
+// An error of a path that has no line (a broken symbolic link met in a
+// directory walk, IN-02) is printed at FILE alone, never FILE:0.
+func TestTextErrorWithoutLine(t *testing.T) {
+	rep := &check.Report{Entries: []check.Entry{
+		{Pos: load.Position{File: "dir/b.yaml"}, Err: &load.Error{File: "dir/b.yaml", Msg: "open dir/b.yaml: no such file or directory"}},
+	}}
+	var buf bytes.Buffer
+	if err := (textFormat{}).Render(&buf, rep, Options{}); err != nil {
+		t.Fatal(err)
+	}
+	const want = "dir/b.yaml: error: open dir/b.yaml: no such file or directory\n"
+	if got, _, _ := strings.Cut(buf.String(), "\n"); got+"\n" != want {
+		t.Errorf("got %q, want %q", buf.String(), want)
+	}
+}

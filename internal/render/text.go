@@ -118,7 +118,7 @@ func hasFinding(e *check.Entry) bool {
 // comes from the input is escaped for the terminal.
 func writeFinding(b *strings.Builder, p palette, e *check.Entry) {
 	if e.Err != nil {
-		loc := e.Err.File + ":" + strconv.Itoa(e.Err.Line) + ":"
+		loc := place(load.Position{File: e.Err.File, Line: e.Err.Line}) + ":"
 		msg := strings.TrimPrefix(e.Err.Error(), loc+" ")
 		fmt.Fprintf(b, "%s %s %s\n", p.location.Sprint(Escape(loc)), p.err.Sprint("error:"), Escape(msg))
 		// What the reading noticed first often explains the error (two
