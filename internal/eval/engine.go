@@ -985,6 +985,9 @@ func (e *Engine) admitObject(obj runtime.Object, fromInput bool) Result {
 		res.Object = o
 		observedUsed := o.Status.Used
 		res.Denial = e.admitQuota(ns, o, refused)
+		if fromInput && (res.Denial == nil || res.Denial.Stage != status.StageValidation) {
+			res.APIWarnings = appendWarnings(res.APIWarnings, validation.WarningsOnCreate(o))
+		}
 		if res.Denial == nil && !refused && e.opts.QuotaUsage != quota.UsageObserved && !e.live && len(observedUsed) > 0 {
 			res.Warnings = append(res.Warnings, "its status.used (from a live cluster?) is ignored: usage is computed from the objects in the input; give --quota-usage=observed to start from it")
 		}

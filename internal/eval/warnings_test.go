@@ -176,6 +176,20 @@ spec:
 	}, {
 		name: "refused by validation: none",
 		docs: []string{"apiVersion: v1\nkind: Pod\nmetadata: {name: web}\nspec:\n  containers:\n  - {name: app, image: app:1, resources: {requests: {memory: 1.5, cpu: '2'}, limits: {cpu: '1'}}}"},
+	}, {
+		// The ResourceQuota strategy: a hard request above the hard limit, in
+		// the order cpu, memory, storage, ephemeral-storage; bare cpu and
+		// memory stand for the request only when requests.<r> is absent.
+		name: "a quota whose requests are above its limits",
+		docs: []string{"apiVersion: v1\nkind: ResourceQuota\nmetadata: {name: q}\nspec:\n  hard: {requests.ephemeral-storage: 2Gi, limits.ephemeral-storage: 1536Mi, memory: 2Gi, limits.memory: 1Gi, requests.cpu: 1500m, cpu: '1', limits.cpu: '1', requests.storage: 10Gi}"},
+		want: []string{
+			`ResourceQuota requests.cpu (1500m) should be less than limits.cpu (1)`,
+			`ResourceQuota memory (2Gi) should be less than limits.memory (1Gi)`,
+			`ResourceQuota requests.ephemeral-storage (2Gi) should be less than limits.ephemeral-storage (1536Mi)`,
+		},
+	}, {
+		name: "a quota whose requests equal its limits: none",
+		docs: []string{"apiVersion: v1\nkind: ResourceQuota\nmetadata: {name: q}\nspec:\n  hard: {requests.cpu: '1', limits.cpu: 1000m, requests.memory: 1Gi, memory: 4Gi, limits.memory: 1Gi}"},
 	}} {
 		t.Run(tc.name, func(t *testing.T) {
 			res := run(t, features.Default(), tc.docs...)

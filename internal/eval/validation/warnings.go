@@ -37,10 +37,9 @@ import (
 // WarningsOnCreate is the create warnings of a validated object of a kind
 // whose strategy gives any that limitcheck reports: Pods, workloads,
 // Services, Ingresses, NetworkPolicies, PersistentVolumes, StorageClasses,
-// CSIDrivers, CSIStorageCapacities,
-// PersistentVolumeClaims, Endpoints,
-// EndpointSlices, Secrets, ServiceAccounts, RuntimeClasses and
-// CustomResourceDefinitions. Nil for every other kind.
+// CSIDrivers, CSIStorageCapacities, PersistentVolumeClaims, Endpoints,
+// EndpointSlices, Secrets, ServiceAccounts, ResourceQuotas, RuntimeClasses
+// and CustomResourceDefinitions. Nil for every other kind.
 func WarningsOnCreate(obj runtime.Object) []string {
 	template := templatePath
 	switch o := obj.(type) {
@@ -113,6 +112,8 @@ func WarningsOnCreate(obj runtime.Object) []string {
 			}
 		}
 		return nil
+	case *corev1.ResourceQuota:
+		return quotaWarnings(o)
 	case *corev1.ServiceAccount:
 		if _, ok := o.Annotations[EnforceMountableSecrets]; ok {
 			return []string{fmt.Sprintf("%s: deprecated in v1.32+; prefer separate namespaces to isolate access to mounted secrets",
@@ -923,4 +924,27 @@ func staticSuffixWarning(name string) []string {
 		return nil
 	}
 	return []string{fmt.Sprintf("metadata.name: names ending with %q are reserved for static manifest-based configurations and cannot be managed via the API", staticSuffix)}
+}
+
+// quotaWarnings is the ResourceQuota strategy's warning for a hard request
+// above the hard limit of the same resource (VAL-104): for cpu, memory,
+// storage and ephemeral-storage in that order, requests.<r> (for cpu and
+// memory the bare name when requests.<r> is absent) against limits.<r>.
+func quotaWarnings(q *corev1.ResourceQuota) []string {
+	var w []string
+	for _, r := range []corev1.ResourceName{corev1.ResourceCPU, corev1.ResourceMemory, corev1.ResourceStorage, corev1.ResourceEphemeralStorage} {
+		reqName := "requests." + r
+		req, ok := q.Spec.Hard[reqName]
+		if !ok && (r == corev1.ResourceCPU || r == corev1.ResourceMemory) {
+			if req, ok = q.Spec.Hard[r]; ok {
+				reqName = r
+			}
+		}
+		limName := "limits." + r
+		lim, limOK := q.Spec.Hard[limName]
+		if ok && limOK && req.Cmp(lim) > 0 {
+			w = append(w, fmt.Sprintf("ResourceQuota %s (%s) should be less than %s (%s)", reqName, req.String(), limName, lim.String()))
+		}
+	}
+	return w
 }
