@@ -65,10 +65,10 @@ func TestWalkAhead(t *testing.T) {
 	}()
 }
 
-// TestReadsFilesAhead: a walk that reads files ahead, a first look
-// (Options.Select) or the full reading, yields what one reading them in
-// turn yields, notes, errors and stops included.
-func TestReadsFilesAhead(t *testing.T) {
+// TestFirstLookReadsFilesAhead: a first look (Options.Select) that reads
+// files ahead yields what one reading them in turn yields, notes, errors
+// and stops included.
+func TestFirstLookReadsFilesAhead(t *testing.T) {
 	files := map[string]string{
 		"sub/deep/z.yaml": cmYAML("deep"),
 		"ignored.yaml":    cmYAML("ignored"),
@@ -86,13 +86,11 @@ func TestReadsFilesAhead(t *testing.T) {
 		files[fmt.Sprintf("f%02d.yaml", i)] = b.String()
 	}
 	dir := writeTree(t, files)
-	record := func(firstLook bool, stopAt int, paths ...string) []string {
+	record := func(stopAt int, paths ...string) []string {
 		var out []string
 		opts := Options{Ignore: []string{"ignored.yaml"}, Recursive: true, MaxInputBytes: 6000,
-			Note: func(n Note) { out = append(out, "note "+n.String()) }}
-		if firstLook {
-			opts.Select = func(apiVersion, kind string) bool { return kind == "LimitRange" }
-		}
+			Select: func(apiVersion, kind string) bool { return kind == "LimitRange" },
+			Note:   func(n Note) { out = append(out, "note "+n.String()) }}
 		n := 0
 		err := Walk(paths, nil, opts, func(d Document) bool {
 			n++
@@ -105,20 +103,18 @@ func TestReadsFilesAhead(t *testing.T) {
 		})
 		return append(out, fmt.Sprintf("returned %v", err))
 	}
-	for _, firstLook := range []bool{true, false} {
-		for _, stopAt := range []int{0, 1, 7, 30} {
-			for _, paths := range [][]string{{dir}, {dir + "/f03.yaml", dir, dir + "/missing.yaml"}} {
-				got := record(firstLook, stopAt, paths...)
-				parallelFiles = false
-				want := record(firstLook, stopAt, paths...)
-				parallelFiles = true
-				if strings.Join(got, "\n") != strings.Join(want, "\n") {
-					t.Fatalf("first look %v, stop at %d, %v: read ahead\n%s\nin turn\n%s", firstLook, stopAt, paths, strings.Join(got, "\n"), strings.Join(want, "\n"))
-				}
+	for _, stopAt := range []int{0, 1, 7, 30} {
+		for _, paths := range [][]string{{dir}, {dir + "/f03.yaml", dir, dir + "/missing.yaml"}} {
+			got := record(stopAt, paths...)
+			parallelFiles = false
+			want := record(stopAt, paths...)
+			parallelFiles = true
+			if strings.Join(got, "\n") != strings.Join(want, "\n") {
+				t.Fatalf("stop at %d, %v: read ahead\n%s\nin turn\n%s", stopAt, paths, strings.Join(got, "\n"), strings.Join(want, "\n"))
 			}
 		}
-		if got := strings.Join(record(firstLook, 0, dir), "\n"); !strings.Contains(got, "the input limit for one run") {
-			t.Fatalf("first look %v: the case does not reach the input limit:\n%s", firstLook, got)
-		}
+	}
+	if got := strings.Join(record(0, dir), "\n"); !strings.Contains(got, "the input limit for one run") {
+		t.Fatalf("the case does not reach the input limit:\n%s", got)
 	}
 }

@@ -62,11 +62,8 @@ func Walk(paths []string, stdin io.Reader, opts Options, yield func(Document) bo
 	}
 
 	w := &walker{opts: opts, ign: ign, budget: newBudget(opts.MaxInputBytes), seen: newSeenFiles(),
-		par: parallelFiles && workers() > 1, aheadMax: fullAhead,
+		par:    parallelFiles && opts.Select != nil && workers() > 1,
 		inputs: findToolInputs(paths, infos, opts, ign)}
-	if opts.Select != nil {
-		w.aheadMax = firstLookAhead
-	}
 	w.yield = func(d Document) bool {
 		if !yield(d) {
 			w.stopped = true
@@ -154,32 +151,23 @@ type walker struct {
 	stopped     bool
 	err         error // what stopped the walk, from a file read ahead
 
-	// With par, small regular files are read on goroutines of their own,
-	// up to one per core ahead, and what each yields is kept and handed on
-	// in walk order (flush). Read in turn, the workers converting a file's
-	// documents wait at its end for the last of them, and the next file is
-	// split only then: a first look is otherwise a phase of the run where
-	// one core reads and splits while the other waits, and the full
-	// reading loses a share of a core at every file's end. aheadMax bounds
-	// what is held: a first look keeps little of a document, the full
-	// reading whole decoded objects.
+	// With par (a first look: Options.Select), small regular files are
+	// read on goroutines of their own, up to one per core ahead, and what
+	// each yields is kept and handed on in walk order (flush): a first
+	// look keeps little of a document, and it is otherwise a phase of the
+	// run where one core reads and splits while the other waits.
 	par      bool
-	aheadMax int64 // the largest file read ahead, and the most its pending files hold
 	pending  []*fileRead
 	reserved int64 // the pending files' sizes, charged to the budget ahead
 }
 
-// parallelFiles lets files be read ahead (walker.par); tests turn it off to
-// compare.
+// parallelFiles lets a first look read files ahead (walker.par); tests turn
+// it off to compare.
 var parallelFiles = true
 
-// firstLookAhead and fullAhead are aheadMax for a first look (Options.Select)
-// and for the full reading: what a pending file yields is held until its
-// turn, decoded in full by the latter.
-const (
-	firstLookAhead = 4 << 20
-	fullAhead      = 1 << 20
-)
+// parMaxFile is the largest file read ahead: what a pending file yields is
+// held until its turn.
+const parMaxFile = 4 << 20
 
 // fileRead is a file being read ahead.
 type fileRead struct {
@@ -264,7 +252,7 @@ func (w *walker) readAhead(p string, f *os.File, size int64, opts Options, walke
 		})
 	}()
 	w.pending = append(w.pending, fr)
-	for len(w.pending) > workers() || len(w.pending) > 1 && w.reserved > w.aheadMax {
+	if len(w.pending) > workers() {
 		w.emitOldest()
 	}
 }
@@ -470,7 +458,7 @@ func (w *walker) file(p string, info fs.FileInfo, walked bool) error {
 	var r io.Reader = f
 	if fi, err := f.Stat(); err == nil && fi.Mode().IsRegular() {
 		size = fi.Size()
-		if w.par && size <= w.aheadMax {
+		if w.par && size <= parMaxFile {
 			w.readAhead(p, f, size, opts, walked)
 			return nil
 		}
