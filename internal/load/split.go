@@ -906,12 +906,17 @@ func (s *stream) readJSON(off int64, line int) {
 	// kubectl's decoder: the values it decoded, and where the last ended.
 	decoded, prevEnd, prevLine := 0, off, line
 	for {
-		// Skip white space, counting lines.
+		// Skip white space, counting lines. For reading the rest as YAML
+		// (skipJSONSpace) once the buffer no longer holds the last value's
+		// end: whether a line break follows it (broke), and where the line
+		// of the next value starts, which is kept.
+		broke, lineStart := false, int64(-1)
 		for {
 			b := src.at(off)
 			i := 0
 			for i < len(b) && (b[i] == ' ' || b[i] == '\t' || b[i] == '\n' || b[i] == '\r') {
 				if b[i] == '\n' {
+					broke, lineStart = true, off+int64(i)+1
 					line++
 				}
 				i++
@@ -920,7 +925,11 @@ func (s *stream) readJSON(off int64, line int) {
 			if i < len(b) || src.done() {
 				break
 			}
-			src.more(off)
+			keep := off
+			if decoded <= 1 && broke && off-lineStart <= s.maxDoc {
+				keep = lineStart
+			}
+			src.more(keep)
 		}
 		if off >= src.limit() {
 			s.ended(line, line, "")
@@ -946,8 +955,17 @@ func (s *stream) readJSON(off int64, line int) {
 				// reads the rest as YAML, from the end of the last value
 				// (yamlDocument says the JSON error if that fails too).
 				s.jsonPending = s.pendingJSON(err, start, startLine)
-				off, line = s.skipJSONSpace(prevEnd, prevLine)
-				s.readYAML(off, line, line)
+				switch {
+				case prevEnd >= src.base:
+					off, line = s.skipJSONSpace(prevEnd, prevLine)
+					s.readYAML(off, line, line)
+				case !broke: // skipJSONSpace would stop at the value
+					s.readYAML(start, startLine, startLine)
+				case lineStart >= src.base: // after white space lines
+					s.readYAML(lineStart, startLine, prevLine+1)
+				default: // a line of white space longer than a document
+					s.readYAML(start, startLine, prevLine+1)
+				}
 			case s.walked && s.jsonWithoutKind():
 				// A devcontainer.json or tsconfig.json with comments (IN-03).
 				s.queue([]Document{{Pos: Position{File: s.name, Line: startLine, Item: -1}, Skip: `not a Kubernetes object: not valid JSON, and no "kind"`}}, true)
