@@ -74,6 +74,9 @@ func CompareStream(kubectlOut string, rep *Report) (diffs []string, notCompared 
 				continue
 			}
 			real = append(real, l)
+		case strings.HasPrefix(l, "unable to decode \""):
+			// IN-08, IN-15: a document kubectl's own decoding refuses.
+			real = append(real, l)
 		case strings.HasPrefix(l, "error validating \"") && !strings.Contains(l, "ValidationError("):
 			// IN-15: apiVersion and kind, as kubectl's schema check reads them.
 			file, _, _ := strings.Cut(strings.TrimPrefix(l, "error validating \""), "\"")
@@ -98,6 +101,9 @@ func CompareStream(kubectlOut string, rep *Report) (diffs []string, notCompared 
 		}
 		if _, msg, ok := strings.Cut(r.Error, ": error validating \""); ok {
 			mine = append(mine, "error validating \""+msg)
+		}
+		if _, msg, ok := strings.Cut(r.Error, ": unable to decode \""); ok {
+			mine = append(mine, "unable to decode \""+msg)
 		}
 		if r.Error == "" && !r.Skipped && (r.Allowed != nil && *r.Allowed || len(r.Created) > 0) {
 			admitted[strings.ToLower(r.Kind)+"/"+r.Name] = true

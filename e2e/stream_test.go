@@ -60,3 +60,22 @@ func TestSplitAggregate(t *testing.T) {
 		t.Errorf("a plain line: %q", got)
 	}
 }
+
+// TestCompareStreamDecodeErrors: kubectl's "unable to decode" lines are
+// compared with limitcheck's errors, as reading and validation errors are.
+func TestCompareStreamDecodeErrors(t *testing.T) {
+	rep := &Report{Results: []Result{
+		{File: "a.yaml", Error: `a.yaml:1: kind: unable to decode "a.yaml": Object 'Kind' is missing in '{"apiVersion":"v1","kind":""}' (kind is empty)`},
+		{Kind: "ConfigMap", Name: "b", Allowed: ptrTrue()},
+	}}
+	same := "configmap/b created\nerror: unable to decode \"a.yaml\": Object 'Kind' is missing in '{\"apiVersion\":\"v1\",\"kind\":\"\"}'\n"
+	if d, why := CompareStream(same, rep); len(d) != 0 || why != "" {
+		t.Errorf("same errors: %q, %q", d, why)
+	}
+	other := "configmap/b created\nerror: unable to decode \"a.yaml\": Object 'Kind' is missing in '{\"kind\":\"\"}'\n"
+	if d, _ := CompareStream(other, rep); len(d) != 2 {
+		t.Errorf("other words: %q, want a difference each way", d)
+	}
+}
+
+func ptrTrue() *bool { t := true; return &t }
