@@ -98,11 +98,6 @@ func (c *CRDCheck) Refusal() *status.Denial {
 	return status.Invalid(c.gk, c.name, c.errs)
 }
 
-// CRDRefusal is CheckCRD(obj, ev).Refusal().
-func CRDRefusal(obj runtime.Object, ev RuleEvaluator) *status.Denial {
-	return CheckCRD(obj, ev).Refusal()
-}
-
 // PreparedCRD prepares obj, the same document as the one c checked, for
 // AdmitPrepared, which takes c's verdict instead of checking it again.
 func PreparedCRD(obj runtime.Object, c *CRDCheck) *Prepared {

@@ -72,12 +72,12 @@ func TestCRDRulesNotCompiled(t *testing.T) {
 	if want := "its CEL expressions were not compiled: the limitcheck-cel helper was not found"; !slices.Contains(res.Warnings, want) {
 		t.Errorf("warnings %q, want %q", strings.Join(res.Warnings, "; "), want)
 	}
-	if CRDRefusal(decode(t, doc), failingRules{}) != nil {
+	if CheckCRD(decode(t, doc), failingRules{}).Refusal() != nil {
 		t.Error("refused when its rules could not be compiled")
 	}
 	cel := celserver.Pipe()
 	defer cel.Close()
-	if CRDRefusal(decode(t, doc), cel) == nil {
+	if CheckCRD(decode(t, doc), cel).Refusal() == nil {
 		t.Error("not refused with a rule that does not compile")
 	}
 }

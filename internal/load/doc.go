@@ -351,14 +351,14 @@ func (d *docSrc) object(js []byte, o *obj, depth int) {
 func (d *docSrc) validationRefusal(o *obj, h *header, kindVariant, apiVersionVariant string) *Error {
 	var errs, hints []string
 	field, line := "", 0
-	at := func(f, variant string) {
+	at := func(f, variant string, raw []byte) {
 		if field != "" {
 			return
 		}
 		field = f
 		if variant != "" {
 			line, _ = d.fieldLine(o, variant)
-		} else if JSONType(h.raw(f)) != "" {
+		} else if raw != nil {
 			line, _ = d.fieldLine(o, f)
 		}
 	}
@@ -369,19 +369,19 @@ func (d *docSrc) validationRefusal(o *obj, h *header, kindVariant, apiVersionVar
 		switch t := JSONType(f.raw); {
 		case f.raw == nil || t == "null":
 			errs = append(errs, f.name+" not set")
-			at(f.name, f.variant)
+			at(f.name, f.variant, f.raw)
 			if f.variant != "" {
 				hints = append(hints, fmt.Sprintf("the document has %q: keys are case-sensitive", f.variant))
 			}
 		case t != "string":
 			errs = append(errs, f.name+" isn't string type")
-			at(f.name, "")
+			at(f.name, "", f.raw)
 			hints = append(hints, f.name+" is "+describeJSON(f.raw))
 		case f.name == "apiVersion":
 			if _, err := schema.ParseGroupVersion(h.apiVersion); err != nil {
 				errs = append(errs, err.Error())
-				at(f.name, "")
-				hints = append(hints, "want group/version, e.g. apps/v1, or v1 for the core group")
+				at(f.name, "", f.raw)
+				hints = append(hints, groupVersionHint)
 			}
 		}
 	}
@@ -394,6 +394,9 @@ func (d *docSrc) validationRefusal(o *obj, h *header, kindVariant, apiVersionVar
 	}
 	return &Error{Line: line, Field: field, Msg: msg}
 }
+
+// groupVersionHint says what an apiVersion looks like.
+const groupVersionHint = "want group/version, e.g. apps/v1, or v1 for the core group"
 
 // kubectlValidationError is kubectl's refusal of a document of the stream
 // name by its schema check, for errs (IN-15).
@@ -415,7 +418,7 @@ func (d *docSrc) emptyTypeField(h *header, js []byte) *Error {
 	if h.kind == "" {
 		return &Error{Field: "kind", Msg: fmt.Sprintf("unable to decode %q: Object 'Kind' is missing in '%s' (kind is empty)", kubectlSource(d.stream.name), js)}
 	}
-	return &Error{Field: "apiVersion", Msg: "the server could not find the requested resource (apiVersion is empty: want group/version, e.g. apps/v1, or v1 for the core group)"}
+	return &Error{Field: "apiVersion", Msg: "the server could not find the requested resource (apiVersion is empty: " + groupVersionHint + ")"}
 }
 
 func (d *docSrc) checkTypeField(o *obj, field string, raw []byte, val, variant string) *Error {

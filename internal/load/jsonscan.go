@@ -247,14 +247,6 @@ type header struct {
 	items            []byte // raw value of "items", nil if absent
 }
 
-// raw is the raw value of the header's field f, apiVersion or kind.
-func (h *header) raw(f string) []byte {
-	if f == "kind" {
-		return h.kindRaw
-	}
-	return h.apiVersionRaw
-}
-
 // scanHeader skims the top level of the JSON object js. ok is false if js is
 // not an object.
 func scanHeader(js []byte) (h header, ok bool) {
