@@ -108,7 +108,7 @@ func (c *checker) mismatch(expected string, raw []byte) {
 // block encoded whole.
 func base64Hint(path, value string) string {
 	switch {
-	case strings.HasPrefix(path, "data."):
+	case strings.HasPrefix(path, "data.") || strings.HasPrefix(path, "data["):
 		return " (a Secret's data values are base64: put the text under stringData instead, or encode it: printf %s 'value' | base64)"
 	case strings.HasPrefix(strings.TrimSpace(value), "-----BEGIN "):
 		return " (the PEM text is given as is: this field holds it base64-encoded, e.g. base64 -w0 file.pem)"
@@ -165,6 +165,21 @@ func (c *checker) pushKey(key string) int {
 		c.path = append(c.path, '.')
 	}
 	c.path = append(c.path, key...)
+	return n
+}
+
+// pushMapKey appends a map's key: after a dot, as a field, unless the key
+// would read as more than one (a dot in it, as in nvidia.com/gpu or
+// app.kubernetes.io/name) or as none (empty): then in brackets, as
+// kube-apiserver writes map keys: metadata.labels[app.kubernetes.io/name].
+func (c *checker) pushMapKey(key string) int {
+	if key != "" && !strings.ContainsAny(key, ".[]") {
+		return c.pushKey(key)
+	}
+	n := len(c.path)
+	c.path = append(c.path, '[')
+	c.path = append(c.path, key...)
+	c.path = append(c.path, ']')
 	return n
 }
 
@@ -253,7 +268,7 @@ func (c *checker) value(t reflect.Type, raw []byte, depth int) {
 			if !ok {
 				return true
 			}
-			n := c.pushKey(k)
+			n := c.pushMapKey(k)
 			if msg := checkMapKey(kt, k); msg != "" {
 				c.add(msg)
 			} else {

@@ -517,7 +517,7 @@ var streamCases = []struct {
 			{Pos: pos(28, 2, -1), APIVersion: "v1", Kind: "Pod", Name: "q",
 				Err: `f.yaml:35: spec.containers[0].ports[0].containerPort: Pod in version "v1" cannot be handled as a Pod: json: cannot unmarshal string into Go struct field ContainerPort.spec.containers.ports.containerPort of type int32`},
 			{Pos: pos(38, 3, -1), APIVersion: "v1", Kind: "Pod", Name: "r",
-				Err: `f.yaml:45: spec.containers[0].resources.requests.nvidia.com/gpu: Pod in version "v1" cannot be handled as a Pod: ` + quantityR + ` (got "lots")`},
+				Err: `f.yaml:45: spec.containers[0].resources.requests[nvidia.com/gpu]: Pod in version "v1" cannot be handled as a Pod: ` + quantityR + ` (got "lots")`},
 			{Pos: pos(47, 4, -1), APIVersion: "example.com/v1", Kind: "Widget", Name: "w",
 				Err: `f.yaml:52: metadata.labels.app: unable to decode "f.yaml": json: cannot unmarshal number into Go struct field ObjectMeta.metadata.labels of type string (YAML reads the unquoted 5 as a number: write "5" for a string)`},
 			{Pos: pos(55, 5, -1), APIVersion: "v1", Kind: "Pod", Name: "s",

@@ -122,6 +122,27 @@ func locateNode(n *yaml3.Node, path string) (line int, key string, node *yaml3.N
 	line = cur.Line
 	rest := path
 	for steps := 0; rest != "" && steps <= 10000; steps++ {
+		if rest[0] == '[' && cur.Kind == yaml3.MappingNode {
+			// A map's key in brackets (checker.pushMapKey): the longest
+			// key that rest gives whole, up to a closing bracket.
+			var k, v *yaml3.Node
+			for i := 0; i+1 < len(cur.Content); i += 2 {
+				kn := cur.Content[i]
+				if kn != nil && kn.Kind == yaml3.ScalarNode && strings.HasPrefix(rest[1:], kn.Value) &&
+					strings.HasPrefix(rest[1+len(kn.Value):], "]") && (k == nil || len(kn.Value) > len(k.Value)) {
+					k, v = kn, cur.Content[i+1]
+				}
+			}
+			if k == nil {
+				return line, key, nil, false
+			}
+			key, line = k.Value, k.Line
+			rest = rest[len(k.Value)+2:]
+			if cur = resolveAlias(v); cur == nil {
+				return line, key, nil, rest == ""
+			}
+			continue
+		}
 		if rest[0] == '[' {
 			end := strings.IndexByte(rest, ']')
 			if end < 0 {

@@ -13,7 +13,7 @@ func TestDecodeRefusal(t *testing.T) {
 	const deploy = "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: d}\nspec:\n"
 	for _, tc := range []struct{ name, file, in, want string }{
 		{"annotation before label", "app.yaml", pod + "  labels: {debug: true}\n  annotations:\n    prometheus.io/port: 9090\n",
-			`app.yaml:7: metadata.annotations.prometheus.io/port: unable to decode "app.yaml": json: cannot unmarshal number into Go struct field ObjectMeta.metadata.annotations of type string (YAML reads the unquoted 9090 as a number: write "9090" for a string)`},
+			`app.yaml:7: metadata.annotations[prometheus.io/port]: unable to decode "app.yaml": json: cannot unmarshal number into Go struct field ObjectMeta.metadata.annotations of type string (YAML reads the unquoted 9090 as a number: write "9090" for a string)`},
 		{"metadata before spec", "app.yaml", pod + "  labels: {debug: true}\nspec:\n  hostNetwork: \"true\"\n",
 			`app.yaml:5: metadata.labels.debug: unable to decode "app.yaml": json: cannot unmarshal bool into Go struct field ObjectMeta.metadata.labels of type string (YAML reads the unquoted true as a boolean: write "true" for a string)`},
 		{"metadata not an object", "app.yaml", "apiVersion: v1\nkind: ConfigMap\nmetadata: foo\n",
