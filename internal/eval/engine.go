@@ -181,6 +181,19 @@ type Options struct {
 	APIs *apis.Catalog
 }
 
+// UnnamedPrefix is, for an object refused before its name was generated (a
+// mutating plugin's refusal, PL-04), the generateName it had, which the
+// message names it by; "" for any other.
+func (r *Result) UnnamedPrefix() string {
+	if r.Name != "" {
+		return ""
+	}
+	if m, ok := r.Object.(metav1.Object); ok {
+		return m.GetGenerateName()
+	}
+	return ""
+}
+
 // Result is the outcome of one object.
 type Result struct {
 	APIVersion string

@@ -72,8 +72,9 @@ type Binding struct {
 	// Replica is the refused replica (Fit+1), 0 when the workload itself or the
 	// ReplicaSet or Job its controller creates first is refused.
 	Replica int
-	// Kind and Name identify the refused object.
-	Kind, Name string
+	// Kind and Name identify the refused object; GenerateName is its prefix
+	// when it was refused before it had a name (Result.UnnamedPrefix).
+	Kind, Name, GenerateName string
 	// Denial is its refusal; nil when limitcheck failed on it (Internal).
 	Denial   *status.Denial
 	Internal string
@@ -189,11 +190,16 @@ func confirmFit(probe func(int) Result, n int, b *Binding) bool {
 		(next.Denial == nil) == (b.Denial == nil) && (b.Denial == nil || next.Denial.Message == b.Denial.Message)
 }
 
+// newBinding is the Binding of r, a refused object.
+func newBinding(r *Result) *Binding {
+	return &Binding{Kind: r.Kind, Name: r.Name, GenerateName: r.UnnamedPrefix(), Denial: r.Denial, Internal: r.Internal}
+}
+
 // fitFrom reads, from a workload admitted with some replica count, how many
 // replicas were admitted before the first refusal and that refusal.
 func fitFrom(res Result) (int, *Binding) {
 	refused := func(r *Result) *Binding {
-		return &Binding{Kind: r.Kind, Name: r.Name, Denial: r.Denial, Internal: r.Internal}
+		return newBinding(r)
 	}
 	if res.Denial != nil || res.Internal != "" {
 		return 0, refused(&res)

@@ -125,7 +125,7 @@ func (e *Engine) Rollout(res *Result) (r *Rollout) {
 	newSpec = scaleUp(desired, surge, oldSpec, newSpec)
 	rsRes := c.admitCreated(replicaSetFor(nd, int32(newSpec)), 0)
 	if !rsRes.Allowed {
-		r.Old, r.Binding = oldRunning, &Binding{Kind: rsRes.Kind, Name: rsRes.Name, Denial: rsRes.Denial, Internal: rsRes.Internal}
+		r.Old, r.Binding = oldRunning, newBinding(&rsRes)
 		r.Peak = peaks(ns.Quotas, before, peak)
 		return r
 	}
@@ -152,7 +152,7 @@ func (e *Engine) Rollout(res *Result) (r *Rollout) {
 			r.Binding = nil
 			for i := range nw.Created {
 				if cr := &nw.Created[i]; !cr.Allowed {
-					r.Binding = &Binding{Kind: cr.Kind, Name: cr.Name, Denial: cr.Denial, Internal: cr.Internal}
+					r.Binding = newBinding(cr)
 					break
 				}
 			}

@@ -245,15 +245,17 @@ type jsonPeak struct {
 
 // jsonBinding is what refuses replica fit+1.
 type jsonBinding struct {
-	Replica    int    `json:"replica"`
-	Kind       string `json:"kind"`
-	Name       string `json:"name"`
-	Code       int32  `json:"code"`
-	Stage      string `json:"stage"`
-	Quota      string `json:"quota"`
-	Resource   string `json:"resource"`
-	LimitRange string `json:"limitRange"`
-	Message    string `json:"message"`
+	Replica int    `json:"replica"`
+	Kind    string `json:"kind"`
+	Name    string `json:"name"`
+	// GenerateName: as the check report's (set only when name is "").
+	GenerateName string `json:"generateName,omitempty"`
+	Code         int32  `json:"code"`
+	Stage        string `json:"stage"`
+	Quota        string `json:"quota"`
+	Resource     string `json:"resource"`
+	LimitRange   string `json:"limitRange"`
+	Message      string `json:"message"`
 }
 
 type jsonFitQuota struct {
@@ -268,7 +270,7 @@ func newJSONBinding(b *eval.Binding) *jsonBinding {
 	if b == nil {
 		return nil
 	}
-	jb := &jsonBinding{Replica: b.Replica, Kind: b.Kind, Name: b.Name, Message: b.Internal, Code: internalErrorCode}
+	jb := &jsonBinding{Replica: b.Replica, Kind: b.Kind, Name: b.Name, GenerateName: b.GenerateName, Message: b.Internal, Code: internalErrorCode}
 	if d := b.Denial; d != nil {
 		jb.Code, jb.Stage, jb.Message = d.Code, string(d.Stage), d.Message
 		jb.Quota, jb.Resource, jb.LimitRange = d.Quota, strings.Join(d.Resources, ","), d.LimitRange

@@ -73,6 +73,9 @@ type jsonResult struct {
 	Kind       string `json:"kind"`
 	Namespace  string `json:"namespace"`
 	Name       string `json:"name"`
+	// GenerateName is set only for an object refused before its name was
+	// generated, whose name is "" (eval.Result.UnnamedPrefix).
+	GenerateName string `json:"generateName,omitempty"`
 	// Allowed is null for a skipped object: kube-apiserver never saw it.
 	Allowed    *bool  `json:"allowed"`
 	Skipped    bool   `json:"skipped"`
@@ -105,8 +108,10 @@ type jsonCreated struct {
 	Kind       string `json:"kind"`
 	Namespace  string `json:"namespace"`
 	Name       string `json:"name"`
-	Pod        string `json:"pod"`
-	Allowed    bool   `json:"allowed"`
+	// GenerateName: as jsonResult's.
+	GenerateName string `json:"generateName,omitempty"`
+	Pod          string `json:"pod"`
+	Allowed      bool   `json:"allowed"`
 	// Count, when set, says this entry stands for Count objects: its own and
 	// those of the Count-1 replicas after it, created exactly like it but for
 	// their names (WL-03; the list folds runs after eval.CreatedListLimit entries).
@@ -288,18 +293,19 @@ func (e *indenter) flush() error {
 func newJSONResult(e *check.Entry) jsonResult {
 	res := &e.Result
 	j := jsonResult{
-		File:       e.Pos.File,
-		Line:       e.Pos.Line,
-		Index:      e.Pos.Index,
-		Source:     e.Pos.Source,
-		APIVersion: res.APIVersion,
-		Kind:       res.Kind,
-		Namespace:  res.Namespace,
-		Name:       res.Name,
-		Skipped:    res.Skipped,
-		SkipReason: res.SkipReason,
-		Live:       e.Live,
-		jsonStatus: newJSONStatus(res),
+		File:         e.Pos.File,
+		Line:         e.Pos.Line,
+		Index:        e.Pos.Index,
+		Source:       e.Pos.Source,
+		APIVersion:   res.APIVersion,
+		Kind:         res.Kind,
+		Namespace:    res.Namespace,
+		Name:         res.Name,
+		GenerateName: res.UnnamedPrefix(),
+		Skipped:      res.Skipped,
+		SkipReason:   res.SkipReason,
+		Live:         e.Live,
+		jsonStatus:   newJSONStatus(res),
 	}
 	if !res.Skipped || e.Err != nil {
 		j.Allowed = boolPtr(res.Allowed && e.Err == nil)
@@ -346,13 +352,14 @@ func (j *jsonResult) denyAsCreated(wl *eval.Workload) {
 
 func newJSONCreated(res *eval.Result) jsonCreated {
 	c := jsonCreated{
-		APIVersion: res.APIVersion,
-		Kind:       res.Kind,
-		Namespace:  res.Namespace,
-		Name:       res.Name,
-		Pod:        res.Pod,
-		Allowed:    res.Allowed,
-		jsonStatus: newJSONStatus(res),
+		APIVersion:   res.APIVersion,
+		Kind:         res.Kind,
+		Namespace:    res.Namespace,
+		Name:         res.Name,
+		GenerateName: res.UnnamedPrefix(),
+		Pod:          res.Pod,
+		Allowed:      res.Allowed,
+		jsonStatus:   newJSONStatus(res),
 	}
 	if res.Repeat > 0 {
 		c.Count = 1 + res.Repeat

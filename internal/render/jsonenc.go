@@ -195,6 +195,9 @@ func (w *jw) result(b []byte, r *jsonResult, prefix string) []byte {
 	w.str("kind", r.Kind)
 	w.str("namespace", r.Namespace)
 	w.str("name", r.Name)
+	if r.GenerateName != "" {
+		w.str("generateName", r.GenerateName)
+	}
 	w.key("allowed")
 	if r.Allowed == nil {
 		w.b = append(w.b, "null"...)
@@ -227,6 +230,9 @@ func (w *jw) result(b []byte, r *jsonResult, prefix string) []byte {
 				w.str("kind", c.Kind)
 				w.str("namespace", c.Namespace)
 				w.str("name", c.Name)
+				if c.GenerateName != "" {
+					w.str("generateName", c.GenerateName)
+				}
 				w.str("pod", c.Pod)
 				w.bool("allowed", c.Allowed)
 				if c.Count != 0 {

@@ -10,7 +10,6 @@ import (
 
 	"github.com/fatih/color"
 	"k8s.io/apimachinery/pkg/api/resource"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/limitcheck/limitcheck/internal/check"
 	"github.com/limitcheck/limitcheck/internal/eval"
@@ -233,13 +232,10 @@ func createdLabel(c *eval.Result) string {
 // generated (a mutating plugin's refusal, PL-04), the name it would have
 // had, the placeholder standing for the random part; else "".
 func shownName(res *eval.Result) string {
-	if res.Name != "" {
-		return res.Name
+	if p := res.UnnamedPrefix(); p != "" {
+		return eval.GeneratedName(p)
 	}
-	if m, ok := res.Object.(metav1.Object); ok && m.GetGenerateName() != "" {
-		return eval.GeneratedName(m.GetGenerateName())
-	}
-	return ""
+	return res.Name
 }
 
 func writeParts(b *strings.Builder, d *status.Denial) {
