@@ -10,6 +10,8 @@ import (
 	"github.com/limitcheck/limitcheck/internal/check"
 	"github.com/limitcheck/limitcheck/internal/eval"
 	"github.com/limitcheck/limitcheck/internal/load"
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 )
 
 func renderString(t *testing.T, name string, r *check.Report, o Options) string {
@@ -110,6 +112,23 @@ func TestJUnitValid(t *testing.T) {
 	}
 	if got := doc.Suites[0].Cases[0].Failure.Message; got != r.Entries[0].Result.Denial.Message {
 		t.Errorf("message = %q", got)
+	}
+}
+
+// TestJUnitUnnamed: an object refused before its name was generated is the
+// test case of the name it would have had, as the text report shows it
+// (PL-04), not of an empty name.
+func TestJUnitUnnamed(t *testing.T) {
+	r := sampleReport()
+	res := &r.Entries[0].Result
+	res.Name = ""
+	res.Object = &corev1.Pod{ObjectMeta: metav1.ObjectMeta{GenerateName: "web-", Namespace: res.Namespace}}
+	var doc junitSuites
+	if err := xml.Unmarshal([]byte(renderString(t, "junit", r, Options{})), &doc); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := doc.Suites[0].Cases[0].Name, res.Kind+" web-xxxxx"; got != want {
+		t.Errorf("name = %q, want %q", got, want)
 	}
 }
 

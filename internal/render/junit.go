@@ -232,7 +232,7 @@ func xmlChar(r rune) bool {
 // with its parts.
 func newJUnitCase(e *check.Entry) junitCase {
 	res := &e.Result
-	c := junitCase{Classname: res.Namespace, Name: res.Kind + " " + res.Name}
+	c := junitCase{Classname: res.Namespace, Name: res.Kind + " " + shownName(res)}
 	if e.Err != nil || res.Kind == "" {
 		c.Name = "document at line " + strconv.Itoa(e.Pos.Line)
 	}
