@@ -19,8 +19,9 @@ import (
 
 // customSchema is the schema a custom resource is checked with: its CRD's,
 // when the CRD is in the input (apis.Catalog.AddCRD) and the resource was
-// decoded whole (NewCustomObject); nil otherwise.
-func (e *Engine) customSchema(u *unstructured.Unstructured) (*crdschema.Schema, bool) {
+// decoded whole (NewCustomObject); nil otherwise. err (an internal error)
+// says why the CRD's schema could not be read.
+func (e *Engine) customSchema(u *unstructured.Unstructured) (*crdschema.Schema, bool, error) {
 	gvk := u.GroupVersionKind()
 	return e.catalog().Schema(gvk.GroupVersion().String(), gvk.Kind)
 }
@@ -161,9 +162,9 @@ func embeddedMeta(m *metav1.ObjectMeta, p *field.Path) field.ErrorList {
 // when its CRD gives it a schema: the whole content, to be checked against
 // it; nil otherwise.
 func NewCustomObject(apis interface {
-	Schema(apiVersion, kind string) (*crdschema.Schema, bool)
+	Schema(apiVersion, kind string) (*crdschema.Schema, bool, error)
 }, apiVersion, kind string) *unstructured.Unstructured {
-	if s, _ := apis.Schema(apiVersion, kind); s != nil {
+	if s, _, err := apis.Schema(apiVersion, kind); s != nil || err != nil {
 		return &unstructured.Unstructured{}
 	}
 	return nil

@@ -208,3 +208,29 @@ func (failingRules) CompilePolicy(*rules.PolicyCompile) (map[string]field.ErrorL
 func (failingRules) CompileCRD([]byte, *field.Path, []string) (field.ErrorList, error) {
 	return nil, errors.New("the limitcheck-cel helper was not found")
 }
+
+// TestCustomSchemaUnreadable: a custom resource whose CRD's schema cannot be
+// read (never one kube-apiserver creates: apis.Catalog.Schema) is an
+// internal error of limitcheck's, not a resource checked without it.
+func TestCustomSchemaUnreadable(t *testing.T) {
+	catalog := apis.New()
+	doc := `{"apiVersion":"apiextensions.k8s.io/v1","kind":"CustomResourceDefinition","metadata":{"name":"ws.example.com"},` +
+		`"spec":{"group":"example.com","names":{"kind":"W","plural":"ws"},"scope":"Namespaced","versions":[` +
+		`{"name":"v1","served":true,"storage":true,"schema":{"openAPIV3Schema":{"type":"object","properties":{"a":{"type":"string","pattern":"("}}}}}]}}`
+	if err := catalog.AddCRD([]byte(doc)); err != nil {
+		t.Fatal(err)
+	}
+	u := NewCustomObject(catalog, "example.com/v1", "W")
+	if u == nil {
+		t.Fatal("NewCustomObject: nil, want the whole object decoded")
+	}
+	if err := json.Unmarshal([]byte(`{"apiVersion":"example.com/v1","kind":"W","metadata":{"name":"w"},"a":"x"}`), u); err != nil {
+		t.Fatal(err)
+	}
+	e := New(Options{DefaultNamespace: "ns1", OmitNamespaceObjects: true, DisableControllers: true, APIs: catalog})
+	res := e.Admit(u)
+	const want = `CustomResourceDefinition "ws.example.com", version "v1": openAPIV3Schema.a: pattern "(": error parsing regexp: missing closing ): ` + "`(`"
+	if res.Internal != want || res.Allowed {
+		t.Errorf("internal %q, allowed %v; want\n%s", res.Internal, res.Allowed, want)
+	}
+}

@@ -858,7 +858,12 @@ func (e *Engine) admitObject(obj runtime.Object, fromInput bool) Result {
 		if u, ok := obj.(*unstructured.Unstructured); ok {
 			// VAL-76..VAL-78: a cluster-scoped custom resource against its
 			// CRD's schema, as a namespaced one.
-			if custom, customStatus := e.customSchema(u); custom != nil {
+			custom, customStatus, err := e.customSchema(u)
+			if err != nil {
+				res.Internal = err.Error()
+				return res
+			}
+			if custom != nil {
 				if res.Denial = decodeCustom(u, custom); res.Denial != nil {
 					return res
 				}
@@ -920,7 +925,12 @@ func (e *Engine) admitObject(obj runtime.Object, fromInput bool) Result {
 	var customStatus bool
 	if u, ok := obj.(*unstructured.Unstructured); ok {
 		// VAL-76, VAL-77: the body is decoded before any admission plugin.
-		if custom, customStatus = e.customSchema(u); custom != nil {
+		var err error
+		if custom, customStatus, err = e.customSchema(u); err != nil {
+			res.Internal = err.Error()
+			return res
+		}
+		if custom != nil {
 			res.Object = u
 			if res.Denial = decodeCustom(u, custom); res.Denial != nil {
 				return res

@@ -257,6 +257,33 @@ func TestAddCRDErrors(t *testing.T) {
 	}
 }
 
+// TestSchemaRead: a CRD version's schema is read when first asked for, once
+// (the same schema after), and a schema that cannot be read is an error
+// then, naming the CRD and version, not when the CRD is added.
+func TestSchemaRead(t *testing.T) {
+	c := New()
+	doc := `{"apiVersion":"apiextensions.k8s.io/v1","kind":"CustomResourceDefinition","metadata":{"name":"ws.example.com"},` +
+		`"spec":{"group":"example.com","names":{"kind":"W","plural":"ws"},"scope":"Namespaced","versions":[` +
+		`{"name":"v1","served":true,"storage":true,"schema":{"openAPIV3Schema":{"type":"object"}}},` +
+		`{"name":"v2","served":true,"storage":false,"schema":{"openAPIV3Schema":{"type":"object","properties":{"a":{"type":"string","pattern":"("}}}}}]}}`
+	if err := c.AddCRD([]byte(doc)); err != nil {
+		t.Fatal(err)
+	}
+	s1, _, err1 := c.Schema("example.com/v1", "W")
+	s2, _, err2 := c.Schema("example.com/v1", "W")
+	if s1 == nil || s1 != s2 || err1 != nil || err2 != nil {
+		t.Errorf("v1: %p %v, then %p %v; want one schema, no error", s1, err1, s2, err2)
+	}
+	s, _, err := c.Schema("example.com/v2", "W")
+	const want = `CustomResourceDefinition "ws.example.com", version "v2": openAPIV3Schema.a: pattern "(": error parsing regexp: missing closing ): ` + "`(`"
+	if s != nil || err == nil || err.Error() != want {
+		t.Errorf("v2: %v, %v; want no schema and\n%s", s, err, want)
+	}
+	if s, _, err := c.Schema("example.com/v3", "W"); s != nil || err != nil {
+		t.Errorf("v3 (not served): %v, %v", s, err)
+	}
+}
+
 // A CRD of a group kube-apiserver serves itself is created (with its API
 // approval) but serves nothing: it changes nothing, without an error.
 func TestAddCRDBuiltinGroup(t *testing.T) {

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+	"sync"
 
 	"k8s.io/apimachinery/pkg/api/meta"
 	"k8s.io/apimachinery/pkg/runtime/schema"
@@ -103,8 +104,9 @@ type crd struct {
 	served     []string // versions with served: true, in spec order
 	versions   map[string]bool
 	// schemas are the openAPIV3Schemas of the served versions that have
-	// one, by version (VAL-76..VAL-78).
-	schemas map[string]*crdschema.Schema
+	// one, by version (VAL-76..VAL-78), read when a custom resource first
+	// needs one.
+	schemas map[string]*lazySchema
 	// status says which served versions have the status subresource: a
 	// create then drops the object's status before validating it.
 	status map[string]bool
@@ -112,6 +114,24 @@ type crd struct {
 	scale map[string]*Scale
 	// deprecation is the warning of each served version marked deprecated.
 	deprecation map[string]string
+}
+
+// lazySchema is a CRD version's openAPIV3Schema, read from its JSON the
+// first time it is asked for: a CRD's schema can be megabytes, and an
+// install's CRDs mostly come without any custom resource of their kinds.
+type lazySchema struct {
+	once sync.Once
+	raw  []byte
+	s    *crdschema.Schema
+	err  error
+}
+
+func (l *lazySchema) get() (*crdschema.Schema, error) {
+	l.once.Do(func() {
+		l.s, l.err = crdschema.Parse(l.raw)
+		l.raw = nil
+	})
+	return l.s, l.err
 }
 
 // Scale is a CRD version's scale subresource: where a custom resource
@@ -245,7 +265,7 @@ func (c *Catalog) AddCRD(data []byte) error {
 		return nil
 	}
 	r := &crd{name: d.Metadata.Name, resource: s.Names.Plural, namespaced: s.Scope == "Namespaced", versions: map[string]bool{},
-		schemas: map[string]*crdschema.Schema{}, status: map[string]bool{}, scale: map[string]*Scale{}, deprecation: map[string]string{}}
+		schemas: map[string]*lazySchema{}, status: map[string]bool{}, scale: map[string]*Scale{}, deprecation: map[string]string{}}
 	for _, v := range s.Versions {
 		r.versions[v.Name] = v.Served
 		if !v.Served {
@@ -263,11 +283,7 @@ func (c *Catalog) AddCRD(data []byte) error {
 			r.scale[v.Name] = sc
 		}
 		if raw := v.Schema.OpenAPIV3Schema; len(raw) > 0 && string(raw) != "null" {
-			sch, err := crdschema.Parse(raw)
-			if err != nil {
-				return fmt.Errorf("CustomResourceDefinition %q, version %q: %w", d.Metadata.Name, v.Name, err)
-			}
-			r.schemas[v.Name] = sch
+			r.schemas[v.Name] = &lazySchema{raw: bytes.Clone(raw)}
 		}
 	}
 	c.crds[schema.GroupKind{Group: s.Group, Kind: s.Names.Kind}] = r
@@ -400,19 +416,27 @@ func (c *Catalog) Lookup(apiVersion, kind string) (Kind, Status) {
 // Schema returns the schema custom resources of apiVersion/kind are validated
 // with: that of the served version of a CRD added to the catalog (nil for
 // every other kind or version), and whether that version has the status
-// subresource.
-func (c *Catalog) Schema(apiVersion, kind string) (s *crdschema.Schema, statusSubresource bool) {
+// subresource. err says why a schema the version has could not be read
+// (the schema is then nil): never for one of a CRD kube-apiserver
+// creates, whose patterns, defaults and enums it has checked. It is safe
+// to call on any goroutine.
+func (c *Catalog) Schema(apiVersion, kind string) (s *crdschema.Schema, statusSubresource bool, err error) {
 	if c == nil {
-		return nil, false
+		return nil, false, nil
 	}
-	gv, err := schema.ParseGroupVersion(apiVersion)
-	if err != nil {
-		return nil, false
+	gv, perr := schema.ParseGroupVersion(apiVersion)
+	if perr != nil {
+		return nil, false, nil
 	}
 	if r := c.crds[gv.WithKind(kind).GroupKind()]; r != nil && r.versions[gv.Version] {
-		return r.schemas[gv.Version], r.status[gv.Version]
+		if l := r.schemas[gv.Version]; l != nil {
+			if s, err = l.get(); err != nil {
+				err = fmt.Errorf("CustomResourceDefinition %q, version %q: %w", r.name, gv.Version, err)
+			}
+		}
+		return s, r.status[gv.Version], err
 	}
-	return nil, false
+	return nil, false, nil
 }
 
 // ScaleOf is the scale subresource of the CRD version serving
