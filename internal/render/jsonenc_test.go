@@ -72,7 +72,7 @@ func FuzzResultEncoding(f *testing.F) {
 	f.Add("", "", "", "<&>", uint8(0xff))
 	f.Fuzz(func(t *testing.T, a, b, c, d string, shape uint8) {
 		allowed := shape&1 != 0
-		r := jsonResult{File: a, Line: len(b), Index: -len(c), Source: d, APIVersion: b, Kind: c, Namespace: d, Name: a,
+		r := jsonResult{File: a, Line: len(b), Index: -len(c), Source: d, APIVersion: b, Kind: c, Namespace: d, Name: a, GenerateName: d,
 			Skipped: shape&2 != 0, SkipReason: b, Error: c, Live: shape&4 != 0,
 			jsonStatus: jsonStatus{Code: int32(len(a)), Reason: a, Stage: b, Message: c, MessageParts: []string{a, b}, Warnings: []string{d}}}
 		if shape&8 != 0 {
@@ -90,7 +90,7 @@ func FuzzResultEncoding(f *testing.F) {
 		}
 		if shape&64 != 0 {
 			r.jsonWorkload = &jsonWorkload{Replicas: 3, Admitted: len(d), Created: []jsonCreated{
-				{APIVersion: a, Kind: b, Name: c, Pod: d, Allowed: allowed, Count: int(shape >> 7), jsonStatus: r.jsonStatus, jsonPod: pod},
+				{APIVersion: a, Kind: b, Name: c, GenerateName: b, Pod: d, Allowed: allowed, Count: int(shape >> 7), jsonStatus: r.jsonStatus, jsonPod: pod},
 				{Name: d},
 			}}
 		}
