@@ -223,8 +223,8 @@ func constraints(item *corev1.LimitRangeItem) []constraint {
 }
 
 // defaultRefused (LINT-01): the probe against each constraint of each
-// Container and Pod item. A Pod minimum is left out unless the probe has no
-// request at all: how many containers a Pod has decides the rest.
+// Container and Pod item. A Pod minimum the probe's defaulted request does
+// not meet is a warning, not an error: a Pod of more containers may meet it.
 func defaultRefused(gates features.Gates, ns string, lrs []*corev1.LimitRange) []Finding {
 	if len(lrs) == 0 {
 		return nil
@@ -244,11 +244,19 @@ func defaultRefused(gates features.Gates, ns string, lrs []*corev1.LimitRange) [
 				continue
 			}
 			for _, c := range constraints(item) {
-				if _, requested := res.Requests[c.name]; item.Type == corev1.LimitTypePod && c.field == "min" && requested {
-					continue
-				}
 				errs := limitranger.ValidatePod(&corev1.LimitRange{Spec: corev1.LimitRangeSpec{Limits: []corev1.LimitRangeItem{c.item}}}, pod, gates)
 				if len(errs) == 0 {
+					continue
+				}
+				if req, requested := res.Requests[c.name]; item.Type == corev1.LimitTypePod && c.field == "min" && requested {
+					// Enough containers given the default meet it: a
+					// warning that one alone does not.
+					out = append(out, Finding{
+						Rule: RuleDefaultRefused, Severity: Warning, Object: lrObject(lr),
+						Message: fmt.Sprintf("spec.limits[%d] (Pod): %s that sets no %s gets %s and is refused: %s; only a Pod of %d or more such containers meets min.%s",
+							i, who, c.name, describeDefaults(res, c.name), errs[0].Error(), containersFor(c.value, req), c.name),
+						Fix: fmt.Sprintf("%s, or lower min.%s to at most %s", defaultRefusedFix(lr, lrs, item.Type, c.field, c.name, c.value, res), c.name, req.String()),
+					})
 					continue
 				}
 				out = append(out, Finding{
@@ -260,6 +268,16 @@ func defaultRefused(gates features.Gates, ns string, lrs []*corev1.LimitRange) [
 		}
 	}
 	return out
+}
+
+// containersFor is how many containers, each given the request req, a Pod
+// needs for their sum to reach min (req > 0, min above req).
+func containersFor(min, req resource.Quantity) int64 {
+	m, r := min.MilliValue(), req.MilliValue()
+	if r <= 0 {
+		return 0
+	}
+	return (m + r - 1) / r
 }
 
 // defaultsInvalid (LINT-01): the defaults make the probe a Pod that
