@@ -232,3 +232,58 @@ func TestControllerRevisionFirst(t *testing.T) {
 		})
 	}
 }
+
+// TestQuotaRaceWarning: WL-03. A Pod a quota refuses, where the quota also
+// holds Pods another workload's controller created, is a race in a cluster
+// (compared on kube-apiserver and kube-controller-manager 1.36.3: two
+// Deployments of 2 replicas under pods: 3, five runs, the first
+// Deployment's Pod refused in two, the second's in three): the refused Pod,
+// its workload or the input's Pod say so; a workload refused by its own
+// Pods or by the input's Pods before it, which a cluster creates first, is
+// not warned, nor a CronJob, whose Pods a cluster creates later.
+func TestQuotaRaceWarning(t *testing.T) {
+	const quota = "apiVersion: v1\nkind: ResourceQuota\nmetadata: {name: pods, namespace: ns1}\nspec: {hard: {pods: \"3\"}}"
+	deploy := func(name string, n int) string {
+		return fmt.Sprintf("apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: %s, namespace: ns1}\nspec:\n  replicas: %d\n  selector: {matchLabels: {app: %s}}\n  template:\n    metadata: {labels: {app: %s}}\n    spec: {containers: [{name: c, image: i}]}", name, n, name, name)
+	}
+	pod := func(name string) string {
+		return "apiVersion: v1\nkind: Pod\nmetadata: {name: " + name + ", namespace: ns1}\nspec: {containers: [{name: c, image: i}]}"
+	}
+	const byA = "quota pods also holds Pods created for Deployment ns1/a: in a cluster "
+	for _, tt := range []struct {
+		name string
+		docs []string
+		want map[string]string // warning of each result, by name; "" none
+	}{
+		{"two workloads", []string{quota, deploy("a", 2), deploy("b", 2)}, map[string]string{
+			"a": "", "b": byA + "both controllers create their Pods at the same time, so which of them the quota refuses is a race (WL-03)"}},
+		{"the input's Pod after a workload", []string{quota, deploy("a", 3), pod("p")}, map[string]string{
+			"a": "", "p": byA + "its controller creates them while kubectl creates this Pod, so which of them the quota refuses is a race (WL-03)"}},
+		{"a workload over its own Pods", []string{quota, deploy("a", 4)}, map[string]string{"a": ""}},
+		{"a workload after the input's Pods", []string{quota, pod("p"), pod("q"), deploy("a", 2)}, map[string]string{"p": "", "q": "", "a": ""}},
+		// A CronJob's Pods come at its schedule, after the others: no race.
+		{"a CronJob", []string{quota, deploy("a", 2), "apiVersion: batch/v1\nkind: CronJob\nmetadata: {name: c, namespace: ns1}\nspec:\n  schedule: '0 3 * * *'\n  jobTemplate:\n    spec:\n      parallelism: 2\n      template:\n        spec: {restartPolicy: Never, containers: [{name: c, image: i}]}"},
+			map[string]string{"a": "", "c": ""}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			e := New(Options{DefaultNamespace: "ns1", OmitNamespaceObjects: true})
+			for _, doc := range tt.docs {
+				r := e.Admit(decode(t, doc))
+				want, ok := tt.want[r.Name]
+				if !ok {
+					continue
+				}
+				got := strings.Join(r.Warnings, "\n")
+				if got != want {
+					t.Errorf("%s: warnings %q\nwant %q", r.Name, got, want)
+				}
+				if want != "" && r.Workload != nil {
+					refused := r.Workload.Created[len(r.Workload.Created)-1]
+					if refused.Allowed || len(refused.Warnings) != 1 || refused.Warnings[0] != want {
+						t.Errorf("%s: last created %s allowed %v, warnings %q", r.Name, refused.Name, refused.Allowed, refused.Warnings)
+					}
+				}
+			}
+		})
+	}
+}

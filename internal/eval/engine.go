@@ -216,6 +216,9 @@ type Result struct {
 	// Object is the object after API defaulting and admission mutation, for the
 	// kinds limitcheck decodes (see NewObject); nil otherwise.
 	Object runtime.Object
+	// raced is, for a Pod a quota refused, the race warning it got (WL-03),
+	// which its workload repeats.
+	raced string
 
 	// Workload is set for an admitted workload whose controllers were simulated.
 	// Allowed is then false when anything the controllers created was refused.
@@ -253,6 +256,12 @@ type Reference struct {
 // namespace) accumulates across calls, as in a cluster receiving `kubectl create -f`.
 type Engine struct {
 	opts Options
+	// creator names the workload whose controllers are creating objects
+	// ("Deployment shop/web"; quota.Namespace.Creator), "" between them and
+	// for a CronJob, whose Pods come at its schedule, after the input's
+	// others: no race (WL-03). cron says a CronJob's are being created.
+	creator string
+	cron    bool
 	// autoscaling pairs HPAs with the workloads they scale (FIT-06).
 	autoscaling map[ScaleTarget]*autoscaled
 	classes     classes.Cluster
@@ -652,7 +661,11 @@ func (e *Engine) Admit(obj runtime.Object) (res Result) {
 		}
 		return res
 	}
+	if _, e.cron = obj.(*batchv1.CronJob); !e.cron {
+		e.creator = res.Kind + " " + res.Namespace + "/" + res.Name
+	}
 	w := e.runControllers(obj)
+	e.creator, e.cron = "", false
 	if _, pod := obj.(*corev1.Pod); pod {
 		// The input's own Pod: what controllers create for it (WL-06).
 		if deps := e.podDependents(&res, 0); len(deps) > 0 {
@@ -667,8 +680,15 @@ func (e *Engine) Admit(obj runtime.Object) (res Result) {
 		if w.Note != "" {
 			res.Warnings = append(res.Warnings, w.Note)
 		}
+		raced := ""
 		for _, c := range w.Created {
 			res.Allowed = res.Allowed && c.Allowed
+			if raced == "" {
+				raced = c.raced
+			}
+		}
+		if raced != "" {
+			res.Warnings = append(res.Warnings, raced)
 		}
 		res.Warnings = append(res.Warnings, e.jobDeadlineScopeHint(obj, w)...)
 		res.Warnings = append(res.Warnings, e.noteAutoscaling(obj, &res)...) // FIT-06
@@ -970,7 +990,12 @@ func (e *Engine) admitObject(obj runtime.Object, fromInput bool) Result {
 			// The input creates it, after this Pod (PL-11).
 			res.Denial = accountNotFound(ns.name, name, o)
 		} else {
+			ns.Raced = ""
 			res.Denial, warnings = e.admitPod(ns, o)
+			if ns.Raced != "" && res.Denial != nil && !e.cron {
+				res.raced = raceWarning(res.Denial.Quota, ns.Raced, !fromInput)
+				res.Warnings = append(res.Warnings, res.raced)
+			}
 		}
 		if fromInput { // a controller's are the controller's to read
 			res.APIWarnings = appendWarnings(res.APIWarnings, warnings)
@@ -1340,7 +1365,21 @@ func (e *Engine) admitPod(ns *namespaceState, pod *corev1.Pod) (*status.Denial, 
 	if d != nil {
 		return d, warnings
 	}
+	ns.Creator = e.creator
 	return e.quota.CheckUsage(&ns.Namespace, podsResource, pod.Name, pod, usage), warnings
+}
+
+// raceWarning is the warning on a Pod refused by quota q that the Pods of
+// workload by, created by its controller, were charged to (WL-03): a
+// cluster's controllers create Pods while kubectl creates the objects after
+// them and while other controllers create theirs, so which of them the quota
+// refuses is a race there; limitcheck decides it in input order. created
+// says the refused Pod is a controller's too.
+func raceWarning(q, by string, created bool) string {
+	if created {
+		return fmt.Sprintf("quota %s also holds Pods created for %s: in a cluster both controllers create their Pods at the same time, so which of them the quota refuses is a race (WL-03)", q, by)
+	}
+	return fmt.Sprintf("quota %s also holds Pods created for %s: in a cluster its controller creates them while kubectl creates this Pod, so which of them the quota refuses is a race (WL-03)", q, by)
 }
 
 var podsResource = corev1.Resource("pods")

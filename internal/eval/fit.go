@@ -96,7 +96,7 @@ func (e *Engine) Clone() *Engine {
 		cn := &namespaceState{name: ns.name, stored: ns.stored.clone(), orphans: slices.Clone(ns.orphans),
 			deployments: slices.Clone(ns.deployments), limitRanges: slices.Clone(ns.limitRanges), governed: ns.governed,
 			claimTemplates: maps.Clone(ns.claimTemplates), refusedAccounts: maps.Clone(ns.refusedAccounts), enforcing: maps.Clone(ns.enforcing)}
-		cn.Objects, cn.NoRecount = slices.Clone(ns.Objects), ns.NoRecount
+		cn.Objects, cn.NoRecount, cn.ChargedBy = slices.Clone(ns.Objects), ns.NoRecount, maps.Clone(ns.ChargedBy)
 		cn.Quotas = make([]*corev1.ResourceQuota, len(ns.Quotas))
 		for i, q := range ns.Quotas {
 			cn.Quotas[i] = q.DeepCopy()

@@ -53,6 +53,17 @@ type Namespace struct {
 	// kept is what requests keep of each quota between them (hardNames,
 	// charge); nil until the first request.
 	kept map[*corev1.ResourceQuota]*kept
+
+	// Creator names the workload whose controller creates the object being
+	// checked ("Deployment shop/web"), "" for an object of the input; the
+	// engine sets it before each check. ChargedBy is, by quota name, the
+	// first workload whose created objects a quota was charged for; Raced,
+	// after a check refused for exceeding a quota that another workload's
+	// created objects were charged to, names that workload: which of the
+	// two a cluster refuses is a race (WL-03).
+	Creator   string
+	ChargedBy map[string]string
+	Raced     string
 }
 
 // kept is what the requests of a namespace keep of one of its quotas.
@@ -289,6 +300,7 @@ func (c Checker) UsageOf(gr schema.GroupResource, obj runtime.Object) corev1.Res
 
 // CheckUsage is Check given obj's UsageOf, computed beforehand (nil: not).
 func (c Checker) CheckUsage(ns *Namespace, gr schema.GroupResource, name string, obj runtime.Object, usage corev1.ResourceList) *status.Denial {
+	ns.Raced = ""
 	if ignoredResources[gr] || c.Disabled {
 		return nil
 	}
@@ -468,12 +480,21 @@ func (c Checker) CheckUsage(ns *Namespace, gr schema.GroupResource, name string,
 			for _, k := range exceeded {
 				d.Resources = append(d.Resources, string(k))
 			}
+			if by := ns.ChargedBy[q.Name]; by != "" && by != ns.Creator {
+				ns.Raced = by
+			}
 			return d
 		}
 	}
 	for i, q := range interesting {
 		q.Status.Used = ns.charge(q, sums[i]) // written with UpdateStatus, read back by the next request
 		ns.keptFor(q).sums = sums[i][:0]
+		if ns.Creator != "" && ns.ChargedBy[q.Name] == "" {
+			if ns.ChargedBy == nil {
+				ns.ChargedBy = map[string]string{}
+			}
+			ns.ChargedBy[q.Name] = ns.Creator
+		}
 	}
 	ns.record(ev, obj)
 	return nil
