@@ -249,18 +249,28 @@ func TestQuotaRaceWarning(t *testing.T) {
 	pod := func(name string) string {
 		return "apiVersion: v1\nkind: Pod\nmetadata: {name: " + name + ", namespace: ns1}\nspec: {containers: [{name: c, image: i}]}"
 	}
-	const byA = "quota pods also holds Pods created for Deployment ns1/a: in a cluster "
+	const byA = "quota pods also holds objects created for Deployment ns1/a: in a cluster "
+	const storage = "apiVersion: v1\nkind: ResourceQuota\nmetadata: {name: storage, namespace: ns1}\nspec: {hard: {pods: \"5\", requests.storage: 3Gi}}"
+	claim := func(name, size string) string {
+		return "apiVersion: v1\nkind: PersistentVolumeClaim\nmetadata: {name: " + name + ", namespace: ns1}\nspec: {accessModes: [ReadWriteOnce], resources: {requests: {storage: " + size + "}}}"
+	}
+	const sts = "apiVersion: apps/v1\nkind: StatefulSet\nmetadata: {name: s, namespace: ns1}\nspec:\n  replicas: 1\n  selector: {matchLabels: {app: s}}\n  template:\n    metadata: {labels: {app: s}}\n    spec: {containers: [{name: c, image: i}]}\n  volumeClaimTemplates:\n  - metadata: {name: data}\n    spec: {accessModes: [ReadWriteOnce], resources: {requests: {storage: 2Gi}}}"
 	for _, tt := range []struct {
 		name string
 		docs []string
 		want map[string]string // warning of each result, by name; "" none
 	}{
 		{"two workloads", []string{quota, deploy("a", 2), deploy("b", 2)}, map[string]string{
-			"a": "", "b": byA + "both controllers create their Pods at the same time, so which of them the quota refuses is a race (WL-03)"}},
+			"a": "", "b": byA + "the two controllers create theirs at the same time, so which the quota refuses is a race (WL-03)"}},
 		{"the input's Pod after a workload", []string{quota, deploy("a", 3), pod("p")}, map[string]string{
-			"a": "", "p": byA + "its controller creates them while kubectl creates this Pod, so which of them the quota refuses is a race (WL-03)"}},
+			"a": "", "p": byA + "its controller creates them while kubectl creates this Pod, so which the quota refuses is a race (WL-03)"}},
 		{"a workload over its own Pods", []string{quota, deploy("a", 4)}, map[string]string{"a": ""}},
 		{"a workload after the input's Pods", []string{quota, pod("p"), pod("q"), deploy("a", 2)}, map[string]string{"p": "", "q": "", "a": ""}},
+		// Claims too; and a refusal in a resource no workload's objects
+		// were charged for is no race, whatever else the quota holds.
+		{"a claim after a StatefulSet's", []string{storage, sts, claim("c", "2Gi")}, map[string]string{
+			"s": "", "c": "quota storage also holds objects created for StatefulSet ns1/s: in a cluster its controller creates them while kubectl creates this PersistentVolumeClaim, so which the quota refuses is a race (WL-03)"}},
+		{"a claim over what no workload charged", []string{storage, deploy("a", 2), claim("c", "2Gi"), claim("d", "2Gi")}, map[string]string{"a": "", "c": "", "d": ""}},
 		// A CronJob's Pods come at its schedule, after the others: no race.
 		{"a CronJob", []string{quota, deploy("a", 2), "apiVersion: batch/v1\nkind: CronJob\nmetadata: {name: c, namespace: ns1}\nspec:\n  schedule: '0 3 * * *'\n  jobTemplate:\n    spec:\n      parallelism: 2\n      template:\n        spec: {restartPolicy: Never, containers: [{name: c, image: i}]}"},
 			map[string]string{"a": "", "c": ""}},

@@ -965,6 +965,7 @@ func (e *Engine) admitObject(obj runtime.Object, fromInput bool) Result {
 		return res
 	}
 	ns := e.namespace(res.Namespace)
+	ns.Creator, ns.Raced = e.creator, ""
 
 	gr := resourceIn(e.catalog(), gvk)
 	if want, ok := evaluatedTypes[gr]; ok && reflect.TypeOf(obj) != want {
@@ -990,12 +991,8 @@ func (e *Engine) admitObject(obj runtime.Object, fromInput bool) Result {
 			// The input creates it, after this Pod (PL-11).
 			res.Denial = accountNotFound(ns.name, name, o)
 		} else {
-			ns.Raced = ""
 			res.Denial, warnings = e.admitPod(ns, o)
-			if ns.Raced != "" && res.Denial != nil && !e.cron {
-				res.raced = raceWarning(res.Denial.Quota, ns.Raced, !fromInput)
-				res.Warnings = append(res.Warnings, res.raced)
-			}
+			e.noteRace(ns, &res, fromInput)
 		}
 		if fromInput { // a controller's are the controller's to read
 			res.APIWarnings = appendWarnings(res.APIWarnings, warnings)
@@ -1007,6 +1004,7 @@ func (e *Engine) admitObject(obj runtime.Object, fromInput bool) Result {
 	case *corev1.PersistentVolumeClaim:
 		res.Object = o
 		res.Denial = e.admitClaim(ns, o)
+		e.noteRace(ns, &res, fromInput)
 		if fromInput && (res.Denial == nil || res.Denial.Stage != status.StageValidation) {
 			res.APIWarnings = appendWarnings(res.APIWarnings, validation.WarningsOnCreate(o))
 		}
@@ -1365,21 +1363,26 @@ func (e *Engine) admitPod(ns *namespaceState, pod *corev1.Pod) (*status.Denial, 
 	if d != nil {
 		return d, warnings
 	}
-	ns.Creator = e.creator
 	return e.quota.CheckUsage(&ns.Namespace, podsResource, pod.Name, pod, usage), warnings
 }
 
-// raceWarning is the warning on a Pod refused by quota q that the Pods of
-// workload by, created by its controller, were charged to (WL-03): a
-// cluster's controllers create Pods while kubectl creates the objects after
-// them and while other controllers create theirs, so which of them the quota
-// refuses is a race there; limitcheck decides it in input order. created
-// says the refused Pod is a controller's too.
-func raceWarning(q, by string, created bool) string {
-	if created {
-		return fmt.Sprintf("quota %s also holds Pods created for %s: in a cluster both controllers create their Pods at the same time, so which of them the quota refuses is a race (WL-03)", q, by)
+// noteRace warns of res, a Pod or claim just checked in ns, when a quota
+// refused it that holds what another workload's controller created
+// (quota.Namespace.Raced, WL-03): a cluster's controllers create Pods and
+// claims while kubectl creates the objects after them and while other
+// controllers create theirs, so which of them the quota refuses is a race
+// there; limitcheck decides it in input order. A CronJob's, created at its
+// schedule, are no race. The workload repeats its first refused object's.
+func (e *Engine) noteRace(ns *namespaceState, res *Result, fromInput bool) {
+	if ns.Raced == "" || res.Denial == nil || e.cron {
+		return
 	}
-	return fmt.Sprintf("quota %s also holds Pods created for %s: in a cluster its controller creates them while kubectl creates this Pod, so which of them the quota refuses is a race (WL-03)", q, by)
+	when := "the two controllers create theirs at the same time"
+	if fromInput {
+		when = "its controller creates them while kubectl creates this " + res.Kind
+	}
+	res.raced = fmt.Sprintf("quota %s also holds objects created for %s: in a cluster %s, so which the quota refuses is a race (WL-03)", res.Denial.Quota, ns.Raced, when)
+	res.Warnings = append(res.Warnings, res.raced)
 }
 
 var podsResource = corev1.Resource("pods")

@@ -56,14 +56,20 @@ type Namespace struct {
 
 	// Creator names the workload whose controller creates the object being
 	// checked ("Deployment shop/web"), "" for an object of the input; the
-	// engine sets it before each check. ChargedBy is, by quota name, the
-	// first workload whose created objects a quota was charged for; Raced,
-	// after a check refused for exceeding a quota that another workload's
-	// created objects were charged to, names that workload: which of the
-	// two a cluster refuses is a race (WL-03).
+	// engine sets it before each check. ChargedBy is, by quota and resource
+	// name, the first workload whose created objects were charged for it;
+	// Raced, after a check refused for exceeding a quota in a resource that
+	// another workload's created objects were charged for, names that
+	// workload: which of the two a cluster refuses is a race (WL-03).
 	Creator   string
-	ChargedBy map[string]string
+	ChargedBy map[quotaResource]string
 	Raced     string
+}
+
+// quotaResource is a resource of a quota, by their names.
+type quotaResource struct {
+	quota    string
+	resource corev1.ResourceName
 }
 
 // kept is what the requests of a namespace keep of one of its quotas.
@@ -480,8 +486,10 @@ func (c Checker) CheckUsage(ns *Namespace, gr schema.GroupResource, name string,
 			for _, k := range exceeded {
 				d.Resources = append(d.Resources, string(k))
 			}
-			if by := ns.ChargedBy[q.Name]; by != "" && by != ns.Creator {
-				ns.Raced = by
+			for _, k := range exceeded {
+				if by := ns.ChargedBy[quotaResource{q.Name, k}]; by != "" && by != ns.Creator && ns.Raced == "" {
+					ns.Raced = by
+				}
 			}
 			return d
 		}
@@ -489,11 +497,15 @@ func (c Checker) CheckUsage(ns *Namespace, gr schema.GroupResource, name string,
 	for i, q := range interesting {
 		q.Status.Used = ns.charge(q, sums[i]) // written with UpdateStatus, read back by the next request
 		ns.keptFor(q).sums = sums[i][:0]
-		if ns.Creator != "" && ns.ChargedBy[q.Name] == "" {
-			if ns.ChargedBy == nil {
-				ns.ChargedBy = map[string]string{}
+		if ns.Creator != "" {
+			for _, s := range sums[i] {
+				if k := (quotaResource{q.Name, s.name}); ns.ChargedBy[k] == "" {
+					if ns.ChargedBy == nil {
+						ns.ChargedBy = map[quotaResource]string{}
+					}
+					ns.ChargedBy[k] = ns.Creator
+				}
 			}
-			ns.ChargedBy[q.Name] = ns.Creator
 		}
 	}
 	ns.record(ev, obj)
