@@ -33,6 +33,10 @@ type Case struct {
 	// ReplaceLive: a LimitRange or ResourceQuota whose name exists replaces
 	// the live one (limitcheck --from-cluster), instead of a 409.
 	ReplaceLive bool
+	// Unmapped: a document is of a kind kube-apiserver does not serve, whose
+	// error kubectl words itself (API-01): the input is also given to
+	// kubectl create -f as it is.
+	Unmapped bool
 
 	namespaceFlag bool
 }

@@ -30,6 +30,7 @@ type Report struct {
 type Result struct {
 	File         string   `json:"file"`
 	Index        int      `json:"index"`
+	APIVersion   string   `json:"apiVersion"`
 	Kind         string   `json:"kind"`
 	Namespace    string   `json:"namespace"`
 	Name         string   `json:"name"`

@@ -13,6 +13,11 @@ import (
 // objects, which TestInputs gives to kubectl create -f as it is.
 const notAStream = "is not a stream of objects a cluster takes"
 
+// kubectlMaps is CommandCase's reason for an input whose kinds only kubectl
+// create -f maps as a cluster does (a custom resource, a
+// CustomResourceDefinition), which TestInputs gives to it as it is.
+const kubectlMaps = "kubectl create -f maps its kinds"
+
 // CommandCase turns the arguments of a `limitcheck check` command reading
 // files of fsys into a case, or says why a real cluster cannot replay it.
 // Only flags whose meaning a cluster reproduces are taken: -f/--filename,
@@ -103,7 +108,11 @@ func CommandCase(name string, fsys fs.FS, args []string) (*Case, string) {
 	}
 	for _, d := range c.Docs {
 		t := metaOf(d)
+		_, st := apis.New().Lookup(t.APIVersion, t.Kind)
 		switch {
+		case t.APIVersion != "" && t.Kind != "" && st == apis.NotServed:
+			c.Unmapped = true
+			continue
 		case t.APIVersion == "" || t.Kind == "":
 			return nil, "a document without apiVersion or kind"
 		case strings.Contains(t.Kind, "Configuration") && strings.Contains(t.APIVersion, "apiserver"):
@@ -113,11 +122,10 @@ func CommandCase(name string, fsys fs.FS, args []string) (*Case, string) {
 		case t.Kind == "HorizontalPodAutoscaler":
 			return nil, "a HorizontalPodAutoscaler (the plane runs no HPA controller)"
 		case t.Kind == "CustomResourceDefinition":
-			return nil, "a CustomResourceDefinition"
-		}
-		if _, st := apis.New().Lookup(t.APIVersion, t.Kind); st == apis.Custom {
+			return nil, "a CustomResourceDefinition: " + kubectlMaps
+		case st == apis.Custom:
 			// limitcheck takes its CRD as installed (API-01); the plane has none.
-			return nil, "a custom resource whose CRD the plane does not have"
+			return nil, "a custom resource whose CRD the plane does not have: " + kubectlMaps
 		}
 	}
 	if c.namespaceFlag {

@@ -488,7 +488,7 @@ func (tl *tally) summary(t *testing.T, what string, start time.Time) {
 		fmt.Fprintf(&b, "\n  describe commands compared with kubectl describe: %d", s.Described)
 	}
 	if s.Streams > 0 {
-		fmt.Fprintf(&b, "\n  inputs given to kubectl create -f as they are (syntax errors, IN-14): %d", s.Streams)
+		fmt.Fprintf(&b, "\n  inputs given to kubectl create -f as they are (syntax errors, IN-14; kinds kubectl maps, API-01): %d", s.Streams)
 	}
 	if tl.errors > 0 {
 		fmt.Fprintf(&b, "\n  cases the harness failed to replay: %d", tl.errors)

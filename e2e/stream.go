@@ -2,30 +2,34 @@ package e2e
 
 import (
 	"fmt"
+	"regexp"
 	"sort"
 	"strings"
+
+	"github.com/limitcheck/limitcheck/internal/eval/apis"
 )
 
 // StreamArgs takes the arguments of a `limitcheck check` command whose
 // input a cluster cannot be given document by document (a file that does
 // not split into objects: a syntax error, docs/behaviour.md IN-14), to be
-// given to kubectl create -f as it is. Only paths, -f, -R and output flags
-// are taken.
-func StreamArgs(args []string) (paths []string, recursive bool, why string) {
+// given to kubectl create -f as it is. Only paths, -f, -R, output flags and
+// --order=input (kubectl's own order, which limitcheck is then given too:
+// inputOrder) are taken.
+func StreamArgs(args []string) (paths []string, recursive, inputOrder bool, why string) {
 	if len(args) == 0 || args[0] != "check" {
-		return nil, false, "not limitcheck check"
+		return nil, false, false, "not limitcheck check"
 	}
 	for i := 1; i < len(args); i++ {
 		a := args[i]
 		flagName, _, hasValue := strings.Cut(a, "=")
 		switch {
 		case a == "-" || strings.Contains(a, "$"):
-			return nil, false, "reads stdin or an environment variable"
+			return nil, false, false, "reads stdin or an environment variable"
 		case !strings.HasPrefix(a, "-"):
 			paths = append(paths, a)
 		case flagName == "-f" || flagName == "--filename":
 			if hasValue || i+1 >= len(args) || args[i+1] == "-" {
-				return nil, false, "-f without a path of its own"
+				return nil, false, false, "-f without a path of its own"
 			}
 			i++
 			paths = append(paths, args[i])
@@ -36,38 +40,68 @@ func StreamArgs(args []string) (paths []string, recursive bool, why string) {
 				i++
 			}
 		case a == "--lint=false" || a == "--quiet" || a == "-q":
+		case a == "--order=input" || a == "--order" && i+1 < len(args) && args[i+1] == "input":
+			inputOrder = true
+			if a == "--order" {
+				i++
+			}
 		default:
-			return nil, false, "flag " + flagName + " (not reproduced on a cluster)"
+			return nil, false, false, "flag " + flagName + " (not reproduced on a cluster)"
 		}
 	}
 	if len(paths) == 0 {
-		return nil, false, "no file"
+		return nil, false, false, "no file"
 	}
-	return paths, recursive, ""
+	return paths, recursive, inputOrder, ""
 }
+
+// ensureCRDs is the line kubectl prints after "resource mapping not found
+// …" (cli-runtime's mapper.infoForData); limitcheck gives it in parentheses
+// after the first line, its hints after it.
+const ensureCRDs = "\nensure CRDs are installed first"
+
+// mappingLine takes the parts of kubectl's "resource mapping not found for
+// name: "N" namespace: "NS" from "F": no matches for kind "K" in version
+// "GV"".
+var mappingLine = regexp.MustCompile(`^resource mapping not found for name: "(?:[^"\\]|\\.)*" namespace: "(?:[^"\\]|\\.)*" from "(?:[^"\\]|\\.)*": no matches for kind "([^"]*)" in version "([^"]*)" \(ensure CRDs are installed first$`)
 
 // CompareStream compares kubectl create -f's output (stdout and stderr) on
 // an input with limitcheck's report on the same: each of kubectl's errors
-// in reading a file ("error parsing FILE: …") or in its check of a
-// document's apiVersion and kind ("error validating "FILE": …", IN-15) must
-// be the start of one of
-// limitcheck's errors after its "FILE:LINE: " (limitcheck's hints follow),
-// and the reverse, but for a file limitcheck skipped in a directory walk as
-// no Kubernetes object (IN-03); the objects kubectl created must be those
-// limitcheck admitted, unless kubectl said other errors (its own validation
-// of a file that is no object, worded otherwise: IN-06): notCompared then
-// says so.
+// in reading a file ("error parsing FILE: …"), in its check of a
+// document's apiVersion and kind ("error validating "FILE": …", IN-15), in
+// decoding it ("unable to decode "FILE": …", IN-08) or in mapping its kind
+// ("resource mapping not found for name: … ensure CRDs are installed first",
+// "unable to recognize …" for a list's item, API-01) must be the start of
+// one of limitcheck's errors after its "FILE:LINE: " (limitcheck's hints
+// follow), and the reverse, but for a file limitcheck skipped in a directory
+// walk as no Kubernetes object (IN-03) and a custom resource limitcheck
+// takes on trust, whose CRD the plane does not have or does not serve yet
+// when kubectl maps the kind (API-01, API-02: kubectl runs with an empty
+// discovery cache, so a CRD created in the same run never serves its kind
+// to it); the objects kubectl created must be those limitcheck admitted,
+// unless kubectl said other errors (its own validation of a file that is no
+// object, worded otherwise: IN-06): notCompared then says so.
 func CompareStream(kubectlOut string, rep *Report) (diffs []string, notCompared string) {
 	var real []string
 	created := map[string]bool{}
 	others := false
+	trusted := map[string]bool{} // custom kinds kubectl did not map, "kind/version"
 	var lines []string
+	kubectlOut = strings.ReplaceAll(kubectlOut, ensureCRDs, " (ensure CRDs are installed first")
 	for _, l := range strings.Split(kubectlOut, "\n") {
 		lines = append(lines, splitAggregate(l)...)
 	}
 	for _, l := range lines {
 		l = strings.TrimPrefix(l, "error: ")
 		switch {
+		case strings.HasPrefix(l, "resource mapping not found for name: "):
+			if m := mappingLine.FindStringSubmatch(l); m != nil && customKind(m[2], m[1]) && !hasError(rep, l) {
+				trusted[m[1]+"/"+m[2]] = true
+				continue
+			}
+			real = append(real, l)
+		case strings.HasPrefix(l, "unable to recognize "):
+			real = append(real, l)
 		case strings.HasPrefix(l, "error parsing "):
 			file, _, _ := strings.Cut(strings.TrimPrefix(l, "error parsing "), ": ")
 			if skippedAsNoObject(rep, file) {
@@ -85,7 +119,14 @@ func CompareStream(kubectlOut string, rep *Report) (diffs []string, notCompared 
 			}
 			real = append(real, l)
 		case strings.HasSuffix(l, " created"):
-			created[strings.TrimSuffix(l, " created")] = true
+			// kubectl names the resource with its group
+			// (deployment.apps/web); limitcheck's report, the kind.
+			ref := strings.TrimSuffix(l, " created")
+			if res, name, ok := strings.Cut(ref, "/"); ok {
+				res, _, _ = strings.Cut(res, ".")
+				ref = res + "/" + name
+			}
+			created[ref] = true
 		case strings.TrimSpace(l) != "":
 			others = true
 		}
@@ -105,7 +146,16 @@ func CompareStream(kubectlOut string, rep *Report) (diffs []string, notCompared 
 		if _, msg, ok := strings.Cut(r.Error, ": unable to decode \""); ok {
 			mine = append(mine, "unable to decode \""+msg)
 		}
-		if r.Error == "" && !r.Skipped && (r.Allowed != nil && *r.Allowed || len(r.Created) > 0) {
+		if _, msg, ok := strings.Cut(r.Error, ": resource mapping not found for name: "); ok {
+			mine = append(mine, "resource mapping not found for name: "+msg)
+		}
+		if _, msg, ok := strings.Cut(r.Error, ": unable to recognize "); ok {
+			mine = append(mine, "unable to recognize "+msg)
+		}
+		if r.Error != "" || trusted[r.Kind+"/"+r.APIVersion] {
+			continue
+		}
+		if !r.Skipped && (r.Allowed != nil && *r.Allowed || len(r.Created) > 0) || r.Skipped && createdSkip(r.SkipReason) {
 			admitted[strings.ToLower(r.Kind)+"/"+r.Name] = true
 		}
 	}
@@ -113,7 +163,7 @@ func CompareStream(kubectlOut string, rep *Report) (diffs []string, notCompared 
 	for _, e := range real {
 		found := false
 		for i, m := range mine {
-			if !used[i] && (m == e || strings.HasPrefix(m, e+" (") || strings.HasPrefix(m, e+"; ")) {
+			if !used[i] && (m == e || strings.HasPrefix(m, e+" (") || strings.HasPrefix(m, e+"; ") || strings.HasSuffix(e, " (ensure CRDs are installed first") && strings.HasPrefix(m, e)) {
 				used[i], found = true, true
 				break
 			}
@@ -130,10 +180,37 @@ func CompareStream(kubectlOut string, rep *Report) (diffs []string, notCompared 
 	if others {
 		return diffs, "objects created, beside kubectl's errors other than in reading a file"
 	}
+	if len(trusted) > 0 {
+		notCompared = "custom resources kubectl could not map, whose CRD limitcheck takes as installed or serving (API-01, API-02)"
+	}
 	if a, b := sortedKeys(created), sortedKeys(admitted); a != b {
 		diffs = append(diffs, fmt.Sprintf("kubectl created [%s]; limitcheck admitted [%s]", a, b))
 	}
-	return diffs, ""
+	return diffs, notCompared
+}
+
+// customKind reports whether limitcheck takes kind in apiVersion as a
+// custom resource's: one of a group kube-apiserver does not serve itself.
+func customKind(apiVersion, kind string) bool {
+	_, st := apis.New().Lookup(apiVersion, kind)
+	return st == apis.Custom
+}
+
+// hasError reports whether one of limitcheck's errors holds kubectl's
+// error e.
+func hasError(rep *Report, e string) bool {
+	for _, r := range rep.Results {
+		if strings.Contains(r.Error, ": "+e) {
+			return true
+		}
+	}
+	return false
+}
+
+// createdSkip: a document limitcheck skips for this reason is created on a
+// cluster all the same (a cluster-scoped object, a class).
+func createdSkip(reason string) bool {
+	return strings.HasPrefix(reason, "cluster-scoped kind") || strings.HasPrefix(reason, "cluster class:")
 }
 
 // skippedAsNoObject reports whether limitcheck skipped file as no
@@ -149,7 +226,7 @@ func splitAggregate(l string) []string {
 	rest := l[1 : len(l)-1]
 	for {
 		next := -1
-		for _, start := range []string{", error parsing ", ", error validating \"", ", unable to decode \""} {
+		for _, start := range []string{", error parsing ", ", error validating \"", ", unable to decode \"", ", resource mapping not found for name: ", ", unable to recognize "} {
 			if i := strings.Index(rest, start); i >= 0 && (next < 0 || i < next) {
 				next = i
 			}

@@ -37,7 +37,7 @@ func TestCompareStreamOtherErrors(t *testing.T) {
 	}}
 	out := "error parsing chart/devcontainer.json: json: offset 5: invalid character '/' looking for beginning of object key string\n" +
 		"error validating \"workflow.yml\": error validating data: kind not set; if you choose to ignore these errors, turn validation off with --validate=false\n" +
-		"error: unable to recognize \"crd.yaml\": no matches for kind \"Widget\" in version \"example.org/v1\"\n"
+		"Error from server (Forbidden): error when creating \"pod.yaml\": pods \"p\" is forbidden: exceeded quota: q, requested: pods=1, used: pods=1, limited: pods=1\n"
 	d, why := CompareStream(out, rep)
 	if len(d) != 0 || why == "" {
 		t.Errorf("got %q, %q; want no differences, created objects not compared", d, why)
@@ -79,3 +79,43 @@ func TestCompareStreamDecodeErrors(t *testing.T) {
 }
 
 func ptrTrue() *bool { t := true; return &t }
+
+// TestCompareStreamMappingErrors: kubectl's errors for a kind its REST
+// mapper does not find, "resource mapping not found …" and the line after
+// it, and "unable to recognize …" for a list's items (in an aggregate), are
+// compared with limitcheck's errors; a custom resource limitcheck takes on
+// trust (API-01) is not, and is left out of the objects compared.
+func TestCompareStreamMappingErrors(t *testing.T) {
+	rep := &Report{Results: []Result{
+		{File: "a.yaml", Error: `a.yaml:1: error: resource mapping not found for name: "old" namespace: "" from "a.yaml": no matches for kind "Deployment" in version "apps/v1beta1" (ensure CRDs are installed first; kube-apiserver 1.36 serves Deployment as apps/v1)`},
+		{File: "a.yaml", Error: `a.yaml:9: error: resource mapping not found for name: "f" namespace: "" from "a.yaml": no matches for kind "Foo" in version "v1" (ensure CRDs are installed first)`},
+		{File: "b.yaml", Error: `b.yaml:4: error: unable to recognize no matches for kind "CronJob" in version "batch/v1beta1"; kube-apiserver 1.36 serves CronJob as batch/v1`},
+		{File: "b.yaml", Error: `b.yaml:7: error: unable to recognize no matches for kind "Foo" in version "v1"`},
+		{File: "c.yaml", APIVersion: "example.org/v1", Kind: "Widget", Name: "w", Allowed: ptrTrue()},
+		{File: "d.yaml", APIVersion: "scheduling.k8s.io/v1", Kind: "PriorityClass", Name: "high", Skipped: true, SkipReason: "cluster class: read by the Priority, DefaultStorageClass and RuntimeClass plugins for the whole run"},
+		{File: "d.yaml", APIVersion: "apps/v1", Kind: "Deployment", Name: "web", Allowed: ptrTrue()},
+	}}
+	same := "deployment.apps/web created\npriorityclass.scheduling.k8s.io/high created\n" +
+		"resource mapping not found for name: \"old\" namespace: \"\" from \"a.yaml\": no matches for kind \"Deployment\" in version \"apps/v1beta1\"\nensure CRDs are installed first\n" +
+		"resource mapping not found for name: \"f\" namespace: \"\" from \"a.yaml\": no matches for kind \"Foo\" in version \"v1\"\nensure CRDs are installed first\n" +
+		"[unable to recognize no matches for kind \"CronJob\" in version \"batch/v1beta1\", unable to recognize no matches for kind \"Foo\" in version \"v1\"]\n" +
+		"resource mapping not found for name: \"w\" namespace: \"\" from \"c.yaml\": no matches for kind \"Widget\" in version \"example.org/v1\"\nensure CRDs are installed first\n"
+	d, why := CompareStream(same, rep)
+	if len(d) != 0 || !strings.Contains(why, "API-01") {
+		t.Errorf("same errors: %q, %q", d, why)
+	}
+	other := "deployment.apps/web created\npriorityclass.scheduling.k8s.io/high created\n" +
+		"resource mapping not found for name: \"old\" namespace: \"x\" from \"a.yaml\": no matches for kind \"Deployment\" in version \"apps/v1beta1\"\nensure CRDs are installed first\n" +
+		"[unable to recognize no matches for kind \"CronJob\" in version \"batch/v1beta1\", unable to recognize no matches for kind \"Foo\" in version \"v2\"]\n"
+	want := []string{
+		`kubectl: "resource mapping not found for name: \"old\" namespace: \"x\" from \"a.yaml\": no matches for kind \"Deployment\" in version \"apps/v1beta1\" (ensure CRDs are installed first"; limitcheck has no such error`,
+		`kubectl: "unable to recognize no matches for kind \"Foo\" in version \"v2\""; limitcheck has no such error`,
+		`limitcheck: "resource mapping not found for name: \"old\" namespace: \"\" from \"a.yaml\": no matches for kind \"Deployment\" in version \"apps/v1beta1\" (ensure CRDs are installed first; kube-apiserver 1.36 serves Deployment as apps/v1)"; kubectl has no such error`,
+		`limitcheck: "resource mapping not found for name: \"f\" namespace: \"\" from \"a.yaml\": no matches for kind \"Foo\" in version \"v1\" (ensure CRDs are installed first)"; kubectl has no such error`,
+		`limitcheck: "unable to recognize no matches for kind \"Foo\" in version \"v1\""; kubectl has no such error`,
+		`kubectl created [deployment/web priorityclass/high]; limitcheck admitted [deployment/web priorityclass/high widget/w]`,
+	}
+	if d, _ := CompareStream(other, rep); strings.Join(d, "\n") != strings.Join(want, "\n") {
+		t.Errorf("got\n%s\nwant\n%s", strings.Join(d, "\n"), strings.Join(want, "\n"))
+	}
+}

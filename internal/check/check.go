@@ -23,6 +23,7 @@ import (
 	"github.com/limitcheck/limitcheck/internal/eval/classes"
 	"github.com/limitcheck/limitcheck/internal/eval/quota"
 	"github.com/limitcheck/limitcheck/internal/eval/status"
+	"github.com/limitcheck/limitcheck/internal/kubetext"
 	"github.com/limitcheck/limitcheck/internal/load"
 )
 
@@ -1133,11 +1134,7 @@ func admitServed(engine *eval.Engine, catalog *apis.Catalog, d load.Document, sk
 	id := eval.Result{APIVersion: d.APIVersion, Kind: d.Kind, Namespace: d.Namespace, Name: d.Name}
 	switch _, status := catalog.Lookup(d.APIVersion, d.Kind); status {
 	case apis.NotServed:
-		msg := catalog.NotServedMessage(d.APIVersion, d.Kind)
-		if hint := catalog.Suggest(d.APIVersion, d.Kind); hint != "" {
-			msg += "; " + hint
-		}
-		msg += helmVersionHint(d)
+		msg := notServedMessage(catalog, d)
 		if skipUnknown {
 			id.Skipped, id.SkipReason = true, "not served by kube-apiserver 1.36 (--skip-unknown)"
 			return id, nil, nil
@@ -1155,6 +1152,36 @@ func admitServed(engine *eval.Engine, catalog *apis.Catalog, d load.Document, sk
 	return engine.AdmitPrepared(d.Object, prepared), nil, nil
 }
 
+// notServedMessage is kubectl's error for a document of a kind
+// kube-apiserver does not serve (API-01), then limitcheck's hints. kubectl's
+// REST mapper finds no such kind: for a document, kubectl's first line names
+// it and the file, and its second, "ensure CRDs are installed first", starts
+// the parentheses the hints are in; a list's item is "unable to recognize"
+// and the hints follow after "; ". An all-lower-case kind passes the mapper,
+// and kube-apiserver's words for it are taken as they are.
+func notServedMessage(catalog *apis.Catalog, d load.Document) string {
+	msg := catalog.NotServedMessage(d.APIVersion, d.Kind)
+	var hints []string
+	if hint := catalog.Suggest(d.APIVersion, d.Kind); hint != "" {
+		hints = append(hints, hint)
+	}
+	if hint := helmVersionHint(d); hint != "" {
+		hints = append(hints, hint)
+	}
+	switch {
+	case msg != apis.NoMatchMessage(d.APIVersion, d.Kind):
+	case d.Pos.Item >= 0:
+		msg = kubetext.UnableToRecognize(msg)
+	default:
+		msg = kubetext.ResourceMappingNotFound(d.Name, d.Namespace, load.KubectlSource(d.Pos.File), msg)
+		return msg + " (" + strings.Join(append([]string{kubetext.EnsureCRDs}, hints...), "; ") + ")"
+	}
+	if len(hints) > 0 {
+		msg += "; " + strings.Join(hints, "; ")
+	}
+	return msg
+}
+
 // helmVersionHint explains an old version of a built-in kind in a document
 // helm template rendered (its "# Source:"): a chart that asks
 // .Capabilities.APIVersions.Has "policy/v1/PodDisruptionBudget" is told no
@@ -1168,7 +1195,7 @@ func helmVersionHint(d load.Document) string {
 	if v == "" || v == d.APIVersion {
 		return ""
 	}
-	return " (helm template renders the old version when it cannot see the cluster's APIs: give it --api-versions " + v + "/" + d.Kind + ")"
+	return "helm template renders the old version when it cannot see the cluster's APIs: give it --api-versions " + v + "/" + d.Kind
 }
 
 // overQuota warns on every quota whose final usage is above its hard limit

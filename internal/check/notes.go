@@ -10,6 +10,7 @@ import (
 
 	"github.com/limitcheck/limitcheck/internal/eval"
 	"github.com/limitcheck/limitcheck/internal/eval/apis"
+	"github.com/limitcheck/limitcheck/internal/kubetext"
 	"github.com/limitcheck/limitcheck/internal/load"
 	"github.com/limitcheck/limitcheck/internal/spell"
 )
@@ -42,8 +43,8 @@ func (r *runner) unmapped(d load.Document, l *look, opts Options) string {
 	if !ok || r.crdsAdmitted[at.pos] {
 		return ""
 	}
-	return fmt.Sprintf("resource mapping not found for name: %q namespace: %q from %q: %s (ensure CRDs are installed first: the CustomResourceDefinition %s is at %s:%d, later in the input)",
-		d.Name, d.Namespace, d.Pos.File, apis.NoMatchMessage(d.APIVersion, d.Kind), at.name, at.pos.File, at.pos.Line)
+	return fmt.Sprintf("%s (%s: the CustomResourceDefinition %s is at %s:%d, later in the input)",
+		kubetext.ResourceMappingNotFound(d.Name, d.Namespace, load.KubectlSource(d.Pos.File), apis.NoMatchMessage(d.APIVersion, d.Kind)), kubetext.EnsureCRDs, at.name, at.pos.File, at.pos.Line)
 }
 
 // crdOrderWarning is the warning on the first custom resource of a kind

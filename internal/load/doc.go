@@ -310,6 +310,10 @@ func (d *docSrc) object(js []byte, o *obj, depth int) {
 	if strings.HasSuffix(h.kind, "List") && (h.items != nil || h.kind == "List") {
 		if f := d.stream.opts.ListNotMapped; f != nil && !o.isItem { // kubectl maps the document, not the lists in it
 			if msg := f(h.apiVersion, h.kind); msg != "" {
+				// kubectl's mapper fails on the list itself (API-01),
+				// whose name and namespace it does not read: a list has
+				// none it can see (compared with kubectl 1.36.3).
+				msg = kubetext.ResourceMappingNotFound("", "", KubectlSource(d.stream.name), msg) + " (" + kubetext.EnsureCRDs + ")"
 				d.fail(o, &h, js, &Error{Msg: msg})
 				return
 			}
@@ -405,7 +409,7 @@ func kubectlValidationError(name string, errs []string) string {
 	if len(errs) > 1 {
 		data = "[" + strings.Join(errs, ", ") + "]" // an aggregate of errors
 	}
-	return fmt.Sprintf("error validating %q: error validating data: %s; if you choose to ignore these errors, turn validation off with --validate=false", kubectlSource(name), data)
+	return fmt.Sprintf("error validating %q: error validating data: %s; if you choose to ignore these errors, turn validation off with --validate=false", KubectlSource(name), data)
 }
 
 // emptyTypeField is what kubectl says of a document whose kind or
@@ -416,7 +420,7 @@ func kubectlValidationError(name string, errs []string) string {
 // file's next documents.
 func (d *docSrc) emptyTypeField(h *header, js []byte) *Error {
 	if h.kind == "" {
-		return &Error{Field: "kind", Msg: fmt.Sprintf("unable to decode %q: Object 'Kind' is missing in '%s' (kind is empty)", kubectlSource(d.stream.name), js)}
+		return &Error{Field: "kind", Msg: fmt.Sprintf("unable to decode %q: Object 'Kind' is missing in '%s' (kind is empty)", KubectlSource(d.stream.name), js)}
 	}
 	return &Error{Field: "apiVersion", Msg: "the server could not find the requested resource (apiVersion is empty: " + groupVersionHint + ")"}
 }
@@ -639,14 +643,14 @@ func (d *docSrc) metadataRefusal(o *obj, js []byte) (string, bool) {
 	}
 	var m metadataOnlyObject
 	if err := kjson.UnmarshalCaseSensitivePreserveInts(js, &m); err != nil {
-		return fmt.Sprintf("unable to decode %q: %v", kubectlSource(d.stream.name), err), true
+		return fmt.Sprintf("unable to decode %q: %v", KubectlSource(d.stream.name), err), true
 	}
 	return "", false
 }
 
-// kubectlSource is how kubectl names a file in its messages: stdin is
+// KubectlSource is how kubectl names a file in its messages: stdin is
 // STDIN.
-func kubectlSource(name string) string {
+func KubectlSource(name string) string {
 	if name == StdinName {
 		return "STDIN"
 	}

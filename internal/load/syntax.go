@@ -17,7 +17,7 @@ import (
 // kubectlParseError frames msg, the words of kubectl's stream decoder, as
 // kubectl prints them: "error parsing NAME: msg" (stdin is STDIN).
 func kubectlParseError(name, msg string) string {
-	return "error parsing " + kubectlSource(name) + ": " + msg
+	return "error parsing " + KubectlSource(name) + ": " + msg
 }
 
 // kubectlDoc is a YAML document as kubectl's reader hands it to the
