@@ -33,10 +33,11 @@ type Case struct {
 	// ReplaceLive: a LimitRange or ResourceQuota whose name exists replaces
 	// the live one (limitcheck --from-cluster), instead of a 409.
 	ReplaceLive bool
-	// Unmapped: a document is of a kind kube-apiserver does not serve, whose
-	// error kubectl words itself (API-01): the input is also given to
-	// kubectl create -f as it is.
-	Unmapped bool
+	// AsIs: the input is also given to kubectl create -f as it is, for what
+	// the documents replayed one by one cannot show: a kind kube-apiserver
+	// does not serve, whose error kubectl words itself (API-01), or line
+	// breaks kubectl's reader and YAML see otherwise (IN-16).
+	AsIs bool
 
 	namespaceFlag bool
 }

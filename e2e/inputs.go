@@ -1,6 +1,7 @@
 package e2e
 
 import (
+	"bytes"
 	"fmt"
 	"io/fs"
 	"path"
@@ -96,6 +97,9 @@ func CommandCase(name string, fsys fs.FS, args []string) (*Case, string) {
 			if err != nil {
 				return nil, err.Error()
 			}
+			if bytes.IndexByte(b, '\r') >= 0 {
+				c.AsIs = true
+			}
 			docs, err := SplitYAMLItems(b)
 			if err != nil {
 				return nil, fmt.Sprintf("%s %s (%v)", f, notAStream, err)
@@ -111,7 +115,7 @@ func CommandCase(name string, fsys fs.FS, args []string) (*Case, string) {
 		_, st := apis.New().Lookup(t.APIVersion, t.Kind)
 		switch {
 		case t.APIVersion != "" && t.Kind != "" && st == apis.NotServed:
-			c.Unmapped = true
+			c.AsIs = true
 			continue
 		case t.APIVersion == "" || t.Kind == "":
 			return nil, "a document without apiVersion or kind"

@@ -137,8 +137,9 @@ func TestInputs(t *testing.T) {
 			return
 		}
 		c, why := CommandCase(name, fsys, args)
-		if c != nil && c.Unmapped || c == nil && strings.Contains(why, kubectlMaps) {
-			// kubectl words what it cannot map itself (API-01).
+		if c != nil && c.AsIs || c == nil && strings.Contains(why, kubectlMaps) {
+			// kubectl words what it cannot map itself (API-01), and
+			// reads lines its own way (IN-16).
 			stream(name, fsys, args)
 			if c == nil {
 				return

@@ -458,6 +458,12 @@ func (s *stream) readYAML(off int64, lineNo, kLine int) {
 	kRead := kLine < lineNo
 	// after "...": kubectl ignores the lines until the next "---".
 	afterEnd := 0
+	// afterEnd was set by a "---" line inside one of kubectl's lines.
+	endedByCR := false
+	// The line before ended with a lone "\r": kubectl's reader, which
+	// splits lines at "\n" only, is in the middle of a line, where a "---"
+	// or "..." separates nothing (IN-16).
+	prevLoneCR := false
 	chunk, chunkLine := off, lineNo // where the current document's bytes began
 	docLine := func() int {
 		if doc.contentOff >= 0 {
@@ -484,6 +490,39 @@ func (s *stream) readYAML(off int64, lineNo, kLine int) {
 		}
 		text := src.span(l.start, l.end)
 		kind, rest := classify(text)
+		inner, loneCR := prevLoneCR, loneCRAfter(src.span(l.end, l.next))
+		prevLoneCR = loneCR
+		sepLine, swallowed := lineNo, 0
+		if inner && (kind == lineDocStart || kind == lineBadStart) {
+			switch {
+			case afterEnd > 0:
+				kind = lineContent // still ignored
+			case doc.contentOff >= 0:
+				// YAML reads it as the start of another document, which
+				// kubectl's converter, reading one, never reaches: it
+				// ends the document as "..." does.
+				kind, endedByCR = lineDocEnd, true
+			}
+			// Before any content, YAML's document starts after it, as
+			// after a separator.
+		}
+		if !inner && loneCR && (kind == lineDocStart || kind == lineBadStart) {
+			// kubectl's separator line goes on to the next "\n": all of
+			// it follows the "---".
+			k, r, sw, last, lastNo, st := s.separatorLine(text, l, min(keep, l.start), chunk, lineNo)
+			if st == lineTooLong {
+				s.tooLarge(docLine(), doc.source)
+				return
+			}
+			kind, rest = k, r
+			if kind == lineBadStart || kRead {
+				// The line ends kubectl's document (or its reading):
+				// what it took in is gone with it. A "---" line that
+				// ends no document is the first line of the next one,
+				// whose lines are read as they come.
+				l, lineNo, swallowed, prevLoneCR = last, lastNo, sw, false
+			}
+		}
 		if afterEnd > 0 && kind != lineDocStart && kind != lineBadStart {
 			// kubectl's converter reads one YAML document: what follows
 			// "..." up to the next "---" is never read.
@@ -499,11 +538,11 @@ func (s *stream) readYAML(off int64, lineNo, kLine int) {
 			if kind == lineBadStart {
 				// kubectl's reader fails on the separator with the
 				// document before it still unsent: it is lost (IN-12).
-				doc.lostAt = lineNo
+				doc.lostAt = sepLine
 			}
 			if afterEnd > 0 {
-				s.ignoredAfterEnd(&doc, afterEnd)
-				afterEnd = 0
+				s.ignoredAfterEnd(&doc, afterEnd, endedByCR)
+				afterEnd, endedByCR = 0, false
 			} else {
 				doc.kEnd = kRead && kind != lineDocEnd
 				s.yamlDocument(&doc, l.start)
@@ -521,11 +560,17 @@ func (s *stream) readYAML(off int64, lineNo, kLine int) {
 			case startsNext:
 				// kubectl's reader takes a "---" line that ends no
 				// document as the first line of the next.
-				doc.kLine, doc.kDash, kRead = lineNo, true, true
+				doc.kLine, doc.kDash, kRead = sepLine, true, true
+			}
+			if swallowed > 0 {
+				s.queue([]Document{{
+					Pos:  Position{File: s.name, Line: swallowed, Item: -1},
+					Skip: fmt.Sprintf(`not read: kubectl's reader splits lines at line feeds only, and the line breaks after the "---" on line %d are carriage returns: it takes everything up to the next line feed for that separator's line, a comment after "---"; nothing of it is created (save the file with LF or CRLF line breaks)`, sepLine),
+				}}, true)
 			}
 			if kind == lineBadStart {
 				doc.badSep = rest
-				doc.badSepLine = lineNo
+				doc.badSepLine = sepLine
 			}
 			if src, ok := helmSource([]byte(rest)); ok {
 				doc.source = src
@@ -550,7 +595,7 @@ func (s *stream) readYAML(off int64, lineNo, kLine int) {
 	}
 	if src.end == endEOF {
 		if afterEnd > 0 {
-			s.ignoredAfterEnd(&doc, afterEnd)
+			s.ignoredAfterEnd(&doc, afterEnd, endedByCR)
 			return
 		}
 		doc.kEnd = kRead
@@ -571,7 +616,7 @@ func (s *stream) yamlDocument(doc *yamlDoc, end int64) {
 		s.queue([]Document{{
 			Pos: Position{File: s.name, Line: doc.badSepLine, Item: -1, Source: doc.source},
 			Err: (&Error{File: s.name, Line: doc.badSepLine,
-				Msg: kubectlParseError(s.name, kubectlSeparatorError(doc.badSep)) + ` ("---" may only be followed by a comment on its line)`}).halting(),
+				Msg: kubectlParseError(s.name, kubectlSeparatorError(doc.badSep)) + separatorHint(doc.badSep)}).halting(),
 		}}, true)
 		return
 	}
@@ -679,14 +724,68 @@ func (s *stream) yamlDocument(doc *yamlDoc, end int64) {
 // ignoredAfterEnd accounts for what follows a "..." line (afterEnd) up to
 // the next "---" line: kubectl's reader keeps it in the document before,
 // whose conversion reads one YAML document and never looks at the rest.
-func (s *stream) ignoredAfterEnd(doc *yamlDoc, afterEnd int) {
+func (s *stream) ignoredAfterEnd(doc *yamlDoc, afterEnd int, byCR bool) {
 	if doc.ignored == 0 {
 		return
 	}
+	why := fmt.Sprintf(`not read: kubectl reads one YAML document from "---" to "---", and ignores what follows the document end marker "..." on line %d`, afterEnd)
+	if byCR {
+		why = fmt.Sprintf(`not read: kubectl's reader splits lines at line feeds only, and the "---" on line %d follows a carriage return: it is no separator for kubectl, whose converter reads one YAML document and ignores what follows it up to the next "---" line (save the file with LF or CRLF line breaks)`, afterEnd)
+	}
 	s.queue([]Document{{
 		Pos:  Position{File: s.name, Line: doc.ignored, Item: -1},
-		Skip: fmt.Sprintf(`not read: kubectl reads one YAML document from "---" to "---", and ignores what follows the document end marker "..." on line %d`, afterEnd),
+		Skip: why,
 	}}, true)
+}
+
+// separatorHint explains an invalid separator whose text follows it on its
+// line, or, when that text holds carriage returns, on the lines kubectl's
+// reader took for one (IN-16).
+func separatorHint(rest string) string {
+	if strings.IndexByte(rest, '\r') >= 0 {
+		return ` (kubectl's reader splits lines at line feeds only, and the line breaks after this "---" are carriage returns: all up to the next line feed is on the separator's line; save the file with LF or CRLF line breaks)`
+	}
+	return ` ("---" may only be followed by a comment on its line)`
+}
+
+// loneCRAfter reports whether a line's break is a lone "\r", which YAML
+// takes for a line break and kubectl's reader does not (IN-16).
+func loneCRAfter(brk []byte) bool {
+	return len(brk) == 1 && brk[0] == '\r'
+}
+
+// separatorLine reads the rest of kubectl's line for a "---" line l (its
+// text) that ends with a lone "\r": kubectl's reader takes everything up to
+// the next "\n" as the separator line, and what follows "---" on it must be
+// white space or a comment (IN-16). It returns the separator's kind and what
+// follows it, the first line with content after the "---" line (0 if none),
+// and the last line of kubectl's (lineNo is the first's) and its number;
+// keep must keep l.
+func (s *stream) separatorLine(text []byte, l absLine, keep, chunk int64, lineNo int) (lineKind, string, int, absLine, int, lineStatus) {
+	src := s.src
+	rest := bytes.Clone(text[3:])
+	content := 0
+	for loneCRAfter(src.span(l.end, l.next)) {
+		next, st := s.readLine(l.next, keep, chunk)
+		if st == lineTooLong {
+			return 0, "", 0, l, lineNo, st
+		}
+		if st == lineNone {
+			break
+		}
+		l = next
+		lineNo++
+		t := src.span(l.start, l.end)
+		if k, _ := classify(t); k != lineBlank && k != lineComment && content == 0 {
+			content = lineNo
+		}
+		rest = append(append(rest, '\r'), t...)
+	}
+	trimmed := strings.TrimSpace(string(rest))
+	if trimmed == "" || trimmed[0] == '#' {
+		return lineDocStart, trimmed, content, l, lineNo, lineOK
+	}
+	return lineBadStart, trimmed, 0, l, lineNo, lineOK
 }
 
 // maxUnreadKept bounds the unread documents a stream keeps until it knows
