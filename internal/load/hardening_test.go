@@ -112,21 +112,21 @@ func TestEndlessInput(t *testing.T) {
 		{
 			name:    "NUL bytes",
 			repeat:  "\x00",
-			want:    []string{"error <stdin>:1: binary data, not YAML or JSON (a NUL byte at offset 0); the rest of <stdin> was not read"},
+			want:    []string{"error <stdin>:1: error parsing STDIN: error converting YAML to JSON: yaml: control characters are not allowed (binary data, not YAML or JSON: a NUL byte at offset 0; the rest of <stdin> was not read)"},
 			maxRead: 1 << 20,
 		},
 		{
 			name:    "NUL bytes after documents",
 			prefix:  cmYAML("a") + "---\n" + cmYAML("b") + "  x: y",
 			repeat:  "\x00",
-			want:    []string{"doc <stdin>:1: ConfigMap a", "error <stdin>:10: binary data, not YAML or JSON (a NUL byte at offset 112); the rest of <stdin> was not read"},
+			want:    []string{"doc <stdin>:1: ConfigMap a", "error <stdin>:10: error parsing STDIN: error converting YAML to JSON: yaml: control characters are not allowed (binary data, not YAML or JSON: a NUL byte at offset 112; the rest of <stdin> was not read)"},
 			maxRead: 1 << 20,
 		},
 		{
 			name:    "NUL bytes in JSON",
 			prefix:  `{"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "a"}}` + "\n\n" + `{"kind": "ConfigMap",` + "\n",
 			repeat:  "\x00",
-			want:    []string{"doc <stdin>:1: ConfigMap a", "error <stdin>:4: binary data, not YAML or JSON (a NUL byte at offset 92); the rest of <stdin> was not read"},
+			want:    []string{"doc <stdin>:1: ConfigMap a", "error <stdin>:4: error parsing STDIN: json: offset 93: invalid character '\\x00' looking for beginning of object key string (binary data, not YAML or JSON: a NUL byte at offset 92; the rest of <stdin> was not read)"},
 			maxRead: 1 << 20,
 		},
 		{

@@ -462,6 +462,19 @@ func countBytes(n int64) string {
 // replaces each ill-formed UTF-8 sequence (its maximal subpart) with U+FFFD.
 // A text that is valid UTF-8 is returned as is; otherwise the warning says
 // where the first such byte is (base is the line of text's first line).
+// kubectlExtra is how many bytes longer text is once read as kubectl reads
+// it (asKubectlReads): each ill-formed sequence replaced by U+FFFD.
+func kubectlExtra(text []byte) int64 {
+	if utf8.Valid(text) {
+		return 0
+	}
+	out, err := xunicode.UTF8.NewDecoder().Bytes(text)
+	if err != nil {
+		return 0
+	}
+	return int64(len(out) - len(text))
+}
+
 func asKubectlReads(text []byte, base int) ([]byte, []Warning) {
 	if utf8.Valid(text) {
 		return text, nil

@@ -988,7 +988,7 @@ func TestPathologicalInputs(t *testing.T) {
 		{
 			name: "binary garbage",
 			in:   "apiVersion: v1\nkind: ConfigMap\n\x00\x01\xff\xfe",
-			want: []got{{Pos: pos(1, 0, -1), Err: "f.yaml:3: binary data, not YAML or JSON (a NUL byte at offset 31); the rest of f.yaml was not read"}},
+			want: []got{{Pos: pos(1, 0, -1), Err: "f.yaml:3: error parsing f.yaml: error converting YAML to JSON: yaml: control characters are not allowed (binary data, not YAML or JSON: a NUL byte at offset 31; the rest of f.yaml was not read)"}},
 		},
 		{
 			name: "control characters",
@@ -1000,6 +1000,41 @@ func TestPathologicalInputs(t *testing.T) {
 			name: "invalid UTF-8 on a later line",
 			in:   "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: \xff\n",
 			want: []got{{Pos: pos(1, 0, -1), APIVersion: "v1", Kind: "ConfigMap", Name: "\uFFFD", Obj: partial}},
+		},
+		{
+			// A JSON error's offset is in the stream kubectl decodes, where
+			// each byte that is not UTF-8 is U+FFFD, three bytes (IN-05;
+			// kubectl 1.36.3 said offset 172).
+			name: "invalid UTF-8 before a JSON error",
+			in: `{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"u8j2"},"data":{"a":"` + "\xe9\xe9" + `"}}` + "\n" +
+				`{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"u8j3"},"data":{"a":"` + "\xff" + `" "b"}}` + "\n",
+			want: []got{
+				{Pos: pos(1, 0, -1), APIVersion: "v1", Kind: "ConfigMap", Name: "u8j2", Obj: partial},
+				{Pos: pos(2, 1, -1), Err: `f.yaml:2: error parsing f.yaml: json: offset 172: invalid character '"' after object key:value pair`},
+			},
+		},
+		{
+			// A NUL in JSON is JSON's error, as kubectl says it (IN-01;
+			// kubectl 1.36.3 said the same).
+			name: "a NUL byte in a JSON string",
+			in:   `{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"nulj"}}` + "\n" + `{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"nulj2"},"data":{"a":"x` + "\x00" + `y"}}` + "\n",
+			want: []got{
+				cm(pos(1, 0, -1), "nulj"),
+				{Pos: pos(2, 1, -1), Err: `f.yaml:2: error parsing f.yaml: json: offset 147: invalid character '\x00' in string literal (binary data, not YAML or JSON: a NUL byte at offset 146; the rest of f.yaml was not read)`},
+			},
+		},
+		{
+			// kubectl looks for the "{" of a JSON stream in its first 4096
+			// bytes (IN-14): after as much white space, the stream is YAML,
+			// and YAML reads the first of two values on a line.
+			name: "JSON after 4096 bytes of white space",
+			in:   strings.Repeat(" ", 4096) + `{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"a"}} {"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"b"}}` + "\n",
+			want: []got{cm(pos(1, 0, -1), "a")},
+		},
+		{
+			name: "JSON after 4095 bytes of white space",
+			in:   strings.Repeat(" ", 4095) + `{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"a"}} {"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"b"}}` + "\n",
+			want: []got{cm(pos(1, 0, -1), "a"), cm(pos(1, 1, -1), "b")},
 		},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

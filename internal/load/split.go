@@ -16,15 +16,18 @@ var utf8BOM = []byte{0xEF, 0xBB, 0xBF}
 
 // stream holds the state of reading one named stream.
 type stream struct {
-	name    string
-	opts    Options
-	yield   func(Document) bool
-	src     *source
-	maxDoc  int64
-	walked  bool // found by a directory walk: documents that are not objects are skipped
-	index   int  // Index of the next non-empty document
-	stopped bool // yield returned false
-	inYield bool // yield is running
+	// jsonExtra is how many bytes longer than in the file the JSON values
+	// decoded so far are in the stream kubectl reads (kubectlExtra).
+	jsonExtra int64
+	name      string
+	opts      Options
+	yield     func(Document) bool
+	src       *source
+	maxDoc    int64
+	walked    bool // found by a directory walk: documents that are not objects are skipped
+	index     int  // Index of the next non-empty document
+	stopped   bool // yield returned false
+	inYield   bool // yield is running
 	// haltLine is the line of the error kubectl stops reading the stream
 	// at, once emitted (IN-12): the documents after it are not created.
 	haltLine int
@@ -125,6 +128,12 @@ func (s *stream) read() {
 	s.flush(true)
 }
 
+// jsonSniff is how many bytes at the start of a stream kubectl looks at
+// for the "{" that makes it JSON (the buffer size its StreamVisitor gives
+// NewYAMLOrJSONDecoder): a "{" after that much white space is read as YAML
+// (IN-14).
+const jsonSniff = 4096
+
 // detect skips the white space at the start of the stream and reads the
 // stream as JSON if the first other character is '{' or '[' (but for "{{",
 // a template's action), else as YAML.
@@ -166,7 +175,7 @@ func (s *stream) detect(off int64) {
 			return
 		}
 		if i < len(b) {
-			if b[i] == '{' {
+			if b[i] == '{' && off-s.origin < jsonSniff {
 				// kubectl reads JSON first (a "{{" template action too),
 				// then YAML if JSON fails on its first value (readJSON).
 				s.readJSON(lineStart, jsonLine)
@@ -254,10 +263,17 @@ func (s *stream) errorDoc(line, errLine int, source, msg string) {
 // ended handles the end of the data for a reason other than the end of the
 // stream: a NUL byte (docLine is the line of the document it is in, nulLine
 // its own line), the input limit or a read error.
-func (s *stream) ended(docLine, nulLine int, source string) {
+// In a YAML document, the NUL is the error YAML gives for it, as kubectl
+// prints it, the reason limitcheck stops after it in parentheses (IN-01).
+func (s *stream) ended(docLine, nulLine int, source string, yaml bool) {
 	src := s.src
 	switch src.end {
 	case endNUL:
+		if yaml {
+			s.errorDoc(docLine, nulLine, source, kubectlParseError(s.name, "error converting YAML to JSON: yaml: control characters are not allowed")+
+				fmt.Sprintf(" (binary data, not YAML or JSON: a NUL byte at offset %d; %s)", src.nulAt, s.rest()))
+			return
+		}
 		s.errorDoc(docLine, nulLine, source, fmt.Sprintf("binary data, not YAML or JSON (a NUL byte at offset %d); %s", src.nulAt, s.rest()))
 	case endBudget:
 		s.err = &Error{File: s.name, Line: nulLine, Msg: fmt.Sprintf("input is larger than %s, the limit for one run; stopped reading here", humanSize(src.budget.max))}
@@ -606,7 +622,7 @@ func (s *stream) readYAML(off int64, lineNo, kLine int) {
 	if doc.contentOff >= 0 {
 		line = doc.contentLine
 	}
-	s.ended(line, lineNo, doc.source)
+	s.ended(line, lineNo, doc.source, true)
 }
 
 // yamlDocument processes the document accumulated in doc, which ends at end.
@@ -1031,7 +1047,9 @@ func (s *stream) readJSON(off int64, line int) {
 			src.more(keep)
 		}
 		if off >= src.limit() {
-			s.ended(line, line, "")
+			if !s.nulInJSON(off, line, decoded) {
+				s.ended(line, line, "", false)
+			}
 			return
 		}
 		start, startLine := off, line
@@ -1047,7 +1065,9 @@ func (s *stream) readJSON(off int64, line int) {
 			case err == errFeedLimit:
 				s.tooLarge(startLine, "")
 			case err == errFeedEnd:
-				s.ended(startLine, startLine+bytes.Count(src.span(start, min(src.limit(), max(src.nulAt, start))), []byte{'\n'}), "")
+				if !s.nulInJSON(start, startLine, decoded) {
+					s.ended(startLine, startLine+bytes.Count(src.span(start, min(src.limit(), max(src.nulAt, start))), []byte{'\n'}), "", false)
+				}
 			case errors.Is(err, io.EOF):
 			case decoded <= 1:
 				// kubectl is not sure yet that the stream is JSON: it
@@ -1075,6 +1095,7 @@ func (s *stream) readJSON(off int64, line int) {
 		}
 		off = start + dec.InputOffset()
 		line += bytes.Count(raw, []byte{'\n'})
+		s.jsonExtra += kubectlExtra(raw)
 		decoded++
 		prevEnd, prevLine = off, line
 		if isJSONNull(raw) {
@@ -1125,6 +1146,31 @@ func (s *stream) jsonWithoutKind() bool {
 	return err == nil && !bytes.Contains(data, []byte(`"kind"`)) && !bytes.Contains(data, []byte("{{"))
 }
 
+// nulInJSON reports a NUL byte in the JSON value starting at start (line
+// startLine), after decoded values, as kubectl's JSON decoder words it (with
+// its offset while kubectl may still read YAML, which fails on the NUL too),
+// the reason limitcheck stops after it in parentheses (IN-01). It reports
+// whether there was one.
+func (s *stream) nulInJSON(start int64, startLine, decoded int) bool {
+	src := s.src
+	if src.end != endNUL || start < src.base || start > src.nulAt {
+		return false
+	}
+	var raw json.RawMessage
+	err := json.NewDecoder(bytes.NewReader(append(bytes.Clone(src.span(start, src.nulAt)), 0))).Decode(&raw)
+	var se *json.SyntaxError
+	if !errors.As(err, &se) {
+		return false
+	}
+	msg := se.Error()
+	if decoded <= 1 {
+		msg = s.pendingJSON(se, start, startLine).msg
+	}
+	line := startLine + bytes.Count(src.span(start, src.nulAt), []byte{'\n'})
+	s.errorDoc(startLine, line, "", kubectlParseError(s.name, msg)+fmt.Sprintf(" (binary data, not YAML or JSON: a NUL byte at offset %d; %s)", src.nulAt, s.rest()))
+	return true
+}
+
 // pendingJSON is the JSON error err in the value starting at start, as
 // kubectl words it when the YAML reading after it fails too: a syntax
 // error with its offset in the stream.
@@ -1132,7 +1178,13 @@ func (s *stream) pendingJSON(err error, start int64, startLine int) *pendingJSON
 	p := &pendingJSON{msg: err.Error(), line: startLine, startLine: startLine}
 	var se *json.SyntaxError
 	if errors.As(err, &se) {
-		p.msg = fmt.Sprintf("json: offset %d: %s", start+se.Offset-s.origin, se.Error())
+		// The offset is in the stream kubectl decodes, where each byte
+		// that is not UTF-8 has become U+FFFD, three bytes (IN-05).
+		extra := s.jsonExtra
+		if end := min(start+se.Offset, s.src.limit()); end > start {
+			extra += kubectlExtra(s.src.span(start, end))
+		}
+		p.msg = fmt.Sprintf("json: offset %d: %s", start+se.Offset-s.origin+extra, se.Error())
 		if bad := start + se.Offset - 1; se.Offset > 0 && bad < s.src.limit() {
 			p.line += bytes.Count(s.src.span(start, bad), []byte{'\n'})
 		}
