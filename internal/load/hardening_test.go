@@ -375,6 +375,8 @@ func TestWalkSkipsNonObjects(t *testing.T) {
 		"chart/mixed.yaml":        "replicas: 3\n---\n" + cmYAML("m"),
 		"chart/list-items.yaml":   "apiVersion: v1\nkind: List\nitems:\n- {metadata: {name: i}}\n",
 		"chart/templates/x.yaml":  cmYAML("t"),
+		// In UTF-16, its "kind" is found once decoded, as kubectl reads it.
+		"chart/utf16.json": "\xfe\xff" + string(utf16BE("{\"apiVersion\": \"v1\", \"kind\": \"ConfigMap\",\n")),
 	})
 	chart := filepath.Join(dir, "chart")
 	t.Run("walked", func(t *testing.T) {
@@ -396,6 +398,7 @@ func TestWalkSkipsNonObjects(t *testing.T) {
 			"skip chart/package.json:1: not a Kubernetes object: not a mapping",
 			"skip chart/tsconfig.json:1: not a Kubernetes object: no apiVersion or kind",
 			"error chart/typo-kind.yaml:1: apiVersion: error validating \"chart/typo-kind.yaml\": error validating data: apiVersion not set; if you choose to ignore these errors, turn validation off with --validate=false",
+			"error chart/utf16.json:1: error parsing chart/utf16.json: unexpected EOF",
 			"skip chart/values.yaml:2: values of the Helm chart in chart, not an API object",
 		})
 	})
@@ -876,4 +879,13 @@ func TestDuplicateKeysEmptyList(t *testing.T) {
 	}
 	checkEvents(t, got, []string{"skip f.yaml:1: a list without items: nothing to create",
 		`warning f.yaml:4: duplicate key "metadata" (line 3 and line 4): kubectl keeps the last value`})
+}
+
+// utf16BE is s in UTF-16, big-endian, without a byte order mark.
+func utf16BE(s string) []byte {
+	var out []byte
+	for _, c := range utf16.Encode([]rune(s)) {
+		out = append(out, byte(c>>8), byte(c))
+	}
+	return out
 }

@@ -380,6 +380,15 @@ func (u *utf16Reader) decode() {
 	u.in = append(u.in[:0], u.in[i:]...)
 }
 
+// fromUTF16 is data in UTF-8 when it starts with a UTF-16 byte order mark,
+// as kubectl reads it (IN-05), else data.
+func fromUTF16(data []byte) []byte {
+	if len(data) >= 2 && (data[0] == 0xFF && data[1] == 0xFE || data[0] == 0xFE && data[1] == 0xFF) {
+		return decodeUTF16(data[2:], data[0] == 0xFE)
+	}
+	return data
+}
+
 // decodeUTF16 converts data (after its byte order mark) to UTF-8.
 func decodeUTF16(data []byte, bigEndian bool) []byte {
 	u := newUTF16Reader(bytes.NewReader(data), bigEndian)

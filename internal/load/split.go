@@ -63,10 +63,7 @@ func newStream(name string, src *source, opts Options, yield func(Document) bool
 // readBytes splits data (the whole contents of one stream) into documents and
 // yields them.
 func readBytes(name string, data []byte, opts Options, yield func(Document) bool) *Error {
-	if len(data) >= 2 && (data[0] == 0xFF && data[1] == 0xFE || data[0] == 0xFE && data[1] == 0xFF) {
-		data = decodeUTF16(data[2:], data[0] == 0xFE)
-	}
-	s := newStream(name, memSource(data), opts, yield)
+	s := newStream(name, memSource(fromUTF16(data)), opts, yield)
 	s.read()
 	return s.err
 }
@@ -1143,6 +1140,7 @@ func (s *stream) jsonWithoutKind() bool {
 		return false
 	}
 	data, err := os.ReadFile(s.name)
+	data = fromUTF16(data) // as the stream was read
 	return err == nil && !bytes.Contains(data, []byte(`"kind"`)) && !bytes.Contains(data, []byte("{{"))
 }
 
