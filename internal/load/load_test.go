@@ -1032,6 +1032,28 @@ func TestPathologicalInputs(t *testing.T) {
 			want: []got{cm(pos(1, 0, -1), "a")},
 		},
 		{
+			// kubectl's sniff skips any Unicode white space: a form feed
+			// before "{" makes a JSON stream whose decoder fails on it at
+			// once; kubectl then reads YAML after the white space, up to
+			// the first line break, and YAML reads the first of two
+			// values on a line (compared with kubectl 1.36.3).
+			name: "a form feed before JSON",
+			in:   "\f" + `{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"a"}} {"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"b"}}` + "\n",
+			want: []got{cm(pos(1, 0, -1), "a")},
+		},
+		{
+			name: "Unicode white space around JSON",
+			in:   "\f\n" + `{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"a"}}` + "\n\u2003" + `{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"b"}}` + "\n",
+			want: []got{cm(pos(2, 0, -1), "a")},
+		},
+		{
+			// A stream that is YAML is read from its start: a no-break
+			// space is no blank line for YAML.
+			name: "a no-break space before YAML",
+			in:   "\u00a0\nkind: ConfigMap\napiVersion: v1\nmetadata: {name: a}\n",
+			want: []got{{Pos: pos(1, 0, -1), Err: "f.yaml:2: error parsing f.yaml: error converting YAML to JSON: yaml: line 2: mapping values are not allowed in this context"}},
+		},
+		{
 			name: "JSON after 4095 bytes of white space",
 			in:   strings.Repeat(" ", 4095) + `{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"a"}} {"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"b"}}` + "\n",
 			want: []got{cm(pos(1, 0, -1), "a"), cm(pos(1, 1, -1), "b")},

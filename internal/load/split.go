@@ -8,6 +8,8 @@ import (
 	"io"
 	"os"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"sigs.k8s.io/yaml"
 )
@@ -142,9 +144,14 @@ func (s *stream) detect(off int64) {
 	yamlLine := 1    // line number counting "\n", "\r\n" and "\r"
 	jsonLine := 1    // line number counting "\n" only, as JSON errors do
 	prevCR := false
+	// The line of the first white space other than a space, a tab or a
+	// line break, and its numbers: kubectl's YAML reading, and its JSON
+	// decoder, which takes none of it, start before it.
+	otherStart, otherYAML, otherJSON := int64(-1), 0, 0
 	for {
 		b := src.at(off)
 		i := 0
+		short := false // a character cut short: read on
 	scan:
 		for ; i < len(b); i++ {
 			switch b[i] {
@@ -161,11 +168,31 @@ func (s *stream) detect(off int64) {
 				jsonLine++
 				prevCR = false
 			default:
+				// kubectl looks past any Unicode white space for "{"
+				// (IN-14).
+				n := otherSpace(b[i:], src.done())
+				if n > 0 {
+					if otherStart < 0 {
+						otherStart, otherYAML, otherJSON = lineStart, yamlLine, jsonLine
+					}
+					prevCR = false
+					i += n - 1
+					continue
+				}
+				short = n < 0
 				break scan
 			}
 			lineStart = off + int64(i) + 1
 		}
 		off += int64(i)
+		if short {
+			if otherStart >= 0 {
+				src.more(otherStart)
+			} else {
+				src.more(lineStart)
+			}
+			continue
+		}
 		if off-lineStart > s.maxDoc {
 			// Leading white space longer than a document.
 			s.tooLarge(yamlLine, "")
@@ -175,7 +202,11 @@ func (s *stream) detect(off int64) {
 			if b[i] == '{' && off-s.origin < jsonSniff {
 				// kubectl reads JSON first (a "{{" template action too),
 				// then YAML if JSON fails on its first value (readJSON).
-				s.readJSON(lineStart, jsonLine)
+				if otherStart >= 0 {
+					s.readJSON(otherStart, otherJSON)
+				} else {
+					s.readJSON(lineStart, jsonLine)
+				}
 				return
 			}
 			break
@@ -183,7 +214,15 @@ func (s *stream) detect(off int64) {
 		if src.done() {
 			break
 		}
-		src.more(lineStart)
+		keep := lineStart
+		if otherStart >= 0 {
+			keep = otherStart
+		}
+		src.more(keep)
+	}
+	if otherStart >= 0 {
+		s.readYAML(otherStart, otherYAML, 1)
+		return
 	}
 	s.readYAML(lineStart, yamlLine, 1)
 }
@@ -1195,21 +1234,51 @@ func (s *stream) pendingJSON(err error, start int64, startLine int) *pendingJSON
 func (s *stream) skipJSONSpace(off int64, line int) (int64, int) {
 	src := s.src
 	for {
-		for off >= src.limit() && !src.done() {
+		for off+utf8.UTFMax > src.limit() && !src.done() {
 			src.more(off)
 		}
 		if off >= src.limit() {
 			return off, line
 		}
-		switch src.at(off)[0] {
-		case ' ', '\t', '\r', '\v', '\f':
+		switch b := src.at(off); b[0] {
+		case ' ', '\t', '\r':
 			off++
 		case '\n':
 			return off + 1, line + 1
 		default:
-			return off, line
+			n := otherSpace(b, true)
+			if n <= 0 {
+				return off, line
+			}
+			off += int64(n)
 		}
 	}
+}
+
+// otherSpace is the length of the white space character b starts with, as
+// kubectl's unicode.IsSpace sees it, other than a space, a tab or a line
+// break (a form feed, a no-break space, U+2003), or 0: kubectl skips them
+// before it looks for the "{" of a JSON stream and before it reads YAML after
+// JSON fails (IN-14). -1 when b holds only part of a character and more may
+// come (done false).
+func otherSpace(b []byte, done bool) int {
+	if len(b) == 0 {
+		return 0
+	}
+	if b[0] < utf8.RuneSelf {
+		if b[0] == '\v' || b[0] == '\f' {
+			return 1
+		}
+		return 0
+	}
+	if !done && !utf8.FullRune(b) {
+		return -1
+	}
+	r, size := utf8.DecodeRune(b)
+	if r != utf8.RuneError && unicode.IsSpace(r) {
+		return size
+	}
+	return 0
 }
 
 // jsonError reports a JSON syntax error in the value starting at start; the
