@@ -63,7 +63,7 @@ const ensureCRDs = "\nensure CRDs are installed first"
 // mappingLine takes the parts of kubectl's "resource mapping not found for
 // name: "N" namespace: "NS" from "F": no matches for kind "K" in version
 // "GV"".
-var mappingLine = regexp.MustCompile(`^resource mapping not found for name: "(?:[^"\\]|\\.)*" namespace: "(?:[^"\\]|\\.)*" from "(?:[^"\\]|\\.)*": no matches for kind "([^"]*)" in version "([^"]*)" \(ensure CRDs are installed first$`)
+var mappingLine = regexp.MustCompile(`^resource mapping not found for name: "((?:[^"\\]|\\.)*)" namespace: "(?:[^"\\]|\\.)*" from "((?:[^"\\]|\\.)*)": no matches for kind "([^"]*)" in version "([^"]*)" \(ensure CRDs are installed first$`)
 
 // CompareStream compares kubectl create -f's output (stdout and stderr) on
 // an input with limitcheck's report on the same: each of kubectl's errors
@@ -95,8 +95,14 @@ func CompareStream(kubectlOut string, rep *Report) (diffs []string, notCompared 
 		l = strings.TrimPrefix(l, "error: ")
 		switch {
 		case strings.HasPrefix(l, "resource mapping not found for name: "):
-			if m := mappingLine.FindStringSubmatch(l); m != nil && customKind(m[2], m[1]) && !hasError(rep, l) {
-				trusted[m[1]+"/"+m[2]] = true
+			m := mappingLine.FindStringSubmatch(l)
+			switch {
+			case m != nil && skippedDocAsNoObject(rep, m[2], m[1]):
+				// A tool's configuration (a Kustomization), which
+				// limitcheck skips (API-01).
+				continue
+			case m != nil && customKind(m[4], m[3]) && !hasError(rep, l):
+				trusted[m[3]+"/"+m[4]] = true
 				continue
 			}
 			real = append(real, l)
@@ -241,11 +247,26 @@ func splitAggregate(l string) []string {
 
 func skippedAsNoObject(rep *Report, file string) bool {
 	for _, r := range rep.Results {
-		if r.File == file && r.Skipped && (strings.HasPrefix(r.SkipReason, "not a Kubernetes object") || strings.HasSuffix(r.SkipReason, ", not an API object")) {
+		if r.File == file && r.Skipped && noObjectReason(r.SkipReason) {
 			return true
 		}
 	}
 	return false
+}
+
+// skippedDocAsNoObject: limitcheck skipped the document name of file as no
+// Kubernetes object, or a tool's file (IN-03, API-01).
+func skippedDocAsNoObject(rep *Report, file, name string) bool {
+	for _, r := range rep.Results {
+		if r.File == file && r.Name == name && r.Skipped && noObjectReason(r.SkipReason) {
+			return true
+		}
+	}
+	return false
+}
+
+func noObjectReason(reason string) bool {
+	return strings.HasPrefix(reason, "not a Kubernetes object") || strings.HasSuffix(reason, ", not an API object")
 }
 
 func sortedKeys(m map[string]bool) string {

@@ -94,12 +94,14 @@ func TestCompareStreamMappingErrors(t *testing.T) {
 		{File: "c.yaml", APIVersion: "example.org/v1", Kind: "Widget", Name: "w", Allowed: ptrTrue()},
 		{File: "d.yaml", APIVersion: "scheduling.k8s.io/v1", Kind: "PriorityClass", Name: "high", Skipped: true, SkipReason: "cluster class: read by the Priority, DefaultStorageClass and RuntimeClass plugins for the whole run"},
 		{File: "d.yaml", APIVersion: "apps/v1", Kind: "Deployment", Name: "web", Allowed: ptrTrue()},
+		{File: "k/kustomization.yaml", APIVersion: "kustomize.config.k8s.io/v1beta1", Kind: "Kustomization", Skipped: true, SkipReason: "a tool's configuration file, not an API object"},
 	}}
 	same := "deployment.apps/web created\npriorityclass.scheduling.k8s.io/high created\n" +
 		"resource mapping not found for name: \"old\" namespace: \"\" from \"a.yaml\": no matches for kind \"Deployment\" in version \"apps/v1beta1\"\nensure CRDs are installed first\n" +
 		"resource mapping not found for name: \"f\" namespace: \"\" from \"a.yaml\": no matches for kind \"Foo\" in version \"v1\"\nensure CRDs are installed first\n" +
 		"[unable to recognize no matches for kind \"CronJob\" in version \"batch/v1beta1\", unable to recognize no matches for kind \"Foo\" in version \"v1\"]\n" +
-		"resource mapping not found for name: \"w\" namespace: \"\" from \"c.yaml\": no matches for kind \"Widget\" in version \"example.org/v1\"\nensure CRDs are installed first\n"
+		"resource mapping not found for name: \"w\" namespace: \"\" from \"c.yaml\": no matches for kind \"Widget\" in version \"example.org/v1\"\nensure CRDs are installed first\n" +
+		"resource mapping not found for name: \"\" namespace: \"\" from \"k/kustomization.yaml\": no matches for kind \"Kustomization\" in version \"kustomize.config.k8s.io/v1beta1\"\nensure CRDs are installed first\n"
 	d, why := CompareStream(same, rep)
 	if len(d) != 0 || !strings.Contains(why, "API-01") {
 		t.Errorf("same errors: %q, %q", d, why)
