@@ -157,10 +157,14 @@ func (e *Engine) runControllers(obj runtime.Object) *Workload {
 			rs := res.Object.(*appsv1.ReplicaSet)
 			// Its ReplicaSet claims orphans too: a Pod exported from a
 			// Deployment carries the same pod-template-hash (WL-02).
-			if sel, err := metav1.LabelSelectorAsSelector(rs.Spec.Selector); err == nil {
+			sel, err := metav1.LabelSelectorAsSelector(rs.Spec.Selector)
+			if err == nil {
 				e.adopt(w, rs.Namespace, sel)
 			}
 			e.createPods(w, &rs.Spec.Template, rs.Namespace, rs.Name, n-w.Adopted, nil)
+			if err == nil {
+				e.addClaimer(rs.Namespace, "ReplicaSet", rs.Name, sel, w)
+			}
 			w.Note = releasedNote(o.Spec.Selector, rs.Labels, "Deployment", "ReplicaSet and its Pods", "ReplicaSet",
 				appsv1.DefaultDeploymentUniqueLabelKey)
 		}
@@ -175,9 +179,14 @@ func (e *Engine) runControllers(obj runtime.Object) *Workload {
 			e.adopt(w, o.Namespace, sel)
 		}
 		e.createPods(w, &o.Spec.Template, o.Namespace, o.Name, n-w.Adopted, nil)
+		if err == nil {
+			e.addClaimer(o.Namespace, "ReplicaSet", o.Name, sel, w)
+		}
 	case *corev1.ReplicationController:
-		e.adopt(w, o.Namespace, labels.SelectorFromValidatedSet(o.Spec.Selector))
+		sel := labels.SelectorFromValidatedSet(o.Spec.Selector)
+		e.adopt(w, o.Namespace, sel)
 		e.createPods(w, o.Spec.Template, o.Namespace, o.Name, n-w.Adopted, nil)
+		e.addClaimer(o.Namespace, "ReplicationController", o.Name, sel, w)
 	case *appsv1.DaemonSet:
 		// The history first, whatever the nodes (daemonset constructHistory).
 		hash := podTemplateHash(&o.Spec.Template)
@@ -330,6 +339,54 @@ func (e *Engine) adopt(w *Workload, namespace string, sel labels.Selector) {
 	if extra := w.Adopted - w.Replicas; extra > 0 {
 		w.Note = fmt.Sprintf("adopts %d existing Pods, %d more than its replicas: the controller deletes the surplus, which limitcheck keeps charged to quota", w.Adopted, extra)
 	}
+}
+
+// claimer is an admitted ReplicaSet or ReplicationController: its
+// controller goes on claiming the orphan Pods its selector matches, those of
+// the input created after it too (WL-02).
+type claimer struct {
+	kind, name string
+	sel        labels.Selector
+	replicas   int // the replicas it wants
+	pods       int // the Pods it has: admitted, adopted, claimed
+}
+
+// addClaimer records an admitted ReplicaSet or ReplicationController with
+// what its controller did (w), for the Pods of the input after it.
+func (e *Engine) addClaimer(namespace, kind, name string, sel labels.Selector, w *Workload) {
+	if sel.Empty() {
+		return
+	}
+	ns := e.namespace(namespace)
+	ns.claimers = append(ns.claimers, claimer{kind: kind, name: name, sel: sel, replicas: w.Replicas, pods: w.Admitted})
+}
+
+// claim is the claim of a ReplicaSet or ReplicationController of the input
+// on an orphan Pod the input creates after it (WL-02): the first whose
+// selector matches the Pod's labels adopts it, and if it then has more Pods
+// than replicas, deletes the surplus. The warning on the Pod that says so,
+// or "" when no controller claims it.
+func (ns *namespaceState) claim(pod *corev1.Pod) string {
+	if !activePod(pod) {
+		return ""
+	}
+	for i := range ns.claimers {
+		c := &ns.claimers[i]
+		if !c.sel.Matches(labels.Set(pod.Labels)) {
+			continue
+		}
+		c.pods++
+		adopts := fmt.Sprintf("%s %q, earlier in the input, adopts this Pod (its selector matches the Pod's labels and no controller owns the Pod)", c.kind, c.name)
+		replicas := fmt.Sprintf("%d replicas", c.replicas)
+		if c.replicas == 1 {
+			replicas = "1 replica"
+		}
+		if c.pods > c.replicas {
+			return fmt.Sprintf("%s and then has %d Pods for %s: its controller deletes the surplus, this Pod or one it created, which limitcheck keeps charged to quota", adopts, c.pods, replicas)
+		}
+		return fmt.Sprintf("%s: the Pod counts as one of its %s, in place of one its controller could not create", adopts, replicas)
+	}
+	return ""
 }
 
 // activePod reports whether a controller may claim pod: not finished, not

@@ -344,7 +344,7 @@ func (e *Engine) Expect(o Outlook) {
 			ns.Objects = nil
 		}
 		if o.Adopters != nil && !o.Adopters[name] {
-			ns.orphans, ns.deployments = nil, nil
+			ns.orphans, ns.deployments, ns.claimers = nil, nil, nil
 		}
 	}
 }
@@ -354,6 +354,7 @@ type namespaceState struct {
 	stored          storedNames                                  // names of the input's objects, for kube-apiserver's 409
 	orphans         []*corev1.Pod                                // the input's admitted Pods no controller owns, for adoption (WL-02)
 	deployments     []adopter                                    // the input's admitted, unpaused Deployments, for ReplicaSet adoption (WL-05)
+	claimers        []claimer                                    // the input's admitted ReplicaSets and ReplicationControllers, which claim the orphan Pods after them (WL-02)
 	limitRanges     []*limitranger.Policy                        // admitted LimitRanges, in input order (LR-21, LR-22)
 	governed        int                                          // Pods and PVCs evaluated so far: a later LimitRange misses them
 	claimTemplates  map[string]*resourcev1.ResourceClaimTemplate // the input's admitted templates, for the claims of Pods (WL-06)
@@ -1107,9 +1108,12 @@ func (e *Engine) admitObject(obj runtime.Object, fromInput bool) Result {
 		}
 		ns.claimTemplates[t.Name] = t
 	}
-	if pod, ok := obj.(*corev1.Pod); ok && res.Denial == nil && fromInput && metav1.GetControllerOf(pod) == nil &&
-		(e.outlook == nil || e.outlook.Adopters == nil || e.outlook.Adopters[res.Namespace]) {
-		ns.orphans = append(ns.orphans, pod)
+	if pod, ok := obj.(*corev1.Pod); ok && res.Denial == nil && fromInput && metav1.GetControllerOf(pod) == nil {
+		if note := ns.claim(pod); note != "" {
+			res.Warnings = append(res.Warnings, note)
+		} else if e.outlook == nil || e.outlook.Adopters == nil || e.outlook.Adopters[res.Namespace] {
+			ns.orphans = append(ns.orphans, pod)
+		}
 	}
 	res.Allowed = res.Denial == nil
 	if d := res.Denial; d != nil && d.Stage == status.StageQuota && fromInput && !e.opts.OmitNamespaceObjects {

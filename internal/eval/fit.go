@@ -94,7 +94,7 @@ func (e *Engine) Clone() *Engine {
 		nsLabels: maps.Clone(e.nsLabels), podSecurity: maps.Clone(e.podSecurity), inputAccounts: e.inputAccounts}
 	for name, ns := range e.namespaces {
 		cn := &namespaceState{name: ns.name, stored: ns.stored.clone(), orphans: slices.Clone(ns.orphans),
-			deployments: slices.Clone(ns.deployments), limitRanges: slices.Clone(ns.limitRanges), governed: ns.governed,
+			deployments: slices.Clone(ns.deployments), claimers: slices.Clone(ns.claimers), limitRanges: slices.Clone(ns.limitRanges), governed: ns.governed,
 			claimTemplates: maps.Clone(ns.claimTemplates), refusedAccounts: maps.Clone(ns.refusedAccounts), enforcing: maps.Clone(ns.enforcing)}
 		cn.Objects, cn.NoRecount, cn.ChargedBy = slices.Clone(ns.Objects), ns.NoRecount, maps.Clone(ns.ChargedBy)
 		cn.Quotas = make([]*corev1.ResourceQuota, len(ns.Quotas))
