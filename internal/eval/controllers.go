@@ -19,6 +19,7 @@ import (
 	"k8s.io/utils/ptr"
 
 	"github.com/limitcheck/limitcheck/internal/eval/defaults"
+	"github.com/limitcheck/limitcheck/internal/eval/status"
 	"github.com/limitcheck/limitcheck/internal/eval/validation"
 )
 
@@ -223,14 +224,52 @@ func (e *Engine) runControllers(obj runtime.Object) *Workload {
 		if cronJobIdle(o) != "" {
 			return w
 		}
+		ns := e.namespace(o.Namespace)
+		before := usedOf(ns.Quotas)
 		job := jobFor(o)
 		res := e.admitCreated(job, 0)
 		w.Created = append(w.Created, res)
 		if res.Allowed {
 			e.runJob(w, res.Object.(*batchv1.Job), n)
 		}
+		if quotaMet(before, ns.Quotas, w.Created) {
+			w.Note = fmt.Sprintf("the CronJob controller creates its Job at the next time schedule %q names, after kubectl has sent the rest of the input; limitcheck charges that Job and its Pods to the namespace's quotas here, before the objects that follow, which a cluster charges first: there a quota may admit one of those that is refused here and refuse the Job instead (Warning FailedCreate on the CronJob)", o.Spec.Schedule)
+		}
 	}
 	return w
+}
+
+// usedOf copies the status.used of each quota, to tell afterwards whether
+// something was charged to them (quotaMet).
+func usedOf(quotas []*corev1.ResourceQuota) []corev1.ResourceList {
+	used := make([]corev1.ResourceList, len(quotas))
+	for i, q := range quotas {
+		used[i] = q.Status.Used.DeepCopy()
+	}
+	return used
+}
+
+// quotaMet says whether what a controller created met a quota of the
+// namespace (WL-13): one of created was refused by a quota, or a quota's
+// status.used differs from before, its copy from before the controller ran
+// (a controller creates no quota: before has one entry per quota).
+func quotaMet(before []corev1.ResourceList, quotas []*corev1.ResourceQuota, created []Result) bool {
+	for _, c := range created {
+		if c.Denial != nil && c.Denial.Stage == status.StageQuota {
+			return true
+		}
+	}
+	for i, q := range quotas {
+		if len(q.Status.Used) != len(before[i]) {
+			return true
+		}
+		for name, v := range q.Status.Used {
+			if old, ok := before[i][name]; !ok || old.Cmp(v) != 0 {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // releasedNote is the warning for a workload whose selector does not match
