@@ -308,3 +308,37 @@ spec:
 		t.Errorf("got %+v, want %q", res.Denial, want)
 	}
 }
+
+// TestWorkloadBeforeItsAccount: PL-11. In input order, a Deployment whose
+// Pods name a ServiceAccount the input creates later gets its Pods (its
+// controller retries until the account exists) and, when they meet a quota,
+// a warning that a cluster charges the objects in between first
+// (kube-controller-manager 1.36.3 ran api's Pod and one of web's two under
+// pods: "2"); without a quota, none.
+func TestWorkloadBeforeItsAccount(t *testing.T) {
+	const web = "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: web}\nspec:\n  replicas: 2\n  selector: {matchLabels: {app: web}}\n  template:\n    metadata: {labels: {app: web}}\n    spec:\n      serviceAccountName: web\n      containers: [{name: web, image: nginx}]"
+	for _, tc := range []struct {
+		name  string
+		quota bool
+		want  []string
+	}{
+		{"quota", true, []string{`its Pods name ServiceAccount "web", which the input creates after this Deployment: kubectl create -f sends the Deployment first and its controller's Pods are refused (FailedCreate: error looking up service account team-a/web: serviceaccount "web" not found) until the account exists, so a quota charges the objects in between first, while limitcheck charges its Pods here; put the ServiceAccount before it (--order=policies-first checks the input as Helm and Argo CD apply it, ServiceAccounts before Pods)`}},
+		{"no quota", false, nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			e := New(Options{DefaultNamespace: "team-a", AccountsInOrder: true, CreatedAccounts: []Reference{{Kind: "ServiceAccount", Namespace: "team-a", Name: "web"}}})
+			if tc.quota {
+				if res := e.Admit(decode(t, "apiVersion: v1\nkind: ResourceQuota\nmetadata: {name: pods}\nspec:\n  hard: {pods: \"2\"}")); !res.Allowed {
+					t.Fatalf("quota refused: %+v", res.Denial)
+				}
+			}
+			res := e.Admit(decode(t, web))
+			if !res.Allowed || res.Workload == nil || res.Workload.Admitted != 2 {
+				t.Fatalf("web: allowed %v, workload %+v; want 2 Pods admitted", res.Allowed, res.Workload)
+			}
+			if !slices.Equal(res.Warnings, tc.want) {
+				t.Errorf("warnings:\n got %q\nwant %q", res.Warnings, tc.want)
+			}
+		})
+	}
+}

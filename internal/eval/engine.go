@@ -662,11 +662,16 @@ func (e *Engine) Admit(obj runtime.Object) (res Result) {
 		}
 		return res
 	}
+	late, before := e.lateAccount(obj, res.Namespace)
 	if _, e.cron = obj.(*batchv1.CronJob); !e.cron {
 		e.creator = res.Kind + " " + res.Namespace + "/" + res.Name
 	}
 	w := e.runControllers(obj)
 	e.creator, e.cron = "", false
+	if late != "" && w != nil && quotaMet(before, e.namespace(res.Namespace).Quotas, w.Created) {
+		res.Warnings = append(res.Warnings, fmt.Sprintf("its Pods name ServiceAccount %q, which the input creates after this %s: kubectl create -f sends the %s first and its controller's Pods are refused (FailedCreate: error looking up service account %s/%s: serviceaccount %q not found) until the account exists, so a quota charges the objects in between first, while limitcheck charges its Pods here; put the ServiceAccount before it (--order=policies-first checks the input as Helm and Argo CD apply it, ServiceAccounts before Pods)",
+			late, res.Kind, res.Kind, res.Namespace, late, late))
+	}
 	if _, pod := obj.(*corev1.Pod); pod {
 		// The input's own Pod: what controllers create for it (WL-06).
 		if deps := e.podDependents(&res, 0); len(deps) > 0 {
@@ -695,6 +700,22 @@ func (e *Engine) Admit(obj runtime.Object) (res Result) {
 		res.Warnings = append(res.Warnings, e.noteAutoscaling(obj, &res)...) // FIT-06
 	}
 	return res
+}
+
+// lateAccount is the ServiceAccount a workload's Pod template names when the
+// input creates it later (AccountNotYetCreated, PL-11), with the status.used
+// of the namespace's quotas before the workload's controllers run, for
+// quotaMet; "" otherwise.
+func (e *Engine) lateAccount(obj runtime.Object, namespace string) (string, []corev1.ResourceList) {
+	t, _ := defaults.PodTemplateOf(obj)
+	if t == nil {
+		return "", nil
+	}
+	name, _ := podAccount(&corev1.Pod{ObjectMeta: t.ObjectMeta, Spec: t.Spec})
+	if name == "" || !e.AccountNotYetCreated(namespace, name) {
+		return "", nil
+	}
+	return name, usedOf(e.namespace(namespace).Quotas)
 }
 
 // identify is the identity of obj as written, for results that say nothing else.
