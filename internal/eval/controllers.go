@@ -952,8 +952,8 @@ func (e *Engine) runStatefulSet(w *Workload, set *appsv1.StatefulSet) {
 			podName := set.Name + "-" + strconv.Itoa(ordinal)
 			var step []Result
 			claimsOK := true
-			for j := range set.Spec.VolumeClaimTemplates {
-				claim := claimFor(set, &set.Spec.VolumeClaimTemplates[j], ordinal)
+			for _, t := range claimTemplates(set) {
+				claim := claimFor(set, t, ordinal)
 				if ns.stored.has(claimsID, claim.Name) {
 					continue // the input's claim of that name: used as it is
 				}
@@ -1053,6 +1053,25 @@ func statefulSetBatchEnd(i int) int {
 // controller (stateful_set_control.go MaxBatchSize).
 const statefulSetMaxBatch = 500
 
+// claimTemplates are set's volumeClaimTemplates as the StatefulSet controller
+// uses them (getPersistentVolumeClaims keys them by name): one per name, in
+// the order names first appear, each with the last template of its name, so
+// that two templates of one name make one claim and one volume (WL-14).
+func claimTemplates(set *appsv1.StatefulSet) []*corev1.PersistentVolumeClaim {
+	out := make([]*corev1.PersistentVolumeClaim, 0, len(set.Spec.VolumeClaimTemplates))
+	at := map[string]int{}
+	for j := range set.Spec.VolumeClaimTemplates {
+		t := &set.Spec.VolumeClaimTemplates[j]
+		if i, ok := at[t.Name]; ok {
+			out[i] = t
+			continue
+		}
+		at[t.Name] = len(out)
+		out = append(out, t)
+	}
+	return out
+}
+
 // claimFor is the claim a StatefulSet creates for one template and ordinal.
 func claimFor(set *appsv1.StatefulSet, t *corev1.PersistentVolumeClaim, ordinal int) *corev1.PersistentVolumeClaim {
 	claim := t.DeepCopy()
@@ -1143,8 +1162,7 @@ func setPodIdentity(set *appsv1.StatefulSet, pod *corev1.Pod, ordinal int) {
 	}
 	vols := make([]corev1.Volume, 0, len(set.Spec.VolumeClaimTemplates)+len(pod.Spec.Volumes))
 	templates := map[string]bool{}
-	for j := range set.Spec.VolumeClaimTemplates {
-		t := &set.Spec.VolumeClaimTemplates[j]
+	for _, t := range claimTemplates(set) {
 		templates[t.Name] = true
 		vols = append(vols, corev1.Volume{Name: t.Name, VolumeSource: corev1.VolumeSource{
 			PersistentVolumeClaim: &corev1.PersistentVolumeClaimVolumeSource{ClaimName: claimFor(set, t, ordinal).Name}}})

@@ -28,6 +28,14 @@ func TestCreatedPod(t *testing.T) {
 			want: []string{"PersistentVolumeClaim/data-db-3→db-3", "Pod/db-3→db-3", "PersistentVolumeClaim/data-db-4→db-4", "Pod/db-4→db-4"},
 		},
 		{
+			// WL-14: two templates of one name make one claim per ordinal,
+			// and the Pod (one claim volume) is valid.
+			name: "StatefulSet with two templates of one name",
+			doc: "apiVersion: apps/v1\nkind: StatefulSet\nmetadata: {name: db}\nspec: {replicas: 1, selector: {matchLabels: {a: b}}, template: {metadata: {labels: {a: b}}, spec: {containers: [{name: c, image: i}]}}," +
+				" volumeClaimTemplates: [{metadata: {name: data}, spec: {accessModes: [ReadWriteOnce], resources: {requests: {storage: 1Gi}}}}, {metadata: {name: data}, spec: {accessModes: [ReadWriteOnce], resources: {requests: {storage: 2Gi}}}}]}",
+			want: []string{"PersistentVolumeClaim/data-db-0→db-0", "Pod/db-0→db-0"},
+		},
+		{
 			name: "CronJob",
 			doc:  "apiVersion: batch/v1\nkind: CronJob\nmetadata: {name: nightly}\nspec: {schedule: '0 3 * * *', jobTemplate: {spec: {template: {spec: {restartPolicy: Never, containers: [{name: c, image: i}]}}}}}",
 			want: []string{"Job/nightly-xxxxxxxx→", "Pod/nightly-xxxxxxxx-xxxxx→nightly-xxxxxxxx-xxxxx"},
