@@ -16,6 +16,7 @@ import (
 	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
+	utilvalidation "k8s.io/apimachinery/pkg/util/validation"
 	"k8s.io/utils/ptr"
 
 	"github.com/limitcheck/limitcheck/internal/eval/defaults"
@@ -885,6 +886,16 @@ func podFromTemplate(t *corev1.PodTemplateSpec, namespace, generateName string) 
 	return pod
 }
 
+// replicaSetName is the name of a Deployment's ReplicaSet,
+// "<deployment>-<hash>", the Deployment's name cut so that the whole fits a
+// DNS subdomain (generateReplicaSetName; WL-08).
+func replicaSetName(deployment, hash string) string {
+	if room := utilvalidation.DNS1123SubdomainMaxLength - 1 - len(hash); len(deployment) > room && room > 0 {
+		deployment = deployment[:room]
+	}
+	return deployment + "-" + hash
+}
+
 // replicaSetFor is the ReplicaSet the Deployment controller creates for a new
 // Deployment (sync.go getNewReplicaSet): named "<deployment>-<hash>" after
 // the hash of its template (podTemplateHash), which it also adds to the
@@ -895,7 +906,7 @@ func replicaSetFor(d *appsv1.Deployment, replicas int32) *appsv1.ReplicaSet {
 	rs := &appsv1.ReplicaSet{
 		TypeMeta: metav1.TypeMeta{APIVersion: "apps/v1", Kind: "ReplicaSet"},
 		ObjectMeta: metav1.ObjectMeta{
-			Name:      d.Name + "-" + hash,
+			Name:      replicaSetName(d.Name, hash),
 			Namespace: d.Namespace,
 		},
 		Spec: appsv1.ReplicaSetSpec{

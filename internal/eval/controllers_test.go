@@ -28,6 +28,13 @@ func TestCreatedPod(t *testing.T) {
 			want: []string{"PersistentVolumeClaim/data-db-3→db-3", "Pod/db-3→db-3", "PersistentVolumeClaim/data-db-4→db-4", "Pod/db-4→db-4"},
 		},
 		{
+			// WL-08: the Deployment's name is cut so that the ReplicaSet's
+			// fits 253 characters (the Pods' generated names are cut to 63).
+			name: "Deployment of 253 characters",
+			doc:  "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: " + strings.Repeat("a", 253) + "}\nspec: {replicas: 1, selector: {matchLabels: {a: b}}, template: {metadata: {labels: {a: b}}, spec: {containers: [{name: c, image: i}]}}}",
+			want: []string{"ReplicaSet/" + strings.Repeat("a", 242) + "-746cd9445b→", "Pod/" + strings.Repeat("a", 58) + "xxxxx→" + strings.Repeat("a", 58) + "xxxxx"},
+		},
+		{
 			// WL-14: two templates of one name make one claim per ordinal,
 			// and the Pod (one claim volume) is valid.
 			name: "StatefulSet with two templates of one name",
