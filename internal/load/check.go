@@ -374,6 +374,13 @@ func (c *checker) unmarshaler(t reflect.Type, raw []byte, jt string) {
 			return
 		}
 		c.add(errMsg(err, raw))
+		// A value of the wrong JSON type for what the method decodes into
+		// (a number 1.5 for an IntOrString's int32) is a type mismatch, the
+		// decoder's error naming the struct field it is in.
+		var te *json.UnmarshalTypeError
+		if errors.As(err, &te) {
+			c.markMismatch()
+		}
 	}
 }
 
