@@ -567,7 +567,7 @@ func (r *Replayer) snapshot(ctx context.Context, w *unstructured.Unstructured, c
 				tn, _, _ := unstructured.NestedString(t.(map[string]any), "metadata", "name")
 				if strings.HasPrefix(cl.Name, tn+"-"+w.GetName()+"-") {
 					// Once per claim: two templates of one name make one
-					// claim (WL-13).
+					// claim (WL-14).
 					c.Claims++
 					names = append(names, "claim "+cl.Name)
 					break
