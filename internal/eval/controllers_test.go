@@ -265,6 +265,7 @@ func TestQuotaRaceWarning(t *testing.T) {
 		return "apiVersion: v1\nkind: Pod\nmetadata: {name: " + name + ", namespace: ns1}\nspec: {containers: [{name: c, image: i}]}"
 	}
 	const byA = "quota pods also holds objects created for Deployment ns1/a: in a cluster "
+	const cron = "apiVersion: batch/v1\nkind: CronJob\nmetadata: {name: c, namespace: ns1}\nspec:\n  schedule: '0 3 * * *'\n  jobTemplate:\n    spec:\n      parallelism: 2\n      template:\n        spec: {restartPolicy: Never, containers: [{name: c, image: i}]}"
 	const storage = "apiVersion: v1\nkind: ResourceQuota\nmetadata: {name: storage, namespace: ns1}\nspec: {hard: {pods: \"5\", requests.storage: 3Gi}}"
 	claim := func(name, size string) string {
 		return "apiVersion: v1\nkind: PersistentVolumeClaim\nmetadata: {name: " + name + ", namespace: ns1}\nspec: {accessModes: [ReadWriteOnce], resources: {requests: {storage: " + size + "}}}"
@@ -287,8 +288,14 @@ func TestQuotaRaceWarning(t *testing.T) {
 			"s": "", "c": "quota storage also holds objects created for StatefulSet ns1/s: in a cluster its controller creates them while kubectl creates this PersistentVolumeClaim, so which the quota refuses is a race (WL-03)"}},
 		{"a claim over what no workload charged", []string{storage, deploy("a", 2), claim("c", "2Gi"), claim("d", "2Gi")}, map[string]string{"a": "", "c": "", "d": ""}},
 		// A CronJob's Pods come at its schedule, after the others: no race.
-		{"a CronJob", []string{quota, deploy("a", 2), "apiVersion: batch/v1\nkind: CronJob\nmetadata: {name: c, namespace: ns1}\nspec:\n  schedule: '0 3 * * *'\n  jobTemplate:\n    spec:\n      parallelism: 2\n      template:\n        spec: {restartPolicy: Never, containers: [{name: c, image: i}]}"},
+		{"a CronJob", []string{quota, deploy("a", 2), cron},
 			map[string]string{"a": "", "c": ""}},
+		// What its Job took is no race either, but a cluster charges the
+		// objects after the CronJob first (WL-13).
+		{"after a CronJob", []string{quota, cron, pod("p"), pod("q")}, map[string]string{
+			"c": "", "p": "", "q": "quota pods also holds objects created for CronJob ns1/c, which a cluster creates only at its schedule, after this Pod: there the quota charges this one first and may refuse the CronJob's instead (WL-13)"}},
+		{"a workload after a CronJob", []string{quota, cron, deploy("a", 2)}, map[string]string{
+			"c": "", "a": "quota pods also holds objects created for CronJob ns1/c, which a cluster creates only at its schedule, after what this workload's controller creates: there the quota charges those first and may refuse the CronJob's instead (WL-13)"}},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			e := New(Options{DefaultNamespace: "ns1", OmitNamespaceObjects: true})
@@ -298,9 +305,9 @@ func TestQuotaRaceWarning(t *testing.T) {
 				if !ok {
 					continue
 				}
-				var races []string // the race warnings only: a CronJob has its own (WL-13)
+				var races []string // these warnings only: a CronJob has its own too (WL-13)
 				for _, w := range r.Warnings {
-					if strings.HasSuffix(w, "is a race (WL-03)") {
+					if strings.HasSuffix(w, "is a race (WL-03)") || strings.HasSuffix(w, "may refuse the CronJob's instead (WL-13)") {
 						races = append(races, w)
 					}
 				}

@@ -27,6 +27,7 @@ import (
 	"reflect"
 	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/limitcheck/limitcheck/internal/eval/classes"
 	crdschema "github.com/limitcheck/limitcheck/internal/eval/crd"
@@ -663,9 +664,8 @@ func (e *Engine) Admit(obj runtime.Object) (res Result) {
 		return res
 	}
 	late, before := e.lateAccount(obj, res.Namespace)
-	if _, e.cron = obj.(*batchv1.CronJob); !e.cron {
-		e.creator = res.Kind + " " + res.Namespace + "/" + res.Name
-	}
+	_, e.cron = obj.(*batchv1.CronJob)
+	e.creator = res.Kind + " " + res.Namespace + "/" + res.Name
 	w := e.runControllers(obj)
 	e.creator, e.cron = "", false
 	if late != "" && w != nil && quotaMet(before, e.namespace(res.Namespace).Quotas, w.Created) {
@@ -1105,6 +1105,7 @@ func (e *Engine) admitObject(obj runtime.Object, fromInput bool) Result {
 			}
 		}
 		res.Denial = e.quota.Check(&ns.Namespace, gr, meta.GetName(), obj)
+		e.noteRace(ns, &res, fromInput)
 	}
 	res.Name = meta.GetName()
 	if res.Denial == nil && refused {
@@ -1402,11 +1403,20 @@ func (e *Engine) noteRace(ns *namespaceState, res *Result, fromInput bool) {
 	if ns.Raced == "" || res.Denial == nil || e.cron {
 		return
 	}
-	when := "the two controllers create theirs at the same time"
-	if fromInput {
-		when = "its controller creates them while kubectl creates this " + res.Kind
+	if strings.HasPrefix(ns.Raced, "CronJob ") {
+		// No race: the CronJob's Job comes later (WL-13).
+		this := "this " + res.Kind + ": there the quota charges this one"
+		if !fromInput {
+			this = "what this workload's controller creates: there the quota charges those"
+		}
+		res.raced = fmt.Sprintf("quota %s also holds objects created for %s, which a cluster creates only at its schedule, after %s first and may refuse the CronJob's instead (WL-13)", res.Denial.Quota, ns.Raced, this)
+	} else {
+		when := "the two controllers create theirs at the same time"
+		if fromInput {
+			when = "its controller creates them while kubectl creates this " + res.Kind
+		}
+		res.raced = fmt.Sprintf("quota %s also holds objects created for %s: in a cluster %s, so which the quota refuses is a race (WL-03)", res.Denial.Quota, ns.Raced, when)
 	}
-	res.raced = fmt.Sprintf("quota %s also holds objects created for %s: in a cluster %s, so which the quota refuses is a race (WL-03)", res.Denial.Quota, ns.Raced, when)
 	res.Warnings = append(res.Warnings, res.raced)
 }
 
