@@ -13,7 +13,6 @@ import (
 	"k8s.io/apiextensions-apiserver/pkg/apis/apiextensions"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
-	"github.com/limitcheck/limitcheck/internal/eval/crd"
 )
 
 // level is where a structural node sits: the root, an array's items, or an
@@ -309,19 +308,23 @@ func schemaDefaults(s *apiextensions.JSONSchemaProps, p *field.Path) field.Error
 	if !schemaHas(s, func(n *apiextensions.JSONSchemaProps) bool { return n.Default != nil && *n.Default != nil }) {
 		return nil
 	}
-	cs, err := schemaToCheck(s) // the whole schema in the validator's form, once
-	if err != nil {
+	// A pattern the validator cannot compile leaves the defaults unchecked
+	// (the pattern is its own error). Otherwise each node with a default is
+	// read into the validator's form on its own: the validator reads only
+	// a node and what is below it, and converting a large schema whole
+	// (internal, v1, JSON, the validator's form) for a few defaults cost
+	// most of a big CRD's check.
+	if schemaHas(s, func(n *apiextensions.JSONSchemaProps) bool { return n.Pattern != "" && compiledPattern(n.Pattern) != nil }) {
 		return nil
 	}
-	root, croot := *s, *cs
-	root.XEmbeddedResource, croot.EmbeddedResource = true, true
-	return defaultsAt(&root, &croot, p, false)
+	root := *s
+	root.XEmbeddedResource = true
+	return defaultsAt(&root, p, false)
 }
 
-// defaultsAt checks the defaults at and below s; cs is the same node in the
-// custom resource validator's form.
-func defaultsAt(s *apiextensions.JSONSchemaProps, cs *crd.Schema, p *field.Path, insideMeta bool) field.ErrorList {
-	if s == nil || cs == nil {
+// defaultsAt checks the defaults at and below s.
+func defaultsAt(s *apiextensions.JSONSchemaProps, p *field.Path, insideMeta bool) field.ErrorList {
+	if s == nil {
 		return nil
 	}
 	if s.XEmbeddedResource {
@@ -330,15 +333,17 @@ func defaultsAt(s *apiextensions.JSONSchemaProps, cs *crd.Schema, p *field.Path,
 	var errs field.ErrorList
 	if s.Default != nil && *s.Default != nil && !insideMeta {
 		def := *s.Default
-		if cs.PrunesFrom(def) {
-			errs = append(errs, field.Invalid(p.Child("default"), def, "must not have unknown fields"))
+		if cs, err := schemaToCheck(s); err == nil {
+			if cs.PrunesFrom(def) {
+				errs = append(errs, field.Invalid(p.Child("default"), def, "must not have unknown fields"))
+			}
+			errs = append(errs, cs.ValidateValue(p.Child("default"), def)...)
 		}
-		errs = append(errs, cs.ValidateValue(p.Child("default"), def)...)
 	}
-	errs = append(errs, defaultsAt(items(s), cs.Items, p.Child("items"), insideMeta)...)
+	errs = append(errs, defaultsAt(items(s), p.Child("items"), insideMeta)...)
 	for _, k := range sortedKeys(s.Properties, nil) {
 		c := s.Properties[k]
-		errs = append(errs, defaultsAt(&c, cs.Properties[k], p.Child("properties").Key(k), insideMeta || (s.XEmbeddedResource && metaFields[k]))...)
+		errs = append(errs, defaultsAt(&c, p.Child("properties").Key(k), insideMeta || (s.XEmbeddedResource && metaFields[k]))...)
 	}
 	return errs
 }
