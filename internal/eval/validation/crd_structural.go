@@ -13,6 +13,7 @@ import (
 	"k8s.io/apiextensions-apiserver/pkg/apis/apiextensions"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
+	"github.com/limitcheck/limitcheck/internal/eval/crd"
 )
 
 // level is where a structural node sits: the root, an array's items, or an
@@ -309,21 +310,25 @@ func schemaDefaults(s *apiextensions.JSONSchemaProps, p *field.Path) field.Error
 		return nil
 	}
 	// A pattern the validator cannot compile leaves the defaults unchecked
-	// (the pattern is its own error). Otherwise each node with a default is
-	// read into the validator's form on its own: the validator reads only
-	// a node and what is below it, and converting a large schema whole
-	// (internal, v1, JSON, the validator's form) for a few defaults cost
-	// most of a big CRD's check.
-	if schemaHas(s, func(n *apiextensions.JSONSchemaProps) bool { return n.Pattern != "" && compiledPattern(n.Pattern) != nil }) {
+	// (the pattern is its own error). Otherwise the validator's form of a
+	// node is made at the highest defaulted node of its branch, and its
+	// parts serve the defaults below: the validator reads only a node and
+	// what is below it, and converting a large schema whole (internal, v1,
+	// JSON, the validator's form) for a few defaults cost most of a big
+	// CRD's check. Each node is still converted at most once.
+	if schemaHas(s, func(n *apiextensions.JSONSchemaProps) bool {
+		return n.Pattern != "" && compiledPattern(n.Pattern) != nil
+	}) {
 		return nil
 	}
 	root := *s
 	root.XEmbeddedResource = true
-	return defaultsAt(&root, p, false)
+	return defaultsAt(&root, nil, p, false)
 }
 
-// defaultsAt checks the defaults at and below s.
-func defaultsAt(s *apiextensions.JSONSchemaProps, p *field.Path, insideMeta bool) field.ErrorList {
+// defaultsAt checks the defaults at and below s; cs is the same node in the
+// custom resource validator's form, nil until a default above needed it.
+func defaultsAt(s *apiextensions.JSONSchemaProps, cs *crd.Schema, p *field.Path, insideMeta bool) field.ErrorList {
 	if s == nil {
 		return nil
 	}
@@ -333,17 +338,28 @@ func defaultsAt(s *apiextensions.JSONSchemaProps, p *field.Path, insideMeta bool
 	var errs field.ErrorList
 	if s.Default != nil && *s.Default != nil && !insideMeta {
 		def := *s.Default
-		if cs, err := schemaToCheck(s); err == nil {
+		if cs == nil {
+			cs, _ = schemaToCheck(s) // never fails once the patterns compile
+		}
+		if cs != nil {
 			if cs.PrunesFrom(def) {
 				errs = append(errs, field.Invalid(p.Child("default"), def, "must not have unknown fields"))
 			}
 			errs = append(errs, cs.ValidateValue(p.Child("default"), def)...)
 		}
 	}
-	errs = append(errs, defaultsAt(items(s), p.Child("items"), insideMeta)...)
+	var csItems *crd.Schema
+	if cs != nil {
+		csItems = cs.Items
+	}
+	errs = append(errs, defaultsAt(items(s), csItems, p.Child("items"), insideMeta)...)
 	for _, k := range sortedKeys(s.Properties, nil) {
 		c := s.Properties[k]
-		errs = append(errs, defaultsAt(&c, p.Child("properties").Key(k), insideMeta || (s.XEmbeddedResource && metaFields[k]))...)
+		var cc *crd.Schema
+		if cs != nil {
+			cc = cs.Properties[k]
+		}
+		errs = append(errs, defaultsAt(&c, cc, p.Child("properties").Key(k), insideMeta || (s.XEmbeddedResource && metaFields[k]))...)
 	}
 	return errs
 }
