@@ -217,8 +217,8 @@ type Result struct {
 	// Object is the object after API defaulting and admission mutation, for the
 	// kinds limitcheck decodes (see NewObject); nil otherwise.
 	Object runtime.Object
-	// raced is, for a Pod a quota refused, the race warning it got (WL-03),
-	// which its workload repeats.
+	// raced is, for an object a quota refused, the warning noteRace gave it
+	// (WL-03, WL-13), which its workload repeats.
 	raced string
 
 	// Workload is set for an admitted workload whose controllers were simulated.
@@ -258,9 +258,10 @@ type Reference struct {
 type Engine struct {
 	opts Options
 	// creator names the workload whose controllers are creating objects
-	// ("Deployment shop/web"; quota.Namespace.Creator), "" between them and
-	// for a CronJob, whose Pods come at its schedule, after the input's
-	// others: no race (WL-03). cron says a CronJob's are being created.
+	// ("Deployment shop/web"; quota.Namespace.Creator), "" between them;
+	// cron says it is a CronJob, whose Job a cluster creates at its
+	// schedule, after the rest of the input (WL-13): its refusals are no
+	// race (WL-03).
 	creator string
 	cron    bool
 	// autoscaling pairs HPAs with the workloads they scale (FIT-06).
