@@ -15,6 +15,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"sort"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -26,7 +27,7 @@ import (
 const repoRoot = ".."
 
 // families are the ID prefixes the reference defines.
-const families = `PL|LR|RQ|DESC|ST|QS|ORD|API|IN|CFG|VER|NS|CL|WL|FIT|HINT|VAL|LINT`
+const families = `PL|LR|RQ|DESC|ST|QS|ORD|API|IN|CFG|VER|NS|PS|CL|WL|FIT|HINT|VAL|LINT`
 
 var (
 	// idRE matches a behaviour ID anywhere in a file.
@@ -216,6 +217,49 @@ func TestCitedIDsHaveSections(t *testing.T) {
 	}
 	if cited == 0 {
 		t.Fatal("no behaviour IDs cited anywhere: the scan is broken")
+	}
+}
+
+// TestContentsRanges fails when a line of behaviour.md's contents does not
+// reach a family's last section: the highest ID a line names must be the
+// highest section of that family.
+func TestContentsRanges(t *testing.T) {
+	sections, _ := parseSections(t)
+	last := map[string]int{}
+	for id := range sections {
+		family, num, _ := strings.Cut(id, "-")
+		n, err := strconv.Atoi(num)
+		if err != nil {
+			t.Fatalf("section %s: %v", id, err)
+		}
+		last[family] = max(last[family], n)
+	}
+	data, err := os.ReadFile("behaviour.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	contents, _, _ := strings.Cut(string(data), "\n## Conventions")
+	_, contents, ok := strings.Cut(contents, "## Contents\n")
+	if !ok {
+		t.Fatal("behaviour.md has no Contents section")
+	}
+	checked := 0
+	for _, line := range strings.Split(contents, "\n") {
+		named := map[string]int{}
+		for _, id := range idRE.FindAllString(line, -1) {
+			family, num, _ := strings.Cut(id, "-")
+			n, _ := strconv.Atoi(num)
+			named[family] = max(named[family], n)
+		}
+		for family, n := range named {
+			checked++
+			if n != last[family] {
+				t.Errorf("contents: %q names %s-%02d last, but the last section is %s-%02d", line, family, n, family, last[family])
+			}
+		}
+	}
+	if checked < 10 {
+		t.Fatalf("only %d families in the contents: the scan is broken", checked)
 	}
 }
 
